@@ -1,0 +1,180 @@
+// Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
+import { z } from 'zod';
+import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../protocol';
+
+/** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
+export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
+export const MESSAGE_ID_SPACE = 4096;
+
+export const StoredMessageSchema = z.object({
+  id: z.string().regex(MESSAGE_ID_PATTERN),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  createdAt: z.string(),
+  status: z.enum(['complete', 'streaming', 'stopped', 'error']),
+  meta: ReplyMetaSchema.optional(),
+  error: ErrorViewSchema.optional(),
+});
+export type StoredMessage = z.infer<typeof StoredMessageSchema>;
+
+export const ConversationSchema = z.object({
+  version: z.literal(1),
+  id: z.string().min(1).max(200),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Sequence number of the next message id (wraps at 4096). */
+  nextSeq: z.number().int().nonnegative(),
+  messages: z.array(StoredMessageSchema),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+export const DEFAULT_TITLE = 'New chat';
+
+export function createConversation(id: string, now: Date = new Date()): Conversation {
+  const at = now.toISOString();
+  return { version: 1, id, title: DEFAULT_TITLE, createdAt: at, updatedAt: at, nextSeq: 0, messages: [] };
+}
+
+export function formatMessageId(seq: number): string {
+  return 'msg_' + (((seq % MESSAGE_ID_SPACE) + MESSAGE_ID_SPACE) % MESSAGE_ID_SPACE).toString(16).padStart(3, '0');
+}
+
+/**
+ * Assigns the next free message id of the conversation. Ids count up and wrap after `msg_fff`;
+ * an id still used by one of the newest 4095 messages is skipped, so the newest 4096 messages
+ * (the most that can ever be sent at once) always have distinct ids.
+ */
+export function nextMessageId(conv: Conversation): string {
+  const recent = new Set(conv.messages.slice(-(MESSAGE_ID_SPACE - 1)).map((m) => m.id));
+  for (let i = 0; i < MESSAGE_ID_SPACE; i++) {
+    const id = formatMessageId(conv.nextSeq + i);
+    if (!recent.has(id)) {
+      conv.nextSeq = (conv.nextSeq + i + 1) % MESSAGE_ID_SPACE;
+      return id;
+    }
+  }
+  // Unreachable: at most 4095 ids are in `recent`.
+  throw new Error('no free message id');
+}
+
+/** A title from the first line of the first user message. */
+export function deriveTitle(text: string, max = 60): string {
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0 && !l.startsWith('```'));
+  const base = (line ?? text.trim()).replace(/\s+/g, ' ');
+  if (!base) return DEFAULT_TITLE;
+  return base.length > max ? base.slice(0, max - 1).trimEnd() + '…' : base;
+}
+
+export function appendMessage(
+  conv: Conversation,
+  role: 'user' | 'assistant',
+  content: string,
+  now: Date = new Date(),
+  extra: { status?: StoredMessage['status']; meta?: ReplyMeta; error?: ErrorView } = {},
+): StoredMessage {
+  const message: StoredMessage = {
+    id: nextMessageId(conv),
+    role,
+    content,
+    createdAt: now.toISOString(),
+    status: extra.status ?? 'complete',
+    ...(extra.meta ? { meta: extra.meta } : {}),
+    ...(extra.error ? { error: extra.error } : {}),
+  };
+  conv.messages.push(message);
+  conv.updatedAt = message.createdAt;
+  if (role === 'user' && conv.title === DEFAULT_TITLE) conv.title = deriveTitle(content);
+  return message;
+}
+
+export function findMessage(conv: Conversation, id: string): StoredMessage | undefined {
+  return conv.messages.find((m) => m.id === id);
+}
+
+export function lastUserMessageIndex(conv: Conversation): number {
+  for (let i = conv.messages.length - 1; i >= 0; i--) if (conv.messages[i].role === 'user') return i;
+  return -1;
+}
+
+export interface HistoryMessage {
+  id?: string;
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+}
+
+export interface HistoryOptions {
+  systemPrompt?: string;
+  /** At most this many conversation messages (capped at 4096, the id space). */
+  maxMessages?: number;
+  /** Approximate budget of characters of conversation messages; the newest message is always kept. */
+  maxChars?: number;
+}
+
+/**
+ * The message history to send: the conversation's finished messages (complete or stopped with
+ * text; failed replies left out), newest kept first when trimming, ids unique, and the system
+ * prompt in front when set. Leading assistant messages left by trimming are dropped so the
+ * history starts with the user.
+ */
+export function buildHistory(messages: readonly StoredMessage[], opts: HistoryOptions = {}): HistoryMessage[] {
+  const maxMessages = Math.min(opts.maxMessages ?? MESSAGE_ID_SPACE, MESSAGE_ID_SPACE);
+  const maxChars = opts.maxChars ?? Number.POSITIVE_INFINITY;
+  const picked: HistoryMessage[] = [];
+  const seen = new Set<string>();
+  let chars = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.status === 'error' || m.status === 'streaming') continue;
+    if (m.content.length === 0) continue;
+    if (seen.has(m.id)) break; // an older message reusing an id: everything older is out
+    if (picked.length >= maxMessages) break;
+    if (picked.length > 0 && chars + m.content.length > maxChars) break;
+    seen.add(m.id);
+    chars += m.content.length;
+    picked.push({ id: m.id, role: m.role, content: m.content });
+  }
+  picked.reverse();
+  while (picked.length > 1 && picked[0].role === 'assistant') picked.shift();
+  const system = opts.systemPrompt?.trim();
+  return system ? [{ role: 'system', content: system }, ...picked] : picked;
+}
+
+export function toConversationView(conv: Conversation): ConversationView {
+  return {
+    id: conv.id,
+    title: conv.title,
+    messages: conv.messages.map((m) => ({
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      ...(m.meta ? { meta: m.meta } : {}),
+      ...(m.error ? { error: m.error } : {}),
+    })),
+  };
+}
+
+export function summarize(conv: Conversation): ConversationSummary {
+  return { id: conv.id, title: conv.title, updatedAt: conv.updatedAt, messageCount: conv.messages.length };
+}
+
+/** Parses stored JSON; returns undefined for anything that is not a valid conversation. */
+export function parseConversation(data: unknown): Conversation | undefined {
+  const r = ConversationSchema.safeParse(data);
+  if (!r.success) return undefined;
+  const conv = r.data;
+  // A reply that was streaming when the window closed is kept as stopped.
+  for (const m of conv.messages) if (m.status === 'streaming') m.status = 'stopped';
+  return conv;
+}

@@ -1,0 +1,22 @@
+// A conversation as a Markdown document.
+import type { Conversation } from './conversation';
+import { replyMetaText } from './cost';
+
+export function conversationToMarkdown(conv: Conversation, exportedAt: Date = new Date()): string {
+  const out: string[] = [];
+  out.push(`# ${conv.title.replace(/\n/g, ' ')}`);
+  out.push(`_Exported ${exportedAt.toISOString()} · ${conv.messages.length} messages_`);
+  for (const m of conv.messages) {
+    if (m.role === 'user') {
+      out.push('## You');
+      out.push(m.content);
+      continue;
+    }
+    out.push('## Assistant');
+    if (m.meta) out.push(`_${replyMetaText(m.meta)}_`);
+    if (m.content) out.push(m.content);
+    if (m.status === 'stopped') out.push('_(Stopped)_');
+    if (m.status === 'error' && m.error) out.push(`> Error: ${m.error.message.replace(/\n/g, ' ')}`);
+  }
+  return out.join('\n\n') + '\n';
+}

@@ -1,0 +1,125 @@
+// Which models can be used for chat, and the items of the model quick pick.
+import type { ModelSummary } from '../protocol';
+import { creditsText, formatNumber } from './cost';
+
+/** The fields of a Model (GET /ai-model) that the extension uses. */
+export interface ModelLike {
+  valueId: string;
+  name: string;
+  type: string;
+  costInCreditPerUse: number;
+  isActive: boolean;
+  max_tokens?: number | null;
+}
+
+/** The chat request's model rule. */
+export const MODEL_ID_PATTERN = /^[a-z-]+$/;
+
+export type Usability = { usable: true } | { usable: false; reason: string };
+
+export function modelUsability(m: ModelLike): Usability {
+  if (!m.isActive) return { usable: false, reason: 'Inactive: the service does not offer it now' };
+  if (m.type !== 'text') return { usable: false, reason: `A ${m.type} model: chat needs a text model` };
+  if (!MODEL_ID_PATTERN.test(m.valueId)) {
+    return { usable: false, reason: `Its id "${m.valueId}" is not accepted by the chat request (lowercase letters and "-" only)` };
+  }
+  return { usable: true };
+}
+
+export function modelDescription(m: ModelLike): string {
+  const parts = [m.valueId, `${creditsText(m.costInCreditPerUse)} per message`, m.type];
+  if (typeof m.max_tokens === 'number') parts.push(`max ${formatNumber(m.max_tokens)} tokens`);
+  return parts.join(' · ');
+}
+
+export type ModelPickItem =
+  | { kind: 'model'; label: string; description: string; detail?: string; valueId: string; current: boolean }
+  | { kind: 'unavailable'; label: string; description: string; detail: string; valueId: string; current: boolean }
+  | { kind: 'separator'; label: string }
+  | { kind: 'info'; label: string; detail?: string }
+  | { kind: 'retry'; label: string };
+
+export interface ModelPickInput {
+  models?: readonly ModelLike[];
+  current: string;
+  loading?: boolean;
+  error?: string;
+}
+
+/**
+ * Items of the model quick pick: usable models first (the current one marked), then the
+ * others under a separator, each with the reason it cannot be chosen. While loading, or after
+ * an error, an explanatory item (and a retry item after an error).
+ */
+export function buildModelPickItems(input: ModelPickInput): ModelPickItem[] {
+  const items: ModelPickItem[] = [];
+  if (input.error !== undefined) {
+    items.push({ kind: 'info', label: '$(error) Could not load the models', detail: input.error });
+    items.push({ kind: 'retry', label: '$(refresh) Try again' });
+    return items;
+  }
+  if (!input.models) {
+    items.push({ kind: 'info', label: input.loading ? '$(sync~spin) Loading models…' : 'No models loaded' });
+    return items;
+  }
+  const usable: ModelLike[] = [];
+  const other: Array<{ m: ModelLike; reason: string }> = [];
+  for (const m of input.models) {
+    const u = modelUsability(m);
+    if (u.usable) usable.push(m);
+    else other.push({ m, reason: u.reason });
+  }
+  if (usable.length === 0) items.push({ kind: 'info', label: 'No model can be used for chat' });
+  for (const m of usable) {
+    const current = m.valueId === input.current;
+    items.push({
+      kind: 'model',
+      label: `${current ? '$(check) ' : ''}${m.name}`,
+      description: modelDescription(m),
+      ...(current ? { detail: 'Current model' } : {}),
+      valueId: m.valueId,
+      current,
+    });
+  }
+  if (input.current && !input.models.some((m) => m.valueId === input.current)) {
+    items.push({
+      kind: 'info',
+      label: `$(warning) Current setting "${input.current}" is not offered by the service`,
+      detail: 'Choose one of the models above',
+    });
+  }
+  if (other.length) {
+    items.push({ kind: 'separator', label: 'Not available for chat' });
+    for (const { m, reason } of other) {
+      const current = m.valueId === input.current;
+      items.push({
+        kind: 'unavailable',
+        label: `$(circle-slash) ${m.name}`,
+        description: modelDescription(m),
+        detail: reason,
+        valueId: m.valueId,
+        current,
+      });
+    }
+  }
+  return items;
+}
+
+/** The models as the webview sees them. */
+export function toModelSummaries(models: readonly ModelLike[]): ModelSummary[] {
+  return models.map((m) => {
+    const u = modelUsability(m);
+    return {
+      valueId: m.valueId,
+      name: m.name,
+      cost: m.costInCreditPerUse,
+      usable: u.usable,
+      ...(u.usable ? {} : { reason: u.reason }),
+    };
+  });
+}
+
+export function modelCost(models: readonly ModelLike[] | undefined, valueId: string): number | null {
+  const m = models?.find((x) => x.valueId === valueId);
+  return m ? m.costInCreditPerUse : null;
+}

@@ -1,0 +1,43 @@
+// The chat message made from an editor selection.
+
+export interface SelectionInfo {
+  code: string;
+  /** VS Code language id, e.g. "typescript". */
+  languageId: string;
+  /** File name relative to the workspace (or the base name for files outside it). */
+  fileName: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  question?: string;
+}
+
+/** A fence longer than any backtick run in the code, so the code cannot close it early. */
+export function fenceFor(code: string): string {
+  let longest = 0;
+  for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** Language ids are used as the fence's info string: keep only safe characters. */
+export function fenceLanguage(languageId: string): string {
+  return languageId.replace(/[^A-Za-z0-9_+#.-]/g, '');
+}
+
+export function lineRangeText(start: number, end: number): string {
+  return start === end ? `line ${start}` : `lines ${start}-${end}`;
+}
+
+/**
+ * "question\n\n`file`, lines 3-10:\n\n```ts\ncode\n```". Without a question only the
+ * file reference and the code block.
+ */
+export function formatSelectionMessage(sel: SelectionInfo): string {
+  const fence = fenceFor(sel.code);
+  const code = sel.code.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  const name = sel.fileName.replace(/`/g, '');
+  const ref = `\`${name}\`, ${lineRangeText(sel.startLine, sel.endLine)}:`;
+  const block = `${fence}${fenceLanguage(sel.languageId)}\n${code}\n${fence}`;
+  const question = sel.question?.trim();
+  return question ? `${question}\n\n${ref}\n\n${block}` : `${ref}\n\n${block}`;
+}

@@ -1,0 +1,169 @@
+// Typed messages between the extension host and the chat webview.
+//
+// Both sides validate what they receive with these schemas (`parseHostMessage`,
+// `parseWebviewMessage`) and drop anything that does not match. The API key never appears
+// in any of these messages.
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Shared shapes
+
+/** What fixes an error; the webview shows one button per action. */
+export const ErrorActionSchema = z.enum(['setApiKey', 'showSubscriptions', 'retry', 'openSettings']);
+export type ErrorAction = z.infer<typeof ErrorActionSchema>;
+
+export const ErrorKindSchema = z.enum([
+  'auth',
+  'invalid',
+  'credits',
+  'rate-limit',
+  'server',
+  'connection',
+  'timeout',
+  'aborted',
+  'protocol',
+  'stream',
+  'validation',
+  'unknown',
+]);
+export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+
+export const ErrorViewSchema = z.object({
+  kind: ErrorKindSchema,
+  message: z.string(),
+  actions: z.array(ErrorActionSchema),
+  /** Rate limit: seconds to wait before Retry is offered. */
+  retryAfterSeconds: z.number().int().min(0).optional(),
+  /** Connection/timeout: the base URL that was tried. */
+  baseUrl: z.string().optional(),
+  traceId: z.string().optional(),
+});
+export type ErrorView = z.infer<typeof ErrorViewSchema>;
+
+export const ReplyMetaSchema = z.object({
+  model: z.string(),
+  credits: z.number().nonnegative().optional(),
+  promptTokens: z.number().int().nonnegative().optional(),
+  completionTokens: z.number().int().nonnegative().optional(),
+});
+export type ReplyMeta = z.infer<typeof ReplyMetaSchema>;
+
+export const MessageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error']);
+export type MessageStatus = z.infer<typeof MessageStatusSchema>;
+
+export const MessageViewSchema = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  status: MessageStatusSchema,
+  meta: ReplyMetaSchema.optional(),
+  error: ErrorViewSchema.optional(),
+});
+export type MessageView = z.infer<typeof MessageViewSchema>;
+
+export const ConversationViewSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  messages: z.array(MessageViewSchema),
+});
+export type ConversationView = z.infer<typeof ConversationViewSchema>;
+
+export const ModelSummarySchema = z.object({
+  valueId: z.string(),
+  name: z.string(),
+  cost: z.number(),
+  usable: z.boolean(),
+  reason: z.string().optional(),
+});
+export type ModelSummary = z.infer<typeof ModelSummarySchema>;
+
+export const ChatStateSchema = z.object({
+  conversation: ConversationViewSchema,
+  models: z.array(ModelSummarySchema),
+  modelsLoading: z.boolean(),
+  modelsError: z.string().optional(),
+  selectedModel: z.string(),
+  /** Cost per use of the selected model, null when unknown. */
+  selectedModelCost: z.number().nullable(),
+  search: z.boolean(),
+  temperature: z.number().min(0).max(2),
+  /** Chat font size in px; 0 means the editor's default. */
+  fontSize: z.number().min(0).max(100),
+  hasKey: z.boolean(),
+  /** A reply is being generated. */
+  busy: z.boolean(),
+  /** An error of the last send that happened before any reply started. */
+  sendError: ErrorViewSchema.optional(),
+});
+export type ChatState = z.infer<typeof ChatStateSchema>;
+
+export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor']);
+export type CodeActionKind = z.infer<typeof CodeActionSchema>;
+
+/** Commands the webview may ask the host to run; nothing else is accepted. */
+export const AllowedCommandSchema = z.enum(['setApiKey', 'showSubscriptions', 'openSettings', 'selectModel']);
+export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Host -> webview
+
+const text = z.string().max(10_000_000);
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: ChatStateSchema }),
+  z.object({ type: z.literal('streamStart'), messageId: z.string(), model: z.string() }),
+  z.object({ type: z.literal('streamChunk'), messageId: z.string(), text }),
+  z.object({
+    type: z.literal('streamEnd'),
+    messageId: z.string(),
+    status: z.enum(['complete', 'stopped']),
+    meta: ReplyMetaSchema.optional(),
+  }),
+  z.object({ type: z.literal('streamError'), messageId: z.string(), error: ErrorViewSchema }),
+  /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
+  z.object({ type: z.literal('restoreInput'), text }),
+  z.object({ type: z.literal('focusInput') }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Webview -> host
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: text.min(1) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('editLast') }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('openHistory') }),
+  z.object({ type: z.literal('loadConversation'), id: z.string().min(1).max(200) }),
+  /** With a valueId: choose that model; without: open the model quick pick. */
+  z.object({ type: z.literal('selectModel'), valueId: z.string().max(200).optional() }),
+  z.object({ type: z.literal('setSearch'), value: z.boolean() }),
+  z.object({ type: z.literal('setTemperature'), value: z.number().min(0).max(2) }),
+  z.object({ type: z.literal('codeAction'), action: CodeActionSchema, code: text, language: z.string().max(100) }),
+  z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, data: unknown): ParseResult<T> {
+  const result = schema.safeParse(data);
+  if (result.success) return { ok: true, message: result.data };
+  const first = result.error.issues[0];
+  const where = first && first.path.length ? first.path.join('.') + ': ' : '';
+  return { ok: false, error: where + (first?.message ?? 'invalid message') };
+}
+
+/** Validates a message received by the webview from the host. */
+export function parseHostMessage(data: unknown): ParseResult<HostMessage> {
+  return parseWith(HostMessageSchema, data);
+}
+
+/** Validates a message received by the host from the webview. */
+export function parseWebviewMessage(data: unknown): ParseResult<WebviewMessage> {
+  return parseWith(WebviewMessageSchema, data);
+}

@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import { computeStatusBarState, totalCredits, type BalanceLike } from '../../../src/core';
+
+const now = new Date('2026-11-21T12:00:00Z');
+const demo: BalanceLike = {
+  regularBalance: 950,
+  dailyBalance: 50,
+  totalBalance: 1000,
+  hasDailyCredit: true,
+  credits: [
+    { amount: 700, usedAmount: 0, expiresAt: '2027-06-01T00:00:00Z' },
+    { amount: 300, usedAmount: 50, expiresAt: '2026-11-25T00:00:00Z' },
+  ],
+  dailyCredit: { grantedAmount: 50, amount: 50, used: false, grantedDate: '2026-11-21' },
+};
+
+describe('status bar state', () => {
+  it('asks for a key when there is none', () => {
+    const s = computeStatusBarState({ hasKey: false, loading: false, now });
+    assert.equal(s.text, '$(key) Set API Key');
+    assert.equal(s.background, undefined);
+    assert.match(s.accessibilityLabel, /Set API Key/);
+  });
+
+  it('shows loading before the first balance', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: true, now });
+    assert.equal(s.text, '$(sync~spin) Credits');
+  });
+
+  it('shows the total with en-US grouping and the accessibility label', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: false, balance: demo, selectedModel: 'swift-chat', selectedModelCost: 1, now, lastUpdated: now, formatTime: () => '12:00' });
+    assert.equal(s.text, '$(credit-card) 1,000 credits');
+    assert.equal(s.accessibilityLabel, 'AI Chat credits: 1,000');
+    assert.equal(s.background, undefined);
+    assert.match(s.tooltip, /regular 950 · daily 50/);
+    assert.match(s.tooltip, /Daily credit not used yet/);
+    assert.match(s.tooltip, /- 250 of 300 expires 2026\\-11\\-25 \\\(in 4 days\\\)/);
+    assert.match(s.tooltip, /Last updated 12:00/);
+    // soonest expiry listed first
+    assert.ok(s.tooltip.indexOf('2026\\-11\\-25') < s.tooltip.indexOf('2027\\-06\\-01'));
+  });
+
+  it('keeps the total while refreshing', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: true, balance: demo, now });
+    assert.equal(s.text, '$(credit-card) 1,000 credits');
+    assert.match(s.tooltip, /Refreshing/);
+  });
+
+  it('warns when the balance is below the selected model cost', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 2, regularBalance: 2, dailyBalance: 0 }, selectedModelCost: 5, now });
+    assert.equal(s.text, '$(credit-card) 2 credits');
+    assert.equal(s.background, 'warning');
+    assert.match(s.tooltip, /Low balance/);
+  });
+
+  it('is not low when the balance covers the model', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 2 }, selectedModelCost: 1, now });
+    assert.equal(s.background, undefined);
+  });
+
+  it('shows an error with the reason in the tooltip', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: false, balance: demo, error: 'connect ECONNREFUSED', now });
+    assert.equal(s.text, '$(warning) Credits');
+    assert.match(s.tooltip, /ECONNREFUSED/);
+    assert.equal(s.background, 'warning');
+  });
+
+  it('sums regular and daily when the total is missing', () => {
+    assert.equal(totalCredits({ regularBalance: 3, dailyBalance: 4 }), 7);
+    assert.equal(totalCredits({}), 0);
+  });
+
+  it('escapes markdown in the error reason', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: false, error: '[click](command:x)', now });
+    assert.ok(!s.tooltip.includes('[click](command:x)'));
+  });
+});
