@@ -7,3 +7,4 @@ export * from './errors';
 export * from './selection';
 export * from './export';
 export * from './subscriptions';
+export * from './chatSession';

@@ -9,10 +9,10 @@ export interface BalanceLike {
   hasDailyCredit?: boolean;
   credits?: ReadonlyArray<{
     amount?: number;
-    usedAmount?: number;
-    expiresAt?: string;
-    extendedExpiresAt?: string;
-    type?: string;
+    usedAmount?: number | null;
+    expiresAt?: string | null;
+    extendedExpiresAt?: string | null;
+    type?: string | null;
   }>;
   dailyCredit?: { grantedAmount?: number; amount?: number; used?: boolean; grantedDate?: string } | null;
 }
@@ -54,7 +54,7 @@ function dayDiff(from: Date, to: Date): number {
   return Math.ceil((to.getTime() - from.getTime()) / 86_400_000);
 }
 
-function expiryText(iso: string | undefined, now: Date): string {
+function expiryText(iso: string | null | undefined, now: Date): string {
   if (!iso) return 'no expiry given';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return 'no expiry given';

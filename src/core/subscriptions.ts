@@ -2,9 +2,9 @@
 import { formatNumber } from './cost';
 
 export interface SubscriptionLike {
-  id: string;
+  id?: string;
   name: string;
-  features: readonly string[];
+  features?: readonly string[];
   price: number;
 }
 
@@ -25,6 +25,6 @@ export function subscriptionItems(subs: readonly SubscriptionLike[]): Subscripti
     .map((s) => ({
       label: s.name,
       description: priceText(s.price),
-      detail: s.features.length ? s.features.join(' · ') : 'No features listed',
+      detail: s.features?.length ? s.features.join(' · ') : 'No features listed',
     }));
 }
