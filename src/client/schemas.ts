@@ -1,0 +1,236 @@
+/**
+ * zod schemas of every resource of the chat service interface (version 1.0.0), one per resource.
+ * TypeScript types are inferred from them, so the runtime checks and the static types cannot drift.
+ *
+ * Policy:
+ * - requests are checked against every rule the interface states (patterns, ranges, enums, types);
+ * - responses are strict for the fields the interface marks as required or that a client relies on
+ *   (reply text, credits, balance totals, model ids and costs), lenient where the interface is silent;
+ * - unknown extra fields pass through untouched (loose objects), so a newer service does not break us.
+ */
+import { z } from 'zod';
+
+export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
+export const MODEL_ID_PATTERN = /^[a-z-]+$/;
+export const MESSAGE_ROLES = ['user', 'system', 'assistant'] as const;
+export const TEMPERATURE_MIN = 0;
+export const TEMPERATURE_MAX = 2;
+
+/** Error codes the interface names, plus INSUFFICIENT_CREDITS which the service also sends (402). */
+export const KNOWN_ERROR_CODES = [
+  'AUTH_FAILED',
+  'INVALID_INPUT',
+  'RATE_LIMITED',
+  'SERVER_ERROR',
+  'INSUFFICIENT_CREDITS',
+] as const;
+export type KnownErrorCode = (typeof KNOWN_ERROR_CODES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export const MessageRoleSchema = z.enum(MESSAGE_ROLES, {
+  error: `must be one of ${MESSAGE_ROLES.join(', ')}`,
+});
+
+export const MessageSchema = z.looseObject({
+  id: z
+    .string({ error: 'must be a string' })
+    .regex(MESSAGE_ID_PATTERN, { error: `must match ${MESSAGE_ID_PATTERN.source}` })
+    .optional(),
+  role: MessageRoleSchema,
+  content: z.string({ error: 'must be a string' }),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const ChatRequestSchema = z
+  .looseObject({
+    messages: z
+      .array(MessageSchema, { error: 'must be an array of messages' })
+      .min(1, { error: 'must contain at least 1 message' }),
+    model: z
+      .string({ error: 'must be a string' })
+      .regex(MODEL_ID_PATTERN, { error: `must match ${MODEL_ID_PATTERN.source}` })
+      .optional(),
+    stream: z.boolean({ error: 'must be a boolean' }).optional(),
+    search: z.boolean({ error: 'must be a boolean' }).optional(),
+    temperature: z
+      .number({ error: 'must be a finite number' })
+      .min(TEMPERATURE_MIN, { error: `must be >= ${TEMPERATURE_MIN}` })
+      .max(TEMPERATURE_MAX, { error: `must be <= ${TEMPERATURE_MAX}` })
+      .optional(),
+  })
+  .superRefine((req, ctx) => {
+    // "unique identifier of the message": two messages with the same id are rejected by the service.
+    const seen = new Map<string, number>();
+    req.messages.forEach((m, i) => {
+      if (m.id === undefined) return;
+      const first = seen.get(m.id);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messages', i, 'id'],
+          message: `must be unique (same as messages[${first}].id)`,
+        });
+      } else {
+        seen.set(m.id, i);
+      }
+    });
+  });
+export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Chat responses
+
+/** Non-streaming reply of POST /chat. */
+export const ChatResponseSchema = z.looseObject({
+  id: z.string(),
+  content: z.string(),
+  role: z.literal('assistant'),
+  createdAt: z.string(),
+  creditsUsed: z.number(),
+  creditsRemaining: z.number(),
+  model: z.string().optional(),
+});
+export type ChatResponse = z.infer<typeof ChatResponseSchema>;
+
+export const UsageSchema = z.looseObject({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** `f`: start of the reply. */
+export const StartEventSchema = z.looseObject({
+  event: z.literal('f'),
+  messageId: z.string(),
+});
+/** `0`: a chunk of reply text. */
+export const ChunkEventSchema = z.looseObject({
+  event: z.literal('0'),
+  data: z.string(),
+});
+/** `e`: an error; the reply goes on only when isContinued is true (absent counts as false). */
+export const ErrorEventSchema = z.looseObject({
+  event: z.literal('e'),
+  finishReason: z.string(),
+  isContinued: z.boolean().optional(),
+});
+/** `d`: end of the reply. */
+export const DoneEventSchema = z.looseObject({
+  event: z.literal('d'),
+  finishReason: z.string(),
+  usage: UsageSchema.optional(),
+});
+
+export const StreamEventSchema = z.discriminatedUnion('event', [
+  StartEventSchema,
+  ChunkEventSchema,
+  ErrorEventSchema,
+  DoneEventSchema,
+]);
+export type StartEvent = z.infer<typeof StartEventSchema>;
+export type ChunkEvent = z.infer<typeof ChunkEventSchema>;
+export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
+export type DoneEvent = z.infer<typeof DoneEventSchema>;
+export type StreamEvent = z.infer<typeof StreamEventSchema>;
+export const STREAM_EVENT_KINDS = ['f', '0', 'e', 'd'] as const;
+export type StreamEventKind = (typeof STREAM_EVENT_KINDS)[number];
+
+/** Schema of one event kind (for validating an event whose kind is already known). */
+export const STREAM_EVENT_SCHEMAS = {
+  f: StartEventSchema,
+  '0': ChunkEventSchema,
+  e: ErrorEventSchema,
+  d: DoneEventSchema,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Balance (which fields are required is not stated: required = what a client shows)
+
+export const CreditSchema = z.looseObject({
+  id: z.string().optional(),
+  userId: z.string().optional(),
+  amount: z.number(),
+  expiresAt: z.string().nullish(),
+  createdAt: z.string().nullish(),
+  type: z.string().nullish(),
+  extendedExpiresAt: z.string().nullish(),
+  usedAmount: z.number().nullish(),
+});
+export type Credit = z.infer<typeof CreditSchema>;
+
+export const DailyCreditSchema = z.looseObject({
+  id: z.string().optional(),
+  userId: z.string().optional(),
+  grantedAmount: z.number().optional(),
+  amount: z.number().optional(),
+  grantedDate: z.string().optional(),
+  used: z.boolean().optional(),
+});
+export type DailyCredit = z.infer<typeof DailyCreditSchema>;
+
+export const BalanceSchema = z.looseObject({
+  regularBalance: z.number(),
+  dailyBalance: z.number(),
+  totalBalance: z.number(),
+  hasDailyCredit: z.boolean().optional(),
+  credits: z.array(CreditSchema).optional(),
+  dailyCredit: DailyCreditSchema.nullish(),
+});
+export type Balance = z.infer<typeof BalanceSchema>;
+
+export const BalanceResponseSchema = z.looseObject({
+  balance: BalanceSchema,
+  success: z.boolean().optional(),
+  timestamp: z.string().optional(),
+});
+export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Models and subscriptions
+
+export const ModelSchema = z.looseObject({
+  id: z.string().optional(),
+  valueId: z.string(),
+  name: z.string(),
+  type: z.string(),
+  costInCreditPerUse: z.number(),
+  isActive: z.boolean(),
+  createdAt: z.string().optional(),
+  totalUses: z.string().optional(),
+  totalCreditsSpent: z.string().optional(),
+  max_tokens: z.number().nullish(),
+});
+export type Model = z.infer<typeof ModelSchema>;
+export const ModelListSchema = z.array(ModelSchema);
+
+export const SubscriptionSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string(),
+  features: z.array(z.string()).optional(),
+  price: z.number(),
+});
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+export const SubscriptionListSchema = z.array(SubscriptionSchema);
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export const ErrorBodySchema = z.looseObject({
+  error: z.string(),
+  /** One of KNOWN_ERROR_CODES in practice; any string is accepted so a new code does not break parsing. */
+  code: z.string(),
+  success: z.boolean().optional(),
+  message: z.string().optional(),
+  traceId: z.string().optional(),
+  details: z.string().optional(),
+  /** Sent with INSUFFICIENT_CREDITS. */
+  creditsRemaining: z.number().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** True when `id` is usable as the `model` of a ChatRequest. */
+export function isValidModelId(id: string): boolean {
+  return MODEL_ID_PATTERN.test(id);
+}
