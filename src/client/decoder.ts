@@ -1,0 +1,354 @@
+/**
+ * Stream decoding for POST /chat with stream: true. Pure: no I/O, no timers, no network.
+ *
+ *   bytes --LineDecoder--> lines --framing (SSE | NDJSON | line-prefixed)--> event objects
+ *         --schema check--> StreamEvent --decodeEventStream (reply semantics)--> consumer
+ *
+ * The line decoder works on any chunk split: CR, LF and CRLF line ends (also a CR at the end of one
+ * chunk followed by LF at the start of the next), UTF-8 sequences split across chunks (TextDecoder in
+ * streaming mode), and a last line without a newline (flushed by end()).
+ */
+import { ProtocolError, StreamEventError, formatPath, ruleOf, shorten, valueAt } from './errors';
+import { STREAM_EVENT_KINDS, STREAM_EVENT_SCHEMAS, type StreamEvent, type StreamEventKind } from './schemas';
+
+export type Framing = 'sse' | 'ndjson' | 'prefixed';
+
+export interface DecoderLogger {
+  warn(msg: string, data?: Record<string, unknown>): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Splits a byte stream into text lines; line ends are CR, LF or CRLF and are not part of the line. */
+export class LineDecoder {
+  private readonly text = new TextDecoder('utf-8');
+  private partial = '';
+  /** The previous chunk ended with CR: a LF at the start of the next chunk belongs to it. */
+  private pendingCR = false;
+
+  push(chunk: Uint8Array): string[] {
+    return this.split(this.text.decode(chunk, { stream: true }));
+  }
+
+  /** Flushes the decoder: an incomplete UTF-8 sequence becomes U+FFFD, a last unterminated line is returned. */
+  end(): string[] {
+    const lines = this.split(this.text.decode());
+    this.pendingCR = false;
+    if (this.partial !== '') {
+      lines.push(this.partial);
+      this.partial = '';
+    }
+    return lines;
+  }
+
+  private split(text: string): string[] {
+    const lines: string[] = [];
+    let start = 0;
+    if (this.pendingCR && text.length > 0) {
+      if (text.charCodeAt(0) === LF) start = 1;
+      this.pendingCR = false;
+    }
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== LF && c !== CR) continue;
+      lines.push(this.partial + text.slice(start, i));
+      this.partial = '';
+      if (c === CR) {
+        if (i + 1 < text.length) {
+          if (text.charCodeAt(i + 1) === LF) i++;
+        } else {
+          this.pendingCR = true;
+        }
+      }
+      start = i + 1;
+    }
+    if (start < text.length) this.partial += text.slice(start);
+    return lines;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Framing choice
+
+/** Framing declared by a Content-Type, or undefined when the body must be sniffed. */
+export function framingFromContentType(contentType: string | undefined): Framing | undefined {
+  if (!contentType) return undefined;
+  const mime = contentType.split(';')[0].trim().toLowerCase();
+  if (mime === 'text/event-stream') return 'sse';
+  if (
+    mime === 'application/x-ndjson' ||
+    mime === 'application/ndjson' ||
+    mime === 'application/jsonl' ||
+    mime === 'application/x-jsonlines' ||
+    mime === 'application/jsonlines'
+  ) {
+    return 'ndjson';
+  }
+  // text/plain carries the line-prefixed form in practice, but sniffing is safer (some servers send
+  // SSE as text/plain); the sniffer recognises the prefixed form.
+  return undefined;
+}
+
+/** Framing recognised from the first non-blank line, or undefined. */
+export function sniffFraming(firstLine: string): Framing | undefined {
+  const line = firstLine.trimStart();
+  if (line.startsWith(':') || /^(data|event|id|retry)(:|$)/.test(line)) return 'sse';
+  if (line.startsWith('{')) return 'ndjson';
+  if (/^[0-9a-z]:/i.test(line)) return 'prefixed';
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frames -> events
+
+export type DecodedItem =
+  | { type: 'event'; event: StreamEvent }
+  /** `data: [DONE]`: the stream is complete. */
+  | { type: 'done' }
+  /** A malformed frame; nothing after it is decoded. */
+  | { type: 'error'; error: ProtocolError };
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set(STREAM_EVENT_KINDS);
+
+export interface EventDecoderOptions {
+  /** Content-Type of the response; decides the framing when it names one. */
+  contentType?: string;
+  /** Forces the framing (overrides contentType and sniffing). */
+  framing?: Framing;
+  /** Receives a warning for each skipped event of an unknown kind. */
+  logger?: DecoderLogger;
+}
+
+/**
+ * Incremental decoder: bytes in, items out. Items come in wire order; a malformed frame yields an
+ * `error` item after every event that preceded it, and the decoder then ignores further input.
+ */
+export class EventDecoder {
+  private readonly lines = new LineDecoder();
+  private readonly logger: DecoderLogger | undefined;
+  private chosen: Framing | undefined;
+  /** Lines seen before the framing could be sniffed (blank lines only). */
+  private held: string[] = [];
+  private failed = false;
+  private finished = false;
+  // SSE state
+  private sseData: string[] = [];
+
+  constructor(opts: EventDecoderOptions = {}) {
+    this.logger = opts.logger;
+    this.chosen = opts.framing ?? framingFromContentType(opts.contentType);
+  }
+
+  /** The framing in use, once known. */
+  get framing(): Framing | undefined {
+    return this.chosen;
+  }
+
+  push(chunk: Uint8Array): DecodedItem[] {
+    if (this.failed || this.finished) return [];
+    return this.feed(this.lines.push(chunk), false);
+  }
+
+  /** End of input: flushes the last line (and a pending SSE event). */
+  end(): DecodedItem[] {
+    if (this.failed || this.finished) return [];
+    return this.feed(this.lines.end(), true);
+  }
+
+  private feed(lines: string[], atEnd: boolean): DecodedItem[] {
+    const out: DecodedItem[] = [];
+    for (const line of lines) {
+      if (!this.onLine(line, out)) return out;
+    }
+    if (atEnd && !this.failed && !this.finished && this.chosen === 'sse' && this.sseData.length > 0) {
+      // The last event was not followed by a blank line: dispatch it anyway.
+      this.dispatchSse(out);
+    }
+    return out;
+  }
+
+  /** Handles one line; false when decoding must stop (error or [DONE]). */
+  private onLine(line: string, out: DecodedItem[]): boolean {
+    if (this.chosen === undefined) {
+      if (line.trim() === '') {
+        this.held.push(line);
+        return true;
+      }
+      const sniffed = sniffFraming(line);
+      if (sniffed === undefined) {
+        return this.fail(out, new ProtocolError(`Unrecognised stream framing: "${shorten(line)}"`, { excerpt: shorten(line) }));
+      }
+      this.chosen = sniffed;
+      const held = this.held;
+      this.held = [];
+      for (const h of held) if (!this.onLine(h, out)) return false;
+    }
+    switch (this.chosen) {
+      case 'sse':
+        return this.sseLine(line, out);
+      case 'ndjson':
+        return this.ndjsonLine(line, out);
+      case 'prefixed':
+        return this.prefixedLine(line, out);
+    }
+  }
+
+  private sseLine(line: string, out: DecodedItem[]): boolean {
+    if (line === '') return this.dispatchSse(out);
+    if (line.startsWith(':')) return true; // comment / keep-alive
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') this.sseData.push(value);
+    // `event`, `id`, `retry` and unknown fields carry nothing this interface uses: the event kind is
+    // the `event` property of the JSON object.
+    return true;
+  }
+
+  private dispatchSse(out: DecodedItem[]): boolean {
+    if (this.sseData.length === 0) return true;
+    const data = this.sseData.join('\n');
+    this.sseData = [];
+    if (data.trim() === '[DONE]') {
+      out.push({ type: 'done' });
+      this.finished = true;
+      return false;
+    }
+    return this.jsonEvent(data, out);
+  }
+
+  private ndjsonLine(line: string, out: DecodedItem[]): boolean {
+    if (line.trim() === '') return true;
+    if (line.trim() === '[DONE]') {
+      out.push({ type: 'done' });
+      this.finished = true;
+      return false;
+    }
+    return this.jsonEvent(line, out);
+  }
+
+  private prefixedLine(line: string, out: DecodedItem[]): boolean {
+    if (line.trim() === '') return true;
+    const m = /^([0-9a-z]+):/i.exec(line);
+    if (!m) return this.malformed(line, 'expected a line like 0:"text" or d:{...}', out);
+    const kind = m[1];
+    const payload = line.slice(m[0].length);
+    if (!KNOWN_KINDS.has(kind)) return this.unknownKind(kind);
+    let value: unknown;
+    try {
+      value = JSON.parse(payload);
+    } catch {
+      return this.malformed(line, 'the payload is not valid JSON', out);
+    }
+    if (kind === '0') return this.checked({ event: '0', data: value }, line, out);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return this.malformed(line, 'the payload must be a JSON object', out);
+    }
+    return this.checked({ ...(value as Record<string, unknown>), event: kind }, line, out);
+  }
+
+  /** A frame holding a JSON event object with an `event` property. */
+  private jsonEvent(text: string, out: DecodedItem[]): boolean {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return this.malformed(text, 'not valid JSON', out);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return this.malformed(text, 'an event must be a JSON object', out);
+    }
+    const kind = (value as Record<string, unknown>).event;
+    if (typeof kind !== 'string') return this.malformed(text, 'the event object has no string `event` field', out);
+    if (!KNOWN_KINDS.has(kind)) return this.unknownKind(kind);
+    return this.checked(value as Record<string, unknown>, text, out);
+  }
+
+  private checked(obj: Record<string, unknown>, raw: string, out: DecodedItem[]): boolean {
+    const kind = obj.event as StreamEventKind;
+    const r = STREAM_EVENT_SCHEMAS[kind].safeParse(obj);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      const field = formatPath(issue.path);
+      const rule = ruleOf(issue, valueAt(obj, issue.path));
+      return this.malformed(raw, `event '${kind}': ${field} ${rule}`, out, field);
+    }
+    out.push({ type: 'event', event: r.data as StreamEvent });
+    return true;
+  }
+
+  private unknownKind(kind: string): boolean {
+    this.logger?.warn('Skipping stream event of unknown kind', { kind: shorten(kind, 40), framing: this.chosen });
+    return true;
+  }
+
+  private malformed(raw: string, why: string, out: DecodedItem[], field?: string): boolean {
+    const excerpt = shorten(raw);
+    return this.fail(out, new ProtocolError(`Malformed stream frame (${why}): "${excerpt}"`, { excerpt, field }));
+  }
+
+  private fail(out: DecodedItem[], error: ProtocolError): boolean {
+    this.failed = true;
+    out.push({ type: 'error', error });
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reply semantics
+
+/** finishReason values of an `e` event that end the reply whatever isContinued says. */
+export const FAILURE_FINISH_REASONS: ReadonlySet<string> = new Set(['error']);
+
+/** True when an `e` event ends the reply. */
+export function isTerminalErrorEvent(ev: StreamEvent): boolean {
+  return ev.event === 'e' && (ev.isContinued !== true || FAILURE_FINISH_REASONS.has(ev.finishReason));
+}
+
+export const INCOMPLETE_STREAM_MESSAGE = 'The stream ended before the reply was complete';
+
+/**
+ * Decodes a whole event stream with the reply's rules:
+ * - events are yielded as soon as their frame is complete;
+ * - an `e` event that ends the reply -> StreamEventError after everything before it was yielded;
+ *   an `e` event with isContinued true is yielded and the stream goes on;
+ * - a malformed frame -> ProtocolError quoting it (shortened), after everything before it;
+ * - the reply is complete after a `d` event or `[DONE]`; the rest of the input is drained (so the
+ *   connection can be reused); input ending before that -> ProtocolError (INCOMPLETE_STREAM_MESSAGE).
+ * Returning early (consumer `break`) calls return() on `source`.
+ */
+export async function* decodeEventStream(
+  source: AsyncIterable<Uint8Array>,
+  opts: EventDecoderOptions & { onFraming?: (framing: Framing) => void } = {},
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const decoder = new EventDecoder(opts);
+  let complete = false;
+  let announced = false;
+  function* handle(items: DecodedItem[]): Generator<StreamEvent, void, undefined> {
+    if (!announced && decoder.framing !== undefined) {
+      announced = true;
+      opts.onFraming?.(decoder.framing);
+    }
+    for (const item of items) {
+      if (item.type === 'error') throw item.error;
+      if (item.type === 'done') {
+        complete = true;
+        continue;
+      }
+      const ev = item.event;
+      if (ev.event === 'e' && isTerminalErrorEvent(ev)) throw new StreamEventError(ev.finishReason, ev);
+      if (ev.event === 'd') complete = true;
+      yield ev;
+    }
+  }
+  for await (const chunk of source) {
+    yield* handle(decoder.push(chunk));
+  }
+  yield* handle(decoder.end());
+  if (!complete) throw new ProtocolError(INCOMPLETE_STREAM_MESSAGE);
+}
