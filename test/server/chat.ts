@@ -1,0 +1,141 @@
+// POST /chat after authentication: validation, billing, and the reply as one JSON
+// object or as a stream of events in the configured framing (with stream faults).
+import { randomUUID } from 'node:crypto';
+import type { FaultSpec, Framing, ServerConfig } from './fixtures';
+import { framingWriter, type StreamEvent } from './framing';
+import { estimateTokens, generateReply, splitChunks } from './reply';
+import { sendError, sendJson, type RequestContext } from './respond';
+import type { BalanceStore, UserState } from './state';
+import { validateChatBody } from './validation';
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface ChatInput {
+  ctx: RequestContext;
+  user: UserState;
+  store: BalanceStore;
+  config: ServerConfig;
+  /** Raw body; tooLarge when it exceeded MAX_BODY_BYTES. */
+  raw: Buffer;
+  tooLarge: boolean;
+  fault?: FaultSpec & { framing?: Framing };
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const type = header.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+export async function handleChat({ ctx, user, store, config, raw, tooLarge, fault }: ChatInput): Promise<void> {
+  if (tooLarge) {
+    return sendError(ctx, 413, 'INVALID_INPUT', `request body must be at most ${MAX_BODY_BYTES} bytes`, {
+      details: 'field=body rule=maxBytes',
+    });
+  }
+  const contentType = ctx.req.headers['content-type'];
+  if (!isJsonContentType(contentType)) {
+    return sendError(ctx, 400, 'INVALID_INPUT', `content-type must be application/json (got ${contentType ? JSON.stringify(contentType) : 'none'})`, {
+      details: 'field=content-type rule=json',
+    });
+  }
+  if (raw.length === 0) {
+    return sendError(ctx, 400, 'INVALID_INPUT', 'request body is required', { details: 'field=body rule=required' });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    return sendError(ctx, 400, 'INVALID_INPUT', `request body is not valid JSON: ${(err as Error).message}`, {
+      details: 'field=body rule=json',
+    });
+  }
+  const v = validateChatBody(body);
+  if (!v.ok) return sendError(ctx, 400, 'INVALID_INPUT', v.message, { details: `field=${v.field} rule=${v.rule}` });
+
+  const { request, model } = v;
+  const cost = model.costInCreditPerUse;
+  const available = store.total(user);
+  if (available < cost) {
+    return sendError(ctx, 402, 'INSUFFICIENT_CREDITS', `insufficient credits: model "${model.valueId}" costs ${cost}, ${available} remaining`, {
+      fields: { creditsRemaining: available },
+    });
+  }
+
+  const content = generateReply(request.messages);
+  const promptChars = request.messages.reduce((n, m) => n + m.content.length, 0);
+  const usage = { promptTokens: estimateTokens(promptChars), completionTokens: estimateTokens(content.length) };
+
+  if (!request.stream) {
+    const charge = store.charge(user, cost, model);
+    const reply = {
+      id: randomUUID(),
+      content,
+      role: 'assistant',
+      createdAt: new Date().toISOString(),
+      creditsUsed: charge.charged,
+      creditsRemaining: charge.remaining,
+      model: model.valueId,
+    };
+    return sendJson(ctx, 200, reply, fault);
+  }
+
+  const framing: Framing = fault?.kind === 'framing' ? fault.framing : (fault?.framing ?? config.framing);
+  const writer = framingWriter(framing);
+  const chunks = splitChunks(content, config.chunkSize);
+  const delay = fault?.kind === 'slow-chunks' ? fault.ms : config.chunkDelayMs;
+
+  // The reply starts: charge, flush the headers at once, then the `f` event.
+  store.charge(user, cost, model);
+  ctx.writeHead(200, {
+    'content-type': writer.contentType,
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  ctx.res.flushHeaders();
+  const send = (ev: StreamEvent) => ctx.write(writer.event(ev));
+  if (!(await send({ event: 'f', messageId: randomUUID() }))) return;
+
+  const faultAt =
+    fault && (fault.kind === 'drop-mid-stream' || fault.kind === 'malformed-frame' || fault.kind === 'error-event')
+      ? Math.min(fault.afterChunks ?? 0, chunks.length)
+      : fault?.kind === 'truncated-body'
+        ? Math.floor(chunks.length / 2)
+        : -1;
+
+  for (let i = 0; i <= chunks.length; i++) {
+    if (i === faultAt && fault) {
+      switch (fault.kind) {
+        case 'drop-mid-stream':
+          await ctx.flushed();
+          ctx.destroySocket();
+          return;
+        case 'truncated-body':
+          // A clean end of the body without the `d` event (and without [DONE]).
+          ctx.res.end();
+          return;
+        case 'malformed-frame':
+          if (!(await ctx.write(writer.malformed()))) return;
+          break;
+        case 'error-event': {
+          const isContinued = fault.isContinued ?? false;
+          if (!(await send({ event: 'e', finishReason: fault.finishReason ?? 'error', isContinued }))) return;
+          if (!isContinued) {
+            ctx.res.end(writer.done());
+            return;
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (i === chunks.length) break;
+    if (delay > 0 && !(await ctx.sleep(delay))) return;
+    if (!(await send({ event: '0', data: chunks[i] }))) return;
+    // With no delay, still yield to the event loop now and then so other requests progress.
+    if (delay === 0 && i % 256 === 255 && !(await ctx.sleep(0))) return;
+  }
+  if (!(await send({ event: 'd', finishReason: 'stop', usage }))) return;
+  ctx.res.end(writer.done());
+}

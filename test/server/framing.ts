@@ -1,0 +1,71 @@
+// Wire framings of the event stream of POST /chat.
+//   sse:      text/event-stream, `data: {json}\n\n` per event, then `data: [DONE]\n\n`
+//   ndjson:   application/x-ndjson, one event object per line
+//   prefixed: text/plain; charset=utf-8, `f:{"messageId":..}`, `0:"text"`, `e:{..}`, `d:{..}` per line
+import type { Framing } from './fixtures';
+
+export type StreamEvent =
+  | { event: 'f'; messageId: string }
+  | { event: '0'; data: string }
+  | { event: 'e'; finishReason: string; isContinued: boolean }
+  | { event: 'd'; finishReason: string; usage: { promptTokens: number; completionTokens: number } };
+
+export interface FramingWriter {
+  readonly framing: Framing;
+  readonly contentType: string;
+  /** Serialised event. */
+  event(ev: StreamEvent): string;
+  /** Trailer after the last event (SSE's [DONE]), or '' when the framing has none. */
+  done(): string;
+  /** A frame a correct decoder must reject (unterminated JSON). */
+  malformed(): string;
+}
+
+const sse: FramingWriter = {
+  framing: 'sse',
+  contentType: 'text/event-stream',
+  event: (ev) => `data: ${JSON.stringify(ev)}\n\n`,
+  done: () => 'data: [DONE]\n\n',
+  malformed: () => 'data: {"event":"0","data":"unterminated\n\n',
+};
+
+const ndjson: FramingWriter = {
+  framing: 'ndjson',
+  contentType: 'application/x-ndjson',
+  event: (ev) => JSON.stringify(ev) + '\n',
+  done: () => '',
+  malformed: () => '{"event":"0","data":"unterminated\n',
+};
+
+/** Line-prefixed framing: the event type is the prefix, the rest of the event is the payload. */
+function prefixedLine(ev: StreamEvent): string {
+  switch (ev.event) {
+    case 'f':
+      return `f:${JSON.stringify({ messageId: ev.messageId })}\n`;
+    case '0':
+      return `0:${JSON.stringify(ev.data)}\n`;
+    case 'e':
+      return `e:${JSON.stringify({ finishReason: ev.finishReason, isContinued: ev.isContinued })}\n`;
+    case 'd':
+      return `d:${JSON.stringify({ finishReason: ev.finishReason, usage: ev.usage })}\n`;
+  }
+}
+
+const prefixed: FramingWriter = {
+  framing: 'prefixed',
+  contentType: 'text/plain; charset=utf-8',
+  event: prefixedLine,
+  done: () => '',
+  malformed: () => '0:"unterminated\n',
+};
+
+export function framingWriter(framing: Framing): FramingWriter {
+  switch (framing) {
+    case 'sse':
+      return sse;
+    case 'ndjson':
+      return ndjson;
+    case 'prefixed':
+      return prefixed;
+  }
+}
