@@ -1,0 +1,263 @@
+// One assistant reply in the DOM, rendered incrementally while it streams.
+//
+// `append` only queues text; at most once per animation frame the view
+//   1. takes the blocks that became finished (BlockSplitter) and renders each one once, appending
+//      it before the tail (finished blocks are never touched again);
+//   2. re-renders only the open tail block, into a detached fragment, then swaps it in.
+// Every fragment is markdown-it output passed through DOMPurify (sanitize.ts) before it is
+// inserted; toolbars and buttons are built with createElement/textContent.
+import type { MarkdownIt } from 'markdown-it';
+import { announce } from './announce';
+import { BlockSplitter, completePartialTable, markdownBlockStarts, type BlockStarts } from './blocks';
+import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
+import { createSanitizer, type Sanitize } from './sanitize';
+
+export type CodeAction = 'copy' | 'insert' | 'newEditor';
+
+export interface RenderHooks {
+  /** A code block toolbar button was used. */
+  onCodeAction?(action: CodeAction, code: string, language: string): void;
+  /** A link in a reply was activated (already checked to be http/https). */
+  onOpenLink?(href: string): void;
+  /** Copy the whole reply as Markdown. */
+  onCopyReply?(markdown: string): void;
+}
+
+export interface ReplyView {
+  readonly element: HTMLElement;
+  append(chunk: string): void;
+  finish(): void;
+  setText(markdown: string): void;
+  text(): string;
+  dispose(): void;
+}
+
+interface Pipeline {
+  md: MarkdownIt;
+  blockStarts: BlockStarts;
+  sanitize: Sanitize;
+}
+
+// Configured once per page and stateless afterwards (per-reply state lives in each view).
+let pipeline: Pipeline | undefined;
+function getPipeline(): Pipeline {
+  pipeline ??= {
+    md: createMarkdown(),
+    blockStarts: markdownBlockStarts(createBlockParser()),
+    sanitize: createSanitizer(window),
+  };
+  return pipeline;
+}
+
+/** Markdown -> sanitized DOM fragment, with the same configuration the reply view uses. */
+export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): DocumentFragment {
+  const { md, sanitize } = getPipeline();
+  return sanitize(md.render(markdown, env));
+}
+
+const CODE_BUTTONS: ReadonlyArray<[CodeAction, string]> = [
+  ['copy', 'Copy'],
+  ['insert', 'Insert at Cursor'],
+  ['newEditor', 'Open in New Editor'],
+];
+
+/** Wraps each `pre.md-code` of a finished block with a toolbar of code actions. */
+function addCodeToolbars(root: DocumentFragment | Element): void {
+  for (const pre of Array.from(root.querySelectorAll<HTMLElement>('pre.md-code'))) {
+    const code = pre.querySelector('code');
+    const language = /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
+    const doc = pre.ownerDocument;
+    const wrapper = doc.createElement('div');
+    wrapper.className = 'code-block';
+    wrapper.dataset.language = language;
+    const bar = doc.createElement('div');
+    bar.className = 'code-toolbar';
+    bar.setAttribute('role', 'group');
+    bar.setAttribute('aria-label', language ? `${language} code` : 'Code');
+    const label = doc.createElement('span');
+    label.className = 'code-language';
+    label.textContent = language;
+    label.setAttribute('aria-hidden', 'true');
+    bar.append(label);
+    for (const [action, name] of CODE_BUTTONS) {
+      const button = doc.createElement('button');
+      button.type = 'button';
+      button.className = 'code-action';
+      button.dataset.codeAction = action;
+      button.textContent = name;
+      bar.append(button);
+    }
+    pre.replaceWith(wrapper);
+    wrapper.append(bar, pre);
+  }
+}
+
+export function createReplyView(hooks: RenderHooks = {}): ReplyView {
+  const { md, blockStarts, sanitize } = getPipeline();
+  const doc = document;
+  const element = doc.createElement('div');
+  element.className = 'reply-body';
+
+  let source = '';
+  let splitter = new BlockSplitter(blockStarts);
+  /** Link reference definitions of the finished blocks. */
+  let env: RenderEnv = { references: {} };
+  let tailEl: HTMLElement | null = null;
+  let renderedTail: string | null = null;
+  let actions: HTMLElement | null = null;
+  let frame = 0;
+  let announced = false;
+
+  const renderBlock = (src: string): HTMLElement => {
+    const block = doc.createElement('div');
+    block.className = 'md-block';
+    const fragment = sanitize(md.render(src, env));
+    addCodeToolbars(fragment);
+    block.append(fragment);
+    return block;
+  };
+
+  const commit = (blocks: string[]) => {
+    if (blocks.length === 0) return;
+    const fragment = doc.createDocumentFragment();
+    for (const src of blocks) fragment.append(renderBlock(src));
+    element.insertBefore(fragment, tailEl ?? actions);
+    renderedTail = null;
+  };
+
+  const renderTail = () => {
+    const tail = splitter.tail;
+    if (tail === renderedTail) return;
+    renderedTail = tail;
+    if (!tail.trim()) {
+      tailEl?.remove();
+      tailEl = null;
+      return;
+    }
+    // A copy of the references: an unfinished definition must not stick.
+    const tailEnv: RenderEnv = { references: { ...env.references }, plainCode: true };
+    const fragment = sanitize(md.render(completePartialTable(tail), tailEnv));
+    if (!tailEl) {
+      tailEl = doc.createElement('div');
+      tailEl.className = 'md-block md-tail';
+      element.insertBefore(tailEl, actions);
+    }
+    tailEl.replaceChildren(fragment);
+  };
+
+  const flush = (final: boolean) => {
+    commit(final ? splitter.end() : splitter.take());
+    renderTail();
+  };
+
+  const onFrame = () => {
+    frame = 0;
+    flush(false);
+  };
+
+  const showActions = () => {
+    if (actions) return;
+    actions = doc.createElement('div');
+    actions.className = 'reply-actions';
+    const copy = doc.createElement('button');
+    copy.type = 'button';
+    copy.className = 'reply-action';
+    copy.dataset.replyAction = 'copy';
+    copy.textContent = 'Copy reply';
+    actions.append(copy);
+    element.append(actions);
+  };
+
+  const hideActions = () => {
+    actions?.remove();
+    actions = null;
+  };
+
+  const cancelFrame = () => {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+  };
+
+  const reset = () => {
+    cancelFrame();
+    element.replaceChildren();
+    splitter = new BlockSplitter(blockStarts);
+    env = { references: {} };
+    tailEl = null;
+    renderedTail = null;
+    actions = null;
+  };
+
+  const onClick = (event: MouseEvent) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target || !element.contains(target)) return;
+    const link = target.closest('a');
+    if (link && element.contains(link)) {
+      // Links are never navigated inside the webview; http(s) ones are opened by the host.
+      event.preventDefault();
+      const href = link.getAttribute('href') ?? '';
+      if (event.type === 'click' && isOpenableUrl(href)) hooks.onOpenLink?.(href);
+      return;
+    }
+    if (event.type !== 'click') return;
+    const button = target.closest('button');
+    if (!button || !element.contains(button)) return;
+    const action = button.dataset.codeAction as CodeAction | undefined;
+    if (action) {
+      const block = button.closest('.code-block');
+      const code = (block?.querySelector('pre code')?.textContent ?? '').replace(/\n$/, '');
+      hooks.onCodeAction?.(action, code, block instanceof HTMLElement ? block.dataset.language ?? '' : '');
+    } else if (button.dataset.replyAction === 'copy') {
+      hooks.onCopyReply?.(source);
+    }
+  };
+  element.addEventListener('click', onClick);
+  element.addEventListener('auxclick', onClick);
+
+  /** Plain text of the reply for the screen reader announcement (code toolbars left out). */
+  const summary = (limit = 600): string => {
+    const walker = doc.createTreeWalker(element, NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) =>
+        node.parentElement?.closest('.code-toolbar, .reply-actions') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+    });
+    let text = '';
+    while (text.length < limit && walker.nextNode()) text += walker.currentNode.textContent ?? '';
+    text = text.replace(/\s+/g, ' ').trim();
+    return text.length > limit ? text.slice(0, limit) + '…' : text;
+  };
+
+  return {
+    element,
+    append(chunk) {
+      if (!chunk) return;
+      source += chunk;
+      splitter.push(chunk);
+      hideActions();
+      if (!frame) frame = requestAnimationFrame(onFrame);
+    },
+    finish() {
+      cancelFrame();
+      flush(true);
+      showActions();
+      if (!announced) {
+        announced = true;
+        announce(`Assistant: ${summary()}`);
+      }
+    },
+    setText(markdown) {
+      reset();
+      source = markdown;
+      splitter.push(markdown);
+      flush(true);
+      showActions();
+      announced = true; // restored replies are not announced
+    },
+    text: () => source,
+    dispose() {
+      cancelFrame();
+      element.removeEventListener('click', onClick);
+      element.removeEventListener('auxclick', onClick);
+      element.remove();
+    },
+  };
+}

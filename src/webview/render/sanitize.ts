@@ -1,0 +1,50 @@
+// Every HTML fragment produced from model text passes through DOMPurify with an allowlist before
+// it reaches the DOM. markdown-it already escapes raw HTML (`html: false`) and refuses unsafe link
+// schemes; this is the second, independent line of defence.
+//
+// Allowed: the tags markdown-it emits for CommonMark + GFM tables/task lists, highlight.js spans,
+// `class` (highlighting, alignment), `href`/`title` on links (http, https, `#anchor` only),
+// `start` on ordered lists, and disabled checkboxes. No images, no style attributes, no ids.
+import createDOMPurify, { type DOMPurify } from 'dompurify';
+
+export const ALLOWED_TAGS = [
+  'a', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'input',
+  'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul',
+];
+export const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'checked', 'disabled'];
+/** http, https and in-document anchors; whitespace is stripped by DOMPurify before the test. */
+export const ALLOWED_URI_REGEXP = /^(?:https?:\/\/|#)/i;
+
+export type Sanitize = (html: string) => DocumentFragment;
+
+export function createSanitizer(win: Window & typeof globalThis = window): Sanitize {
+  const purify: DOMPurify = createDOMPurify(win);
+  purify.setConfig({
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP,
+    // Attributes whose values are not URLs (otherwise they must match ALLOWED_URI_REGEXP).
+    ADD_URI_SAFE_ATTR: ['start', 'type', 'checked', 'disabled'],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    ALLOW_UNKNOWN_PROTOCOLS: false,
+    KEEP_CONTENT: true,
+    RETURN_DOM_FRAGMENT: true,
+  });
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    const el = node as Element;
+    if (el.nodeName === 'INPUT') {
+      // Only display-only task checkboxes.
+      if ((el.getAttribute('type') ?? '').toLowerCase() !== 'checkbox') {
+        el.remove();
+        return;
+      }
+      el.setAttribute('disabled', '');
+    } else if (el.nodeName === 'A') {
+      const href = el.getAttribute('href');
+      if (href !== null && !ALLOWED_URI_REGEXP.test(href.trim())) el.removeAttribute('href');
+    }
+  });
+  // setConfig above applies to every call (RETURN_DOM_FRAGMENT: a fragment, not a string).
+  return (html) => purify.sanitize(html) as unknown as DocumentFragment;
+}

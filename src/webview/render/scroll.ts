@@ -1,0 +1,90 @@
+// Follow-the-bottom scrolling for a streaming chat log.
+//
+// While the user is at the bottom (within AT_BOTTOM_PX), new content keeps the view pinned to the
+// bottom. Once the user scrolls up, nothing moves any more and a "Jump to latest" button appears
+// in `buttonHost`; using it (or scrolling back down) resumes following. Content changes are
+// noticed by a MutationObserver (and by `contentChanged()`), size changes by a ResizeObserver;
+// the pin is applied in the same frame, before paint, so there is no visible jump.
+
+export interface ScrollFollower {
+  /** Call after the content grew; scrolls to the bottom only while the user is at the bottom. */
+  contentChanged(): void;
+  /** Scroll to the newest content and follow again. */
+  scrollToBottom(): void;
+  dispose(): void;
+}
+
+export const AT_BOTTOM_PX = 8;
+
+export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElement): ScrollFollower {
+  const doc = scroller.ownerDocument;
+  let following = true;
+  let disposed = false;
+
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = 'jump-to-latest';
+  button.textContent = 'Jump to latest';
+  button.hidden = true;
+  buttonHost.append(button);
+
+  const distanceFromBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+
+  const pin = () => {
+    scroller.scrollTo({ top: scroller.scrollHeight, behavior: 'instant' });
+  };
+
+  const update = () => {
+    if (disposed) return;
+    if (following) {
+      if (distanceFromBottom() > 0.5) pin();
+      button.hidden = true;
+    } else {
+      button.hidden = distanceFromBottom() <= AT_BOTTOM_PX;
+    }
+  };
+
+  const onScroll = () => {
+    const atBottom = distanceFromBottom() <= AT_BOTTOM_PX;
+    following = atBottom;
+    button.hidden = atBottom;
+  };
+
+  const onClick = () => {
+    following = true;
+    pin();
+    button.hidden = true;
+  };
+
+  // A wheel/touch/key scroll upwards stops following immediately, even before the scroll event,
+  // so a frame rendered in between cannot pull the view back down.
+  const onUserScrollIntent = (event: Event) => {
+    if (event instanceof WheelEvent && event.deltaY < 0) following = false;
+    else if (event instanceof KeyboardEvent && ['PageUp', 'ArrowUp', 'Home'].includes(event.key)) following = false;
+  };
+
+  scroller.addEventListener('scroll', onScroll, { passive: true });
+  scroller.addEventListener('wheel', onUserScrollIntent, { passive: true });
+  scroller.addEventListener('keydown', onUserScrollIntent);
+  button.addEventListener('click', onClick);
+
+  const mutations = new MutationObserver(update);
+  mutations.observe(scroller, { childList: true, subtree: true, characterData: true });
+  const resizes = new ResizeObserver(update);
+  resizes.observe(scroller);
+
+  return {
+    contentChanged: update,
+    scrollToBottom: onClick,
+    dispose() {
+      disposed = true;
+      mutations.disconnect();
+      resizes.disconnect();
+      scroller.removeEventListener('scroll', onScroll);
+      scroller.removeEventListener('wheel', onUserScrollIntent);
+      scroller.removeEventListener('keydown', onUserScrollIntent);
+      button.removeEventListener('click', onClick);
+      button.remove();
+    },
+  };
+}
