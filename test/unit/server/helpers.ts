@@ -1,6 +1,7 @@
 // Shared helpers of the reference-server tests: one server per test file, plain fetch.
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
-import { DEMO_KEY } from '../../server/fixtures';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEMO_KEY, type RequestLogEntry } from '../../server/fixtures';
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -112,4 +113,14 @@ export async function readAll(res: Response): Promise<{ text: string; error?: un
   } catch (error) {
     return { text, error };
   }
+}
+
+/** Polls the request log (at most ~2 s) until an entry satisfies `pred`. */
+export async function waitForEntry(s: ReferenceServer, pred: (e: RequestLogEntry) => boolean): Promise<RequestLogEntry> {
+  for (let i = 0; i < 200; i++) {
+    const e = s.control.requests().find(pred);
+    if (e) return e;
+    await sleep(10);
+  }
+  throw new Error('no matching log entry: ' + JSON.stringify(s.control.requests()));
 }
