@@ -175,7 +175,7 @@ function extraSection(seed: number, k: number): string {
     case 2:
       return `${heading}\n\n${table(seed, k)}`;
     default:
-      return `${heading}\n\n${code(seed, k, LANGS[(k + seed) % LANGS.length])}`;
+      return `${heading}\n\n${code(seed, k, LANGS[(Math.floor(k / 4) + seed) % LANGS.length])}`;
   }
 }
 

@@ -85,7 +85,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
-function isLoopback(address: string | undefined): boolean {
+/** Whether a remote address is the loopback interface (control endpoints are served only then). */
+export function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1' || (address?.startsWith('127.') ?? false);
 }
 
