@@ -77,6 +77,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'EADDRINUSE') console.error(`Port already in use (${e.message}); pick another with --port N, or --port 0 for a free one.`);
+  else console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });
