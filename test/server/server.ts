@@ -28,7 +28,7 @@ export interface ServerControl {
   reset(): void;
   /** Queues a fault (validated; throws on an invalid one). */
   injectFault(fault: Fault): void;
-  /** Copy of the request log (service requests only, oldest first). */
+  /** Copy of the request log (service requests only, oldest first, the latest MAX_LOG_ENTRIES). */
   requests(): RequestLogEntry[];
   /** Sets a user's balance; an unknown key becomes a new valid user. */
   setBalance(input: BalanceInput): void;
@@ -54,6 +54,9 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/ai-model': 'GET',
   '/subscription': 'GET',
 };
+
+/** The request log keeps the latest entries only (long demo or benchmark sessions). */
+export const MAX_LOG_ENTRIES = 1000;
 
 /** Bodies above this are not even drained: the connection is destroyed. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -202,6 +205,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
       at: new Date().toISOString(),
     };
     log.push(entry);
+    if (log.length > MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES);
     const ctx = new RequestContext(req, res, entry);
     active.add(ctx);
     res.on('close', () => {
