@@ -137,9 +137,7 @@ export class ChatSession {
       return;
     }
     if (this.failedText !== undefined) {
-      const text = this.failedText;
-      this.deps.post({ type: 'restoreInput', text: '' });
-      await this.send(text);
+      await this.send(this.failedText);
     }
   }
 
@@ -227,6 +225,7 @@ export class ChatSession {
     const signal = running.controller.signal;
     let started = false;
     let pending = '';
+    let flushed = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const flushMs = this.deps.flushIntervalMs ?? 24;
     const flush = () => {
@@ -235,7 +234,8 @@ export class ChatSession {
       if (!pending) return;
       const text = pending;
       pending = '';
-      this.deps.post({ type: 'streamChunk', messageId: assistant.id, text });
+      this.deps.post({ type: 'streamChunk', messageId: assistant.id, offset: flushed, text });
+      flushed += text.length;
     };
     const meta: ReplyMeta = { model };
     const finished: ReplyFinished = { streamed: settings.stream };

@@ -27,6 +27,7 @@ interface ErrorLike {
   retryAfterMs?: unknown;
   creditsRemaining?: unknown;
   field?: unknown;
+  code?: unknown;
 }
 
 export function errorKind(err: unknown): ErrorKind {
@@ -59,7 +60,10 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
   let tried: string | undefined;
   switch (kind) {
     case 'auth':
-      message = withTrace(`The service rejected the API key: ${detail}`);
+      message =
+        e.code === 'MISSING_API_KEY'
+          ? 'No API key is set. Set your API key to chat.'
+          : withTrace(`The service rejected the API key: ${detail}`);
       actions = ['setApiKey'];
       break;
     case 'credits': {

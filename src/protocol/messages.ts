@@ -112,7 +112,8 @@ const text = z.string().max(10_000_000);
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: ChatStateSchema }),
   z.object({ type: z.literal('streamStart'), messageId: z.string(), model: z.string() }),
-  z.object({ type: z.literal('streamChunk'), messageId: z.string(), text }),
+  /** `offset`: length of the reply text before this chunk (lets the webview skip text it already has). */
+  z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().int().nonnegative(), text }),
   z.object({
     type: z.literal('streamEnd'),
     messageId: z.string(),

@@ -123,6 +123,8 @@ describe('chat session', () => {
     });
     const types = t.posts.map((p) => p.type);
     assert.deepEqual(types, ['streamStart', 'streamChunk', 'streamChunk', 'streamEnd']);
+    const offsets = t.posts.flatMap((p) => (p.type === 'streamChunk' ? [[p.offset, p.text]] : []));
+    assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
     assert.deepEqual(t.finished, [{ streamed: true }]);
     const saved = parseConversation(await t.storage.read('conv-1'));
@@ -138,6 +140,27 @@ describe('chat session', () => {
     assert.equal(reply.meta?.credits, 1);
     assert.equal(t.fb.requests[0].search, undefined);
     assert.deepEqual(t.finished, [{ streamed: false, creditsRemaining: 999 }]);
+  });
+
+  it('batches chunks into fewer posts when a flush interval is set', async () => {
+    const t = setup();
+    const storage = new MemoryConversationStorage();
+    const posts: HostMessage[] = [];
+    const session = new ChatSession({
+      store: new ConversationStore(storage),
+      backend: () => t.fb.backend,
+      settings: () => t.settings,
+      modelCost: () => 1,
+      post: (m) => posts.push(m),
+      stateChanged: () => undefined,
+      flushIntervalMs: 1000,
+    });
+    t.fb.scripts.push({ events: chunks('a', 'b', 'c', 'd') });
+    await session.send('Q');
+    const chunkPosts = posts.filter((p) => p.type === 'streamChunk');
+    // all four chunks arrive within one interval: one post carries them all
+    assert.equal(chunkPosts.length, 1);
+    assert.ok(chunkPosts[0].type === 'streamChunk' && chunkPosts[0].text === 'abcd');
   });
 
   it('returns the typed text to the box when the send fails before the reply', async () => {

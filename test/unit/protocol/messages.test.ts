@@ -36,7 +36,7 @@ const state: ChatState = {
 const validHost: unknown[] = [
   { type: 'state', state },
   { type: 'streamStart', messageId: 'msg_001', model: 'swift-chat' },
-  { type: 'streamChunk', messageId: 'msg_001', text: 'abc' },
+  { type: 'streamChunk', messageId: 'msg_001', offset: 0, text: 'abc' },
   { type: 'streamEnd', messageId: 'msg_001', status: 'complete', meta: { model: 'swift-chat', credits: 1 } },
   { type: 'streamEnd', messageId: 'msg_001', status: 'stopped' },
   { type: 'streamError', messageId: 'msg_001', error: { kind: 'server', message: 'boom', actions: ['retry'] } },
@@ -50,7 +50,8 @@ const invalidHost: Array<[string, unknown]> = [
   ['state missing fields', { type: 'state', state: { ...state, hasKey: undefined } }],
   ['state temperature out of range', { type: 'state', state: { ...state, temperature: 3 } }],
   ['streamStart without model', { type: 'streamStart', messageId: 'msg_001' }],
-  ['streamChunk text not a string', { type: 'streamChunk', messageId: 'msg_001', text: 42 }],
+  ['streamChunk text not a string', { type: 'streamChunk', messageId: 'msg_001', offset: 0, text: 42 }],
+  ['streamChunk negative offset', { type: 'streamChunk', messageId: 'msg_001', offset: -1, text: 'a' }],
   ['streamEnd bad status', { type: 'streamEnd', messageId: 'msg_001', status: 'done' }],
   ['streamError unknown action', { type: 'streamError', messageId: 'm', error: { kind: 'server', message: 'x', actions: ['rm -rf'] } }],
   ['restoreInput no text', { type: 'restoreInput' }],

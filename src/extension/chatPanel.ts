@@ -1,0 +1,388 @@
+// The chat panel: a WebviewPanel beside the editor, its typed messages, and the chat session behind it.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { ChatSession, toModelSummaries, type ConversationStore, type ReplyFinished } from '../core';
+import { parseWebviewMessage, type AllowedCommand, type ChatState, type HostMessage, type WebviewMessage } from '../protocol';
+import type { BalanceService } from './balanceService';
+import type { ClientProvider } from './clientProvider';
+import type { ConfigService } from './config';
+import type { EditorTracker } from './editorTracker';
+import { chatHtml } from './html';
+import type { ApiKeyStore } from './keyStore';
+import { isSafeConversationId, safeExternalUrl } from './links';
+import type { Logger } from './log';
+import type { ModelService } from './modelService';
+
+export const CHAT_VIEW_TYPE = 'aiChat.chat';
+const CURRENT_CONVERSATION_KEY = 'aiChat.currentConversationId';
+
+/** Commands the webview may ask for (the protocol's allowlist), and what they run. */
+function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenable<unknown> {
+  switch (command) {
+    case 'setApiKey':
+      return vscode.commands.executeCommand('aiChat.setApiKey');
+    case 'showSubscriptions':
+      return vscode.commands.executeCommand('aiChat.showSubscriptions');
+    case 'selectModel':
+      return vscode.commands.executeCommand('aiChat.selectModel');
+    case 'openSettings':
+      return vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
+  }
+}
+
+export interface ChatPanelDeps {
+  context: vscode.ExtensionContext;
+  config: ConfigService;
+  keys: ApiKeyStore;
+  models: ModelService;
+  balance: BalanceService;
+  clients: ClientProvider;
+  store: ConversationStore;
+  editors: EditorTracker;
+  logger: Logger;
+}
+
+export class ChatPanelController implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelDisposables: vscode.Disposable[] = [];
+  private ready = false;
+  private queue: HostMessage[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly session: ChatSession;
+  private restoredCurrent: Promise<void> | undefined;
+  private stateTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly deps: ChatPanelDeps) {
+    this.session = new ChatSession({
+      store: deps.store,
+      backend: () => deps.clients.get(),
+      settings: () => deps.config.settings,
+      modelCost: (id) => deps.models.costOf(id),
+      post: (m) => this.post(m),
+      stateChanged: () => this.stateChanged(),
+      replyFinished: (info) => this.replyFinished(info),
+      logger: deps.logger,
+      flushIntervalMs: 24,
+    });
+    this.disposables.push(
+      deps.config.onDidChange(() => this.scheduleState()),
+      deps.models.onDidChange(() => this.scheduleState()),
+      deps.keys.onDidChange(() => this.scheduleState()),
+    );
+  }
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** Reopens the conversation that was current when VS Code last closed (once). */
+  private restoreCurrent(preferred?: string): Promise<void> {
+    this.restoredCurrent ??= (async () => {
+      const id = preferred ?? this.deps.context.globalState.get<string>(CURRENT_CONVERSATION_KEY);
+      if (id && isSafeConversationId(id) && this.session.conversation.messages.length === 0) {
+        await this.deps.store.open(id);
+      }
+    })().catch((err) => this.deps.logger.warn('Could not reopen the last conversation', { message: String(err) }));
+    return this.restoredCurrent;
+  }
+
+  /** Opens the panel beside the editor, or reveals it. */
+  async show(preserveFocus = false): Promise<void> {
+    if (this.panel) {
+      this.panel.reveal(undefined, preserveFocus);
+      return;
+    }
+    await this.restoreCurrent();
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      'AI Chat',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [this.mediaRoot()] },
+    );
+    this.attach(panel);
+  }
+
+  /** Called by the WebviewPanelSerializer after a window reload. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const conversationId =
+      state && typeof state === 'object' && typeof (state as { conversationId?: unknown }).conversationId === 'string'
+        ? (state as { conversationId: string }).conversationId
+        : undefined;
+    await this.restoreCurrent(conversationId);
+    if (this.panel) {
+      // Only one chat panel: the restored one replaces nothing; close the duplicate.
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    this.attach(panel);
+  }
+
+  private mediaRoot(): vscode.Uri {
+    return vscode.Uri.joinPath(this.deps.context.extensionUri, 'media');
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    this.ready = false;
+    const webview = panel.webview;
+    const media = this.mediaRoot();
+    webview.html = chatHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
+      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+      renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
+    });
+    this.panelDisposables.push(
+      webview.onDidReceiveMessage((raw) => void this.receive(raw)),
+      panel.onDidDispose(() => this.detach()),
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.visible && this.ready) this.postState();
+      }),
+    );
+  }
+
+  private detach(): void {
+    for (const d of this.panelDisposables) d.dispose();
+    this.panelDisposables = [];
+    this.panel = undefined;
+    this.ready = false;
+    this.queue = [];
+    // Closing the panel stops a reply in progress (its partial text is kept).
+    this.session.stop();
+  }
+
+  /** Posts now when the webview is ready, else queues until it says `ready`. */
+  private post(message: HostMessage): void {
+    if (!this.panel) return;
+    if (!this.ready) {
+      this.queue.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message).then(undefined, (err: unknown) =>
+      this.deps.logger.debug('postMessage failed', { message: String(err) }),
+    );
+  }
+
+  private stateChanged(): void {
+    void this.deps.context.globalState.update(CURRENT_CONVERSATION_KEY, this.session.conversation.id);
+    this.postState();
+  }
+
+  /** Coalesces state snapshots caused by bursts of setting/model events. */
+  private scheduleState(): void {
+    if (this.stateTimer) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      this.postState();
+    }, 10);
+  }
+
+  buildState(): ChatState {
+    const s = this.deps.config.settings;
+    const view = this.session.view();
+    const models = this.deps.models;
+    return {
+      conversation: view.conversation,
+      busy: view.busy,
+      ...(view.sendError ? { sendError: view.sendError } : {}),
+      models: toModelSummaries(models.models ?? []),
+      modelsLoading: models.loading,
+      ...(models.error !== undefined && !models.models ? { modelsError: models.error } : {}),
+      selectedModel: s.model,
+      selectedModelCost: s.model ? models.costOf(s.model) : null,
+      search: s.search,
+      temperature: s.temperature,
+      fontSize: s.fontSize,
+      hasKey: this.deps.keys.hasKey,
+    };
+  }
+
+  postState(): void {
+    if (!this.panel) return;
+    if (this.stateTimer) {
+      clearTimeout(this.stateTimer);
+      this.stateTimer = undefined;
+    }
+    // While not ready only the newest snapshot matters.
+    if (!this.ready) this.queue = this.queue.filter((m) => m.type !== 'state');
+    this.post({ type: 'state', state: this.buildState() });
+  }
+
+  private replyFinished(info: ReplyFinished): void {
+    if (info.creditsRemaining !== undefined) this.deps.balance.setRemaining(info.creditsRemaining);
+    else if (info.streamed && !info.errorKind) void this.deps.balance.refresh();
+    else if (info.errorKind === 'credits' || info.errorKind === 'auth' || info.errorKind === 'stream' || info.errorKind === 'aborted') {
+      void this.deps.balance.refresh();
+    }
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      const type = raw && typeof raw === 'object' ? String((raw as { type?: unknown }).type) : typeof raw;
+      this.deps.logger.warn('Dropped an invalid message from the chat panel', { type, error: parsed.error });
+      return;
+    }
+    try {
+      await this.handle(parsed.message);
+    } catch (err) {
+      this.deps.logger.error('Handling a chat panel message failed', { type: parsed.message.type, message: String(err) });
+    }
+  }
+
+  private async handle(msg: WebviewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready': {
+        this.ready = true;
+        const queued = this.queue.filter((m) => m.type !== 'state');
+        this.queue = [];
+        this.postState();
+        for (const m of queued) this.post(m);
+        void this.deps.keys.get().then(() => {
+          this.postState();
+          if (this.deps.keys.hasKey && !this.deps.models.models) void this.deps.models.load();
+        });
+        return;
+      }
+      case 'send':
+        return this.sendText(msg.text);
+      case 'stop':
+        this.session.stop();
+        return;
+      case 'retry':
+        if (!(await this.ensureModel())) return;
+        return this.session.retry();
+      case 'editLast':
+        return this.session.editLast();
+      case 'newChat':
+        return this.session.newChat();
+      case 'openHistory':
+        return this.openHistory();
+      case 'loadConversation':
+        if (!isSafeConversationId(msg.id) || !(await this.session.open(msg.id))) {
+          void vscode.window.showWarningMessage('That conversation could not be opened.');
+        }
+        return;
+      case 'selectModel':
+        if (msg.valueId === undefined) {
+          await this.deps.models.pick();
+        } else if (!(await this.deps.models.select(msg.valueId))) {
+          void vscode.window.showWarningMessage(`The model "${msg.valueId}" cannot be used for chat.`);
+        }
+        this.postState();
+        return;
+      case 'setSearch':
+        await this.deps.config.update('search', msg.value);
+        return;
+      case 'setTemperature':
+        await this.deps.config.update('temperature', Math.round(msg.value * 100) / 100);
+        return;
+      case 'codeAction':
+        return this.codeAction(msg.action, msg.code, msg.language);
+      case 'openLink': {
+        const url = safeExternalUrl(msg.href);
+        if (!url) {
+          this.deps.logger.warn('Refused to open a link that is not http(s)', { href: msg.href.slice(0, 200) });
+          return;
+        }
+        await vscode.env.openExternal(vscode.Uri.parse(url, true));
+        return;
+      }
+      case 'runCommand': {
+        await runAllowedCommand(msg.command, this.deps.context.extension.id);
+        return;
+      }
+    }
+  }
+
+  /** The model is required: ask for it on the first send. */
+  private async ensureModel(): Promise<boolean> {
+    if (this.deps.config.settings.model) return true;
+    const picked = await this.deps.models.pick();
+    return !!picked && !!this.deps.config.settings.model;
+  }
+
+  /** Sends a message from the panel, a selection or a command (opens the panel first). */
+  async sendText(text: string): Promise<void> {
+    if (!this.panel) await this.show(true);
+    if (this.session.busy) {
+      this.post({ type: 'restoreInput', text });
+      void vscode.window.showInformationMessage('A reply is still being generated. Stop it or wait, then send again.');
+      return;
+    }
+    if (!(await this.ensureModel())) {
+      this.post({ type: 'restoreInput', text });
+      this.postState();
+      return;
+    }
+    await this.session.send(text);
+  }
+
+  async newChat(): Promise<void> {
+    await this.session.newChat();
+    await this.show();
+    this.post({ type: 'focusInput' });
+  }
+
+  async openHistory(): Promise<void> {
+    const list = await this.deps.store.list();
+    type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
+    const items: Item[] = [
+      { label: '$(add) New Chat', newChat: true, alwaysShow: true },
+      ...(list.length ? [{ label: 'Saved conversations', kind: vscode.QuickPickItemKind.Separator } as Item] : []),
+      ...list.map((c) => ({
+        label: (c.id === this.session.conversation.id ? '$(check) ' : '') + c.title,
+        description: `${c.messageCount} messages`,
+        detail: `Last changed ${new Date(c.updatedAt).toLocaleString()}`,
+        id: c.id,
+      })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'AI Chat: History',
+      placeHolder: list.length ? 'Open a saved conversation' : 'No saved conversations yet',
+      matchOnDescription: true,
+    });
+    if (!picked) return;
+    if (picked.newChat) return this.newChat();
+    if (picked.id && !(await this.session.open(picked.id))) {
+      void vscode.window.showWarningMessage('That conversation could not be opened.');
+    }
+    await this.show();
+  }
+
+  private async codeAction(action: 'copy' | 'insert' | 'newEditor', code: string, language: string): Promise<void> {
+    if (action === 'copy') {
+      await vscode.env.clipboard.writeText(code);
+      vscode.window.setStatusBarMessage('$(check) Copied to the clipboard', 2000);
+      return;
+    }
+    if (action === 'insert') {
+      const editor = this.deps.editors.lastEditor();
+      if (!editor) {
+        const choice = await vscode.window.showWarningMessage('There is no editor to insert the code into.', 'Open in New Editor');
+        if (choice) await this.codeAction('newEditor', code, language);
+        return;
+      }
+      const shown = await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+      const ok = await shown.edit((eb) => {
+        for (const sel of shown.selections) eb.replace(sel, code);
+      });
+      if (!ok) void vscode.window.showWarningMessage('The code could not be inserted (is the editor read-only?).');
+      return;
+    }
+    const known = await vscode.languages.getLanguages();
+    const lang = known.includes(language) ? language : 'plaintext';
+    const doc = await vscode.workspace.openTextDocument({ content: code, language: lang });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+  }
+
+  dispose(): void {
+    this.session.stop();
+    if (this.stateTimer) clearTimeout(this.stateTimer);
+    for (const d of this.disposables) d.dispose();
+    this.panel?.dispose();
+    this.detach();
+  }
+}

@@ -1,0 +1,236 @@
+// The extension's commands.
+import * as vscode from 'vscode';
+import { ChatServiceClient } from '../client';
+import { conversationToMarkdown, creditsText, formatSelectionMessage, subscriptionItems, totalCredits } from '../core';
+import type { BalanceService } from './balanceService';
+import type { ChatPanelController } from './chatPanel';
+import type { ClientProvider } from './clientProvider';
+import type { ConfigService } from './config';
+import type { ApiKeyStore } from './keyStore';
+import type { Logger } from './log';
+import type { ModelService } from './modelService';
+import { clientTimeouts } from './settings';
+
+export interface CommandDeps {
+  config: ConfigService;
+  keys: ApiKeyStore;
+  models: ModelService;
+  balance: BalanceService;
+  clients: ClientProvider;
+  chat: ChatPanelController;
+  logger: Logger;
+}
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        await fn(...args);
+      } catch (err) {
+        deps.logger.error(`Command ${id} failed`, { message: err instanceof Error ? err.message : String(err) });
+        void vscode.window.showErrorMessage(`AI Chat: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  return [
+    reg('aiChat.openChat', () => deps.chat.show()),
+    reg('aiChat.newChat', () => deps.chat.newChat()),
+    reg('aiChat.setApiKey', () => setApiKey(deps)),
+    reg('aiChat.clearApiKey', () => clearApiKey(deps)),
+    reg('aiChat.selectModel', () => deps.models.pick()),
+    reg('aiChat.showBalance', () => showBalanceMenu(deps)),
+    reg('aiChat.refreshBalance', () => refreshBalance(deps)),
+    reg('aiChat.showSubscriptions', () => showSubscriptions(deps)),
+    reg('aiChat.sendSelection', () => sendSelection(deps)),
+    reg('aiChat.exportChat', () => exportChat(deps)),
+  ];
+}
+
+async function setApiKey(deps: CommandDeps): Promise<void> {
+  const key = await vscode.window.showInputBox({
+    title: 'AI Chat: Set API Key',
+    prompt: 'Your API key for the chat service. It is kept in VS Code\'s secret storage.',
+    placeHolder: 'API key',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Enter a key (or press Escape to cancel)'),
+  });
+  if (key === undefined) return;
+  const trimmed = key.trim();
+  const s = deps.config.settings;
+  // Check the key at once against GET /user/balance before keeping it.
+  const probe = new ChatServiceClient({
+    baseUrl: s.baseUrl,
+    apiKey: () => trimmed,
+    logger: deps.logger,
+    timeouts: clientTimeouts(Math.min(s.requestTimeoutSeconds, 30)),
+    maxRetries: 1,
+  });
+  let verdict: { ok: true; total: number } | { ok: false; kind: string; message: string };
+  try {
+    verdict = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'AI Chat: checking the API key…' },
+      async () => {
+        try {
+          const res = await probe.balance();
+          return { ok: true as const, total: totalCredits(res.balance) };
+        } catch (err) {
+          const kind = (err as { kind?: unknown }).kind;
+          return { ok: false as const, kind: typeof kind === 'string' ? kind : 'unknown', message: err instanceof Error ? err.message : String(err) };
+        }
+      },
+    );
+  } finally {
+    void Promise.resolve(probe.close()).catch(() => undefined);
+  }
+  if (verdict.ok) {
+    await deps.keys.set(trimmed);
+    void vscode.window.showInformationMessage(`AI Chat: API key saved. Balance: ${creditsText(verdict.total)}.`);
+    return;
+  }
+  if (verdict.kind === 'auth') {
+    const again = await vscode.window.showErrorMessage(
+      `AI Chat: the service rejected this API key (${verdict.message}). It was not saved.`,
+      'Try Again',
+    );
+    if (again) await setApiKey(deps);
+    return;
+  }
+  const choice = await vscode.window.showWarningMessage(
+    `AI Chat: could not check the key at ${s.baseUrl}: ${verdict.message}`,
+    { modal: false },
+    'Save Anyway',
+    'Open Settings',
+  );
+  if (choice === 'Save Anyway') {
+    await deps.keys.set(trimmed);
+    void vscode.window.showInformationMessage('AI Chat: API key saved (not verified).');
+  } else if (choice === 'Open Settings') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'aiChat.baseUrl');
+  }
+}
+
+async function clearApiKey(deps: CommandDeps): Promise<void> {
+  await deps.keys.get();
+  if (!deps.keys.hasKey) {
+    void vscode.window.showInformationMessage('AI Chat: no API key is set.');
+    return;
+  }
+  await deps.keys.clear();
+  void vscode.window.showInformationMessage('AI Chat: API key cleared.');
+}
+
+async function refreshBalance(deps: CommandDeps): Promise<void> {
+  if (!(await deps.keys.get())) {
+    const set = await vscode.window.showInformationMessage('AI Chat: set an API key to see your balance.', 'Set API Key');
+    if (set) await vscode.commands.executeCommand('aiChat.setApiKey');
+    return;
+  }
+  await deps.balance.refresh();
+  const st = deps.balance.state;
+  if (st.error) void vscode.window.showWarningMessage(`AI Chat: could not get the balance: ${st.error}`);
+}
+
+async function showBalanceMenu(deps: CommandDeps): Promise<void> {
+  if (!(await deps.keys.get())) {
+    await vscode.commands.executeCommand('aiChat.setApiKey');
+    return;
+  }
+  const st = deps.balance.state;
+  const title = st.balance
+    ? `AI Chat: ${creditsText(totalCredits(st.balance))}`
+    : st.error
+      ? `AI Chat: balance unavailable (${st.error})`
+      : 'AI Chat: balance loading…';
+  const items: Array<vscode.QuickPickItem & { command: string }> = [
+    { label: '$(refresh) Refresh Balance', command: 'aiChat.refreshBalance' },
+    { label: '$(symbol-enum) Select Model', description: deps.config.settings.model || 'none selected', command: 'aiChat.selectModel' },
+    { label: '$(credit-card) Show Subscriptions', command: 'aiChat.showSubscriptions' },
+    { label: '$(key) Set API Key', command: 'aiChat.setApiKey' },
+    { label: '$(comment-discussion) Open Chat', command: 'aiChat.openChat' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose an action' });
+  if (picked) await vscode.commands.executeCommand(picked.command);
+}
+
+async function showSubscriptions(deps: CommandDeps): Promise<void> {
+  type Item = vscode.QuickPickItem & { action?: 'setApiKey' | 'retry' };
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'AI Chat: Subscriptions';
+  qp.placeholder = 'Plans offered by the service (price as given by the service)';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  const load = async () => {
+    if (!(await deps.keys.get())) {
+      qp.items = [{ label: '$(key) Set API Key', detail: 'The plans are listed by the service and need your API key.', action: 'setApiKey' }];
+      return;
+    }
+    qp.busy = true;
+    qp.items = [{ label: '$(sync~spin) Loading subscriptions…' }];
+    try {
+      const subs = await deps.clients.get().subscriptions();
+      const items = subscriptionItems(subs);
+      qp.items = items.length ? items : [{ label: 'The service lists no subscriptions' }];
+    } catch (err) {
+      qp.items = [
+        { label: '$(error) Could not load the subscriptions', detail: err instanceof Error ? err.message : String(err) },
+        { label: '$(refresh) Try again', action: 'retry' },
+      ];
+    } finally {
+      qp.busy = false;
+    }
+  };
+  const subs = [
+    qp.onDidAccept(() => {
+      const item = qp.selectedItems[0];
+      if (item?.action === 'retry') void load();
+      else if (item?.action === 'setApiKey') {
+        qp.hide();
+        void vscode.commands.executeCommand('aiChat.setApiKey');
+      } else qp.hide();
+    }),
+    qp.onDidHide(() => {
+      for (const s of subs) s.dispose();
+      qp.dispose();
+    }),
+  ];
+  qp.show();
+  await load();
+}
+
+async function sendSelection(deps: CommandDeps): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) {
+    void vscode.window.showInformationMessage('AI Chat: select some code first.');
+    return;
+  }
+  const sel = editor.selection;
+  const code = editor.document.getText(sel);
+  const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
+  const question = await vscode.window.showInputBox({
+    title: 'AI Chat: Send Selection',
+    prompt: 'Optional: a question about the selected code (Enter to send as is, Escape to cancel)',
+    placeHolder: 'e.g. What does this do?',
+    ignoreFocusOut: true,
+  });
+  if (question === undefined) return;
+  const text = formatSelectionMessage({
+    code,
+    languageId: editor.document.languageId,
+    fileName: vscode.workspace.asRelativePath(editor.document.uri, false),
+    startLine: sel.start.line + 1,
+    endLine,
+    question,
+  });
+  await deps.chat.show(true);
+  await deps.chat.sendText(text);
+}
+
+async function exportChat(deps: CommandDeps): Promise<void> {
+  const conv = deps.chat.session.conversation;
+  if (conv.messages.length === 0) {
+    void vscode.window.showInformationMessage('AI Chat: the current conversation is empty; nothing to export.');
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
+  await vscode.window.showTextDocument(doc, { preview: false });
+}

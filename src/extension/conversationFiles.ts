@@ -1,0 +1,61 @@
+// Conversations as JSON files under the extension's global storage (one file per conversation,
+// written atomically so a crash never leaves half a file).
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { summarize, parseConversation, type Conversation, type ConversationStoragePort, type ConversationSummary } from '../core';
+import { isSafeConversationId } from './links';
+
+export class FileConversationStorage implements ConversationStoragePort {
+  private readonly dir: string;
+  private ready: Promise<void> | undefined;
+
+  constructor(globalStoragePath: string) {
+    this.dir = join(globalStoragePath, 'conversations');
+  }
+
+  private ensureDir(): Promise<void> {
+    this.ready ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
+    return this.ready;
+  }
+
+  private file(id: string): string {
+    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
+    return join(this.dir, `${id}.json`);
+  }
+
+  async list(): Promise<ConversationSummary[]> {
+    await this.ensureDir();
+    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.json'));
+    const out: ConversationSummary[] = [];
+    for (const name of names) {
+      try {
+        const conv = parseConversation(JSON.parse(await readFile(join(this.dir, name), 'utf8')));
+        if (conv) out.push(summarize(conv));
+      } catch {
+        // unreadable file: skipped
+      }
+    }
+    return out;
+  }
+
+  async read(id: string): Promise<unknown | undefined> {
+    if (!isSafeConversationId(id)) return undefined;
+    try {
+      return JSON.parse(await readFile(this.file(id), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async write(conv: Conversation): Promise<void> {
+    await this.ensureDir();
+    const target = this.file(conv.id);
+    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify(conv), 'utf8');
+    await rename(tmp, target);
+  }
+
+  async remove(id: string): Promise<void> {
+    await rm(this.file(id), { force: true });
+  }
+}

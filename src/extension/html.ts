@@ -1,0 +1,45 @@
+// The chat panel's HTML. No `vscode` import: URIs come in as strings.
+
+export interface ChatHtmlInput {
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  chatCssUri: string;
+  renderCssUri: string;
+}
+
+function attr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-src 'none'",
+  ].join('; ');
+}
+
+export function chatHtml(input: ChatHtmlInput): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(input.cspSource, input.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(input.chatCssUri)}">
+<link rel="stylesheet" href="${attr(input.renderCssUri)}">
+<title>AI Chat</title>
+</head>
+<body>
+<div id="app" class="app"></div>
+<script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,190 @@
+// The model list (GET /ai-model) and the model quick pick.
+import * as vscode from 'vscode';
+import { buildModelPickItems, modelCost, modelUsability, type ModelLike } from '../core';
+import type { ClientProvider } from './clientProvider';
+import type { ConfigService } from './config';
+import type { ApiKeyStore } from './keyStore';
+import type { Logger } from './log';
+
+export class ModelService implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private list: ModelLike[] | undefined;
+  private loadingNow = false;
+  private lastError: string | undefined;
+  private inFlight: Promise<ModelLike[] | undefined> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly clients: ClientProvider,
+    private readonly keys: ApiKeyStore,
+    private readonly config: ConfigService,
+    private readonly logger: Logger,
+  ) {
+    this.disposables.push(
+      keys.onDidChange(() => {
+        this.list = undefined;
+        this.lastError = undefined;
+        this.changed.fire();
+        void this.load();
+      }),
+      config.onDidChange((e) => {
+        if (e.affects('baseUrl')) {
+          this.list = undefined;
+          void this.load();
+        }
+        if (e.affects('model')) this.changed.fire();
+      }),
+    );
+  }
+
+  get models(): ModelLike[] | undefined {
+    return this.list;
+  }
+  get loading(): boolean {
+    return this.loadingNow;
+  }
+  get error(): string | undefined {
+    return this.lastError;
+  }
+
+  costOf(valueId: string): number | null {
+    return modelCost(this.list, valueId);
+  }
+
+  /** Loads the list (again when `force`); resolves to undefined on error. */
+  load(force = false): Promise<ModelLike[] | undefined> {
+    if (this.inFlight) return this.inFlight;
+    if (this.list && !force) return Promise.resolve(this.list);
+    const run = (async () => {
+      if (!(await this.keys.get())) {
+        this.lastError = undefined;
+        return undefined;
+      }
+      this.loadingNow = true;
+      this.changed.fire();
+      try {
+        const models = await this.clients.get().models();
+        this.list = models;
+        this.lastError = undefined;
+        return models;
+      } catch (err) {
+        this.lastError = err instanceof Error ? err.message : String(err);
+        this.logger.warn('Loading models failed', { kind: (err as { kind?: string }).kind, message: this.lastError });
+        return undefined;
+      } finally {
+        this.loadingNow = false;
+        this.changed.fire();
+      }
+    })().finally(() => {
+      if (this.inFlight === run) this.inFlight = undefined;
+    });
+    this.inFlight = run;
+    return run;
+  }
+
+  /** Saves the model to the user settings. */
+  async select(valueId: string): Promise<boolean> {
+    const m = this.list?.find((x) => x.valueId === valueId);
+    if (m && !modelUsability(m).usable) return false;
+    await this.config.update('model', valueId);
+    this.changed.fire();
+    return true;
+  }
+
+  /**
+   * Shows the model quick pick: busy while loading, errors inside the pick, unusable models
+   * shown with their reason and not selectable. Resolves to the chosen valueId.
+   */
+  pick(): Promise<string | undefined> {
+    type Item = vscode.QuickPickItem & { valueId?: string; retry?: boolean; selectable: boolean };
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.title = 'AI Chat: Select Model';
+    qp.placeholder = 'Choose the model for chat (cost per message shown)';
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+
+    const render = () => {
+      const items = buildModelPickItems({
+        ...(this.list ? { models: this.list } : {}),
+        current: this.config.settings.model,
+        loading: this.loadingNow || !!this.inFlight,
+        ...(this.lastError !== undefined && !this.list ? { error: this.lastError } : {}),
+      });
+      qp.busy = this.loadingNow || !!this.inFlight;
+      const out: Item[] = items.map((i): Item => {
+        switch (i.kind) {
+          case 'separator':
+            return { label: i.label, kind: vscode.QuickPickItemKind.Separator, selectable: false };
+          case 'model':
+            return { label: i.label, description: i.description, ...(i.detail ? { detail: i.detail } : {}), valueId: i.valueId, selectable: true };
+          case 'unavailable':
+            return { label: i.label, description: i.description, detail: i.detail, valueId: i.valueId, selectable: false };
+          case 'retry':
+            return { label: i.label, retry: true, selectable: true, alwaysShow: true };
+          case 'info':
+            return { label: i.label, ...(i.detail ? { detail: i.detail } : {}), selectable: false, alwaysShow: true };
+        }
+      });
+      qp.items = out;
+      const current = out.find((o) => o.valueId === this.config.settings.model && o.selectable);
+      if (current) qp.activeItems = [current];
+    };
+
+    return new Promise<string | undefined>((resolve) => {
+      let done = false;
+      const finish = (v: string | undefined) => {
+        if (done) return;
+        done = true;
+        resolve(v);
+        qp.hide();
+      };
+      const subs: vscode.Disposable[] = [
+        this.onDidChange(render),
+        qp.onDidAccept(() => {
+          const item = qp.selectedItems[0] ?? qp.activeItems[0];
+          if (!item) return;
+          if (item.retry) {
+            void this.load(true);
+            return;
+          }
+          if (!item.selectable || !item.valueId) {
+            // Not selectable: say why and keep the pick open.
+            if (item.detail) qp.placeholder = `${item.label.replace(/\$\([^)]+\)\s*/g, '')} cannot be used: ${item.detail}`;
+            qp.selectedItems = [];
+            return;
+          }
+          const id = item.valueId;
+          done = true;
+          qp.hide();
+          this.select(id).then(
+            () => resolve(id),
+            (err) => {
+              this.logger.error('Saving the model setting failed', { message: String(err) });
+              resolve(undefined);
+            },
+          );
+        }),
+        qp.onDidHide(() => {
+          for (const s of subs) s.dispose();
+          qp.dispose();
+          finish(undefined);
+        }),
+      ];
+      render();
+      qp.show();
+      void this.keys.get().then((key) => {
+        if (!key) {
+          qp.items = [{ label: '$(key) Set an API key first', detail: 'The model list comes from the service and needs your API key.', selectable: false, alwaysShow: true }];
+          return;
+        }
+        void this.load(true);
+      });
+    });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}

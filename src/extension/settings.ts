@@ -1,0 +1,54 @@
+// The extension's settings, read and clamped. No `vscode` import: the reader is injected.
+
+export const CONFIG_SECTION = 'aiChat';
+export const DEFAULT_BASE_URL = 'https://chat.muffinscorp.com/api/public';
+
+export interface AiChatSettings {
+  baseUrl: string;
+  model: string;
+  temperature: number;
+  search: boolean;
+  stream: boolean;
+  systemPrompt: string;
+  requestTimeoutSeconds: number;
+  balanceRefreshMinutes: number;
+  fontSize: number;
+}
+
+export type SettingKey = keyof AiChatSettings;
+
+import { normalizeBaseUrl } from './links';
+
+function num(v: unknown, def: number, min: number, max: number): number {
+  const n = typeof v === 'number' && Number.isFinite(v) ? v : def;
+  return Math.min(max, Math.max(min, n));
+}
+
+/** Reads every setting through `get` (e.g. a WorkspaceConfiguration's get), with defaults and ranges. */
+export function readSettings(get: (key: string) => unknown): AiChatSettings {
+  const str = (key: string, def: string) => {
+    const v = get(key);
+    return typeof v === 'string' ? v : def;
+  };
+  const bool = (key: string, def: boolean) => {
+    const v = get(key);
+    return typeof v === 'boolean' ? v : def;
+  };
+  return {
+    baseUrl: normalizeBaseUrl(str('baseUrl', DEFAULT_BASE_URL), DEFAULT_BASE_URL),
+    model: str('model', '').trim(),
+    temperature: num(get('temperature'), 1, 0, 2),
+    search: bool('search', false),
+    stream: bool('stream', true),
+    systemPrompt: str('systemPrompt', ''),
+    requestTimeoutSeconds: num(get('requestTimeoutSeconds'), 120, 5, 3600),
+    balanceRefreshMinutes: num(get('balanceRefreshMinutes'), 5, 0, 1440),
+    fontSize: num(get('fontSize'), 0, 0, 48),
+  };
+}
+
+/** Client timeouts from the single request timeout setting. */
+export function clientTimeouts(requestTimeoutSeconds: number): { connectMs: number; headersMs: number; bodyMs: number } {
+  const ms = Math.round(requestTimeoutSeconds * 1000);
+  return { connectMs: Math.min(ms, 30_000), headersMs: ms, bodyMs: ms };
+}
