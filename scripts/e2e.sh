@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `npm run test:e2e`: every user journey in a real VS Code (code-server) driven by
+# Playwright in Debian Chromium, with the packaged extension and the reference server.
+# Ends with `N passed, N failed`; exits non-zero on any failure. Screenshots go to
+# test-results/screenshots/, a failure's screenshot and logs to test-results/failures/.
+# Extra arguments go to mocha (e.g. --grep "Journey 3").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/ensure-system.sh
+bash scripts/ensure-toolchain.sh >/dev/null
+
+if [ "${E2E_SKIP_BUILD:-}" != "1" ]; then
+  echo "Building and packaging the extension..."
+  npm run --silent build >/dev/null
+  npm run --silent package >/dev/null
+fi
+export E2E_SKIP_BUILD=1
+
+exec npx mocha --config test/e2e/.mocharc.json "$@"

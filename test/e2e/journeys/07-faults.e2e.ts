@@ -1,0 +1,97 @@
+// Journey 7: what the user sees when the service fails.
+import assert from 'node:assert/strict';
+import { DEMO_KEY } from '../../server/fixtures';
+import type { Fault } from '../../server/fixtures';
+import { e2e } from '../setup';
+import { readyWithKey, resetServer } from '../steps';
+import { waitFor, type Chat } from '../workbench';
+
+interface Case {
+  name: string;
+  setup(): void;
+  message: RegExp;
+  action: RegExp;
+  /** The reply had started: the text may be kept as the sent message instead of in the box. */
+  replyStarted?: boolean;
+}
+
+const fault = (f: Fault) => () => e2e().demo.server.control.injectFault(f);
+
+const CASES: Case[] = [
+  {
+    name: 'dropped stream',
+    setup: fault({ kind: 'drop-mid-stream', afterChunks: 3 }),
+    message: /connection|interrupt|dropped|lost|closed|network|incomplete|ended/i,
+    action: /^Retry$/,
+    replyStarted: true,
+  },
+  {
+    name: '429 with Retry-After',
+    // Several times: a client that retries on its own still ends up showing the limit.
+    setup: fault({ kind: 'status', status: 429, retryAfter: 3, times: 10 }),
+    message: /rate|too many|limit/i,
+    action: /Retry in \d+ ?s/,
+  },
+  {
+    name: '401',
+    setup: fault({ kind: 'status', status: 401, times: 10 }),
+    message: /API key|auth|rejected|unauthori/i,
+    action: /^Set API Key$/,
+  },
+  {
+    name: '402',
+    setup: () => e2e().demo.server.control.setBalance({ key: DEMO_KEY, regular: 0, daily: 0 }),
+    message: /credit/i,
+    action: /^Show Subscriptions$/,
+  },
+  {
+    name: '500 with an HTML body',
+    setup: fault({ kind: 'status', status: 500, html: true, times: 10 }),
+    message: /server/i,
+    action: /^Retry$/,
+  },
+];
+
+async function shownTexts(chat: Chat): Promise<string[]> {
+  return (await chat.transcript()).map((t) => t.replace(/\s+/g, ' ').slice(0, 60));
+}
+
+describe('Journey 7: Faults from the service', () => {
+  for (const c of CASES) {
+    it(`${c.name}: shows its message and action, keeps the typed text and everything shown`, async () => {
+      resetServer();
+      const wb = await readyWithKey(1000);
+      const chat = await wb.chat();
+      if ((await chat.articles('You').count()) === 0) await chat.ask('A first question that must stay visible e2e-fault-base');
+      const before = await shownTexts(chat);
+
+      c.setup();
+      const typed = `Question that meets a ${c.name} e2e-fault`;
+      await chat.send(typed);
+
+      const alert = chat.alert().last();
+      await alert.waitFor({ state: 'visible', timeout: 60_000 });
+      const text = (await alert.innerText()).trim();
+      assert.match(text, c.message, `${c.name}: alert says "${text}"`);
+      assert.doesNotMatch(text, /<\/?(html|body|h1|!doctype)/i, 'no raw HTML in the message');
+      const actions = (await alert.getByRole('button').allInnerTexts()).map((t) => t.trim());
+      assert.ok(actions.some((a) => c.action.test(a)), `${c.name}: action ${c.action} among ${JSON.stringify(actions)}`);
+      await wb.screenshot(`fault-${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+
+      const box = await chat.message().inputValue();
+      if (c.replyStarted) {
+        const kept = box === typed || (await chat.articles('You').allInnerTexts()).some((t) => t.includes(typed));
+        assert.ok(kept, `${c.name}: the typed text is neither in the box nor shown as sent (box: "${box}")`);
+      } else {
+        assert.equal(box, typed, `${c.name}: the typed text is still in the box`);
+      }
+      const after = await shownTexts(chat);
+      for (const t of before) assert.ok(after.includes(t), `${c.name}: "${t}" disappeared`);
+
+      // Leave a clean state for the next case.
+      await waitFor(async () => chat.sendButton().isVisible(), 'Send did not come back');
+      await chat.message().fill('');
+      e2e().demo.server.control.reset();
+    });
+  }
+});

@@ -1,0 +1,120 @@
+// Root hooks of the end-to-end run: one reference server, one code-server with the
+// packaged extension, one Chromium page for every journey (the journeys run in file
+// order and each sets up what it needs through the UI). A failed journey keeps a
+// screenshot, the extension's "AI Chat" log and code-server's log under
+// test-results/failures/.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Context } from 'mocha';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT, startDemo, type Demo } from './launcher';
+import { Workbench } from './workbench';
+
+export const RESULTS = path.join(ROOT, 'test-results');
+export const SCREENSHOTS = path.join(RESULTS, 'screenshots');
+const FAILURES = path.join(RESULTS, 'failures');
+const PROFILE_DIR = path.join(RESULTS, 'e2e-profile');
+
+interface E2E {
+  demo: Demo;
+  browser: Browser;
+  page: Page;
+  wb: Workbench;
+}
+
+let current: E2E | undefined;
+
+/** The running demo, browser page and workbench helpers (inside a journey). */
+export function e2e(): E2E {
+  if (!current) throw new Error('the e2e environment did not start (see the before-all hook failure)');
+  return current;
+}
+
+function chromiumPath(): string {
+  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (p && existsSync(p)) return p;
+  }
+  throw new Error('Debian chromium not found: run `bash scripts/ensure-system.sh`');
+}
+
+/** Every `*AI Chat*.log` under the user-data-dir's logs folder, oldest session first. */
+export function extensionLogs(userDataDir: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/AI Chat.*\.log$/.test(name)) found.push(p);
+    }
+  };
+  walk(path.join(userDataDir, 'logs'));
+  return found.sort();
+}
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+}
+
+export const mochaHooks = {
+  async beforeAll(this: Context) {
+    this.timeout(15 * 60_000); // a first run builds code-server's native modules
+    rmSync(FAILURES, { recursive: true, force: true });
+    rmSync(PROFILE_DIR, { recursive: true, force: true });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const demo = await startDemo({
+      dir: PROFILE_DIR,
+      skipBuild: process.env.E2E_SKIP_BUILD === '1',
+      log: (msg) => console.log(`  ${msg}`),
+    });
+    try {
+      const browser = await chromium.launch({
+        executablePath: chromiumPath(),
+        headless: process.env.E2E_HEADED !== '1',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-quic',
+        ],
+      });
+      const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: 'en-US' });
+      const page = await context.newPage();
+      const wb = new Workbench(page, demo.code.url);
+      current = { demo, browser, page, wb };
+      await wb.open();
+    } catch (err) {
+      await demo.stop();
+      throw err;
+    }
+  },
+
+  async afterEach(this: Context) {
+    const test = this.currentTest;
+    if (!test || test.state !== 'failed' || !current) return;
+    const name = slug(test.fullTitle());
+    mkdirSync(FAILURES, { recursive: true });
+    try {
+      await current.page.screenshot({ path: path.join(FAILURES, `${name}.png`) });
+    } catch {
+      /* page gone */
+    }
+    const logs = extensionLogs(current.demo.profile.userDataDir);
+    logs.forEach((file, i) => copyFileSync(file, path.join(FAILURES, `${name}.ai-chat.${i + 1}.log`)));
+    if (logs.length === 0) writeFileSync(path.join(FAILURES, `${name}.ai-chat.log`), '(no "AI Chat" log found)\n');
+    if (existsSync(current.demo.code.logFile)) copyFileSync(current.demo.code.logFile, path.join(FAILURES, `${name}.code-server.log`));
+    console.log(`      kept: test-results/failures/${name}.png and its logs`);
+  },
+
+  async afterAll(this: Context) {
+    this.timeout(60_000);
+    if (!current) return;
+    const { browser, demo } = current;
+    current = undefined;
+    await browser.close().catch(() => {});
+    await demo.stop();
+  },
+};

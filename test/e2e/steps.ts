@@ -1,0 +1,47 @@
+// Steps shared by several journeys, each done through the UI as a user would.
+import { DEMO_KEY } from '../server/fixtures';
+import { e2e } from './setup';
+import { waitFor, type Workbench } from './workbench';
+
+/** Sets the API key with the command (the extension checks it against the server). */
+export async function setKey(wb: Workbench, key = DEMO_KEY): Promise<void> {
+  await wb.runCommand('AI Chat: Set API Key');
+  await wb.answerInput(key);
+  await wb.quickInput().waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** The demo key set and the status bar showing the server's current balance. */
+export async function readyWithKey(expectedCredits?: number): Promise<Workbench> {
+  const { wb } = e2e();
+  await wb.closeQuickInput();
+  await wb.clearNotifications();
+  await setKey(wb);
+  await wb.runCommand('AI Chat: Refresh Balance');
+  await wb.waitForCredits(expectedCredits);
+  return wb;
+}
+
+/** The reference server back to its start state, streaming at `chunkDelayMs`. */
+export function resetServer(chunkDelayMs = 5): void {
+  const { control } = e2e().demo.server;
+  control.reset();
+  control.configure({ chunkDelayMs });
+}
+
+/** Bodies of the POST /chat requests the reference server received. */
+export function chatRequests(): Array<{ model?: string; messages?: Array<{ role: string; content: string }>; stream?: boolean }> {
+  return e2e()
+    .demo.server.control.requests()
+    .filter((r) => r.method === 'POST' && r.path === '/chat')
+    .map((r) => (r.body ?? {}) as { model?: string; messages?: Array<{ role: string; content: string }> });
+}
+
+export async function waitForChatRequests(count: number): Promise<ReturnType<typeof chatRequests>> {
+  return waitFor(
+    () => {
+      const reqs = chatRequests();
+      return reqs.length >= count ? reqs : undefined;
+    },
+    `the reference server did not receive ${count} chat request(s)`,
+  );
+}

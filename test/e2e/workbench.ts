@@ -1,0 +1,377 @@
+// What a user does in VS Code, as Playwright steps: the command palette (F1), quick
+// picks and input boxes, notifications, the status bar, the editor, and the chat
+// webview (inside nested iframes). Only UI: no VS Code API, no extension internals.
+import path from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+
+const EXT_PREFIX = 'ai-chat-assistant.ai-chat-assistant';
+export const SCREENSHOT_DIR = path.resolve(__dirname, '..', '..', 'test-results', 'screenshots');
+
+/** Polls `fn` until it returns a truthy value; throws `message` with the last value after `timeoutMs`. */
+export async function waitFor<T>(
+  fn: () => Promise<T> | T,
+  message: string | ((last: T | undefined) => string),
+  timeoutMs = 30_000,
+  intervalMs = 100,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastErr: unknown;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last as NonNullable<T>;
+    } catch (err) {
+      lastErr = err;
+    }
+    if (Date.now() > deadline) {
+      const text = typeof message === 'function' ? message(last) : message;
+      throw new Error(`${text}${lastErr instanceof Error ? ` (last error: ${lastErr.message})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Parses "1,234" out of a status bar label like "AI Chat credits: 1,234". */
+export function creditsOf(label: string | null | undefined): number | undefined {
+  const m = /([\d,]+)/.exec(label ?? '');
+  return m ? Number(m[1].replace(/,/g, '')) : undefined;
+}
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    readonly url: string,
+  ) {}
+
+  /** Loads the workbench and waits until the extension's status bar item is there. */
+  async open(): Promise<void> {
+    await this.page.goto(this.url);
+    await this.waitForWorkbench();
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.waitForWorkbench();
+  }
+
+  private async waitForWorkbench(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.statusItem().waitFor({ timeout: 60_000 });
+  }
+
+  async screenshot(name: string): Promise<string> {
+    const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  // ---- status bar ---------------------------------------------------------------
+
+  /** The "AI Chat Balance" status bar item (ids of an extension's items start with its id). */
+  statusItem(): Locator {
+    return this.page.locator(`.statusbar-item[id^="${EXT_PREFIX}"]`).filter({ hasText: /credit|API Key|Credits/i }).first();
+  }
+
+  async statusText(): Promise<string> {
+    return ((await this.statusItem().innerText()) ?? '').trim();
+  }
+
+  /** The item's accessible label, e.g. "AI Chat credits: 1,000". */
+  async statusLabel(): Promise<string> {
+    const item = this.statusItem();
+    const own = await item.getAttribute('aria-label');
+    if (own) return own;
+    return (await item.locator('[aria-label]').first().getAttribute('aria-label')) ?? '';
+  }
+
+  /** Waits until the status bar shows a number of credits, and returns it. */
+  async waitForCredits(expected?: number, timeoutMs = 30_000): Promise<number> {
+    let seen = '';
+    return waitFor(
+      async () => {
+        seen = `${await this.statusLabel()} | ${await this.statusText()}`;
+        if (!/credits?:?\s*[\d,]+|[\d,]+\s+credits?/i.test(seen)) return undefined;
+        const n = creditsOf(seen.replace(/^[^\d]*?(?=[\d])/, ''));
+        if (n === undefined) return undefined;
+        return expected === undefined || n === expected ? { n } : undefined;
+      },
+      () => `status bar never showed ${expected ?? 'a'} credits; it showed "${seen}"`,
+      timeoutMs,
+    ).then((v) => v.n);
+  }
+
+  /** Hovers the status bar item and waits for its tooltip; returns the tooltip text. */
+  async statusTooltip(): Promise<string> {
+    await this.page.mouse.move(0, 0);
+    await this.statusItem().hover();
+    const hover = this.page.locator('.monaco-hover, .workbench-hover, .monaco-hover-content').filter({ hasText: /\S/ }).last();
+    await hover.waitFor({ timeout: 10_000 });
+    return (await hover.innerText()).trim();
+  }
+
+  // ---- command palette, quick input --------------------------------------------
+
+  quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  quickInputBox(): Locator {
+    return this.quickInput().locator('.quick-input-box input, input.input').first();
+  }
+
+  /** Rows currently shown in the quick pick. */
+  quickPickRows(): Locator {
+    return this.quickInput().locator('.monaco-list-row');
+  }
+
+  async quickPickLabels(): Promise<string[]> {
+    const rows = this.quickPickRows();
+    const n = await rows.count();
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push((await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim());
+    return out;
+  }
+
+  /** Gives the keyboard back to the workbench (a focused webview keeps F1 for itself otherwise). */
+  async focusWorkbench(): Promise<void> {
+    const title = this.page.locator('.part.sidebar .composite.title, .part.sidebar .title-label').first();
+    if (await title.isVisible().catch(() => false)) await title.click();
+    else await this.page.locator('.part.statusbar').click({ position: { x: 300, y: 5 } });
+  }
+
+  async openPalette(): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.keyboard.press('F1');
+      try {
+        await this.quickInput().waitFor({ state: 'visible', timeout: 4_000 });
+        return;
+      } catch {
+        await this.page.keyboard.press('Escape');
+        await this.focusWorkbench();
+      }
+    }
+    throw new Error('the command palette (F1) did not open');
+  }
+
+  /** F1, type the command's full title ("AI Chat: Set API Key"), run it. */
+  async runCommand(title: string): Promise<void> {
+    await this.openPalette();
+    await this.page.keyboard.type(title, { delay: 5 });
+    const row = this.quickPickRows().filter({ hasText: title }).first();
+    await row.waitFor({ timeout: 15_000 }).catch(async () => {
+      throw new Error(`no command "${title}" in the palette; it listed: ${(await this.quickPickLabels()).join(' | ')}`);
+    });
+    await row.click();
+  }
+
+  /** Types into the visible input box (or quick pick filter) and presses Enter. */
+  async answerInput(text: string): Promise<void> {
+    const box = this.quickInputBox();
+    await box.waitFor({ state: 'visible', timeout: 15_000 });
+    await box.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The validation/help message line of the quick input. */
+  async quickInputMessage(): Promise<string> {
+    const msg = this.quickInput().locator('.quick-input-message');
+    return (await msg.count()) ? (await msg.first().innerText()).trim() : '';
+  }
+
+  async closeQuickInput(): Promise<void> {
+    if (await this.quickInput().isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+    await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+  }
+
+  // ---- notifications --------------------------------------------------------------
+
+  notifications(): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item');
+  }
+
+  async notificationTexts(): Promise<string[]> {
+    const n = this.notifications();
+    const out: string[] = [];
+    for (let i = 0; i < (await n.count()); i++) out.push((await n.nth(i).innerText()).replace(/\s+/g, ' ').trim());
+    return out;
+  }
+
+  async waitForNotification(re: RegExp, timeoutMs = 20_000): Promise<string> {
+    let seen: string[] = [];
+    return waitFor(
+      async () => {
+        seen = await this.notificationTexts();
+        return seen.find((t) => re.test(t));
+      },
+      () => `no notification matching ${re}; shown: ${JSON.stringify(seen)}`,
+      timeoutMs,
+    );
+  }
+
+  async clearNotifications(): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      const close = this.page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close').first();
+      if (!(await close.isVisible().catch(() => false))) return;
+      await close.click().catch(() => {});
+    }
+  }
+
+  /** A modal dialog's button, if a dialog is shown. */
+  async answerDialog(button: RegExp): Promise<boolean> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    if (!(await dialog.isVisible().catch(() => false))) return false;
+    await dialog.getByRole('button', { name: button }).first().click();
+    return true;
+  }
+
+  // ---- editor ---------------------------------------------------------------------
+
+  /** Quick Open (Ctrl+P) a file of the workspace by name. */
+  async openFile(name: string): Promise<void> {
+    await this.focusWorkbench();
+    await this.page.keyboard.press('Control+P');
+    await this.quickInput().waitFor({ state: 'visible' });
+    await this.page.keyboard.type(name, { delay: 5 });
+    const row = this.quickPickRows().filter({ hasText: name }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    await this.page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor({ timeout: 15_000 });
+    await this.editor().waitFor();
+  }
+
+  editor(): Locator {
+    return this.page.locator('.editor-group-container.active .monaco-editor').first();
+  }
+
+  /** Selects whole lines `from`..`to` (1-based) of the active editor with the keyboard. */
+  async selectLines(from: number, to: number): Promise<void> {
+    await this.editor().locator('.view-lines').click();
+    await this.page.keyboard.press('Control+G');
+    await this.page.keyboard.type(String(from));
+    await this.page.keyboard.press('Enter');
+    await this.page.keyboard.press('Home');
+    await this.page.keyboard.press('Home');
+    for (let i = from; i < to; i++) await this.page.keyboard.press('Shift+ArrowDown');
+    await this.page.keyboard.press('Shift+End');
+  }
+
+  /** Right-clicks the editor's selection and chooses `item` from the context menu. */
+  async editorContextMenu(item: string | RegExp): Promise<void> {
+    const sel = this.editor().locator('.selected-text').first();
+    const box = (await sel.boundingBox()) ?? (await this.editor().locator('.view-lines').boundingBox());
+    if (!box) throw new Error('editor not visible');
+    await this.page.mouse.click(box.x + Math.min(20, box.width / 2), box.y + box.height / 2, { button: 'right' });
+    const menu = this.page.locator('.context-view .monaco-menu, .monaco-menu-container');
+    await menu.first().waitFor({ timeout: 10_000 });
+    const entry = menu.locator('.action-item .action-label, .action-menu-item').filter({ hasText: item }).first();
+    await entry.waitFor({ timeout: 10_000 }).catch(async () => {
+      const all = await menu.locator('.action-label').allInnerTexts();
+      throw new Error(`no "${String(item)}" in the editor context menu; it has: ${all.filter(Boolean).join(' | ')}`);
+    });
+    await entry.click();
+  }
+
+  // ---- the chat webview -----------------------------------------------------------
+
+  /** The frame of the chat panel (a webview: iframe inside iframe), found by its "Message" box. */
+  async chatFrame(timeoutMs = 30_000): Promise<Frame> {
+    return waitFor(
+      async () => {
+        for (const f of this.page.frames()) {
+          if (f.isDetached()) continue;
+          if (!/webview|fake\.html|index\.html\?id=/.test(f.url()) && f !== this.page.mainFrame()) continue;
+          if (f === this.page.mainFrame()) continue;
+          try {
+            if (await f.getByRole('textbox', { name: 'Message' }).count()) return f;
+          } catch {
+            /* frame navigating */
+          }
+        }
+        return undefined;
+      },
+      'the chat panel (webview with a "Message" box) did not appear',
+      timeoutMs,
+      200,
+    );
+  }
+
+  /** Opens (or reveals) the chat panel with the command and returns its view. */
+  async openChat(): Promise<Chat> {
+    await this.runCommand('AI Chat: Open Chat');
+    return new Chat(this, await this.chatFrame());
+  }
+
+  /** The chat panel when it is already open (else opens it). */
+  async chat(): Promise<Chat> {
+    try {
+      return new Chat(this, await this.chatFrame(3_000));
+    } catch {
+      return this.openChat();
+    }
+  }
+}
+
+/** The chat panel, by its accessible roles and names. */
+export class Chat {
+  constructor(
+    readonly wb: Workbench,
+    readonly frame: Frame,
+  ) {}
+
+  message(): Locator {
+    return this.frame.getByRole('textbox', { name: 'Message' });
+  }
+  sendButton(): Locator {
+    return this.frame.getByRole('button', { name: 'Send', exact: true });
+  }
+  stopButton(): Locator {
+    return this.frame.getByRole('button', { name: 'Stop', exact: true });
+  }
+  button(name: string | RegExp): Locator {
+    return this.frame.getByRole('button', { name });
+  }
+  articles(who?: 'You' | 'Assistant'): Locator {
+    return who ? this.frame.getByRole('article', { name: who, exact: true }) : this.frame.getByRole('article');
+  }
+  lastReply(): Locator {
+    return this.articles('Assistant').last();
+  }
+  alert(): Locator {
+    return this.frame.getByRole('alert').filter({ hasText: /\S/ });
+  }
+
+  async type(text: string): Promise<void> {
+    await this.message().fill(text);
+  }
+
+  /** Types and clicks Send (does not wait for the reply). */
+  async send(text: string): Promise<void> {
+    await this.type(text);
+    await this.sendButton().click();
+  }
+
+  /** Waits until no reply is streaming (Send is back), then returns the last reply's text. */
+  async waitForIdle(timeoutMs = 60_000): Promise<string> {
+    await this.stopButton().waitFor({ state: 'detached', timeout: timeoutMs }).catch(async () => {
+      if (await this.stopButton().isVisible()) throw new Error('the reply never finished (Stop still shown)');
+    });
+    await this.sendButton().waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await this.articles('Assistant').count()) ? this.lastReply().innerText() : '';
+  }
+
+  /** Sends and waits for the complete reply; returns its text. */
+  async ask(text: string, timeoutMs = 60_000): Promise<string> {
+    const before = await this.articles('Assistant').count();
+    await this.send(text);
+    await waitFor(async () => (await this.articles('Assistant').count()) > before, 'no reply article appeared', timeoutMs);
+    return this.waitForIdle(timeoutMs);
+  }
+
+  /** All message texts currently shown, in order. */
+  async transcript(): Promise<string[]> {
+    return (await this.articles().allInnerTexts()).map((t) => t.trim());
+  }
+}
