@@ -81,7 +81,7 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
     }
     case 'connection':
       tried = baseUrl;
-      message = `Could not reach the service at ${baseUrl}: ${detail}`;
+      message = `Connection to the service at ${baseUrl} failed: ${detail}`;
       actions = ['openSettings', 'retry'];
       break;
     case 'timeout':
@@ -102,7 +102,7 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
       actions = ['retry'];
       break;
     case 'server':
-      message = withTrace(`The service failed: ${detail}`);
+      message = withTrace(`Server error: ${detail}`);
       actions = ['retry'];
       break;
     case 'protocol':

@@ -39,6 +39,15 @@ describe('error -> action mapping', () => {
       assert.match(v.message, /bad thing/);
     }
   });
+  it('names a 5xx a server error, and a broken connection a connection failure', () => {
+    assert.match(errorToView(err('server', { message: 'The service failed (HTTP 500)' }), base).message, /^Server error/);
+    assert.match(errorToView(err('connection', { message: 'socket closed' }), base).message, /^Connection to the service at http:\/\/127\.0\.0\.1:8787 failed/);
+  });
+  it('says when no key is set', () => {
+    const v = errorToView(err('auth', { code: 'MISSING_API_KEY' }), base);
+    assert.match(v.message, /No API key/);
+    assert.deepEqual(v.actions, ['setApiKey']);
+  });
   it('unknown errors still get a message and Retry', () => {
     const v = errorToView(new TypeError('oops'), base);
     assert.equal(v.kind, 'unknown');
