@@ -6,7 +6,8 @@
  * - requests are checked against every rule the interface states (patterns, ranges, enums, types);
  * - responses are strict for the fields the interface marks as required or that a client relies on
  *   (reply text, credits, balance totals, model ids and costs), lenient where the interface is silent;
- * - unknown extra fields pass through untouched (loose objects), so a newer service does not break us.
+ * - unknown extra fields of responses pass through untouched (loose objects), so a newer service does
+ *   not break us; unknown extra fields of a request are sent as given.
  */
 import { z } from 'zod';
 
@@ -33,7 +34,9 @@ export const MessageRoleSchema = z.enum(MESSAGE_ROLES, {
   error: `must be one of ${MESSAGE_ROLES.join(', ')}`,
 });
 
-export const MessageSchema = z.looseObject({
+// Request schemas are plain objects (no index signature in the inferred types, so callers' own
+// interfaces are assignable); unknown extra fields are not checked and are sent as given.
+export const MessageSchema = z.object({
   id: z
     .string({ error: 'must be a string' })
     .regex(MESSAGE_ID_PATTERN, { error: `must match ${MESSAGE_ID_PATTERN.source}` })
@@ -44,7 +47,7 @@ export const MessageSchema = z.looseObject({
 export type Message = z.infer<typeof MessageSchema>;
 
 export const ChatRequestSchema = z
-  .looseObject({
+  .object({
     messages: z
       .array(MessageSchema, { error: 'must be an array of messages' })
       .min(1, { error: 'must contain at least 1 message' }),

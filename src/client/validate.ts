@@ -4,13 +4,13 @@ import { ProtocolError, RequestValidationError, formatPath, ruleOf, valueAt } fr
 import { ChatRequestSchema, type ChatRequest } from './schemas';
 
 /**
- * Checks a chat request against every rule of the interface. Returns the request (typed, extra fields
- * kept) or throws RequestValidationError naming the first offending field (e.g. `messages[2].id`) and
+ * Checks a chat request against every rule of the interface. Returns the same object (typed, extra
+ * fields kept) or throws RequestValidationError naming the first offending field (e.g. `messages[2].id`) and
  * the rule it breaks.
  */
 export function validateChatRequest(req: unknown): ChatRequest {
   const r = ChatRequestSchema.safeParse(req);
-  if (r.success) return r.data;
+  if (r.success) return req as ChatRequest; // the caller's object, extra fields included
   const issues = r.error.issues.map((issue) => ({
     field: issue.path.length ? formatPath(issue.path) : '(request)',
     rule: issue.path.length ? ruleOf(issue, valueAt(req, issue.path)) : 'must be an object',

@@ -1,0 +1,563 @@
+/**
+ * Typed HTTP client of the chat service (interface 1.0.0): undici with the client's own Agent,
+ * zod-checked requests and responses, typed errors, retries, timeouts and cancellation.
+ * No `vscode` import: usable as a standalone SDK.
+ */
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import {
+  APIError,
+  AuthenticationError,
+  ChatServiceError,
+  ConnectionError,
+  InsufficientCreditsError,
+  ProtocolError,
+  RateLimitError,
+  TimeoutError,
+  UserAbortError,
+  headerValue,
+  parseRetryAfter,
+  shorten,
+  type APIErrorInit,
+  type ResponseHeaders,
+} from './errors';
+import { silentLogger, type Logger } from './logger';
+import { DEFAULT_RETRY, isRetryableError, isRetryableStatus, retryDelayMs, sleep, type RetryOptions, type RetryPolicy } from './retry';
+import {
+  BalanceResponseSchema,
+  ChatResponseSchema,
+  ErrorBodySchema,
+  ModelListSchema,
+  SubscriptionListSchema,
+  type BalanceResponse,
+  type ChatRequest,
+  type ChatResponse,
+  type Model,
+  type Subscription,
+} from './schemas';
+import { ChatStream } from './stream';
+import { parseResponse, validateChatRequest } from './validate';
+import type { z } from 'zod';
+
+export interface ClientTimeouts {
+  /** Opening the TCP/TLS connection. Default 10 s. */
+  connectMs?: number;
+  /** From sending the request to the response headers (the service thinks before answering). Default 60 s. */
+  headersMs?: number;
+  /** Longest silence between two body chunks; a long streamed reply may last much longer. Default 60 s. */
+  bodyMs?: number;
+  /** Whole non-streaming call (headers and body), per attempt; undefined: no overall limit. */
+  requestMs?: number;
+}
+
+export const DEFAULT_TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 } as const;
+
+export interface ChatServiceClientOptions {
+  /** e.g. https://chat.muffinscorp.com/api/public; a path prefix is kept, trailing slashes dropped. */
+  baseUrl: string;
+  /** Asked once per call; undefined/empty -> AuthenticationError without any network call. */
+  apiKey: () => Promise<string | undefined> | string | undefined;
+  logger?: Logger;
+  timeouts?: ClientTimeouts;
+  /** Retries after the first attempt (see RetryPolicy for what is retried). Default 2. */
+  maxRetries?: number;
+  retry?: RetryOptions;
+  /** Proxy URL (http://host:port); requests then go through an undici ProxyAgent. */
+  proxy?: string;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+const DEFAULT_USER_AGENT = 'ai-chat-assistant-client/0.1.0';
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const STREAM_ACCEPT = 'text/event-stream, application/x-ndjson;q=0.9, text/plain;q=0.8';
+
+type AbortReason = 'caller' | 'user' | 'timeout' | 'closed' | 'consumer';
+
+/** One attempt's AbortController, linked to the caller's signal and the optional overall timeout. */
+class AttemptControl {
+  readonly controller = new AbortController();
+  reason: AbortReason | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly caller: AbortSignal | undefined;
+  private readonly onCallerAbort = () => this.abort('caller');
+
+  constructor(caller: AbortSignal | undefined, timeoutMs: number | undefined) {
+    this.caller = caller;
+    if (caller?.aborted) this.abort('caller');
+    else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
+    if (timeoutMs !== undefined && !this.signal.aborted) {
+      this.timer = setTimeout(() => this.abort('timeout'), timeoutMs);
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  abort(reason: AbortReason): void {
+    if (this.signal.aborted) return;
+    this.reason = reason;
+    const err = new Error(`request aborted (${reason})`);
+    err.name = 'AbortError';
+    this.controller.abort(err);
+  }
+
+  /** Removes the caller listener and the timer. Idempotent. */
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.caller?.removeEventListener('abort', this.onCallerAbort);
+  }
+}
+
+interface CallSpec<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  accept: string;
+  policy: RetryPolicy;
+  signal: AbortSignal | undefined;
+  /** Overall per-attempt timeout (non-streaming calls only). */
+  timeoutMs: number | undefined;
+  /**
+   * Handles a 2xx response inside the attempt. Returns the result and whether the attempt's control
+   * was handed over (a stream keeps it until it ends).
+   */
+  onSuccess(res: Dispatcher.ResponseData, ctl: AttemptControl, meta: AttemptMeta): Promise<{ value: T; keep?: boolean }>;
+}
+
+interface AttemptMeta {
+  method: string;
+  path: string;
+  attempt: number;
+  startedAt: number;
+}
+
+export class ChatServiceClient {
+  private readonly origin: string;
+  private readonly prefix: string;
+  private readonly apiKey: ChatServiceClientOptions['apiKey'];
+  private readonly logger: Logger;
+  private readonly timeouts: Required<Omit<ClientTimeouts, 'requestMs'>> & Pick<ClientTimeouts, 'requestMs'>;
+  private readonly maxRetries: number;
+  private readonly retry: Required<RetryOptions>;
+  private readonly userAgent: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly active = new Set<AttemptControl>();
+  private closed = false;
+
+  constructor(opts: ChatServiceClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new TypeError(`baseUrl is not a valid URL: ${JSON.stringify(opts.baseUrl)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`baseUrl must be an http(s) URL, got ${url.protocol}`);
+    }
+    if (url.username || url.password) throw new TypeError('baseUrl must not contain credentials');
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.apiKey = opts.apiKey;
+    this.logger = opts.logger ?? silentLogger;
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(opts.timeouts ?? {}) };
+    this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? 2));
+    this.retry = { ...DEFAULT_RETRY, ...stripUndefined(opts.retry ?? {}) };
+    this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+    const agentOptions = {
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.headersMs,
+      bodyTimeout: this.timeouts.bodyMs,
+      keepAliveTimeout: 10_000,
+    };
+    this.dispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...agentOptions }) : new Agent(agentOptions);
+  }
+
+  /** Base URL in use (origin + path prefix, no trailing slash). */
+  get baseUrl(): string {
+    return this.origin + this.prefix;
+  }
+
+  /** Non-streaming reply (the request's `stream` is sent as false). */
+  async chat(req: ChatRequest, opts: RequestOptions = {}): Promise<ChatResponse> {
+    validateChatRequest(req);
+    const body = JSON.stringify({ ...req, stream: false });
+    return this.call<ChatResponse>({
+      method: 'POST',
+      path: '/chat',
+      body,
+      accept: 'application/json',
+      policy: 'chat',
+      signal: opts.signal,
+      timeoutMs: this.timeouts.requestMs,
+      onSuccess: async (res) => ({ value: await this.readJson(res, ChatResponseSchema, 'chat reply') }),
+    });
+  }
+
+  /**
+   * Streamed reply (the request's `stream` is sent as true). Resolves once the response headers are
+   * OK; error statuses reject with the typed error before any event.
+   */
+  async chatStream(req: ChatRequest, opts: RequestOptions = {}): Promise<ChatStream> {
+    validateChatRequest(req);
+    const body = JSON.stringify({ ...req, stream: true });
+    return this.call<ChatStream>({
+      method: 'POST',
+      path: '/chat',
+      body,
+      accept: STREAM_ACCEPT,
+      policy: 'chat',
+      signal: opts.signal,
+      timeoutMs: undefined,
+      onSuccess: async (res, ctl, meta) => ({ value: this.makeStream(res, ctl, meta), keep: true }),
+    });
+  }
+
+  async balance(opts: RequestOptions = {}): Promise<BalanceResponse> {
+    return this.getJson('/user/balance', BalanceResponseSchema, 'balance', opts);
+  }
+
+  async models(opts: RequestOptions = {}): Promise<Model[]> {
+    return this.getJson('/ai-model', ModelListSchema, 'model list', opts);
+  }
+
+  async subscriptions(opts: RequestOptions = {}): Promise<Subscription[]> {
+    return this.getJson('/subscription', SubscriptionListSchema, 'subscription list', opts);
+  }
+
+  /** Aborts requests in flight (they fail with UserAbortError) and closes the connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const ctl of this.active) ctl.abort('closed');
+    await this.dispatcher.close();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private getJson<S extends z.ZodType>(path: string, schema: S, what: string, opts: RequestOptions): Promise<z.infer<S>> {
+    return this.call<z.infer<S>>({
+      method: 'GET',
+      path,
+      accept: 'application/json',
+      policy: 'idempotent',
+      signal: opts.signal,
+      timeoutMs: this.timeouts.requestMs,
+      onSuccess: async (res) => ({ value: await this.readJson(res, schema, what) }),
+    });
+  }
+
+  private async readJson<S extends z.ZodType>(res: Dispatcher.ResponseData, schema: S, what: string): Promise<z.infer<S>> {
+    const text = await res.body.text();
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new ProtocolError(`The ${what} from the service is not valid JSON: "${shorten(text)}"`, {
+        excerpt: shorten(text),
+        cause: err,
+      });
+    }
+    return parseResponse(schema, value, what);
+  }
+
+  private async resolveKey(): Promise<string> {
+    let key: string | undefined;
+    try {
+      key = await this.apiKey();
+    } catch (err) {
+      throw new AuthenticationError({ status: undefined, code: 'MISSING_API_KEY', message: 'The API key could not be read', cause: err });
+    }
+    key = key?.trim();
+    if (!key) {
+      throw new AuthenticationError({
+        status: undefined,
+        code: 'MISSING_API_KEY',
+        message: 'No API key is set. Set your API key for the chat service and try again.',
+      });
+    }
+    if (/[^\x21-\x7e]/.test(key)) {
+      throw new AuthenticationError({
+        status: undefined,
+        code: 'INVALID_API_KEY',
+        message: 'The API key contains characters that cannot be sent in a header (spaces, line breaks or non-ASCII). Set it again.',
+      });
+    }
+    return key;
+  }
+
+  private async call<T>(spec: CallSpec<T>): Promise<T> {
+    if (this.closed) throw new ConnectionError('The client was closed');
+    if (spec.signal?.aborted) throw new UserAbortError();
+    const key = await this.resolveKey();
+    const fullPath = this.prefix + spec.path;
+    const headers: Record<string, string> = {
+      'x-api-key': key,
+      accept: spec.accept,
+      'user-agent': this.userAgent,
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+
+    for (let attempt = 1; ; attempt++) {
+      if (spec.signal?.aborted) throw new UserAbortError();
+      if (this.closed) throw new UserAbortError('The client was closed');
+      const meta: AttemptMeta = { method: spec.method, path: fullPath, attempt, startedAt: performance.now() };
+      const outcome = await this.attempt(spec, headers, meta);
+      if (outcome.ok) return outcome.value;
+      const failure = outcome.failure;
+      const retryable =
+        (failure instanceof APIError && failure.status !== undefined && isRetryableStatus(failure.status, spec.policy)) ||
+        isRetryableError(failure, spec.policy);
+      const delay = retryable && attempt <= this.maxRetries ? retryDelayMs(attempt, retryAfterOf(failure), this.retry) : undefined;
+      if (delay === undefined) {
+        this.logger.error(`${spec.method} ${fullPath} failed: ${failure.message}`, this.logData(meta, errorData(failure)));
+        throw failure;
+      }
+      this.logger.warn(`Retrying ${spec.method} ${fullPath} in ${delay} ms`, this.logData(meta, { delayMs: delay, ...errorData(failure) }));
+      await sleep(delay, spec.signal);
+    }
+  }
+
+  /** One attempt: its own AbortController, released unless a stream took it over. */
+  private async attempt<T>(
+    spec: CallSpec<T>,
+    headers: Record<string, string>,
+    meta: AttemptMeta,
+  ): Promise<{ ok: true; value: T } | { ok: false; failure: ChatServiceError }> {
+    const ctl = new AttemptControl(spec.signal, spec.timeoutMs);
+    this.active.add(ctl);
+    let keep = false;
+    let gotHeaders = false;
+    try {
+      const res = await request(this.origin + meta.path, {
+        method: spec.method,
+        headers,
+        body: spec.body,
+        dispatcher: this.dispatcher,
+        signal: ctl.signal,
+      });
+      gotHeaders = true;
+      const status = res.statusCode;
+      if (status >= 200 && status < 300) {
+        this.logger.info(`${spec.method} ${meta.path} ${status}`, this.logData(meta, { status }));
+        const out = await spec.onSuccess(res, ctl, meta);
+        keep = out.keep === true;
+        return { ok: true, value: out.value };
+      }
+      const failure = await this.errorFromResponse(res, ctl);
+      this.logger.warn(`${spec.method} ${meta.path} ${status}`, this.logData(meta, errorData(failure)));
+      return { ok: false, failure };
+    } catch (err) {
+      return { ok: false, failure: this.mapFailure(err, ctl, meta, gotHeaders) };
+    } finally {
+      if (!keep) {
+        ctl.dispose();
+        this.active.delete(ctl);
+      }
+    }
+  }
+
+  private logData(meta: AttemptMeta, extra: Record<string, unknown>): Record<string, unknown> {
+    return {
+      method: meta.method,
+      path: meta.path,
+      attempt: meta.attempt,
+      durationMs: Math.round(performance.now() - meta.startedAt),
+      ...extra,
+    };
+  }
+
+  /** Reads a bounded error body and builds the typed error for the status. */
+  private async errorFromResponse(res: Dispatcher.ResponseData, ctl: AttemptControl): Promise<APIError> {
+    const headers = res.headers as ResponseHeaders;
+    let text = '';
+    try {
+      text = await readLimited(res.body, MAX_ERROR_BODY_BYTES);
+    } catch (err) {
+      if (ctl.reason === 'caller' || ctl.reason === 'user') throw err;
+      // The status is known; a broken error body only loses the details.
+    }
+    return buildApiError(res.statusCode, headers, text);
+  }
+
+  /** Maps anything thrown during an attempt to a ChatServiceError. */
+  private mapFailure(err: unknown, ctl: AttemptControl, meta: { path: string }, duringBody = false): ChatServiceError {
+    if (err instanceof APIError) return err;
+    switch (ctl.reason) {
+      case 'caller':
+      case 'user':
+      case 'consumer':
+        return new UserAbortError('The request was aborted', { cause: err });
+      case 'closed':
+        return new UserAbortError('The client was closed', { cause: err });
+      case 'timeout':
+        return new TimeoutError(`No complete answer from the service within ${this.timeouts.requestMs} ms`, {
+          phase: 'request',
+          timeoutMs: this.timeouts.requestMs,
+          cause: err,
+        });
+      default:
+        break;
+    }
+    if (err instanceof ChatServiceError) return err;
+    const code = errorCode(err);
+    const where = `${this.origin}${meta.path}`;
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new TimeoutError(`Could not connect to ${this.origin} within ${this.timeouts.connectMs} ms`, {
+        phase: 'connect',
+        timeoutMs: this.timeouts.connectMs,
+        cause: err,
+      });
+    }
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new TimeoutError(`The service did not answer within ${this.timeouts.headersMs} ms`, {
+        phase: 'headers',
+        timeoutMs: this.timeouts.headersMs,
+        cause: err,
+      });
+    }
+    if (code === 'UND_ERR_BODY_TIMEOUT') {
+      return new TimeoutError(`The service sent nothing for ${this.timeouts.bodyMs} ms`, {
+        phase: 'body',
+        timeoutMs: this.timeouts.bodyMs,
+        cause: err,
+      });
+    }
+    let message: string;
+    if (code === 'ECONNREFUSED') message = `Could not connect to ${this.origin} (connection refused)`;
+    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host of ${this.origin}`;
+    else if (duringBody) message = 'The connection broke before the reply was complete';
+    else message = `Could not reach ${where}: ${err instanceof Error ? err.message : String(err)}`;
+    return new ConnectionError(message, { cause: err, code });
+  }
+
+  private makeStream(res: Dispatcher.ResponseData, ctl: AttemptControl, meta: AttemptMeta): ChatStream {
+    const headers = res.headers as ResponseHeaders;
+    return new ChatStream({
+      status: res.statusCode,
+      headers,
+      body: res.body,
+      logger: this.logger,
+      abortRequest: (byUser) => {
+        if (!ctl.signal.aborted) {
+          ctl.abort(byUser ? 'user' : 'consumer');
+          res.body.destroy();
+        }
+      },
+      mapError: (err) => this.mapFailure(err, ctl, meta, true),
+      onEnd: (outcome) => {
+        ctl.dispose();
+        this.active.delete(ctl);
+        const data = this.logData(meta, {
+          status: res.statusCode,
+          events: outcome.events,
+          framing: outcome.framing,
+          complete: outcome.complete,
+          ...(outcome.error ? errorData(outcome.error) : {}),
+        });
+        if (outcome.error && outcome.error.kind !== 'aborted') {
+          this.logger.error(`${meta.method} ${meta.path} stream failed: ${outcome.error.message}`, data);
+        } else if (!outcome.complete) {
+          this.logger.info(`${meta.method} ${meta.path} stream stopped`, data);
+        } else {
+          this.logger.debug(`${meta.method} ${meta.path} stream complete`, data);
+        }
+      },
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  if (Array.isArray(e.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
+  if (e.cause) return errorCode(e.cause);
+  return undefined;
+}
+
+function retryAfterOf(err: ChatServiceError): number | undefined {
+  if (err instanceof RateLimitError) return err.retryAfterMs;
+  if (err instanceof APIError) return parseRetryAfter(headerValue(err.headers, 'retry-after'));
+  return undefined;
+}
+
+function errorData(err: ChatServiceError): Record<string, unknown> {
+  const data: Record<string, unknown> = { kind: err.kind };
+  if (err instanceof APIError) {
+    if (err.status !== undefined) data.status = err.status;
+    if (err.code !== undefined) data.code = err.code;
+    if (err.traceId !== undefined) data.traceId = err.traceId;
+  }
+  if (err instanceof ConnectionError && err.code) data.code = err.code;
+  if (err instanceof TimeoutError) data.phase = err.phase;
+  return data;
+}
+
+async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    parts.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(parts).subarray(0, limit).toString('utf8');
+}
+
+/** Text of an HTML or plain error page, shortened, for `details`. */
+function excerptOf(text: string): string {
+  const plain = text
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+  return shorten(plain, 160);
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The typed error of an error response; the body's code refines the status where it is explicit. */
+export function buildApiError(status: number, headers: ResponseHeaders, text: string): APIError {
+  const init: APIErrorInit & { status: number; creditsRemaining?: number } = { status, headers, body: text };
+  let parsed: unknown;
+  try {
+    parsed = text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const r = ErrorBodySchema.safeParse(parsed);
+    const o = (r.success ? r.data : parsed) as Record<string, unknown>;
+    init.body = o;
+    init.code = str(o.code);
+    init.message = str(o.message) ?? str(o.error);
+    init.traceId = str(o.traceId);
+    init.details = str(o.details);
+    if (typeof o.creditsRemaining === 'number') init.creditsRemaining = o.creditsRemaining;
+  } else if (text.trim()) {
+    init.details = excerptOf(text);
+  }
+  init.traceId ??= str(headerValue(headers, 'x-trace-id')) ?? str(headerValue(headers, 'x-request-id'));
+  if (init.message) init.message = shorten(init.message, 300);
+  // Codes the service names explicitly win over an unusual status (e.g. AUTH_FAILED on a GET).
+  if (init.code === 'AUTH_FAILED') return new AuthenticationError(init);
+  if (init.code === 'INSUFFICIENT_CREDITS') return new InsufficientCreditsError(init);
+  if (init.code === 'RATE_LIMITED') return new RateLimitError(init);
+  return APIError.fromResponse(init);
+}

@@ -1,0 +1,764 @@
+import { strict as assert } from 'node:assert';
+import { getEventListeners } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect as netConnect, type AddressInfo } from 'node:net';
+import {
+  APIError,
+  AuthenticationError,
+  ChatServiceClient,
+  ConnectionError,
+  InsufficientCreditsError,
+  InvalidInputError,
+  ProtocolError,
+  RateLimitError,
+  RequestValidationError,
+  ServerError,
+  StreamEventError,
+  TimeoutError,
+  UserAbortError,
+  collectStream,
+  type ChatServiceClientOptions,
+  type ChatStream,
+  type Logger,
+  type StreamEvent,
+} from '../../../src/client';
+import { DEMO_KEY, EMPTY_KEY, LOW_KEY } from '../../server/fixtures';
+import { startReferenceServer, type ReferenceServer } from '../../server/server';
+
+type LogCall = { level: keyof Logger; msg: string; data?: Record<string, unknown> };
+
+function captureLogger(): { logger: Logger; calls: LogCall[] } {
+  const calls: LogCall[] = [];
+  const at = (level: keyof Logger) => (msg: string, data?: Record<string, unknown>) => calls.push({ level, msg, data });
+  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, calls };
+}
+
+const hello = { messages: [{ role: 'user' as const, content: 'hello there' }] };
+
+async function waitFor(cond: () => boolean | Promise<boolean>, what: string | (() => string), ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function expectError<E extends Error>(p: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof type, `expected ${type.name}, got ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    return e;
+  }
+  throw new assert.AssertionError({ message: `expected ${type.name}, but the call succeeded` });
+}
+
+/** Reads a stream, returning the events that came and the error that ended it (if any). */
+async function drain(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: unknown }> {
+  const events: StreamEvent[] = [];
+  try {
+    for await (const ev of stream) events.push(ev);
+    return { events, error: undefined };
+  } catch (error) {
+    return { events, error };
+  }
+}
+
+function resourceCounts(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
+  return out;
+}
+
+/** A local server for cases the reference server does not produce (403, path prefixes, proxies). */
+async function tinyServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+}
+
+describe('ChatServiceClient against the reference server', function () {
+  let srv: ReferenceServer;
+  let log: ReturnType<typeof captureLogger>;
+  const clients: ChatServiceClient[] = [];
+
+  function client(opts: Partial<ChatServiceClientOptions> = {}): ChatServiceClient {
+    const c = new ChatServiceClient({
+      baseUrl: srv.url,
+      apiKey: () => DEMO_KEY,
+      logger: log.logger,
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      ...opts,
+    });
+    clients.push(c);
+    return c;
+  }
+  const requests = (path?: string) => srv.control.requests().filter((r) => path === undefined || r.path === path);
+
+  before(async () => {
+    srv = await startReferenceServer({ port: 0, quiet: true, chunkDelayMs: 0 });
+  });
+  after(async () => {
+    await srv.close();
+  });
+  beforeEach(() => {
+    srv.control.reset();
+    log = captureLogger();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  describe('endpoints', () => {
+    it('GET /user/balance returns the parsed balance, sending x-api-key', async () => {
+      const b = await client().balance();
+      assert.equal(b.balance.totalBalance, 1000);
+      assert.equal(b.balance.regularBalance, 950);
+      assert.equal(b.balance.dailyBalance, 50);
+      assert.equal(b.balance.hasDailyCredit, true);
+      assert.equal(b.balance.credits?.length, 2);
+      assert.deepEqual(
+        requests().map((r) => [r.method, r.path, r.hasKey, r.status]),
+        [['GET', '/user/balance', true, 200]],
+      );
+    });
+
+    it('GET /ai-model lists every model, including one whose id the request pattern rejects', async () => {
+      const models = await client().models();
+      assert.deepEqual(
+        models.map((m) => m.valueId),
+        ['swift-chat', 'deep-think', 'code-pro', 'legacy-chat', 'pixel-art', 'turbo-v2'],
+      );
+      const deep = models.find((m) => m.valueId === 'deep-think');
+      assert.equal(deep?.costInCreditPerUse, 5);
+      assert.equal(deep?.max_tokens, 32768);
+      assert.equal(models.find((m) => m.valueId === 'code-pro')?.max_tokens, undefined);
+      assert.equal(models.find((m) => m.valueId === 'legacy-chat')?.isActive, false);
+      assert.equal(typeof models[0].totalUses, 'string');
+    });
+
+    it('GET /subscription lists the plans', async () => {
+      const subs = await client().subscriptions();
+      assert.ok(subs.length >= 1);
+      for (const s of subs) {
+        assert.equal(typeof s.name, 'string');
+        assert.equal(typeof s.price, 'number');
+      }
+    });
+
+    it('POST /chat (non-streaming) returns the reply and charges the model cost', async () => {
+      const c = client();
+      const r = await c.chat({ ...hello, model: 'code-pro', temperature: 0.5 });
+      assert.equal(r.role, 'assistant');
+      assert.ok(r.content.length > 100);
+      assert.equal(r.creditsUsed, 3);
+      assert.equal(r.creditsRemaining, 997);
+      assert.equal(r.model, 'code-pro');
+      assert.equal((await c.balance()).balance.totalBalance, 997);
+      const sent = requests('/chat')[0].body as Record<string, unknown>;
+      assert.equal(sent.stream, false);
+      assert.equal(sent.model, 'code-pro');
+    });
+
+    it('POST /chat streamed: f, chunks, d; collectStream gives the same text as the non-streaming reply', async () => {
+      const c = client();
+      const whole = await c.chat(hello);
+      const stream = await c.chatStream(hello);
+      assert.equal(stream.status, 200);
+      const seen: StreamEvent[] = [];
+      const got = await collectStream(stream, (ev) => seen.push(ev));
+      assert.equal(got.text, whole.content);
+      assert.equal(got.finishReason, 'stop');
+      assert.ok(got.messageId && got.messageId.length > 0);
+      assert.ok(got.usage && got.usage.completionTokens > 0 && got.usage.promptTokens > 0);
+      assert.equal(seen[0].event, 'f');
+      assert.equal(seen[seen.length - 1].event, 'd');
+      assert.ok(seen.filter((e) => e.event === '0').length > 10);
+      assert.equal(stream.framing, 'sse');
+      assert.equal((requests('/chat')[1].body as Record<string, unknown>).stream, true);
+    });
+
+    for (const framing of ['sse', 'ndjson', 'prefixed'] as const) {
+      it(`decodes a long multi-byte reply in the ${framing} framing`, async () => {
+        srv.control.configure({ chunkSize: 7 });
+        srv.control.injectFault({ kind: 'framing', framing });
+        const c = client();
+        const prompt = { messages: [{ role: 'user' as const, content: 'Grüße 😀 你好 len:6000' }] };
+        const got = await collectStream(await c.chatStream(prompt));
+        const whole = await c.chat(prompt);
+        assert.equal(got.text, whole.content);
+        assert.ok(got.text.length >= 5000, `length ${got.text.length}`);
+        assert.ok(got.text.includes('😀'));
+      });
+    }
+
+    it('keeps a base URL path prefix and strips trailing slashes', async () => {
+      const paths: string[] = [];
+      const { server, url } = await tinyServer((req, res) => {
+        paths.push(`${req.method} ${req.url} ${String(req.headers['x-api-key'])}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(req.url?.endsWith('/ai-model') ? [] : { balance: { regularBalance: 1, dailyBalance: 0, totalBalance: 1 } }));
+      });
+      try {
+        const c = client({ baseUrl: `${url}/api/public//` });
+        assert.equal(c.baseUrl, `${url}/api/public`);
+        assert.equal((await c.balance()).balance.totalBalance, 1);
+        assert.deepEqual(await c.models(), []);
+        assert.deepEqual(paths, [`GET /api/public/user/balance ${DEMO_KEY}`, `GET /api/public/ai-model ${DEMO_KEY}`]);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    it('goes through the configured proxy', async () => {
+      const connects: string[] = [];
+      const proxy = createServer();
+      proxy.on('connect', (req: IncomingMessage, socket, head) => {
+        connects.push(String(req.url));
+        const [host, port] = String(req.url).split(':');
+        const upstream = netConnect(Number(port), host, () => {
+          socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          upstream.write(head);
+          upstream.pipe(socket);
+          socket.pipe(upstream);
+        });
+        upstream.on('error', () => socket.destroy());
+        socket.on('error', () => upstream.destroy());
+      });
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      try {
+        const c = client({ proxy: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+        assert.equal((await c.balance()).balance.totalBalance, 1000);
+        assert.deepEqual(connects, [new URL(srv.url).host]);
+        await c.close();
+      } finally {
+        await closeServer(proxy);
+      }
+    });
+  });
+
+  describe('errors', () => {
+    for (const [name, provider] of [
+      ['undefined', () => undefined],
+      ['an empty string', () => ''],
+      ['whitespace', () => '   '],
+      ['undefined from an async provider', async () => undefined],
+    ] as const) {
+      it(`a missing API key (${name}) -> AuthenticationError without any request`, async () => {
+        const c = client({ apiKey: provider });
+        for (const call of [() => c.balance(), () => c.models(), () => c.subscriptions(), () => c.chat(hello), () => c.chatStream(hello)]) {
+          const e = await expectError(call(), AuthenticationError);
+          assert.equal(e.kind, 'auth');
+          assert.equal(e.code, 'MISSING_API_KEY');
+          assert.match(e.message, /API key/);
+          assert.equal(e.status, undefined);
+        }
+        assert.deepEqual(requests(), []);
+      });
+    }
+
+    it('an invalid API key -> AuthenticationError (401, AUTH_FAILED, traceId) on every endpoint, not retried', async () => {
+      const c = client({ apiKey: () => 'sk-wrong' });
+      for (const call of [() => c.balance(), () => c.models(), () => c.subscriptions(), () => c.chat(hello), () => c.chatStream(hello)]) {
+        const e = await expectError(call(), AuthenticationError);
+        assert.equal(e.status, 401);
+        assert.equal(e.code, 'AUTH_FAILED');
+        assert.match(e.traceId ?? '', /^[0-9a-f-]{36}$/);
+        assert.equal(typeof e.body, 'object');
+      }
+      assert.equal(requests().length, 5);
+    });
+
+    it('403 -> AuthenticationError', async () => {
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'forbidden', code: 'AUTH_FAILED', success: false }));
+      });
+      try {
+        const e = await expectError(client({ baseUrl: url }).balance(), AuthenticationError);
+        assert.equal(e.status, 403);
+        assert.equal(e.message, 'forbidden');
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    it('an invalid request is rejected before sending: no request, no credits spent', async () => {
+      const c = client();
+      const e = await expectError(
+        c.chatStream({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'user', content: 'c', id: 'msg_12' }] }),
+        RequestValidationError,
+      );
+      assert.equal(e.field, 'messages[2].id');
+      assert.match(e.rule, /msg_/);
+      await expectError(c.chat({ messages: [] }), RequestValidationError);
+      await expectError(c.chat({ ...hello, temperature: 3 }), RequestValidationError);
+      await expectError(c.chat({ ...hello, model: 'turbo-v2' }), RequestValidationError);
+      assert.deepEqual(requests(), []);
+    });
+
+    for (const [name, req, pattern] of [
+      ['an unknown model', { ...hello, model: 'no-such-model' }, /model/],
+      ['an inactive model', { ...hello, model: 'legacy-chat' }, /legacy-chat|active/],
+      ['an image model', { ...hello, model: 'pixel-art' }, /pixel-art|text/],
+      ['search on a model without search', { ...hello, model: 'swift-chat', search: true }, /search/],
+    ] as const) {
+      it(`400 for ${name} -> InvalidInputError with the service's message, not retried`, async () => {
+        const e = await expectError(client().chat(req), InvalidInputError);
+        assert.equal(e.kind, 'invalid');
+        assert.equal(e.status, 400);
+        assert.equal(e.code, 'INVALID_INPUT');
+        assert.match(e.message, pattern);
+        assert.equal(requests('/chat').length, 1);
+      });
+    }
+
+    it('402 -> InsufficientCreditsError with creditsRemaining', async () => {
+      const empty = await expectError(client({ apiKey: () => EMPTY_KEY }).chatStream(hello), InsufficientCreditsError);
+      assert.equal(empty.kind, 'credits');
+      assert.equal(empty.status, 402);
+      assert.equal(empty.code, 'INSUFFICIENT_CREDITS');
+      assert.equal(empty.creditsRemaining, 0);
+      const low = await expectError(client({ apiKey: () => LOW_KEY }).chat({ ...hello, model: 'deep-think' }), InsufficientCreditsError);
+      assert.equal(low.creditsRemaining, 2);
+      assert.equal(requests('/chat').length, 2);
+    });
+
+    it('HTML 502 on a GET -> ServerError with a short excerpt, retried maxRetries times', async () => {
+      srv.control.injectFault({ kind: 'status', status: 502, html: true, path: '/user/balance', times: 10 });
+      const e = await expectError(client().balance(), ServerError);
+      assert.equal(e.kind, 'server');
+      assert.equal(e.status, 502);
+      assert.match(e.details ?? '', /502 Bad Gateway/);
+      assert.ok(!(e.details ?? '').includes('<'), 'tags stripped');
+      assert.ok((e.details ?? '').length <= 160);
+      assert.equal(requests('/user/balance').length, 3);
+    });
+
+    it('HTML 500 on POST /chat -> ServerError, not retried', async () => {
+      srv.control.injectFault({ kind: 'status', status: 500, html: true, times: 3 });
+      const e = await expectError(client().chat(hello), ServerError);
+      assert.equal(e.status, 500);
+      assert.match(e.details ?? '', /Internal Server Error/);
+      assert.equal(requests('/chat').length, 1);
+    });
+
+    it('other statuses -> APIError (e.g. 404 of an unknown path prefix)', async () => {
+      const c = client({ baseUrl: `${srv.url}/nope` });
+      const e = await expectError(c.balance(), APIError);
+      assert.equal(e.status, 404);
+      assert.equal(e.kind, 'server');
+      assert.equal(requests().length, 1);
+    });
+
+    it('a truncated JSON body (connection closed) on POST /chat -> ConnectionError, not retried', async () => {
+      srv.control.injectFault({ kind: 'truncated-body', times: 3 });
+      const e = await expectError(client().chat(hello), ConnectionError);
+      assert.equal(e.kind, 'connection');
+      assert.ok(e.cause, 'keeps the cause');
+      assert.match(e.message, /broke/);
+      assert.equal(requests('/chat').length, 1);
+    });
+
+    it('a truncated JSON body on a GET is retried', async () => {
+      srv.control.injectFault({ kind: 'truncated-body', path: '/user/balance' });
+      assert.equal((await client().balance()).balance.totalBalance, 1000);
+      assert.equal(requests('/user/balance').length, 2);
+    });
+
+    it('a malformed JSON body on a GET -> ProtocolError quoting it', async () => {
+      srv.control.injectFault({ kind: 'malformed-frame', path: '/ai-model' });
+      const e = await expectError(client().models(), ProtocolError);
+      assert.equal(e.kind, 'protocol');
+      assert.match(e.message, /not valid JSON: "\[\{/);
+      assert.equal(requests('/ai-model').length, 1);
+    });
+
+    it('a response missing a required field -> ProtocolError naming it', async () => {
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ balance: { regularBalance: 1, dailyBalance: 0 }, success: true }));
+      });
+      try {
+        const e = await expectError(client({ baseUrl: url }).balance(), ProtocolError);
+        assert.equal(e.field, 'balance.totalBalance');
+        assert.match(e.message, /balance\.totalBalance is required/);
+      } finally {
+        await closeServer(server);
+      }
+    });
+  });
+
+  describe('retries', () => {
+    it('a GET is retried on 500 and succeeds', async () => {
+      srv.control.injectFault({ kind: 'status', status: 500, path: '/ai-model' });
+      assert.equal((await client().models()).length, 6);
+      assert.deepEqual(
+        requests('/ai-model').map((r) => r.status),
+        [500, 200],
+      );
+    });
+
+    for (const status of [408, 409, 503, 504]) {
+      it(`a GET is retried on ${status}`, async () => {
+        srv.control.injectFault({ kind: 'status', status, path: '/subscription' });
+        await client().subscriptions();
+        assert.deepEqual(
+          requests('/subscription').map((r) => r.status),
+          [status, 200],
+        );
+      });
+    }
+
+    it('maxRetries bounds the attempts (0: one attempt)', async () => {
+      srv.control.injectFault({ kind: 'status', status: 503, path: '/user/balance', times: 10 });
+      await expectError(client({ maxRetries: 0 }).balance(), ServerError);
+      assert.equal(requests('/user/balance').length, 1);
+      srv.control.reset();
+      srv.control.injectFault({ kind: 'status', status: 503, path: '/user/balance', times: 10 });
+      await expectError(client({ maxRetries: 4 }).balance(), ServerError);
+      assert.equal(requests('/user/balance').length, 5);
+    });
+
+    it('429 honours Retry-After (seconds) and then succeeds', async () => {
+      srv.control.injectFault({ kind: 'status', status: 429, retryAfter: 1, path: '/user/balance' });
+      const c = client({ retry: { baseDelayMs: 1, maxDelayMs: 1 } });
+      await c.balance();
+      const [first, second] = requests('/user/balance');
+      assert.equal(first.status, 429);
+      assert.equal(second.status, 200);
+      const waited = Date.parse(second.at) - Date.parse(first.at);
+      assert.ok(waited >= 900, `second attempt only ${waited} ms after the first`);
+      const retryLog = log.calls.find((c) => c.msg.startsWith('Retrying'));
+      assert.equal(retryLog?.data?.delayMs, 1000);
+    });
+
+    it('429 with a Retry-After above the cap is not waited for: RateLimitError with retryAfterMs', async () => {
+      srv.control.injectFault({ kind: 'status', status: 429, retryAfter: 120, path: '/user/balance' });
+      const e = await expectError(client().balance(), RateLimitError);
+      assert.equal(e.kind, 'rate-limit');
+      assert.equal(e.retryAfterMs, 120_000);
+      assert.equal(e.code, 'RATE_LIMITED');
+      assert.equal(requests('/user/balance').length, 1);
+    });
+
+    it('429 after the last retry -> RateLimitError', async () => {
+      srv.control.injectFault({ kind: 'status', status: 429, retryAfter: 0, times: 5 });
+      const e = await expectError(client({ maxRetries: 1 }).chat(hello), RateLimitError);
+      assert.equal(e.retryAfterMs, 0);
+      assert.equal(requests('/chat').length, 2);
+    });
+
+    it('POST /chat is retried on 429 and 503 (no reply started) and succeeds once', async () => {
+      srv.control.injectFault({ kind: 'status', status: 429, retryAfter: 0 });
+      srv.control.injectFault({ kind: 'status', status: 503 });
+      const got = await collectStream(await client().chatStream(hello));
+      assert.equal(got.finishReason, 'stop');
+      assert.deepEqual(
+        requests('/chat').map((r) => r.status),
+        [429, 503, 200],
+      );
+      assert.equal((await client().balance()).balance.totalBalance, 999, 'charged once');
+    });
+
+    for (const status of [500, 502, 504, 408, 409]) {
+      it(`POST /chat is not retried on ${status}`, async () => {
+        srv.control.injectFault({ kind: 'status', status, times: 3 });
+        await expectError(client().chat(hello), status >= 500 ? ServerError : APIError);
+        assert.equal(requests('/chat').length, 1);
+      });
+    }
+
+    it('a reset before headers: a GET is retried, POST /chat is not (the service may have started)', async () => {
+      srv.control.injectFault({ kind: 'reset-before-headers', path: '/ai-model' });
+      assert.equal((await client().models()).length, 6);
+      assert.equal(requests('/ai-model').length, 2);
+      srv.control.injectFault({ kind: 'reset-before-headers', times: 3 });
+      const e = await expectError(client().chat(hello), ConnectionError);
+      assert.ok(e.cause);
+      assert.equal(requests('/chat').length, 1);
+    });
+
+    it('no retry of POST /chat after the streamed body began (drop mid-stream)', async () => {
+      srv.control.injectFault({ kind: 'drop-mid-stream', afterChunks: 3, times: 3 });
+      const stream = await client().chatStream(hello);
+      const { events, error } = await drain(stream);
+      assert.ok(error instanceof ConnectionError, String(error));
+      assert.match(error.message, /before the reply was complete/);
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['f', '0', '0', '0'],
+      );
+      assert.equal(requests('/chat').length, 1);
+      assert.equal((await client().balance()).balance.totalBalance, 999);
+    });
+
+    it('connection refused: a GET and POST /chat are retried, then ConnectionError (ECONNREFUSED)', async () => {
+      const { server, url } = await tinyServer(() => {});
+      await closeServer(server);
+      const c = client({ baseUrl: url });
+      for (const call of [() => c.balance(), () => c.chat(hello)]) {
+        log.calls.length = 0;
+        const e = await expectError(call(), ConnectionError);
+        assert.equal(e.code, 'ECONNREFUSED');
+        assert.ok(e.cause);
+        assert.equal(log.calls.filter((l) => l.msg.startsWith('Retrying')).length, 2);
+      }
+    });
+
+    it('the backoff sleep is abortable and leaves no timer behind', async () => {
+      srv.control.injectFault({ kind: 'status', status: 503, path: '/user/balance', times: 5 });
+      const c = client({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+      const ac = new AbortController();
+      const p = c.balance({ signal: ac.signal });
+      await waitFor(() => log.calls.some((l) => l.msg.startsWith('Retrying')), 'the retry');
+      const timersDuringSleep = resourceCounts().Timeout ?? 0;
+      ac.abort();
+      await expectError(p, UserAbortError);
+      assert.equal(requests('/user/balance').length, 1);
+      assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
+      assert.ok((resourceCounts().Timeout ?? 0) < timersDuringSleep, 'the 60 s backoff timer was cleared');
+    });
+  });
+
+  describe('timeouts', () => {
+    it('delay-headers beyond headersMs -> TimeoutError (headers) on POST /chat, not retried', async () => {
+      srv.control.injectFault({ kind: 'delay-headers', ms: 3000, times: 3 });
+      const e = await expectError(client({ timeouts: { headersMs: 150 } }).chatStream(hello), TimeoutError);
+      assert.equal(e.kind, 'timeout');
+      assert.equal(e.phase, 'headers');
+      assert.equal(e.timeoutMs, 150);
+      assert.ok(e.cause);
+      assert.equal(requests('/chat').length, 1);
+      await waitFor(() => requests('/chat')[0].clientClosed === true, 'the server to see the close');
+    });
+
+    it('delay-headers on a GET: retried after the timeout, then succeeds', async () => {
+      srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/user/balance' });
+      const b = await client({ timeouts: { headersMs: 150 } }).balance();
+      assert.equal(b.balance.totalBalance, 1000);
+      assert.equal(requests('/user/balance').length, 2);
+    });
+
+    it('slow chunks beyond bodyMs -> TimeoutError (body) after the events that came', async () => {
+      srv.control.injectFault({ kind: 'slow-chunks', ms: 3000 });
+      const stream = await client({ timeouts: { bodyMs: 150 } }).chatStream(hello);
+      const { events, error } = await drain(stream);
+      assert.ok(error instanceof TimeoutError, String(error));
+      assert.equal(error.phase, 'body');
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['f'],
+      );
+      assert.equal(requests('/chat').length, 1);
+    });
+
+    it('requestMs bounds a whole non-streaming call', async () => {
+      srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/ai-model', times: 3 });
+      const e = await expectError(client({ timeouts: { requestMs: 100 }, maxRetries: 0 }).models(), TimeoutError);
+      assert.equal(e.phase, 'request');
+    });
+  });
+
+  describe('stream faults', () => {
+    for (const framing of ['sse', 'ndjson', 'prefixed'] as const) {
+      it(`a malformed frame (${framing}) -> ProtocolError quoting it after the events before it`, async () => {
+        srv.control.injectFault({ kind: 'malformed-frame', afterChunks: 2, framing });
+        const { events, error } = await drain(await client().chatStream(hello));
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.match(error.message, /Malformed stream frame .*: ".+"/);
+        assert.ok((error.excerpt ?? '').length <= 120);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['f', '0', '0'],
+        );
+      });
+    }
+
+    it('an e event that does not continue -> StreamEventError after the events before it', async () => {
+      srv.control.injectFault({ kind: 'error-event', afterChunks: 2, finishReason: 'content-filter', isContinued: false });
+      const { events, error } = await drain(await client().chatStream(hello));
+      assert.ok(error instanceof StreamEventError, String(error));
+      assert.equal(error.kind, 'stream');
+      assert.equal(error.finishReason, 'content-filter');
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['f', '0', '0'],
+      );
+    });
+
+    it('an e event with isContinued true is yielded and the reply goes on', async () => {
+      srv.control.injectFault({ kind: 'error-event', afterChunks: 1, finishReason: 'length', isContinued: true, framing: 'prefixed' });
+      const got = await collectStream(await client().chatStream(hello));
+      assert.equal(got.finishReason, 'stop');
+      assert.deepEqual(got.errorEvents, [{ event: 'e', finishReason: 'length', isContinued: true }]);
+    });
+
+    it('a stream that ends without d or [DONE] -> ProtocolError after what came', async () => {
+      srv.control.injectFault({ kind: 'truncated-body' });
+      const { events, error } = await drain(await client().chatStream(hello));
+      assert.ok(error instanceof ProtocolError, String(error));
+      assert.match(error.message, /ended before the reply was complete/);
+      assert.ok(events.length > 2);
+      assert.equal(events[events.length - 1].event, '0');
+    });
+  });
+
+  describe('cancellation', () => {
+    const long = { messages: [{ role: 'user' as const, content: 'tell me more len:200000' }] };
+
+    async function startSlowStream(c: ChatServiceClient, signal?: AbortSignal): Promise<ChatStream> {
+      srv.control.configure({ chunkDelayMs: 5, chunkSize: 16 });
+      return c.chatStream(long, { signal });
+    }
+
+    it('breaking out of for await closes the connection; no sockets or timers are left behind', async () => {
+      await new Promise((r) => setImmediate(r)); // mocha arms its own test timer after the first await
+      const before = resourceCounts();
+      const c = client();
+      const stream = await startSlowStream(c);
+      let n = 0;
+      for await (const ev of stream) {
+        if (ev.event === '0' && ++n === 3) break;
+      }
+      await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the close');
+      // The reference server runs in this process: its sockets and timers count too, so wait for
+      // everything to settle; a leaked 60 s body timer or an open socket would never settle.
+      const settled = () => {
+        const now = resourceCounts();
+        return (now.TCPSocketWrap ?? 0) <= (before.TCPSocketWrap ?? 0) && (now.Timeout ?? 0) <= (before.Timeout ?? 0);
+      };
+      await waitFor(settled, () => `sockets and timers to be released (${JSON.stringify(before)} -> ${JSON.stringify(resourceCounts())})`);
+      const stats = Object.values((c as unknown as { dispatcher: { stats: Record<string, { connected: number }> } }).dispatcher.stats);
+      assert.equal(stats.reduce((n, s) => n + s.connected, 0), 0, 'no connection left in the pool');
+      assert.ok(log.calls.some((l) => l.msg.includes('stream stopped')));
+    });
+
+    it('aborting the signal mid-stream throws UserAbortError, closes the socket and removes the listener', async () => {
+      const ac = new AbortController();
+      const stream = await startSlowStream(client(), ac.signal);
+      assert.equal(getEventListeners(ac.signal, 'abort').length, 1);
+      const events: StreamEvent[] = [];
+      const e = await expectError(
+        (async () => {
+          for await (const ev of stream) {
+            events.push(ev);
+            if (events.length === 4) ac.abort();
+          }
+        })(),
+        UserAbortError,
+      );
+      assert.equal(e.kind, 'aborted');
+      assert.equal(events.length, 4);
+      await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the close');
+      assert.equal(requests('/chat').length, 1);
+    });
+
+    it('ChatStream.abort() mid-stream throws UserAbortError and closes the socket', async () => {
+      const stream = await startSlowStream(client());
+      const { events, error } = await drain(
+        (async function* () {
+          for await (const ev of stream) {
+            yield ev;
+            if (ev.event === '0') stream.abort();
+          }
+        })(),
+      );
+      assert.ok(error instanceof UserAbortError, String(error));
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['f', '0'],
+      );
+      await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the close');
+    });
+
+    it('abort() before iterating closes the connection; iterating afterwards throws UserAbortError', async () => {
+      const stream = await startSlowStream(client());
+      stream.abort();
+      await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the close');
+      const { events, error } = await drain(stream);
+      assert.ok(error instanceof UserAbortError, String(error));
+      assert.deepEqual(events, []);
+    });
+
+    it('aborting while waiting for headers -> UserAbortError, not retried, listener removed', async () => {
+      srv.control.injectFault({ kind: 'delay-headers', ms: 5000, path: '/user/balance' });
+      const ac = new AbortController();
+      const p = client().balance({ signal: ac.signal });
+      await waitFor(() => requests('/user/balance').length === 1, 'the request');
+      ac.abort();
+      await expectError(p, UserAbortError);
+      assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
+      await waitFor(() => requests('/user/balance')[0].clientClosed === true, 'the server to see the close');
+      assert.equal(requests('/user/balance').length, 1);
+    });
+
+    it('an already aborted signal -> UserAbortError and nothing sent', async () => {
+      const c = client();
+      await expectError(c.chat(hello, { signal: AbortSignal.abort() }), UserAbortError);
+      await expectError(c.models({ signal: AbortSignal.abort() }), UserAbortError);
+      assert.deepEqual(requests(), []);
+    });
+
+    it('completed calls leave no listener on the caller signal', async () => {
+      const ac = new AbortController();
+      const c = client();
+      await c.balance({ signal: ac.signal });
+      await c.chat(hello, { signal: ac.signal });
+      await collectStream(await c.chatStream(hello, { signal: ac.signal }));
+      srv.control.injectFault({ kind: 'status', status: 400, path: '/ai-model' });
+      await expectError(c.models({ signal: ac.signal }), InvalidInputError);
+      assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
+    });
+
+    it('close() aborts a stream in flight and later calls fail', async () => {
+      const c = client();
+      const stream = await startSlowStream(c);
+      const it = stream[Symbol.asyncIterator]();
+      await it.next();
+      await c.close();
+      await expectError(
+        (async () => {
+          for (;;) if ((await it.next()).done) break;
+        })(),
+        UserAbortError,
+      );
+      await expectError(c.balance(), ConnectionError);
+    });
+  });
+
+  describe('logging', () => {
+    it('logs method, path, status, duration and attempt; never the API key or message contents', async () => {
+      const secretContent = 'TOP-SECRET-PROMPT-4711';
+      const msg = { messages: [{ role: 'user' as const, content: secretContent }] };
+      const c = client();
+      await c.balance();
+      await c.chat(msg);
+      await collectStream(await c.chatStream(msg));
+      srv.control.injectFault({ kind: 'status', status: 503, path: '/ai-model' });
+      await c.models();
+      srv.control.injectFault({ kind: 'status', status: 400 });
+      await expectError(c.chat(msg), InvalidInputError);
+      srv.control.injectFault({ kind: 'drop-mid-stream', afterChunks: 1 });
+      await drain(await c.chatStream(msg));
+      await expectError(client({ apiKey: () => 'sk-bad-key-should-not-leak' }).chat(msg), AuthenticationError);
+
+      const all = JSON.stringify(log.calls);
+      assert.ok(!all.includes(DEMO_KEY), 'key in logs');
+      assert.ok(!all.includes('sk-bad-key-should-not-leak'), 'rejected key in logs');
+      assert.ok(!all.includes(secretContent), 'message content in logs');
+      const info = log.calls.find((l) => l.level === 'info' && l.msg === 'GET /user/balance 200');
+      assert.ok(info, 'an info line per request');
+      assert.deepEqual(Object.keys(info.data ?? {}).sort(), ['attempt', 'durationMs', 'method', 'path', 'status']);
+      assert.equal(typeof info.data?.durationMs, 'number');
+      const failed = log.calls.find((l) => l.level === 'error' && l.data?.status === 400);
+      assert.match(String(failed?.data?.traceId), /^[0-9a-f-]{36}$/);
+      assert.ok(log.calls.some((l) => l.level === 'warn' && l.data?.attempt === 1 && l.data?.status === 503));
+    });
+  });
+});
