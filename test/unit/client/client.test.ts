@@ -438,6 +438,28 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(retryLog?.data?.delayMs, 1000);
     });
 
+    it('503 with Retry-After as an HTTP-date is honoured', async () => {
+      let calls = 0;
+      const { server, url } = await tinyServer((_req, res) => {
+        calls++;
+        if (calls === 1) {
+          res.writeHead(503, { 'retry-after': new Date(Date.now() + 1000).toUTCString(), 'content-type': 'text/plain' });
+          res.end('busy');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('[]');
+      });
+      try {
+        assert.deepEqual(await client({ baseUrl: url, retry: { baseDelayMs: 30_000, maxDelayMs: 30_000 } }).models(), []);
+        assert.equal(calls, 2);
+        const delay = Number(log.calls.find((l) => l.msg.startsWith('Retrying'))?.data?.delayMs);
+        assert.ok(delay >= 0 && delay <= 1000, `delay ${delay}`);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
     it('429 with a Retry-After above the cap is not waited for: RateLimitError with retryAfterMs', async () => {
       srv.control.injectFault({ kind: 'status', status: 429, retryAfter: 120, path: '/user/balance' });
       const e = await expectError(client().balance(), RateLimitError);
@@ -714,6 +736,12 @@ describe('ChatServiceClient against the reference server', function () {
       srv.control.injectFault({ kind: 'status', status: 400, path: '/ai-model' });
       await expectError(c.models({ signal: ac.signal }), InvalidInputError);
       assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
+    });
+
+    it('a ChatStream can be iterated only once', async () => {
+      const stream = await client().chatStream(hello);
+      await collectStream(stream);
+      assert.throws(() => stream[Symbol.asyncIterator](), TypeError);
     });
 
     it('close() aborts a stream in flight and later calls fail', async () => {
