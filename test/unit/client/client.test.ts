@@ -197,6 +197,34 @@ describe('ChatServiceClient against the reference server', function () {
       });
     }
 
+    it('a stream from another server: prefixed framing, CRLF, split writes, an unknown kind reported to the logger', async () => {
+      const body = 'f:{"messageId":"m-9"}\r\n2:[{"tool":"x"}]\r\n0:"Grüße "\r\n0:"😀"\r\nd:{"finishReason":"stop","usage":{"promptTokens":1,"completionTokens":2}}\r\n';
+      const bytes = Buffer.from(body, 'utf8');
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        let i = 0;
+        const step = () => {
+          if (i >= bytes.length) return void res.end();
+          res.write(bytes.subarray(i, i + 5)); // splits CRLF pairs and UTF-8 sequences
+          i += 5;
+          setImmediate(step);
+        };
+        step();
+      });
+      try {
+        const stream = await client({ baseUrl: url }).chatStream(hello);
+        const got = await collectStream(stream);
+        assert.equal(got.text, 'Grüße 😀');
+        assert.equal(got.messageId, 'm-9');
+        assert.deepEqual(got.usage, { promptTokens: 1, completionTokens: 2 });
+        assert.equal(stream.framing, 'prefixed');
+        const warn = log.calls.find((l) => l.level === 'warn' && l.msg.includes('unknown kind'));
+        assert.equal(warn?.data?.kind, '2');
+      } finally {
+        await closeServer(server);
+      }
+    });
+
     it('keeps a base URL path prefix and strips trailing slashes', async () => {
       const paths: string[] = [];
       const { server, url } = await tinyServer((req, res) => {
