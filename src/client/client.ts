@@ -314,7 +314,8 @@ export class ChatServiceClient {
         isRetryableError(failure, spec.policy);
       const delay = retryable && attempt <= this.maxRetries ? retryDelayMs(attempt, retryAfterOf(failure), this.retry) : undefined;
       if (delay === undefined) {
-        this.logger.error(`${spec.method} ${fullPath} failed: ${failure.message}`, this.logData(meta, errorData(failure)));
+        if (failure.kind === 'aborted') this.logger.info(`${spec.method} ${fullPath} aborted`, this.logData(meta, errorData(failure)));
+        else this.logger.error(`${spec.method} ${fullPath} failed: ${failure.message}`, this.logData(meta, errorData(failure)));
         throw failure;
       }
       this.logger.warn(`Retrying ${spec.method} ${fullPath} in ${delay} ms`, this.logData(meta, { delayMs: delay, ...errorData(failure) }));
@@ -378,7 +379,7 @@ export class ChatServiceClient {
     try {
       text = await readLimited(res.body, MAX_ERROR_BODY_BYTES);
     } catch (err) {
-      if (ctl.reason === 'caller' || ctl.reason === 'user') throw err;
+      if (ctl.reason !== undefined) throw err;
       // The status is known; a broken error body only loses the details.
     }
     return buildApiError(res.statusCode, headers, text);
@@ -437,7 +438,7 @@ export class ChatServiceClient {
 
   private makeStream(res: Dispatcher.ResponseData, ctl: AttemptControl, meta: AttemptMeta): ChatStream {
     const headers = res.headers as ResponseHeaders;
-    return new ChatStream({
+    const stream = new ChatStream({
       status: res.statusCode,
       headers,
       body: res.body,
@@ -468,6 +469,9 @@ export class ChatServiceClient {
         }
       },
     });
+    // Caller signal or close() before the stream is iterated: release the attempt now.
+    ctl.signal.addEventListener('abort', () => stream.abort(), { once: true });
+    return stream;
   }
 }
 

@@ -735,6 +735,19 @@ describe('ChatServiceClient against the reference server', function () {
       assert.deepEqual(events, []);
     });
 
+    it('aborting the signal before iterating releases the stream; iterating then throws UserAbortError', async () => {
+      const ac = new AbortController();
+      const c = client();
+      const stream = await startSlowStream(c, ac.signal);
+      ac.abort();
+      await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the close');
+      assert.equal((c as unknown as { active: Set<unknown> }).active.size, 0, 'attempt released');
+      assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
+      const { events, error } = await drain(stream);
+      assert.ok(error instanceof UserAbortError, String(error));
+      assert.deepEqual(events, []);
+    });
+
     it('aborting while waiting for headers -> UserAbortError, not retried, listener removed', async () => {
       srv.control.injectFault({ kind: 'delay-headers', ms: 5000, path: '/user/balance' });
       const ac = new AbortController();
