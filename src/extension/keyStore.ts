@@ -14,8 +14,12 @@ export class ApiKeyStore implements vscode.Disposable {
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key !== API_KEY_SECRET) return;
+      // Our own set/clear already fired; a change from another window has a different value.
+      const before = this.cached;
       this.loaded = false;
-      void this.get().then(() => this.changed.fire());
+      void this.get().then((now) => {
+        if (now !== before) this.changed.fire();
+      });
     });
   }
 

@@ -40,7 +40,6 @@ interface Entry {
   /** Status, meta, error and buttons of the message (rebuilt from each state). */
   footer: HTMLElement;
   view?: ReplyView;
-  body?: HTMLElement;
   content: string;
   status: MessageView['status'];
   signature: string;
@@ -307,41 +306,27 @@ class ChatApp {
     const footer = el('div', { class: 'message-footer' });
     const entry: Entry = { id: m.id, role: m.role, article, footer, content: '', status: m.status, signature: '' };
     article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }));
-    if (m.role === 'user') {
-      const body = el('div', { class: 'user-body' });
-      body.textContent = m.content;
-      entry.body = body;
-      entry.content = m.content;
-      article.append(body);
+    // Both sides are shown as Markdown (a sent selection is a fenced code block), never as HTML.
+    const view = createReplyView({
+      onCodeAction: (action, code, language) => this.post({ type: 'codeAction', action, code, language }),
+      onOpenLink: (href) => this.post({ type: 'openLink', href }),
+      onCopyReply: (markdown) => this.post({ type: 'codeAction', action: 'copy', code: markdown, language: 'markdown' }),
+    });
+    entry.view = view;
+    view.element.classList.add(m.role === 'user' ? 'user-body' : 'assistant-body');
+    article.append(view.element);
+    if (m.status === 'streaming') {
+      if (m.content) view.append(m.content);
     } else {
-      const view = createReplyView({
-        onCodeAction: (action, code, language) => this.post({ type: 'codeAction', action, code, language }),
-        onOpenLink: (href) => this.post({ type: 'openLink', href }),
-        onCopyReply: (markdown) => this.post({ type: 'codeAction', action: 'copy', code: markdown, language: 'markdown' }),
-      });
-      entry.view = view;
-      article.append(view.element);
-      if (m.status === 'streaming') {
-        if (m.content) view.append(m.content);
-      } else {
-        view.setText(m.content);
-      }
-      entry.content = m.content;
+      view.setText(m.content);
     }
+    entry.content = m.content;
     entry.status = m.status;
     article.append(footer);
     return entry;
   }
 
   private updateBody(entry: Entry, m: MessageView): void {
-    if (entry.role === 'user') {
-      if (entry.content !== m.content && entry.body) {
-        entry.body.textContent = m.content;
-        entry.content = m.content;
-      }
-      entry.status = m.status;
-      return;
-    }
     const view = entry.view;
     if (!view) return;
     if (m.status === 'streaming') {
@@ -385,15 +370,16 @@ class ChatApp {
     if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: 'Stopped' }));
     if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
     if (m.status === 'error' && m.error) {
-      footer.append(this.errorBox(m.error, canRetry));
+      // Only the newest failure is an alert; older ones stay as plain text in the history.
+      footer.append(this.errorBox(m.error, canRetry, undefined, ctx.isLast && !ctx.hasSendError));
     } else if (m.status === 'stopped' && canRetry) {
       footer.append(button('Retry', () => this.post({ type: 'retry' }), { class: 'secondary' }));
     }
   }
 
   /** An error with the buttons that fix it (role=alert). */
-  private errorBox(error: ErrorView, withActions: boolean, onRetry?: () => void): HTMLElement {
-    const box = el('div', { class: `error-box kind-${error.kind}`, role: 'alert' });
+  private errorBox(error: ErrorView, withActions: boolean, onRetry?: () => void, asAlert = true): HTMLElement {
+    const box = el('div', { class: `error-box kind-${error.kind}`, role: asAlert ? 'alert' : undefined });
     box.append(el('p', { class: 'error-message', text: error.message }));
     if (!withActions || error.actions.length === 0) return box;
     const actions = el('div', { class: 'error-actions' });
