@@ -346,9 +346,29 @@ export async function* decodeEventStream(
       yield ev;
     }
   }
-  for await (const chunk of source) {
-    yield* handle(decoder.push(chunk));
+  const chunks = source[Symbol.asyncIterator]();
+  let drained = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await chunks.next();
+      } catch (err) {
+        drained = true; // a failed iterator is finished
+        // The reply was already complete: a connection failure while draining the rest loses nothing.
+        if (complete) return;
+        throw err;
+      }
+      if (next.done) {
+        drained = true;
+        break;
+      }
+      yield* handle(decoder.push(next.value));
+    }
+    yield* handle(decoder.end());
+    if (!complete) throw new ProtocolError(INCOMPLETE_STREAM_MESSAGE);
+  } finally {
+    // Stopped early (consumer break, or an error frame): let the source release its resources.
+    if (!drained) await chunks.return?.();
   }
-  yield* handle(decoder.end());
-  if (!complete) throw new ProtocolError(INCOMPLETE_STREAM_MESSAGE);
 }

@@ -434,6 +434,43 @@ describe('client stream decoder', () => {
     assert.equal(returned, true);
   });
 
+  it('a source failing after the reply was complete loses nothing; failing before, the error propagates', async () => {
+    async function* failingAfter(text: string): AsyncGenerator<Uint8Array> {
+      yield enc.encode(text);
+      throw new Error('socket hang up');
+    }
+    const complete: StreamEvent[] = [];
+    for await (const ev of decodeEventStream(failingAfter(sse([f, c1, d])), { contentType: 'text/event-stream' })) complete.push(ev);
+    assert.deepEqual(complete, [f, c1, d]);
+    const got: StreamEvent[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const ev of decodeEventStream(failingAfter(sse([f, c1]).replace('data: [DONE]\n\n', '')), { contentType: 'text/event-stream' })) got.push(ev);
+      })(),
+      /socket hang up/,
+    );
+    assert.deepEqual(got, [f, c1]);
+  });
+
+  it('a malformed frame returns the source', async () => {
+    let returned = false;
+    async function* src(): AsyncGenerator<Uint8Array> {
+      try {
+        yield enc.encode('{"event":"f","messageId":"m"}\nnot json\n');
+        yield enc.encode(ndjson([d]));
+      } finally {
+        returned = true;
+      }
+    }
+    await assert.rejects(
+      (async () => {
+        for await (const _ of decodeEventStream(src(), { contentType: 'application/x-ndjson' })) void _;
+      })(),
+      ProtocolError,
+    );
+    assert.equal(returned, true);
+  });
+
   it('EventDecoder stops at the first malformed frame and ignores later input', () => {
     const dec = new EventDecoder({ framing: 'ndjson' });
     const items = dec.push(enc.encode(`${JSON.stringify(f)}\nnope\n${JSON.stringify(d)}\n`));
