@@ -3,7 +3,8 @@
 // order and each sets up what it needs through the UI). A failed journey keeps a
 // screenshot, the extension's "AI Chat" log and code-server's log under
 // test-results/failures/.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Context } from 'mocha';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -13,7 +14,6 @@ import { Workbench } from './workbench';
 export const RESULTS = path.join(ROOT, 'test-results');
 export const SCREENSHOTS = path.join(RESULTS, 'screenshots');
 const FAILURES = path.join(RESULTS, 'failures');
-const PROFILE_DIR = path.join(RESULTS, 'e2e-profile');
 
 interface E2E {
   demo: Demo;
@@ -23,6 +23,7 @@ interface E2E {
 }
 
 let current: E2E | undefined;
+let profileDir: string | undefined;
 
 /** The running demo, browser page and workbench helpers (inside a journey). */
 export function e2e(): E2E {
@@ -60,10 +61,11 @@ export const mochaHooks = {
   async beforeAll(this: Context) {
     this.timeout(15 * 60_000); // a first run builds code-server's native modules
     rmSync(FAILURES, { recursive: true, force: true });
-    rmSync(PROFILE_DIR, { recursive: true, force: true });
     mkdirSync(SCREENSHOTS, { recursive: true });
+    // A fresh VS Code profile per run (user data, extensions, demo project), removed at the end.
+    profileDir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-e2e-'));
     const demo = await startDemo({
-      dir: PROFILE_DIR,
+      dir: profileDir,
       skipBuild: process.env.E2E_SKIP_BUILD === '1',
       log: (msg) => console.log(`  ${msg}`),
     });
@@ -111,10 +113,12 @@ export const mochaHooks = {
 
   async afterAll(this: Context) {
     this.timeout(60_000);
-    if (!current) return;
-    const { browser, demo } = current;
-    current = undefined;
-    await browser.close().catch(() => {});
-    await demo.stop();
+    if (current) {
+      const { browser, demo } = current;
+      current = undefined;
+      await browser.close().catch(() => {});
+      await demo.stop();
+    }
+    if (profileDir && process.env.E2E_KEEP_PROFILE !== '1') rmSync(profileDir, { recursive: true, force: true });
   },
 };

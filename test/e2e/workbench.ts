@@ -159,7 +159,7 @@ export class Workbench {
   /** F1, type the command's full title ("AI Chat: Set API Key"), run it. */
   async runCommand(title: string): Promise<void> {
     await this.openPalette();
-    await this.page.keyboard.type(title, { delay: 5 });
+    await this.quickInputBox().fill(`>${title}`);
     const row = this.quickPickRows().filter({ hasText: title }).first();
     await row.waitFor({ timeout: 15_000 }).catch(async () => {
       throw new Error(`no command "${title}" in the palette; it listed: ${(await this.quickPickLabels()).join(' | ')}`);
@@ -234,7 +234,7 @@ export class Workbench {
     await this.focusWorkbench();
     await this.page.keyboard.press('Control+P');
     await this.quickInput().waitFor({ state: 'visible' });
-    await this.page.keyboard.type(name, { delay: 5 });
+    await this.quickInputBox().fill(name);
     const row = this.quickPickRows().filter({ hasText: name }).first();
     await row.waitFor({ timeout: 15_000 });
     await row.click();
@@ -305,9 +305,9 @@ export class Workbench {
   }
 
   /** The chat panel when it is already open (else opens it). */
-  async chat(): Promise<Chat> {
+  async chat(waitMs = 3_000): Promise<Chat> {
     try {
-      return new Chat(this, await this.chatFrame(3_000));
+      return new Chat(this, await this.chatFrame(waitMs));
     } catch {
       return this.openChat();
     }
@@ -341,6 +341,17 @@ export class Chat {
   }
   alert(): Locator {
     return this.frame.getByRole('alert').filter({ hasText: /\S/ });
+  }
+
+  /** Clicks "New Chat" and waits for the empty conversation. */
+  async newChat(): Promise<void> {
+    await this.button('New Chat').first().click();
+    await waitFor(async () => (await this.articles().count()) === 0, 'New Chat did not clear the panel', 15_000);
+  }
+
+  /** Texts of the alerts shown in the panel. */
+  async alertTexts(): Promise<string[]> {
+    return (await this.frame.getByRole('alert').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
   }
 
   async type(text: string): Promise<void> {

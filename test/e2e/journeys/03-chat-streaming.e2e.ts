@@ -11,7 +11,7 @@ describe('Journey 3: Open Chat and send', () => {
     const { demo } = e2e();
     try {
       const chat = await wb.openChat();
-      await chat.button('New Chat').click();
+      await chat.newChat();
       const replies = await chat.articles('Assistant').count();
 
       await chat.send('Explain the inventory module in detail. e2e-stream-check len:1500');

@@ -10,7 +10,7 @@ describe('Journey 4: Stop and Retry', () => {
     const wb = await readyWithKey();
     const { demo } = e2e();
     const chat = await wb.chat();
-    await chat.button('New Chat').click();
+    await chat.newChat();
 
     await chat.send('Write a long answer please. e2e-stop-check len:8000');
     await waitFor(
