@@ -109,10 +109,16 @@ export class ChatPanelController implements vscode.Disposable {
         ? (state as { conversationId: string }).conversationId
         : undefined;
     await this.restoreCurrent(conversationId);
-    if (this.panel) {
-      // Only one chat panel: the restored one replaces nothing; close the duplicate.
-      panel.dispose();
-      return;
+    this.deps.logger.info('Chat panel restored', {
+      savedConversation: conversationId !== undefined,
+      current: this.session.conversation.id === conversationId ? 'same' : 'other',
+      messages: this.session.conversation.messages.length,
+    });
+    if (this.panel && this.panel !== panel) {
+      // The restored panel is the one on screen: it replaces a stale one.
+      const old = this.panel;
+      this.unbind();
+      old.dispose();
     }
     panel.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     this.attach(panel);
@@ -143,12 +149,17 @@ export class ChatPanelController implements vscode.Disposable {
     );
   }
 
-  private detach(): void {
+  /** Forgets the panel (listeners, queue) without touching the chat. */
+  private unbind(): void {
     for (const d of this.panelDisposables) d.dispose();
     this.panelDisposables = [];
     this.panel = undefined;
     this.ready = false;
     this.queue = [];
+  }
+
+  private detach(): void {
+    this.unbind();
     // Closing the panel stops a reply in progress (its partial text is kept).
     this.session.stop();
   }

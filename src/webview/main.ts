@@ -463,6 +463,10 @@ class ChatApp {
   }
 
   private sendText(text: string): void {
+    // Earlier errors are settled by this send: they stop being alerts at once.
+    for (const box of this.root.querySelectorAll('.error-box[role="alert"]')) box.removeAttribute('role');
+    this.sendError.hidden = true;
+    this.lastSendError = undefined;
     this.input.value = '';
     this.saveDraft();
     this.post({ type: 'send', text });
