@@ -75,6 +75,11 @@ export class ChatPanelController implements vscode.Disposable {
     return this.panel !== undefined;
   }
 
+  /** The conversation of the last session is current (also before the panel was opened). */
+  ensureRestored(): Promise<void> {
+    return this.restoreCurrent();
+  }
+
   /** Reopens the conversation that was current when VS Code last closed (once). */
   private restoreCurrent(preferred?: string): Promise<void> {
     this.restoredCurrent ??= (async () => {

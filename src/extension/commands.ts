@@ -226,6 +226,7 @@ async function sendSelection(deps: CommandDeps): Promise<void> {
 }
 
 async function exportChat(deps: CommandDeps): Promise<void> {
+  await deps.chat.ensureRestored();
   const conv = deps.chat.session.conversation;
   if (conv.messages.length === 0) {
     void vscode.window.showInformationMessage('AI Chat: the current conversation is empty; nothing to export.');

@@ -221,6 +221,34 @@ describe('chat session', () => {
     assert.equal(t.session.busy, false);
   });
 
+  it('Retry after Stop resends the same history and replaces the stopped reply', async () => {
+    const t = setup();
+    t.fb.scripts.push({ events: chunks('part').slice(0, 2), waitForAbort: true });
+    const done = t.session.send('Q');
+    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    t.session.stop();
+    await done;
+    t.fb.scripts.push({ events: chunks('whole') });
+    await t.session.retry();
+    assert.deepEqual(t.fb.requests[1], t.fb.requests[0]);
+    assert.deepEqual(t.session.conversation.messages.map((m) => [m.content, m.status]), [
+      ['Q', 'complete'],
+      ['whole', 'complete'],
+    ]);
+  });
+
+  it('a second send while a reply runs gives the text back instead of sending', async () => {
+    const t = setup();
+    t.fb.scripts.push({ events: chunks('x').slice(0, 2), waitForAbort: true });
+    const done = t.session.send('first');
+    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    await t.session.send('second');
+    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'second'));
+    assert.equal(t.fb.requests.length, 1);
+    t.session.stop();
+    await done;
+  });
+
   it('Edit removes the last turn and puts its text back', async () => {
     const t = setup();
     t.fb.scripts.push({ events: chunks('A1') }, { events: chunks('A2') });
