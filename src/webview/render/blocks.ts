@@ -128,3 +128,27 @@ export function completePartialTable(tail: string): string {
   const cells = header.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).length;
   return tail.slice(0, lastNl + 1) + '|' + ' --- |'.repeat(cells);
 }
+
+export interface OpenFence {
+  /** Language of the info string ('' when none or not a plain identifier). */
+  info: string;
+  /** The code so far (indentation of the opening fence removed, as CommonMark does). */
+  code: string;
+}
+
+/**
+ * When `tail` (text starting at a block boundary) is one fenced code block that is still open,
+ * returns its info string and code, else null (closed fence, other blocks, escapes in the info
+ * string: those take the normal markdown path).
+ */
+export function openFence(tail: string): OpenFence | null {
+  const opener = /^( {0,3})(`{3,}|~{3,})([^\n]*)\n/.exec(tail);
+  if (!opener) return null;
+  const [line, indent, fence, info] = opener;
+  if ((fence[0] === '`' && info.includes('`')) || /[&\\]/.test(info)) return null;
+  const body = tail.slice(line.length);
+  const closer = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`, 'm');
+  if (closer.test(body)) return null;
+  const code = indent ? body.replace(new RegExp(`^ {1,${indent.length}}`, 'gm'), '') : body;
+  return { info: info.trim(), code };
+}

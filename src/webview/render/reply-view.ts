@@ -8,7 +8,8 @@
 // inserted; toolbars and buttons are built with createElement/textContent.
 import type { MarkdownIt } from 'markdown-it';
 import { announce } from './announce';
-import { BlockSplitter, completePartialTable, markdownBlockStarts, type BlockStarts } from './blocks';
+import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, type BlockStarts } from './blocks';
+import { languageOf } from './highlight';
 import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
 import { createSanitizer, type Sanitize } from './sanitize';
 
@@ -55,6 +56,8 @@ export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): D
   return sanitize(md.render(markdown, env));
 }
 
+const GROUP_SIZE = 16;
+
 const CODE_BUTTONS: ReadonlyArray<[CodeAction, string]> = [
   ['copy', 'Copy'],
   ['insert', 'Insert at Cursor'],
@@ -92,6 +95,45 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
   }
 }
 
+function sameElement(a: Element, b: Element): boolean {
+  if (a.tagName !== b.tagName || a.attributes.length !== b.attributes.length) return false;
+  for (const attr of Array.from(b.attributes)) if (a.getAttribute(attr.name) !== attr.value) return false;
+  return true;
+}
+
+/**
+ * Makes `target`'s children equal to `source`'s (a sanitized fragment), keeping the nodes that did
+ * not change: the unchanged part of the open tail keeps its layout, and text that grew is appended
+ * to its text node. Only nodes from `source` are inserted and only text copied, so the result is
+ * exactly the sanitized tree.
+ */
+export function morph(target: Element, source: ParentNode): void {
+  let old = target.firstChild;
+  for (const node of Array.from(source.childNodes)) {
+    if (!old) {
+      target.append(node);
+      continue;
+    }
+    const next: ChildNode | null = old.nextSibling;
+    if (old.isEqualNode(node)) {
+      // unchanged
+    } else if (old instanceof Text && node instanceof Text) {
+      if (node.data.startsWith(old.data)) old.appendData(node.data.slice(old.data.length));
+      else old.data = node.data;
+    } else if (old instanceof Element && node instanceof Element && sameElement(old, node)) {
+      morph(old, node);
+    } else {
+      target.replaceChild(node, old);
+    }
+    old = next;
+  }
+  while (old) {
+    const next: ChildNode | null = old.nextSibling;
+    old.remove();
+    old = next;
+  }
+}
+
 export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   const { md, blockStarts, sanitize } = getPipeline();
   const doc = document;
@@ -117,12 +159,55 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     return block;
   };
 
+  /** Finished blocks go into groups of GROUP_SIZE, so that style, layout and paint work per
+   *  frame stays small however long the reply gets (see media/render.css). */
+  let group: HTMLElement | null = null;
   const commit = (blocks: string[]) => {
     if (blocks.length === 0) return;
-    const fragment = doc.createDocumentFragment();
-    for (const src of blocks) fragment.append(renderBlock(src));
-    element.insertBefore(fragment, tailEl ?? actions);
+    for (const src of blocks) {
+      if (!group || group.childElementCount >= GROUP_SIZE) {
+        group = doc.createElement('div');
+        group.className = 'md-group';
+        element.insertBefore(group, tailEl ?? actions);
+      }
+      // Rendered detached, then inserted: one insertion per block, layout once per frame.
+      group.append(renderBlock(src));
+    }
     renderedTail = null;
+  };
+
+  /** The open code fence shown in the tail by the fast path: its opener and text node. */
+  let tailFence: { info: string; text: Text } | null = null;
+
+  const ensureTailEl = (): HTMLElement => {
+    if (!tailEl) {
+      tailEl = doc.createElement('div');
+      tailEl.className = 'md-block md-tail';
+      element.insertBefore(tailEl, actions);
+    }
+    return tailEl;
+  };
+
+  /**
+   * Fast path for the commonest large tail, a code fence that is still streaming: the code is
+   * plain text (highlighted once the fence closes), so it goes in as a text node, not HTML, and
+   * new code is appended to that node instead of re-rendering the block.
+   */
+  const renderOpenFence = (info: string, code: string): void => {
+    if (tailFence && tailFence.info === info && code.startsWith(tailFence.text.data)) {
+      if (code.length > tailFence.text.length) tailFence.text.appendData(code.slice(tailFence.text.length));
+      return;
+    }
+    const language = languageOf(info);
+    const pre = doc.createElement('pre');
+    pre.className = 'md-code';
+    const codeEl = doc.createElement('code');
+    codeEl.className = language ? `hljs language-${language}` : 'hljs';
+    const text = doc.createTextNode(code);
+    codeEl.append(text);
+    pre.append(codeEl);
+    ensureTailEl().replaceChildren(pre);
+    tailFence = { info, text };
   };
 
   const renderTail = () => {
@@ -132,17 +217,19 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     if (!tail.trim()) {
       tailEl?.remove();
       tailEl = null;
+      tailFence = null;
       return;
     }
+    const fence = openFence(tail);
+    if (fence) {
+      renderOpenFence(fence.info, fence.code);
+      return;
+    }
+    tailFence = null;
     // A copy of the references: an unfinished definition must not stick.
     const tailEnv: RenderEnv = { references: { ...env.references }, plainCode: true };
     const fragment = sanitize(md.render(completePartialTable(tail), tailEnv));
-    if (!tailEl) {
-      tailEl = doc.createElement('div');
-      tailEl.className = 'md-block md-tail';
-      element.insertBefore(tailEl, actions);
-    }
-    tailEl.replaceChildren(fragment);
+    morph(ensureTailEl(), fragment);
   };
 
   const flush = (final: boolean) => {
@@ -184,6 +271,8 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     splitter = new BlockSplitter(blockStarts);
     env = { references: {} };
     tailEl = null;
+    tailFence = null;
+    group = null;
     renderedTail = null;
     actions = null;
   };

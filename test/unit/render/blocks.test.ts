@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { BlockSplitter, completePartialTable, markdownBlockStarts, splitWhole } from '../../../src/webview/render/blocks';
+import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, splitWhole } from '../../../src/webview/render/blocks';
 import { createBlockParser, createMarkdown, isAllowedUrl, type RenderEnv } from '../../../src/webview/render/markdown';
 import { languageOf } from '../../../src/webview/render/highlight';
 import { FIXTURES, randomChunks, randomDocument, rng } from './fixtures';
@@ -155,5 +155,26 @@ describe('render/markdown: links and languages', () => {
     assert.match(html, /<input class="task-list-item-checkbox" type="checkbox" disabled checked>/);
     assert.match(html, /<th class="md-align-center">a<\/th>/);
     assert.doesNotMatch(html, /style=/);
+  });
+});
+
+describe('render/blocks: openFence', () => {
+  it('recognises an open fence and returns its code', () => {
+    assert.deepEqual(openFence('```ts {x}\nconst a = 1;\nconst b'), { info: 'ts {x}', code: 'const a = 1;\nconst b' });
+    assert.deepEqual(openFence('~~~~\n```\nstill code\n~~~\n'), { info: '', code: '```\nstill code\n~~~\n' });
+    assert.deepEqual(openFence('  ```\n    indented\n  x\n'), { info: '', code: '  indented\nx\n' });
+  });
+
+  it('returns null for closed fences, other blocks and unusual info strings', () => {
+    for (const text of ['```js\nx\n```', '```js\nx\n```\n\nmore', '```js', 'text\n```\ncode\n', '``` a`b\nx\n', '```&lt;\nx\n', '    ```\nx\n']) {
+      assert.equal(openFence(text), null, text);
+    }
+  });
+
+  it('agrees with markdown-it on the code of an open fence', () => {
+    for (const text of ['```py\nprint(1)\n\n\nx = 2\n', '```py\nprint(1)\nx = ', '~~~\na\n  b\n', '   ```\n   a\n     b\n c\n']) {
+      const token = md.parse(text, {}).find((t) => t.type === 'fence');
+      assert.equal(openFence(text)?.code, token?.content, text);
+    }
   });
 });

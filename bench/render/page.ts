@@ -1,0 +1,114 @@
+// Browser side of the render benchmark: the real ReplyView and a naive renderer that re-renders
+// the whole text on every chunk with the same markdown-it configuration and DOMPurify sanitizer.
+import { createReplyView, renderMarkdownFragment } from '../../src/webview/render';
+
+declare global {
+  interface Window {
+    bench: typeof api;
+  }
+}
+
+const app = document.getElementById('app')!;
+app.style.cssText = '';
+const chunk = (text: string, size: number) => {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+};
+
+export interface RunResult {
+  /** JavaScript time of the renderer: append() calls plus its per-frame render work, ms. */
+  scriptMs: number;
+  /** Longest single frame's render work (script only), ms. */
+  longestScriptMs: number;
+  frames: number;
+  renders: number;
+  chunks: number;
+  wallMs: number;
+  textLength: number;
+}
+
+const api = {
+  /** The real ReplyView: `perFrame` chunks arrive each frame, then the frame renders. */
+  async ours(text: string, chunkSize: number, perFrame: number): Promise<RunResult> {
+    const chunks = chunk(text, chunkSize);
+    const view = createReplyView({});
+    app.replaceChildren(view.element);
+    let scriptMs = 0;
+    let longest = 0;
+    let frames = 0;
+    const start = performance.now();
+    for (let i = 0; i < chunks.length; i += perFrame) {
+      // rAF callbacks run in registration order: `before` runs just before the view's own frame
+      // callback (registered by its first append), `after` right after it.
+      let before = 0;
+      requestAnimationFrame(() => (before = performance.now()));
+      const t0 = performance.now();
+      for (let k = i; k < Math.min(i + perFrame, chunks.length); k++) view.append(chunks[k]);
+      const appendMs = performance.now() - t0;
+      const renderMs = await new Promise<number>((ok) => requestAnimationFrame(() => ok(performance.now() - before)));
+      scriptMs += appendMs + renderMs;
+      longest = Math.max(longest, appendMs + renderMs);
+      frames++;
+    }
+    const t1 = performance.now();
+    view.finish();
+    const finishMs = performance.now() - t1;
+    scriptMs += finishMs;
+    longest = Math.max(longest, finishMs);
+    await new Promise((ok) => requestAnimationFrame(ok));
+    const wallMs = performance.now() - start;
+    const textLength = view.element.textContent?.length ?? 0;
+    return { scriptMs, longestScriptMs: longest, frames, renders: frames + 1, chunks: chunks.length, wallMs, textLength };
+  },
+
+  /**
+   * Naive: the same arrival, but every chunk re-renders the whole text so far (markdown-it +
+   * DOMPurify, same configuration) and replaces the reply's DOM. With `sampleEvery` > 1 only every
+   * n-th chunk is rendered and the time is scaled by n (each render costs what the text length
+   * at that point costs, so the sample is an unbiased estimate); the result says so.
+   */
+  async naive(text: string, chunkSize: number, perFrame: number, sampleEvery = 1): Promise<RunResult> {
+    const chunks = chunk(text, chunkSize);
+    const el = document.createElement('div');
+    el.className = 'reply-body';
+    app.replaceChildren(el);
+    let source = '';
+    let scriptMs = 0;
+    let longest = 0;
+    let frames = 0;
+    let renders = 0;
+    const start = performance.now();
+    for (let i = 0; i < chunks.length; i += perFrame) {
+      let frameMs = 0;
+      for (let k = i; k < Math.min(i + perFrame, chunks.length); k++) {
+        source += chunks[k];
+        if (k % sampleEvery !== sampleEvery - 1 && k !== chunks.length - 1) continue;
+        const t0 = performance.now();
+        el.replaceChildren(renderMarkdownFragment(source));
+        const ms = performance.now() - t0;
+        renders++;
+        frameMs += ms;
+        scriptMs += k === chunks.length - 1 ? ms : ms * sampleEvery;
+      }
+      longest = Math.max(longest, frameMs);
+      if (frameMs > 0) {
+        await new Promise((ok) => requestAnimationFrame(ok));
+        frames++;
+      }
+    }
+    const wallMs = performance.now() - start;
+    return { scriptMs, longestScriptMs: longest, frames, renders, chunks: chunks.length, wallMs, textLength: el.textContent?.length ?? 0 };
+  },
+
+  /** Frames per second of requestAnimationFrame with nothing to do (for the method line). */
+  async idleFrameRate(): Promise<number> {
+    const t0 = performance.now();
+    for (let i = 0; i < 60; i++) await new Promise((ok) => requestAnimationFrame(ok));
+    return 60000 / (performance.now() - t0);
+  },
+  clear(): void {
+    app.replaceChildren();
+  },
+};
+window.bench = api;

@@ -1,0 +1,129 @@
+// Render benchmark (npm run bench:render): streams generated replies of 25, 100 and 200 KB in
+// 40-byte chunks through the real ReplyView and through a naive renderer (whole text re-rendered
+// on every chunk with the same markdown-it configuration and DOMPurify sanitizer), in the same
+// headless Chromium run. See METHOD below for how arrival and time are measured.
+import type { CDPSession, Page } from 'playwright-core';
+import { bundle, launchChromium, servePage } from '../../test/render/harness';
+import { generateReply } from './generate';
+import type { RunResult } from './page';
+
+const SIZES_KB = [25, 100, 200];
+const CHUNK = 40;
+const PER_FRAME = 1;
+/** Naive runs are quadratic: render only every n-th chunk at these sizes and scale (labelled). */
+const NAIVE_SAMPLE: Record<number, number> = { 25: 1, 100: 2, 200: 16 };
+const BROWSER_ARGS = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
+
+const METHOD = [
+  `Method: ${CHUNK}-byte chunks, ${PER_FRAME} chunk(s) arrive per animation frame, then the page awaits requestAnimationFrame`,
+  '(frame rate limit off, so frames follow each other as fast as the work allows). The real ReplyView renders',
+  'at most once per frame; the naive renderer re-renders the whole text on every chunk. "main-thread ms" is',
+  "Chromium's TaskDuration (CDP Performance.getMetrics) over the run: script, style, layout, paint and GC of",
+  'every task. "script ms" is performance.now() around the renderer\'s own work. "longest task" is the longest',
+  'RunTask on the renderer main thread in a Chromium trace of the run (ours) / the longest frame of script (naive).',
+].join('\n');
+
+async function taskSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/** Longest top-level task (ms) on the renderer's main thread in a trace. */
+function longestMainThreadTask(trace: Buffer): number {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return NaN;
+  let longest = 0;
+  for (const e of events) {
+    if (e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur && (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask')) {
+      longest = Math.max(longest, e.dur / 1000);
+    }
+  }
+  return longest;
+}
+
+interface Measured {
+  result: RunResult;
+  mainMs: number;
+  longestTaskMs: number;
+}
+
+async function measure(page: Page, cdp: CDPSession, run: () => Promise<RunResult>, trace: boolean, scale = 1): Promise<Measured> {
+  await page.evaluate(() => window.bench.clear());
+  // Same clean heap for every run: garbage of the previous run is not collected on this one's time.
+  await cdp.send('HeapProfiler.collectGarbage');
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(ok)));
+  if (trace) await page.context().browser()!.startTracing(page, { categories: ['toplevel'] });
+  const before = await taskSeconds(cdp);
+  const result = await run();
+  const mainMs = ((await taskSeconds(cdp)) - before) * 1000 * scale;
+  const longestTaskMs = trace ? longestMainThreadTask(await page.context().browser()!.stopTracing()) : result.longestScriptMs;
+  if (process.env.BENCH_VERBOSE) console.error(`  (run: ${Math.round(result.wallMs)} ms wall)`);
+  return { result, mainMs, longestTaskMs };
+}
+
+const f1 = (n: number) => n.toFixed(1);
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const script = await bundle('bench/render/page.ts', true);
+  const server = await servePage(script, 'Render benchmark');
+  const browser = await launchChromium(BROWSER_ARGS);
+  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  await page.goto(server.strictUrl);
+  await page.waitForFunction(() => !!window.bench);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+
+  console.log(METHOD);
+  console.log(`Chromium ${browser.version()}, replies from bench/render/generate.ts (prose, lists, task lists, tables, code, quotes).\n`);
+
+  // Warm up both paths (JIT) on a small reply.
+  const warm = generateReply(8 * 1024, 99);
+  await page.evaluate(([t, c]) => window.bench.ours(t, c, 1), [warm, CHUNK] as const);
+  await page.evaluate(([t, c]) => window.bench.naive(t, c, 1), [warm, CHUNK] as const);
+
+  const rows: Array<{ kb: number; ours: Measured; naive: Measured; sample: number }> = [];
+  for (const kb of SIZES_KB) {
+    const text = generateReply(kb * 1024, kb);
+    const ours = await measure(page, cdp, () => page.evaluate(([t, c, p]) => window.bench.ours(t, c, p), [text, CHUNK, PER_FRAME] as const), true);
+    const sample = NAIVE_SAMPLE[kb] ?? 1;
+    const naive = await measure(page, cdp, () => page.evaluate(([t, c, p, s]) => window.bench.naive(t, c, p, s), [text, CHUNK, PER_FRAME, sample] as const), false, sample);
+    rows.push({ kb, ours, naive, sample });
+    console.log(
+      `${String(kb).padStart(3)} KB (${text.length} bytes, ${ours.result.chunks} chunks): ` +
+        `ours ${f1(ours.mainMs)} ms main-thread (${f1(ours.result.scriptMs)} ms script, ${ours.result.renders} renders), ` +
+        `naive ${f1(naive.mainMs)} ms main-thread (${f1(naive.result.scriptMs)} ms script` +
+        `${sample > 1 ? `; sampled: 1 in ${sample} chunks rendered, times scaled x${sample}` : ''}), ` +
+        `ratio ${f1(naive.mainMs / ours.mainMs)}x, longest task ours ${f1(ours.longestTaskMs)} ms, naive longest frame ${f1(naive.longestTaskMs)} ms`,
+    );
+  }
+  await browser.close();
+  await server.close();
+
+  const at = (kb: number) => rows.find((r) => r.kb === kb)!;
+  const ratio100 = at(100).naive.mainMs / at(100).ours.mainMs;
+  const growth = at(200).ours.mainMs / at(100).ours.mainMs;
+  const longest = Math.max(...rows.map((r) => r.ours.longestTaskMs));
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log('\nTargets:');
+  console.log(`  ours >= 50x cheaper than naive at 100 KB: ${f1(ratio100)}x - ${met(ratio100 >= 50)}`);
+  console.log(`  linear growth, 200 KB <= 2.2x 100 KB: ${growth.toFixed(2)}x - ${met(growth <= 2.2)}`);
+  console.log(`  longest task < 16 ms: ${f1(longest)} ms - ${met(longest < 16)}`);
+  console.log(`(bench took ${Math.round((Date.now() - t0) / 1000)} s)`);
+  console.log(`render: ratio100=${f1(ratio100)} growth=${growth.toFixed(2)} longestTaskMs=${f1(longest)}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
