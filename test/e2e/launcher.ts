@@ -120,9 +120,13 @@ export function demoSettings(baseUrl: string): Record<string, unknown> {
   };
 }
 
+/** Settings written only when the user has not chosen otherwise (kept across `npm start`s). */
+const USER_CHOICES = new Set(['aiChat.model']);
+
 /**
  * Creates the profile folders, copies the demo project (unless already there, so a
- * user's edits survive the next `npm start`) and merges `settings` into User/settings.json.
+ * user's edits survive the next `npm start`) and merges `settings` into User/settings.json
+ * (the model the user picked is kept; the rest, such as the server URL, is ours).
  */
 export function prepareProfile(profile: Profile, settings: Record<string, unknown>): void {
   mkdirSync(path.join(profile.userDataDir, 'User'), { recursive: true });
@@ -138,7 +142,9 @@ export function prepareProfile(profile: Profile, settings: Record<string, unknow
       current = {}; // settings with comments: ours win, the rest is rewritten below
     }
   }
-  writeFileSync(file, `${JSON.stringify({ ...current, ...settings }, null, 2)}\n`);
+  const merged: Record<string, unknown> = { ...current };
+  for (const [k, v] of Object.entries(settings)) if (!(USER_CHOICES.has(k) && k in current)) merged[k] = v;
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 }
 
 function codeServerArgs(tc: Toolchain, profile: Profile): string[] {

@@ -94,6 +94,11 @@ export const mochaHooks = {
     }
   },
 
+  async beforeEach(this: Context) {
+    // Each journey starts from a quiet workbench, whatever the previous one left open.
+    if (current) await current.wb.resetUi().catch(() => {});
+  },
+
   async afterEach(this: Context) {
     const test = this.currentTest;
     if (!test || test.state !== 'failed' || !current) return;

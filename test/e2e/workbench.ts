@@ -128,11 +128,15 @@ export class Workbench {
   }
 
   async quickPickLabels(): Promise<string[]> {
-    const rows = this.quickPickRows();
-    const n = await rows.count();
-    const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push((await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim());
-    return out;
+    return (await this.quickPickRows().allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Closes whatever a failed step may have left open (menus, pickers, dialogs, toasts). */
+  async resetUi(): Promise<void> {
+    for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
+    await this.answerDialog(/cancel|close|ok/i).catch(() => false);
+    await this.clearNotifications();
+    await this.page.mouse.move(0, 0);
   }
 
   /** Gives the keyboard back to the workbench (a focused webview keeps F1 for itself otherwise). */
@@ -256,6 +260,7 @@ export class Workbench {
     await this.page.keyboard.press('Home');
     for (let i = from; i < to; i++) await this.page.keyboard.press('Shift+ArrowDown');
     await this.page.keyboard.press('Shift+End');
+    await this.editor().locator('.selected-text').first().waitFor({ timeout: 10_000 });
   }
 
   /** Right-clicks the editor's selection and chooses `item` from the context menu. */
@@ -271,7 +276,11 @@ export class Workbench {
       const all = await menu.locator('.action-label').allInnerTexts();
       throw new Error(`no "${String(item)}" in the editor context menu; it has: ${all.filter(Boolean).join(' | ')}`);
     });
-    await entry.click();
+    // The menu takes the item under the pointer on Enter; a synthetic click right after
+    // the menu opened is sometimes swallowed (the menu guards against the right-click's mouse-up).
+    await entry.hover();
+    await this.page.keyboard.press('Enter');
+    await menu.first().waitFor({ state: 'hidden', timeout: 5_000 });
   }
 
   // ---- the chat webview -----------------------------------------------------------
