@@ -1,7 +1,7 @@
 // One chat: sending a turn, streaming the reply to the panel, Stop, Retry and Edit.
 // VS Code-free: the service client, the panel and the clock are injected.
 import type { ErrorView, HostMessage, ReplyMeta } from '../protocol';
-import { appendMessage, buildHistory, lastUserMessageIndex, toConversationView, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import { appendMessage, buildHistory, lastUserMessageIndex, refreshTitle, toConversationView, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { creditsCharged } from './cost';
 import { errorKind, errorToView } from './errors';
 import type { ConversationStore } from './store';
@@ -141,6 +141,21 @@ export class ChatSession {
     }
   }
 
+  /** Drops the error of the last send (e.g. its cause was fixed: a key was set). */
+  dismissSendError(): void {
+    if (!this.sendErrorView) return;
+    this.clearSendError();
+    this.deps.stateChanged();
+  }
+
+  /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
+  rejectSend(text: string, error: ErrorView): void {
+    this.sendErrorView = error;
+    this.failedText = text;
+    this.deps.stateChanged();
+    this.deps.post({ type: 'restoreInput', text });
+  }
+
   /** Stops the reply being generated; the partial text is kept, marked stopped. */
   stop(): void {
     const r = this.running;
@@ -160,6 +175,7 @@ export class ChatSession {
     if (i < 0) return;
     const text = conv.messages[i].content;
     conv.messages.splice(i);
+    refreshTitle(conv);
     conv.updatedAt = this.now().toISOString();
     this.clearSendError();
     this.deps.stateChanged();
@@ -298,6 +314,7 @@ export class ChatSession {
           // Nothing of the reply arrived: take the turn back and return the text to the box.
           const i = conv.messages.indexOf(user);
           if (i >= 0) conv.messages.splice(i);
+          refreshTitle(conv);
           this.sendErrorView = view;
           this.failedText = user.content;
           this.finish(running);

@@ -98,6 +98,12 @@ export function appendMessage(
   return message;
 }
 
+/** The title again from the first user message (after messages were taken out). */
+export function refreshTitle(conv: Conversation): void {
+  const first = conv.messages.find((m) => m.role === 'user');
+  conv.title = first ? deriveTitle(first.content) : DEFAULT_TITLE;
+}
+
 export function findMessage(conv: Conversation, id: string): StoredMessage | undefined {
   return conv.messages.find((m) => m.id === id);
 }

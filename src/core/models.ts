@@ -19,7 +19,7 @@ export type Usability = { usable: true } | { usable: false; reason: string };
 
 export function modelUsability(m: ModelLike): Usability {
   if (!m.isActive) return { usable: false, reason: 'Inactive: the service does not offer it now' };
-  if (m.type !== 'text') return { usable: false, reason: `A ${m.type} model: chat needs a text model` };
+  if (m.type !== 'text') return { usable: false, reason: `${/^[aeiou]/i.test(m.type) ? 'An' : 'A'} ${m.type} model: chat needs a text model` };
   if (!MODEL_ID_PATTERN.test(m.valueId)) {
     return { usable: false, reason: `Its id "${m.valueId}" is not accepted by the chat request (lowercase letters and "-" only)` };
   }

@@ -70,8 +70,8 @@ export function balanceBreakdown(b: BalanceLike, now: Date): string[] {
   const lines: string[] = [];
   lines.push(`**Total:** ${escapeMarkdown(creditsText(totalCredits(b)))}`);
   const parts: string[] = [];
-  if (b.regularBalance !== undefined) parts.push(`regular ${formatNumber(b.regularBalance)}`);
-  if (b.dailyBalance !== undefined) parts.push(`daily ${formatNumber(b.dailyBalance)}`);
+  if (b.regularBalance !== undefined) parts.push(`Regular ${formatNumber(b.regularBalance)}`);
+  if (b.dailyBalance !== undefined) parts.push(`Daily ${formatNumber(b.dailyBalance)}`);
   if (parts.length) lines.push(escapeMarkdown(parts.join(' · ')));
   if (b.hasDailyCredit !== undefined || b.dailyCredit) {
     const used = b.dailyCredit?.used;

@@ -1,7 +1,7 @@
 // The chat panel: a WebviewPanel beside the editor, its typed messages, and the chat session behind it.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ChatSession, toModelSummaries, type ConversationStore, type ReplyFinished } from '../core';
+import { ChatSession, errorToView, toModelSummaries, type ConversationStore, type ReplyFinished } from '../core';
 import { parseWebviewMessage, type AllowedCommand, type ChatState, type HostMessage, type WebviewMessage } from '../protocol';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
@@ -67,7 +67,11 @@ export class ChatPanelController implements vscode.Disposable {
     this.disposables.push(
       deps.config.onDidChange(() => this.scheduleState()),
       deps.models.onDidChange(() => this.scheduleState()),
-      deps.keys.onDidChange(() => this.scheduleState()),
+      deps.keys.onDidChange(() => {
+        // A key was set: an error about the key is settled.
+        if (deps.keys.hasKey && this.session.sendError?.kind === 'auth') this.session.dismissSendError();
+        this.scheduleState();
+      }),
     );
   }
 
@@ -326,6 +330,10 @@ export class ChatPanelController implements vscode.Disposable {
     if (this.session.busy) {
       this.post({ type: 'restoreInput', text });
       void vscode.window.showInformationMessage('A reply is still being generated. Stop it or wait, then send again.');
+      return;
+    }
+    if (!(await this.deps.keys.get())) {
+      this.session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.config.settings.baseUrl));
       return;
     }
     if (!(await this.ensureModel())) {

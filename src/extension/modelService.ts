@@ -97,7 +97,7 @@ export class ModelService implements vscode.Disposable {
    * shown with their reason and not selectable. Resolves to the chosen valueId.
    */
   pick(): Promise<string | undefined> {
-    type Item = vscode.QuickPickItem & { valueId?: string; retry?: boolean; selectable: boolean };
+    type Item = vscode.QuickPickItem & { valueId?: string; retry?: boolean; setKey?: boolean; selectable: boolean };
     const qp = vscode.window.createQuickPick<Item>();
     qp.title = 'AI Chat: Select Model';
     qp.placeholder = 'Choose the model for chat (cost per message shown)';
@@ -148,6 +148,11 @@ export class ModelService implements vscode.Disposable {
             void this.load(true);
             return;
           }
+          if (item.setKey) {
+            qp.hide();
+            void vscode.commands.executeCommand('aiChat.setApiKey');
+            return;
+          }
           if (!item.selectable || !item.valueId) {
             // Not selectable: say why and keep the pick open.
             if (item.detail) qp.placeholder = `${item.label.replace(/\$\([^)]+\)\s*/g, '')} cannot be used: ${item.detail}`;
@@ -175,7 +180,8 @@ export class ModelService implements vscode.Disposable {
       qp.show();
       void this.keys.get().then((key) => {
         if (!key) {
-          qp.items = [{ label: '$(key) Set an API key first', detail: 'The model list comes from the service and needs your API key.', selectable: false, alwaysShow: true }];
+          qp.items = [{ label: '$(key) Set API Key', detail: 'The model list comes from the service and needs your API key first.', setKey: true, selectable: false, alwaysShow: true }];
+          qp.busy = false;
           return;
         }
         void this.load(true);

@@ -251,15 +251,21 @@ describe('chat session', () => {
 
   it('Edit removes the last turn and puts its text back', async () => {
     const t = setup();
-    t.fb.scripts.push({ events: chunks('A1') }, { events: chunks('A2') });
+    t.fb.scripts.push({ events: chunks('A1') }, { events: chunks('A2') }, { events: chunks('A3') });
     await t.session.send('Q1');
     await t.session.send('Q2');
     await t.session.editLast();
     assert.deepEqual(t.session.conversation.messages.map((m) => m.content), ['Q1', 'A1']);
+    assert.equal(t.session.conversation.title, 'Q1');
+    await t.session.editLast();
+    assert.equal(t.session.conversation.title, 'New chat', 'no message left: the title is reset');
+    await t.session.send('Q1 again');
     const last = t.posts[t.posts.length - 1];
-    assert.deepEqual(last, { type: 'restoreInput', text: 'Q2' });
+    assert.equal(last.type, 'streamEnd');
+    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'Q2'));
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages.length, 2);
+    assert.equal(saved?.title, 'Q1 again');
   });
 
   it('sends the whole history with unique ids on the next turn', async () => {

@@ -20,7 +20,7 @@ describe('model usability', () => {
       return u.usable ? '' : u.reason;
     };
     assert.match(reason(models[2]), /Inactive/);
-    assert.match(reason(models[4]), /image model/);
+    assert.match(reason(models[4]), /^An image model/);
     assert.match(reason(models[5]), /turbo-v2/);
   });
 });

@@ -32,7 +32,7 @@ describe('status bar state', () => {
     assert.equal(s.text, '$(credit-card) 1,000 credits');
     assert.equal(s.accessibilityLabel, 'AI Chat credits: 1,000');
     assert.equal(s.background, undefined);
-    assert.match(s.tooltip, /regular 950 · daily 50/);
+    assert.match(s.tooltip, /Regular 950 · Daily 50/);
     assert.match(s.tooltip, /Daily credit not used yet/);
     assert.match(s.tooltip, /- 250 of 300 expires 2026\\-11\\-25 \\\(in 4 days\\\)/);
     assert.match(s.tooltip, /Last updated 12:00/);
