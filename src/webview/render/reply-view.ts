@@ -8,7 +8,7 @@
 // inserted; toolbars and buttons are built with createElement/textContent.
 import type { MarkdownIt } from 'markdown-it';
 import { announce } from './announce';
-import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, type BlockStarts } from './blocks';
+import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, plainAppend, type BlockStarts } from './blocks';
 import { languageOf } from './highlight';
 import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
 import { createSanitizer, type Sanitize } from './sanitize';
@@ -93,6 +93,16 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
     pre.replaceWith(wrapper);
     wrapper.append(bar, pre);
   }
+}
+
+const INLINE_PARENTS = new Set(['P', 'LI', 'TD', 'TH', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+
+/** The last text node under `root` if it sits directly in a paragraph, list item, cell or heading. */
+function lastTextNode(root: Element): Text | null {
+  let node: Node | null = root.lastChild;
+  while (node && node.nodeType === Node.ELEMENT_NODE) node = node.lastChild;
+  if (!(node instanceof Text) || !node.parentElement || !INLINE_PARENTS.has(node.parentElement.tagName)) return null;
+  return node;
 }
 
 function sameElement(a: Element, b: Element): boolean {
@@ -210,9 +220,26 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     tailFence = { info, text };
   };
 
+  /**
+   * Fast path for the commonest small change, plain words added to the end of the open tail's
+   * last line (see plainAppend): appended to the last text node instead of re-rendering.
+   */
+  const appendPlainText = (tail: string): boolean => {
+    if (renderedTail === null || !tailEl || tailFence) return false;
+    const last = lastTextNode(tailEl);
+    const delta = last && plainAppend(renderedTail, tail, last.data);
+    if (!last || !delta) return false;
+    last.appendData(delta);
+    return true;
+  };
+
   const renderTail = () => {
     const tail = splitter.tail;
     if (tail === renderedTail) return;
+    if (appendPlainText(tail)) {
+      renderedTail = tail;
+      return;
+    }
     renderedTail = tail;
     if (!tail.trim()) {
       tailEl?.remove();

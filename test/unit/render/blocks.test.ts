@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, splitWhole } from '../../../src/webview/render/blocks';
+import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, plainAppend, splitWhole } from '../../../src/webview/render/blocks';
 import { createBlockParser, createMarkdown, isAllowedUrl, type RenderEnv } from '../../../src/webview/render/markdown';
-import { languageOf } from '../../../src/webview/render/highlight';
+import { escapeHtml, languageOf } from '../../../src/webview/render/highlight';
 import { FIXTURES, randomChunks, randomDocument, rng } from './fixtures';
 
 const blockStarts = markdownBlockStarts(createBlockParser());
@@ -176,5 +176,50 @@ describe('render/blocks: openFence', () => {
       const token = md.parse(text, {}).find((t) => t.type === 'fence');
       assert.equal(openFence(text)?.code, token?.content, text);
     }
+  });
+});
+
+describe('render/blocks: plainAppend (fast path for plain words added to the tail)', () => {
+  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  /** Rendered HTML and the text of its last text node (what the DOM path sees). */
+  const renderTail = (text: string) => {
+    const html = md.render(text, { plainCode: true });
+    const closing = /(?:<\/[a-z0-9]+>\s*)+$/.exec(html);
+    const at = closing ? closing.index : html.length;
+    const before = html.slice(0, at);
+    return { html, at, lastText: unescape(before.slice(before.lastIndexOf('>') + 1)) };
+  };
+
+  it('accepts plain words after a completed word and rejects everything else', () => {
+    assert.equal(plainAppend('Some text here', 'Some text heres and', 'Some text here'), 's and');
+    assert.equal(plainAppend('- item one', '- item ones', 'item one'), 's');
+    for (const [before, after] of [
+      ['Some text', 'Some text ', ''], ['word', 'words', ''], ['para\n1', 'para\n1. x', ''], ['a **b', 'a **bc', ''],
+      ['see http:', 'see http:x', ''], ['text more', 'text more*', ''], ['text more', 'text more\nx', ''], ['a _b_', 'a _b_c', ''],
+    ]) {
+      assert.equal(plainAppend(before, after, renderTail(before).lastText), null, JSON.stringify([before, after]));
+    }
+  });
+
+  it('whenever it applies, rendering the longer text equals appending to the last text node', () => {
+    const random = rng(7);
+    let applied = 0;
+    for (let d = 0; d < 60; d++) {
+      const doc = randomDocument(random, 6) + ' and some more plain words to finish';
+      const blocks = splitWhole(blockStarts, doc);
+      for (const block of blocks) {
+        for (let i = 1; i < block.length; i += 1 + Math.floor(random() * 5)) {
+          const before = block.slice(0, i);
+          const after = block.slice(0, Math.min(block.length, i + 1 + Math.floor(random() * 12)));
+          const old = renderTail(before);
+          const delta = plainAppend(before, after, old.lastText);
+          if (delta === null) continue;
+          applied++;
+          const expected = old.html.slice(0, old.at) + escapeHtml(delta) + old.html.slice(old.at);
+          assert.equal(md.render(after, { plainCode: true }), expected, JSON.stringify({ before, after }));
+        }
+      }
+    }
+    assert.ok(applied > 100, `fast path applied only ${applied} times`);
   });
 });
