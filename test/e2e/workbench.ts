@@ -34,6 +34,9 @@ export async function waitFor<T>(
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Whitespace runs to one space, trimmed. */
+export const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /** Parses "1,234" out of a status bar label like "AI Chat credits: 1,234". */
 export function creditsOf(label: string | null | undefined): number | undefined {
   const m = /([\d,]+)/.exec(label ?? '');
@@ -147,6 +150,8 @@ export class Workbench {
   }
 
   async openPalette(): Promise<void> {
+    // A picker that is still closing makes the next one inert for a moment.
+    await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => this.page.keyboard.press('Escape'));
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.page.keyboard.press('F1');
       try {
@@ -263,14 +268,22 @@ export class Workbench {
     await this.editor().locator('.selected-text').first().waitFor({ timeout: 10_000 });
   }
 
-  /** Right-clicks the editor's selection and chooses `item` from the context menu. */
+  /**
+   * Opens the editor's context menu on the selection (the context-menu key, Shift+F10, which
+   * keeps the selection exactly as it is; a right-click if that shows no menu) and chooses `item`.
+   */
   async editorContextMenu(item: string | RegExp): Promise<void> {
-    const sel = this.editor().locator('.selected-text').first();
-    const box = (await sel.boundingBox()) ?? (await this.editor().locator('.view-lines').boundingBox());
-    if (!box) throw new Error('editor not visible');
-    await this.page.mouse.click(box.x + Math.min(20, box.width / 2), box.y + box.height / 2, { button: 'right' });
     const menu = this.page.locator('.context-view .monaco-menu, .monaco-menu-container');
-    await menu.first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Shift+F10');
+    try {
+      await menu.first().waitFor({ timeout: 3_000 });
+    } catch {
+      const sel = this.editor().locator('.selected-text').first();
+      const box = await sel.boundingBox();
+      if (!box) throw new Error('no selection in the editor');
+      await this.page.mouse.click(box.x + Math.min(20, box.width / 2), box.y + box.height / 2, { button: 'right' });
+      await menu.first().waitFor({ timeout: 10_000 });
+    }
     const entry = menu.locator('.action-item .action-label, .action-menu-item').filter({ hasText: item }).first();
     await entry.waitFor({ timeout: 10_000 }).catch(async () => {
       const all = await menu.locator('.action-label').allInnerTexts();
@@ -313,13 +326,9 @@ export class Workbench {
     return new Chat(this, await this.chatFrame());
   }
 
-  /** The chat panel when it is already open (else opens it). */
-  async chat(waitMs = 3_000): Promise<Chat> {
-    try {
-      return new Chat(this, await this.chatFrame(waitMs));
-    } catch {
-      return this.openChat();
-    }
+  /** The chat panel, brought to the front with "AI Chat: Open Chat" (opened if needed). */
+  async chat(): Promise<Chat> {
+    return this.openChat();
   }
 }
 
@@ -379,7 +388,7 @@ export class Chat {
       if (await this.stopButton().isVisible()) throw new Error('the reply never finished (Stop still shown)');
     });
     await this.sendButton().waitFor({ state: 'visible', timeout: timeoutMs });
-    return (await this.articles('Assistant').count()) ? this.lastReply().innerText() : '';
+    return (await this.articles('Assistant').count()) ? this.replyText() : '';
   }
 
   /** Sends and waits for the complete reply; returns its text. */
@@ -392,6 +401,14 @@ export class Chat {
 
   /** All message texts currently shown, in order. */
   async transcript(): Promise<string[]> {
-    return (await this.articles().allInnerTexts()).map((t) => t.trim());
+    return (await this.articles().allTextContents()).map(squash);
+  }
+
+  /**
+   * Text of the last reply. textContent, not innerText: finished blocks of a long reply
+   * use content-visibility:auto, and innerText leaves out whatever is scrolled away.
+   */
+  async replyText(): Promise<string> {
+    return squash((await this.lastReply().textContent().catch(() => '')) ?? '');
   }
 }

@@ -22,7 +22,7 @@ describe('Journey 3: Open Chat and send', () => {
       const partials: string[] = [];
       let shot = false;
       while (await chat.stopButton().isVisible()) {
-        const text = (await chat.lastReply().innerText().catch(() => '')).trim();
+        const text = await chat.replyText();
         if (text && text !== partials[partials.length - 1] && (await chat.stopButton().isVisible())) {
           partials.push(text);
           if (partials.length === 3 && !shot) {

@@ -14,18 +14,18 @@ describe('Journey 4: Stop and Retry', () => {
 
     await chat.send('Write a long answer please. e2e-stop-check len:8000');
     await waitFor(
-      async () => (await chat.stopButton().isVisible()) && (await chat.lastReply().innerText().catch(() => '')).length > 80,
+      async () => (await chat.stopButton().isVisible()) && (await chat.replyText()).length > 80,
       'the reply did not start streaming',
     );
     await chat.stopButton().click();
     await chat.sendButton().waitFor({ state: 'visible', timeout: 15_000 });
 
-    const stopped = (await chat.lastReply().innerText()).trim();
+    const stopped = await chat.replyText();
     assert.ok(stopped.length > 80, 'the partial reply is still shown');
     const panel = await chat.frame.locator('body').innerText();
     assert.match(panel, /Stopped/, 'the reply is marked stopped');
     await sleep(800);
-    assert.equal((await chat.lastReply().innerText()).trim(), stopped, 'nothing more arrives after Stop');
+    assert.equal(await chat.replyText(), stopped, 'nothing more arrives after Stop');
     const last = demo.server.control.requests().filter((r) => r.path === '/chat').pop();
     assert.ok(last?.clientClosed, 'the request was cancelled at the server');
     await wb.screenshot('chat-stopped');

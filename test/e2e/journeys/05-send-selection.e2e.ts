@@ -18,7 +18,7 @@ describe('Journey 5: Send Selection', () => {
     let seen: string[] = [];
     const mine = await waitFor(
       async () => {
-        seen = await chat.articles('You').allInnerTexts();
+        seen = await chat.articles('You').allTextContents();
         return seen.find((t) => t.includes('e2e-selection-check'));
       },
       () => `the selection never showed up as my message; my messages: ${JSON.stringify(seen.map((t) => t.slice(0, 200)))}`,

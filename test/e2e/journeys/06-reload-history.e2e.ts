@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
 import { readyWithKey, resetServer } from '../steps';
-import { sleep, waitFor, type Chat } from '../workbench';
+import { Chat, sleep, waitFor } from '../workbench';
 
 async function openHistoryItem(chat: Chat, text: string): Promise<void> {
   const { wb } = e2e();
@@ -46,7 +46,11 @@ describe('Journey 6: Reload and History', () => {
     await sleep(5_000);
     await wb.reload();
     wb = e2e().wb;
-    chat = await wb.chat(20_000); // the panel comes back by itself; else the user opens it
+    // The panel comes back by itself (a webview serializer); else the user opens it.
+    chat = await wb.chatFrame(20_000).then(
+      (frame) => new Chat(wb, frame),
+      () => wb.openChat(),
+    );
     let seen: string[] = [];
     const restored = await waitFor(
       async () => {
@@ -59,7 +63,7 @@ describe('Journey 6: Reload and History', () => {
     assert.ok(!restored.some((x) => x.includes('e2e-history-alpha')), 'the restored panel shows the latest conversation');
 
     await openHistoryItem(chat, 'e2e-history-alpha');
-    chat = await wb.chat();
+    await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
     const older = await waitFor(
       async () => {
         seen = await chat.transcript();

@@ -56,7 +56,7 @@ const CASES: Case[] = [
 async function shownTexts(chat: Chat): Promise<string[]> {
   return (await chat.transcript()).map((t) =>
     t
-      .replace(/\b(Edit|Copy reply|Copy|Insert at Cursor|Open in New Editor|Retry)\b/g, '')
+      .replace(/Edit|Copy reply|Copy|Insert at Cursor|Open in New Editor|Retry/g, '')
       .replace(/\s+/g, ' ')
       .trim()
       .slice(0, 60),
@@ -95,7 +95,7 @@ describe('Journey 7: Faults from the service', () => {
 
       const box = await chat.message().inputValue();
       if (c.replyStarted) {
-        const kept = box === typed || (await chat.articles('You').allInnerTexts()).some((t) => t.includes(typed));
+        const kept = box === typed || (await chat.articles('You').allTextContents()).some((t) => t.includes(typed));
         assert.ok(kept, `${c.name}: the typed text is neither in the box nor shown as sent (box: "${box}")`);
       } else {
         assert.equal(box, typed, `${c.name}: the typed text is still in the box`);
