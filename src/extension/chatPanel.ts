@@ -15,6 +15,7 @@ import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
 const CURRENT_CONVERSATION_KEY = 'aiChat.currentConversationId';
+const DRAFT_KEY = 'aiChat.draft';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
 function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenable<unknown> {
@@ -259,6 +260,9 @@ export class ChatPanelController implements vscode.Disposable {
         const queued = this.queue.filter((m) => m.type !== 'state');
         this.queue = [];
         this.postState();
+        // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
+        const draft = this.deps.context.workspaceState.get<string>(DRAFT_KEY);
+        if (draft) this.post({ type: 'restoreInput', text: draft });
         for (const m of queued) this.post(m);
         void this.deps.keys.get().then(() => {
           this.postState();
@@ -310,6 +314,9 @@ export class ChatPanelController implements vscode.Disposable {
         await vscode.env.openExternal(vscode.Uri.parse(url, true));
         return;
       }
+      case 'draft':
+        await this.deps.context.workspaceState.update(DRAFT_KEY, msg.text || undefined);
+        return;
       case 'runCommand': {
         await runAllowedCommand(msg.command, this.deps.context.extension.id);
         return;

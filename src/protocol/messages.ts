@@ -146,6 +146,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('codeAction'), action: CodeActionSchema, code: text, language: z.string().max(100) }),
   z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
+  /** The unsent text in the box (kept by the host too, so a reload never loses it). */
+  z.object({ type: z.literal('draft'), text }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

@@ -132,6 +132,7 @@ class ChatApp {
 
     const saved = this.loadSaved();
     if (saved.draft) this.input.value = saved.draft;
+    this.postedDraft = saved.draft;
     this.conversationId = undefined;
 
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
@@ -511,6 +512,8 @@ class ChatApp {
     return { draft: typeof s?.draft === 'string' ? s.draft : '', ...(typeof s?.conversationId === 'string' ? { conversationId: s.conversationId } : {}) };
   }
 
+  private postedDraft = '';
+
   private saveDraftSoon(): void {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = setTimeout(() => this.saveDraft(), 250);
@@ -521,6 +524,10 @@ class ChatApp {
     this.draftTimer = undefined;
     const state: SavedState = { draft: this.input.value, ...(this.conversationId ? { conversationId: this.conversationId } : {}) };
     this.vscode.setState(state);
+    if (state.draft !== this.postedDraft) {
+      this.postedDraft = state.draft;
+      this.post({ type: 'draft', text: state.draft });
+    }
   }
 }
 

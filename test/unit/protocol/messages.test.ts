@@ -76,6 +76,8 @@ const validWebview: unknown[] = [
   { type: 'openLink', href: 'https://example.com' },
   { type: 'runCommand', command: 'setApiKey' },
   { type: 'runCommand', command: 'openSettings' },
+  { type: 'draft', text: '' },
+  { type: 'draft', text: 'half a question' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -89,6 +91,7 @@ const invalidWebview: Array<[string, unknown]> = [
   ['codeAction unknown action', { type: 'codeAction', action: 'run', code: 'x', language: 'sh' }],
   ['openLink not a string', { type: 'openLink', href: 5 }],
   ['runCommand not allowlisted', { type: 'runCommand', command: 'workbench.action.terminal.new' }],
+  ['draft without text', { type: 'draft' }],
   ['array', [{ type: 'ready' }]],
   ['undefined', undefined],
 ];
