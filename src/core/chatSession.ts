@@ -68,6 +68,8 @@ export interface ChatSessionDeps {
   flushIntervalMs?: number;
   /** History limits. */
   maxHistoryChars?: number;
+  /** A streaming reply is saved at most this often (0: only when it ends). */
+  partialSaveIntervalMs?: number;
 }
 
 interface Running {
@@ -230,6 +232,13 @@ export class ChatSession {
     this.running = running;
     this.deps.stateChanged();
     this.deps.post({ type: 'streamStart', messageId: assistant.id, model });
+    // The turn is on disk from the start (a reply cut by a crash reopens as stopped, with Retry),
+    // and the partial reply is written now and then while it streams.
+    const saveQuietly = () =>
+      this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
+    void saveQuietly();
+    const saveEveryMs = this.deps.partialSaveIntervalMs ?? 2000;
+    let lastSave = Date.now();
 
     const req: SessionChatRequest = {
       messages: history,
@@ -270,6 +279,10 @@ export class ChatSession {
             pending += ev.data;
             if (flushMs <= 0) flush();
             else if (timer === undefined) timer = setTimeout(flush, flushMs);
+            if (saveEveryMs > 0 && Date.now() - lastSave >= saveEveryMs) {
+              lastSave = Date.now();
+              void saveQuietly();
+            }
           } else if (ev.event === 'd') {
             if (ev.usage) {
               meta.promptTokens = ev.usage.promptTokens;
@@ -321,6 +334,7 @@ export class ChatSession {
           this.deps.stateChanged();
           this.deps.post({ type: 'restoreInput', text: user.content });
           this.deps.replyFinished?.(finished);
+          await saveQuietly();
           return;
         }
         assistant.status = 'error';

@@ -78,11 +78,15 @@ export class ConversationStore {
     return conv;
   }
 
-  /** Writes the conversation (a snapshot of it now); resolves when it is on storage. */
+  /**
+   * Writes the conversation (a snapshot of it now); resolves when it is on storage. A
+   * conversation left without messages is not kept.
+   */
   save(conv: Conversation = this.currentConv): Promise<void> {
-    if (conv.messages.length === 0) return this.writing;
     const snapshot = JSON.parse(JSON.stringify(conv)) as Conversation;
-    const next = this.writing.then(() => this.storage.write(snapshot));
+    const next = this.writing.then(() =>
+      snapshot.messages.length === 0 ? this.storage.remove(snapshot.id) : this.storage.write(snapshot),
+    );
     this.writing = next.catch(() => undefined);
     return next;
   }

@@ -168,6 +168,7 @@ describe('chat session', () => {
     t.fb.scripts.push(new FakeError('auth', 'The API key was rejected (HTTP 401)'));
     await t.session.send('my precious text');
     assert.equal(t.session.conversation.messages.length, 0);
+    assert.equal(t.storage.data.size, 0, 'the taken-back turn is not left on disk');
     assert.deepEqual(t.session.sendError?.actions, ['setApiKey']);
     assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'my precious text'));
     assert.equal(t.session.busy, false);
@@ -211,6 +212,9 @@ describe('chat session', () => {
     // wait until the chunk was posted
     while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
     assert.equal(t.session.busy, true);
+    // the turn is on disk while the reply streams; reopened, it is a stopped reply
+    const during = parseConversation(await t.storage.read(t.session.conversation.id));
+    assert.deepEqual(during?.messages.map((m) => [m.role, m.status]), [['user', 'complete'], ['assistant', 'stopped']]);
     t.session.stop();
     await done;
     const reply = t.session.conversation.messages[1];

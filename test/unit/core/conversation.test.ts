@@ -146,6 +146,17 @@ describe('conversation store', () => {
     assert.deepEqual(list.map((c) => c.title), ['newer', 'older']);
   });
 
+  it('drops a saved conversation once it has no messages left', async () => {
+    const storage = new MemoryConversationStorage();
+    const store = new ConversationStore(storage, opts);
+    appendMessage(store.current, 'user', 'only', t0);
+    await store.save();
+    assert.equal(storage.data.size, 1);
+    store.current.messages.length = 0;
+    await store.save();
+    assert.equal(storage.data.size, 0);
+  });
+
   it('reopens a saved conversation with its messages', async () => {
     const storage = new MemoryConversationStorage();
     const store = new ConversationStore(storage, opts);
