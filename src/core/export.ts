@@ -6,17 +6,18 @@ export function conversationToMarkdown(conv: Conversation, exportedAt: Date = ne
   const out: string[] = [];
   out.push(`# ${conv.title.replace(/\n/g, ' ')}`);
   out.push(`_Exported ${exportedAt.toISOString()} · ${conv.messages.length} messages_`);
-  for (const m of conv.messages) {
+  conv.messages.forEach((m, i) => {
     if (m.role === 'user') {
+      if (i > 0) out.push('---');
       out.push('## You');
       out.push(m.content);
-      continue;
+      return;
     }
     out.push('## Assistant');
     if (m.meta) out.push(`_${replyMetaText(m.meta)}_`);
     if (m.content) out.push(m.content);
     if (m.status === 'stopped') out.push('_(Stopped)_');
     if (m.status === 'error' && m.error) out.push(`> Error: ${m.error.message.replace(/\n/g, ' ')}`);
-  }
+  });
   return out.join('\n\n') + '\n';
 }

@@ -91,6 +91,7 @@ describe('export', () => {
     assert.ok(md.startsWith('# Hello there\n\n_Exported 2026-11-21T12:00:00.000Z · 4 messages_'));
     assert.ok(md.includes('## You\n\nHello there\n\n## Assistant\n\n_swift-chat · 1 credit · 2 prompt + 3 completion tokens_\n\nHi!'));
     assert.ok(md.includes('Par\n\n_(Stopped)_'));
+    assert.ok(md.includes('Hi!\n\n---\n\n## You\n\nMore'), 'turns are separated by a rule');
   });
 });
 
