@@ -238,7 +238,7 @@ function tail(file: string, lines = 30): string {
 export async function startCodeServer(
   tc: Toolchain,
   profile: Profile,
-  opts: { port: number; logFile: string },
+  opts: { port: number; logFile: string; env?: Record<string, string> },
 ): Promise<CodeServer> {
   const fd = openSync(opts.logFile, 'a');
   const args = [
@@ -254,7 +254,7 @@ export async function startCodeServer(
     '--ignore-last-opened',
     profile.workspace,
   ];
-  const child = spawn(tc.node, args, { detached: true, stdio: ['ignore', fd, fd], env: toolchainEnv(tc) });
+  const child = spawn(tc.node, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...toolchainEnv(tc), ...opts.env } });
   closeSync(fd);
   const url = `http://127.0.0.1:${opts.port}/`;
   try {

@@ -173,7 +173,13 @@ export class Workbench {
     await row.waitFor({ timeout: 15_000 }).catch(async () => {
       throw new Error(`no command "${title}" in the palette; it listed: ${(await this.quickPickLabels()).join(' | ')}`);
     });
-    await row.click();
+    // Enter runs the focused row; a click can miss a list that is still being laid out.
+    const focused = this.quickPickRows().and(this.page.locator('.focused')).first();
+    if (((await focused.getAttribute('aria-label').catch(() => null)) ?? '').startsWith(title)) {
+      await this.page.keyboard.press('Enter');
+    } else {
+      await row.click();
+    }
   }
 
   /** Types into the visible input box (or quick pick filter) and presses Enter. */
@@ -221,11 +227,10 @@ export class Workbench {
   }
 
   async clearNotifications(): Promise<void> {
-    for (let i = 0; i < 10; i++) {
-      const close = this.page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close').first();
-      if (!(await close.isVisible().catch(() => false))) return;
-      await close.click().catch(() => {});
-    }
+    const toasts = this.page.locator('.notifications-toasts .notification-toast');
+    if ((await toasts.count()) === 0) return;
+    await this.runCommand('Notifications: Clear All Notifications');
+    await toasts.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
   }
 
   /** A modal dialog's button, if a dialog is shown. */
@@ -298,16 +303,25 @@ export class Workbench {
 
   // ---- the chat webview -----------------------------------------------------------
 
-  /** The frame of the chat panel (a webview: iframe inside iframe), found by its "Message" box. */
+  /** Whether the iframes holding `frame` are all shown (a hidden webview keeps its frames). */
+  private async frameShown(frame: Frame): Promise<boolean> {
+    for (let f: Frame | null = frame; f && f !== this.page.mainFrame(); f = f.parentFrame()) {
+      const el = await f.frameElement();
+      const shown = await el.isVisible();
+      await el.dispose();
+      if (!shown) return false;
+    }
+    return true;
+  }
+
+  /** The frame of the shown chat panel (a webview: iframe inside iframe), found by its "Message" box. */
   async chatFrame(timeoutMs = 30_000): Promise<Frame> {
     return waitFor(
       async () => {
         for (const f of this.page.frames()) {
-          if (f.isDetached()) continue;
-          if (!/webview|fake\.html|index\.html\?id=/.test(f.url()) && f !== this.page.mainFrame()) continue;
-          if (f === this.page.mainFrame()) continue;
+          if (f.isDetached() || f === this.page.mainFrame()) continue;
           try {
-            if (await f.getByRole('textbox', { name: 'Message' }).count()) return f;
+            if ((await f.getByRole('textbox', { name: 'Message' }).count()) && (await this.frameShown(f))) return f;
           } catch {
             /* frame navigating */
           }

@@ -26,6 +26,7 @@ describe('Journey 1: Set API Key', () => {
     assert.match(await wb.statusText(), /1,234 credits/);
     assert.match(await wb.statusLabel(), /AI Chat credits: 1,234/);
 
+    await wb.clearNotifications();
     const tooltip = await wb.statusTooltip();
     assert.match(tooltip, /1,234/, `tooltip: ${tooltip}`);
     await wb.screenshot('status-bar-tooltip');

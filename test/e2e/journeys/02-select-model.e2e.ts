@@ -10,6 +10,7 @@ describe('Journey 2: Select Model', () => {
     const wb = await readyWithKey(1000);
     const { page } = e2e();
 
+    await wb.clearNotifications();
     await wb.runCommand('AI Chat: Select Model');
     const labels = await waitFor(
       async () => {

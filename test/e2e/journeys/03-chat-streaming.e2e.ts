@@ -25,7 +25,7 @@ describe('Journey 3: Open Chat and send', () => {
         const text = await chat.replyText();
         if (text && text !== partials[partials.length - 1] && (await chat.stopButton().isVisible())) {
           partials.push(text);
-          if (partials.length === 3 && !shot) {
+          if (text.length > 700 && !shot) {
             await wb.screenshot('chat-streaming');
             shot = true;
           }

@@ -27,7 +27,7 @@ describe('Journey 5: Send Selection', () => {
     assert.match(mine, /\b9\b[^\n]*\b15\b/, `line range shown: ${mine}`);
     assert.match(mine, /export function stockValue/, 'the selected code is shown');
     const block = chat.articles('You').last().locator('pre').first();
-    assert.match(await block.innerText(), /total \+= item\.quantity \* item\.unitPrice/, 'the selection is shown as a code block');
+    assert.match((await block.textContent()) ?? '', /total \+= item\.quantity \* item\.unitPrice/, 'the selection is shown as a code block');
 
     const reply = await chat.waitForIdle();
     assert.ok(reply.trim().length > 100, 'the reply arrived');
