@@ -59,6 +59,7 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
   // A wheel/touch/key scroll upwards stops following immediately, even before the scroll event,
   // so a frame rendered in between cannot pull the view back down.
   const onUserScrollIntent = (event: Event) => {
+    if (scroller.scrollTop <= 0) return; // nothing above to scroll to
     if (event instanceof WheelEvent && event.deltaY < 0) following = false;
     else if (event instanceof KeyboardEvent && ['PageUp', 'ArrowUp', 'Home'].includes(event.key)) following = false;
   };
