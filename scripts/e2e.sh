@@ -3,7 +3,8 @@
 # Playwright in Debian Chromium, with the packaged extension and the reference server.
 # Ends with `N passed, N failed`; exits non-zero on any failure. Screenshots go to
 # test-results/screenshots/, a failure's screenshot and logs to test-results/failures/.
-# Extra arguments go to mocha (e.g. --grep "Journey 3").
+# Extra arguments go to mocha (e.g. --grep "Journey 3"). UPDATE_SCREENSHOTS=1 copies the
+# README's three screenshots to media/screenshots/ after a passing run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,4 +18,15 @@ if [ "${E2E_SKIP_BUILD:-}" != "1" ]; then
 fi
 export E2E_SKIP_BUILD=1
 
-exec npx mocha --config test/e2e/.mocharc.json "$@"
+status=0
+npx mocha --config test/e2e/.mocharc.json "$@" || status=$?
+
+# UPDATE_SCREENSHOTS=1 refreshes the README's pictures from this run (when it passed).
+if [ "${UPDATE_SCREENSHOTS:-}" = "1" ] && [ "$status" -eq 0 ]; then
+  mkdir -p media/screenshots
+  for name in chat-streaming model-pick status-bar-tooltip; do
+    cp "test-results/screenshots/$name.png" "media/screenshots/$name.png"
+  done
+  echo "Updated media/screenshots/ (chat-streaming, model-pick, status-bar-tooltip)."
+fi
+exit "$status"
