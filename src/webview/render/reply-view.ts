@@ -357,7 +357,8 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
       showActions();
       if (!announced) {
         announced = true;
-        announce(`Assistant: ${summary()}`);
+        const text = summary();
+        if (text) announce(`Assistant: ${text}`);
       }
     },
     setText(markdown) {
