@@ -1,0 +1,64 @@
+// Extension-host tests: run inside a real VS Code's extension host, with the VS Code API.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const ID = 'ai-chat-assistant.ai-chat-assistant';
+const COMMANDS = [
+  'aiChat.openChat',
+  'aiChat.newChat',
+  'aiChat.setApiKey',
+  'aiChat.clearApiKey',
+  'aiChat.selectModel',
+  'aiChat.showBalance',
+  'aiChat.refreshBalance',
+  'aiChat.showSubscriptions',
+  'aiChat.sendSelection',
+  'aiChat.exportChat',
+];
+
+function chatTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label === 'AI Chat');
+}
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('AI Chat Assistant in the extension host', () => {
+  before(async () => {
+    const ext = vscode.extensions.getExtension(ID);
+    assert.ok(ext, `${ID} is installed`);
+    await ext.activate();
+  });
+
+  it('activates and registers every command', async () => {
+    assert.equal(vscode.extensions.getExtension(ID)?.isActive, true);
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const c of COMMANDS) assert.ok(all.has(c), `${c} is registered`);
+  });
+
+  it('declares its settings with their defaults', () => {
+    const cfg = vscode.workspace.getConfiguration('aiChat');
+    for (const key of ['baseUrl', 'model', 'temperature', 'search', 'stream', 'systemPrompt', 'requestTimeoutSeconds', 'balanceRefreshMinutes']) {
+      assert.notEqual(cfg.inspect(key)?.defaultValue, undefined, `aiChat.${key} has a default`);
+    }
+    assert.equal(cfg.inspect('temperature')?.defaultValue, 1);
+  });
+
+  it('Open Chat shows one "AI Chat" panel, and running it again reveals the same one', async () => {
+    await vscode.commands.executeCommand('aiChat.openChat');
+    await until(() => chatTabs().length === 1, 'the AI Chat panel');
+    await vscode.commands.executeCommand('aiChat.openChat');
+    assert.equal(chatTabs().length, 1);
+  });
+
+  it('keeps no API key in the settings', () => {
+    const cfg = vscode.workspace.getConfiguration('aiChat');
+    const inspected = JSON.stringify(['baseUrl', 'model', 'systemPrompt'].map((k) => cfg.inspect(k)));
+    assert.doesNotMatch(inspected, /sk-[a-z]+-\d{6,}/);
+  });
+});
