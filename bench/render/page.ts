@@ -101,6 +101,24 @@ const api = {
     return { scriptMs, longestScriptMs: longest, frames, renders, chunks: chunks.length, wallMs, textLength: el.textContent?.length ?? 0 };
   },
 
+  /**
+   * The floor of any renderer at this arrival rate: with the finished reply of `text` on the page
+   * (rendered by ours), change one short text node per frame for `frames` frames.
+   */
+  async frameFloor(text: string, frames: number): Promise<void> {
+    const view = createReplyView({});
+    app.replaceChildren(view.element);
+    view.setText(text);
+    const p = document.createElement('p');
+    const node = document.createTextNode('');
+    p.append(node);
+    view.element.append(p);
+    for (let i = 0; i < frames; i++) {
+      node.data = `word ${i}`;
+      await new Promise((ok) => requestAnimationFrame(ok));
+    }
+  },
+
   /** Frames per second of requestAnimationFrame with nothing to do (for the method line). */
   async idleFrameRate(): Promise<number> {
     const t0 = performance.now();

@@ -85,6 +85,7 @@ async function measure(page: Page, cdp: CDPSession, run: () => Promise<RunResult
 }
 
 const f1 = (n: number) => n.toFixed(1);
+const at0 = <T extends { kb: number }>(rows: T[], kb: number): T => rows.find((r) => r.kb === kb)!;
 
 async function main(): Promise<void> {
   const t0 = Date.now();
@@ -106,12 +107,20 @@ async function main(): Promise<void> {
   await page.evaluate(([t, c]) => window.bench.naive(t, c, 1), [warm, CHUNK] as const);
 
   const rows: Array<{ kb: number; ours: Measured; naive: Measured; sample: number }> = [];
+  let floor100 = NaN;
   for (const kb of SIZES_KB) {
     const text = generateReply(kb * 1024, kb);
     const ours = await measure(page, cdp, () => page.evaluate(([t, c, p]) => window.bench.ours(t, c, p), [text, CHUNK, PER_FRAME] as const), true);
     const sample = NAIVE_SAMPLE[kb] ?? 1;
     const naive = await measure(page, cdp, () => page.evaluate(([t, c, p, s]) => window.bench.naive(t, c, p, s), [text, CHUNK, PER_FRAME, sample] as const), false, sample);
     rows.push({ kb, ours, naive, sample });
+    if (kb === 100) {
+      await page.evaluate(() => window.bench.clear());
+      await cdp.send('HeapProfiler.collectGarbage');
+      const before = await taskSeconds(cdp);
+      await page.evaluate(([t, n]) => window.bench.frameFloor(t, n), [text, ours.result.frames] as const);
+      floor100 = ((await taskSeconds(cdp)) - before) * 1000;
+    }
     console.log(
       `${String(kb).padStart(3)} KB (${text.length} bytes, ${ours.result.chunks} chunks): ` +
         `ours ${f1(ours.mainMs)} ms main-thread (${f1(ours.result.scriptMs)} ms script, ${ours.result.renders} renders), ` +
@@ -124,6 +133,11 @@ async function main(): Promise<void> {
   await browser.close();
   await server.close();
 
+  console.log(
+    `\nFrame floor at 100 KB: changing one short text node per frame for the same ${at0(rows, 100).ours.result.frames} frames, ` +
+      `with the finished reply on the page, costs ${f1(floor100)} ms main-thread (style, layout, paint, commit of each frame); ` +
+      `ours above that floor: ${f1(at0(rows, 100).ours.mainMs - floor100)} ms.`,
+  );
   const moduleJs = Buffer.from(await bundle('src/webview/render/index.ts', true));
   console.log(
     `\nRender module bundle (src/webview/render with markdown-it, highlight.js core + 27 languages, DOMPurify), ` +
