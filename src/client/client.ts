@@ -66,8 +66,19 @@ export interface ChatServiceClientOptions {
   userAgent?: string;
 }
 
+/** Told before the client waits to try a request again, so a caller can show why and for how long. */
+export interface RetryNotice {
+  /** The retry about to be made (1 = the first retry). */
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+  /** The failure being retried. */
+  error: ChatServiceError;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 const DEFAULT_USER_AGENT = 'ai-chat-assistant-client/0.1.0';
@@ -120,6 +131,7 @@ interface CallSpec<T> {
   accept: string;
   policy: RetryPolicy;
   signal: AbortSignal | undefined;
+  onRetry?: (notice: RetryNotice) => void;
   /** Overall per-attempt timeout (non-streaming calls only). */
   timeoutMs: number | undefined;
   /**
@@ -193,6 +205,7 @@ export class ChatServiceClient {
       accept: 'application/json',
       policy: 'chat',
       signal: opts.signal,
+      onRetry: opts.onRetry,
       timeoutMs: this.timeouts.requestMs,
       onSuccess: async (res) => ({ value: await this.readJson(res, ChatResponseSchema, 'chat reply') }),
     });
@@ -212,6 +225,7 @@ export class ChatServiceClient {
       accept: STREAM_ACCEPT,
       policy: 'chat',
       signal: opts.signal,
+      onRetry: opts.onRetry,
       timeoutMs: undefined,
       onSuccess: async (res, ctl, meta) => ({ value: this.makeStream(res, ctl, meta), keep: true }),
     });
@@ -246,6 +260,7 @@ export class ChatServiceClient {
       accept: 'application/json',
       policy: 'idempotent',
       signal: opts.signal,
+      onRetry: opts.onRetry,
       timeoutMs: this.timeouts.requestMs,
       onSuccess: async (res) => ({ value: await this.readJson(res, schema, what) }),
     });
@@ -319,6 +334,11 @@ export class ChatServiceClient {
         throw failure;
       }
       this.logger.warn(`Retrying ${spec.method} ${fullPath} in ${delay} ms`, this.logData(meta, { delayMs: delay, ...errorData(failure) }));
+      try {
+        spec.onRetry?.({ retry: attempt, maxRetries: this.maxRetries, delayMs: delay, error: failure });
+      } catch (err) {
+        this.logger.warn('onRetry callback threw', { error: String(err) });
+      }
       await sleep(delay, spec.signal);
     }
   }

@@ -6,7 +6,7 @@
  * - the stream decoder (pure) for other transports.
  */
 export { ChatServiceClient, DEFAULT_TIMEOUTS, buildApiError } from './client';
-export type { ChatServiceClientOptions, ClientTimeouts, RequestOptions } from './client';
+export type { ChatServiceClientOptions, ClientTimeouts, RequestOptions, RetryNotice } from './client';
 export { ChatStream, collectStream } from './stream';
 export type { CollectedReply, StreamOutcome } from './stream';
 export type { Logger } from './logger';

@@ -3,7 +3,7 @@
 import type { ErrorView, HostMessage, ReplyMeta } from '../protocol';
 import { appendMessage, buildHistory, lastUserMessageIndex, refreshTitle, toConversationView, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { creditsCharged } from './cost';
-import { errorKind, errorToView } from './errors';
+import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from './store';
 
 /** The request this session sends (a subset of the client's ChatRequest). */
@@ -21,13 +21,26 @@ export type SessionStreamEvent =
   | { event: 'e'; finishReason: string; isContinued?: boolean }
   | { event: 'd'; finishReason: string; usage?: { promptTokens: number; completionTokens: number } };
 
+/** Told by the client before it tries a request again (ChatServiceClient's RetryNotice). */
+export interface SessionRetryNotice {
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+  error: unknown;
+}
+
+export interface SessionCallOptions {
+  signal: AbortSignal;
+  onRetry?: (notice: SessionRetryNotice) => void;
+}
+
 /** What the session needs from the service client (ChatServiceClient satisfies it). */
 export interface ChatBackend {
   chat(
     req: SessionChatRequest,
-    opts: { signal: AbortSignal },
+    opts: SessionCallOptions,
   ): Promise<{ content: string; creditsUsed: number; creditsRemaining: number; model?: string }>;
-  chatStream(req: SessionChatRequest, opts: { signal: AbortSignal }): Promise<AsyncIterable<SessionStreamEvent> & { abort(): void }>;
+  chatStream(req: SessionChatRequest, opts: SessionCallOptions): Promise<AsyncIterable<SessionStreamEvent> & { abort(): void }>;
 }
 
 export interface SessionSettings {
@@ -248,6 +261,10 @@ export class ChatSession {
       ...(settings.search ? { search: true } : {}),
     };
     const signal = running.controller.signal;
+    // Before the reply starts, the client may wait and try again (429, 503, refused connection):
+    // the panel says why and for how long instead of a silent wait.
+    const onRetry = (notice: SessionRetryNotice) =>
+      this.deps.post({ type: 'streamStatus', messageId: assistant.id, text: retryNoticeText(notice, settings.baseUrl) });
     let started = false;
     let pending = '';
     let flushed = 0;
@@ -267,7 +284,7 @@ export class ChatSession {
 
     try {
       if (settings.stream) {
-        const stream = await this.deps.backend().chatStream(req, { signal });
+        const stream = await this.deps.backend().chatStream(req, { signal, onRetry });
         running.stream = stream;
         if (signal.aborted) stream.abort();
         for await (const ev of stream) {
@@ -297,7 +314,7 @@ export class ChatSession {
         const charged = creditsCharged(undefined, cost);
         if (charged !== undefined) meta.credits = charged;
       } else {
-        const res = await this.deps.backend().chat(req, { signal });
+        const res = await this.deps.backend().chat(req, { signal, onRetry });
         started = true;
         assistant.content = res.content;
         pending = res.content;

@@ -126,3 +126,22 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
     ...(traceId !== undefined ? { traceId } : {}),
   };
 }
+
+/** What the panel shows while the client waits to try a chat request again. */
+export function retryNoticeText(
+  notice: { retry: number; maxRetries: number; delayMs: number; error: unknown },
+  baseUrl: string,
+): string {
+  const kind = errorKind(notice.error);
+  const e = (notice.error ?? {}) as ErrorLike;
+  const seconds = Math.max(1, Math.ceil(notice.delayMs / 1000));
+  const why =
+    kind === 'rate-limit'
+      ? 'The service is rate limiting requests'
+      : e.status === 503
+        ? 'The service is busy'
+        : kind === 'connection' || kind === 'timeout'
+          ? `Could not reach ${baseUrl}`
+          : 'The request failed';
+  return `${why}; trying again in ${seconds} s (retry ${notice.retry} of ${notice.maxRetries})…`;
+}

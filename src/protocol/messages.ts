@@ -121,6 +121,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     meta: ReplyMetaSchema.optional(),
   }),
   z.object({ type: z.literal('streamError'), messageId: z.string(), error: ErrorViewSchema }),
+  /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
+  z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().max(1000) }),
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),

@@ -169,6 +169,10 @@ class ChatApp {
         const end = msg.offset + msg.text.length;
         if (end <= have) return; // already shown (a state snapshot carried it)
         const text = msg.offset < have ? msg.text.slice(have - msg.offset) : msg.text;
+        if (entry.content === '') {
+          entry.footer.querySelector('.typing')?.replaceChildren();
+          this.replying.textContent = 'Assistant is replying…';
+        }
         entry.view.append(text);
         entry.content += text;
         this.follower.contentChanged();
@@ -178,6 +182,15 @@ class ChatApp {
         const entry = this.entries.get(msg.messageId);
         if (entry?.view) entry.view.finish();
         announce(msg.status === 'stopped' ? 'Reply stopped' : 'Assistant reply complete');
+        return;
+      }
+      case 'streamStatus': {
+        // Shown where the reply will appear and in the status line, until its text arrives.
+        const entry = this.entries.get(msg.messageId);
+        if (!entry || entry.content !== '') return;
+        const typing = entry.footer.querySelector('.typing');
+        if (typing) typing.textContent = msg.text;
+        this.replying.textContent = msg.text;
         return;
       }
       case 'streamError':

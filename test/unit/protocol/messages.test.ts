@@ -40,6 +40,7 @@ const validHost: unknown[] = [
   { type: 'streamEnd', messageId: 'msg_001', status: 'complete', meta: { model: 'swift-chat', credits: 1 } },
   { type: 'streamEnd', messageId: 'msg_001', status: 'stopped' },
   { type: 'streamError', messageId: 'msg_001', error: { kind: 'server', message: 'boom', actions: ['retry'] } },
+  { type: 'streamStatus', messageId: 'msg_001', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
 ];
@@ -53,6 +54,8 @@ const invalidHost: Array<[string, unknown]> = [
   ['streamChunk text not a string', { type: 'streamChunk', messageId: 'msg_001', offset: 0, text: 42 }],
   ['streamChunk negative offset', { type: 'streamChunk', messageId: 'msg_001', offset: -1, text: 'a' }],
   ['streamEnd bad status', { type: 'streamEnd', messageId: 'msg_001', status: 'done' }],
+  ['streamStatus without text', { type: 'streamStatus', messageId: 'm' }],
+  ['streamStatus text too long', { type: 'streamStatus', messageId: 'm', text: 'x'.repeat(1001) }],
   ['streamError unknown action', { type: 'streamError', messageId: 'm', error: { kind: 'server', message: 'x', actions: ['rm -rf'] } }],
   ['restoreInput no text', { type: 'restoreInput' }],
   ['not an object', 'state'],
