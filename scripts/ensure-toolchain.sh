@@ -27,6 +27,18 @@ if [ -f "$MARKER" ]; then echo "$DIR"; exit 0; fi
 
 bash "$ROOT/scripts/ensure-system.sh" >&2
 
+# Run by `npm start`/`npm test`, this script inherits the calling npm's settings as npm_*
+# variables; they would leak into the installs below (npm_config_user_agent names the
+# system Node, which code-server's postinstall reads to refuse anything but Node 24).
+# Keep only how to reach the registry.
+for var in $(env | grep -o '^npm_[A-Za-z0-9_]*' || true); do
+  case "$var" in
+    npm_config_registry | npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | \
+      npm_config_cafile | npm_config_strict_ssl | npm_config_cache) ;;
+    *) unset "$var" ;;
+  esac
+done
+
 start=$(date +%s)
 TMP="$CACHE_ROOT/.code-server-$VERSION.tmp"
 rm -rf "$TMP" "$DIR"
