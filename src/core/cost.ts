@@ -1,23 +1,5 @@
-// Credits and cost maths, and the wording used for them.
-import type { ReplyMeta } from '../protocol';
-
-const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/** en-US grouping: 1000 -> "1,000". */
-export function formatNumber(n: number): string {
-  return numberFormat.format(n);
-}
-
-/** "1 credit", "5 credits", "1,000 credits". */
-export function creditsText(n: number): string {
-  return `${formatNumber(n)} ${n === 1 ? 'credit' : 'credits'}`;
-}
-
-/** The line near Send: "Next message: 1 credit". */
-export function nextMessageText(cost: number | null | undefined): string {
-  if (cost === null || cost === undefined || !Number.isFinite(cost)) return 'Next message: cost unknown';
-  return `Next message: ${creditsText(cost)}`;
-}
+// Credits and cost maths (their wording is shared with the panel: src/protocol/wording.ts).
+export { creditsText, formatNumber, nextMessageText, replyMetaText } from '../protocol/wording';
 
 /** Credits charged for a reply: what the service reported, else the model's cost per use. */
 export function creditsCharged(reported: number | undefined, modelCost: number | null | undefined): number | undefined {
@@ -36,14 +18,4 @@ export function isLowBalance(total: number, modelCost: number | null | undefined
 export function canAfford(total: number | undefined, modelCost: number | null | undefined): boolean {
   if (total === undefined || modelCost === null || modelCost === undefined) return true;
   return total >= modelCost;
-}
-
-/** "swift-chat · 1 credit · 12 prompt + 340 completion tokens". */
-export function replyMetaText(meta: ReplyMeta): string {
-  const parts = [meta.model];
-  if (meta.credits !== undefined) parts.push(creditsText(meta.credits));
-  if (meta.promptTokens !== undefined || meta.completionTokens !== undefined) {
-    parts.push(`${formatNumber(meta.promptTokens ?? 0)} prompt + ${formatNumber(meta.completionTokens ?? 0)} completion tokens`);
-  }
-  return parts.join(' · ');
 }

@@ -1,19 +1,7 @@
 // Errors of the service client turned into what the chat panel shows and the action that fixes it.
-import type { ErrorAction, ErrorKind, ErrorView } from '../protocol';
+import { ErrorKindSchema, type ErrorAction, type ErrorKind, type ErrorView } from '../protocol';
 
-const KINDS: readonly ErrorKind[] = [
-  'auth',
-  'invalid',
-  'credits',
-  'rate-limit',
-  'server',
-  'connection',
-  'timeout',
-  'aborted',
-  'protocol',
-  'stream',
-  'validation',
-];
+const KINDS: readonly ErrorKind[] = ErrorKindSchema.options.filter((k) => k !== 'unknown');
 
 /** Default wait when a 429 carries no Retry-After. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;

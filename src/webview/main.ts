@@ -2,6 +2,8 @@
 // (validated on receipt), builds the DOM with createElement/textContent, and renders assistant
 // replies through the render module.
 import {
+  nextMessageText,
+  replyMetaText,
   parseHostMessage,
   type ChatState,
   type ErrorAction,
@@ -12,7 +14,6 @@ import {
 } from '../protocol';
 import { announce, createReplyView, createScrollFollower, type ReplyView } from './render/index';
 import { button, clear, el } from './dom';
-import { nextMessageText, replyMetaText } from './format';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

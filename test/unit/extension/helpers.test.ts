@@ -4,7 +4,6 @@ import { isSafeConversationId, normalizeBaseUrl, safeExternalUrl } from '../../.
 import { formatLogLine, redact, redactData } from '../../../src/extension/redact';
 import { clientTimeouts, DEFAULT_BASE_URL, readSettings } from '../../../src/extension/settings';
 import * as core from '../../../src/core';
-import * as webviewFormat from '../../../src/webview/format';
 
 describe('link checks', () => {
   it('allows only http and https URLs', () => {
@@ -99,13 +98,5 @@ describe('chat panel HTML', () => {
     assert.ok(html.includes('href="https://webview.example/media/chat.css"'));
     assert.ok(html.includes('href="https://webview.example/media/render.css"'));
     assert.equal((html.match(/<script/g) ?? []).length, 1);
-  });
-});
-
-describe('webview wording matches core', () => {
-  it('formats meta and cost the same way', () => {
-    const meta = { model: 'swift-chat', credits: 1, promptTokens: 1200, completionTokens: 340 };
-    assert.equal(webviewFormat.replyMetaText(meta), core.replyMetaText(meta));
-    for (const c of [null, 0, 1, 5, 1000]) assert.equal(webviewFormat.nextMessageText(c), core.nextMessageText(c));
   });
 });

@@ -1,21 +1,26 @@
-// Wording shown in the panel (kept identical to src/core/cost.ts, which the webview may not import).
-import type { ReplyMeta } from '../protocol';
+// Wording of credits and reply meta, shared by the extension host and the panel (the webview may
+// import only src/protocol).
+import type { ReplyMeta } from './messages';
 
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
+/** en-US grouping: 1000 -> "1,000". */
 export function formatNumber(n: number): string {
   return numberFormat.format(n);
 }
 
+/** "1 credit", "5 credits", "1,000 credits". */
 export function creditsText(n: number): string {
   return `${formatNumber(n)} ${n === 1 ? 'credit' : 'credits'}`;
 }
 
+/** The line near Send: "Next message: 1 credit". */
 export function nextMessageText(cost: number | null | undefined): string {
   if (cost === null || cost === undefined || !Number.isFinite(cost)) return 'Next message: cost unknown';
   return `Next message: ${creditsText(cost)}`;
 }
 
+/** "swift-chat · 1 credit · 12 prompt + 340 completion tokens". */
 export function replyMetaText(meta: ReplyMeta): string {
   const parts = [meta.model];
   if (meta.credits !== undefined) parts.push(creditsText(meta.credits));
