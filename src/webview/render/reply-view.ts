@@ -97,12 +97,26 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
 
 const INLINE_PARENTS = new Set(['P', 'LI', 'TD', 'TH', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 
-/** The last text node under `root` if it sits directly in a paragraph, list item, cell or heading. */
+/**
+ * The last text node under `root` if it sits directly in a paragraph, list item, cell or heading.
+ * The line breaks markdown-it writes between block tags (`</p>\n`, `</li>\n</ul>\n`) are text nodes
+ * outside any inline parent; they are stepped over (otherwise the last node is always one of them).
+ */
 function lastTextNode(root: Element): Text | null {
   let node: Node | null = root.lastChild;
-  while (node && node.nodeType === Node.ELEMENT_NODE) node = node.lastChild;
-  if (!(node instanceof Text) || !node.parentElement || !INLINE_PARENTS.has(node.parentElement.tagName)) return null;
-  return node;
+  for (;;) {
+    if (!node) return null;
+    if (node instanceof Text) {
+      const parent = node.parentElement;
+      if (parent && INLINE_PARENTS.has(parent.tagName)) return node;
+      if (/\S/.test(node.data)) return null;
+      node = node.previousSibling;
+    } else if (node instanceof Element) {
+      node = node.lastChild;
+    } else {
+      return null;
+    }
+  }
 }
 
 function sameElement(a: Element, b: Element): boolean {
