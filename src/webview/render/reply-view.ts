@@ -57,6 +57,7 @@ export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): D
 }
 
 const GROUP_SIZE = 16;
+const SECTION_SIZE = 16;
 
 const CODE_BUTTONS: ReadonlyArray<[CodeAction, string]> = [
   ['copy', 'Copy'],
@@ -183,17 +184,32 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     return block;
   };
 
-  /** Finished blocks go into groups of GROUP_SIZE, so that style, layout and paint work per
-   *  frame stays small however long the reply gets (see media/render.css). */
+  /** Finished blocks go into groups of GROUP_SIZE, groups into sections of SECTION_SIZE, both
+   *  `content-visibility: auto` (see media/render.css). Work the browser does every frame for each
+   *  such element (its visibility observer) and for each child of the reply (block layout of the
+   *  reply whose tail changed) then grows with the number of sections, 1 per 256 blocks, not with
+   *  the number of blocks or groups, so per-frame cost stays flat however long the reply gets. */
   let group: HTMLElement | null = null;
+  let section: HTMLElement | null = null;
+  let groupsInSection = 0;
+  let blocksInGroup = 0;
   const commit = (blocks: string[]) => {
     if (blocks.length === 0) return;
     for (const src of blocks) {
-      if (!group || group.childElementCount >= GROUP_SIZE) {
+      if (!group || blocksInGroup >= GROUP_SIZE) {
+        if (!section || groupsInSection >= SECTION_SIZE) {
+          section = doc.createElement('div');
+          section.className = 'md-section';
+          element.insertBefore(section, tailEl ?? actions);
+          groupsInSection = 0;
+        }
         group = doc.createElement('div');
         group.className = 'md-group';
-        element.insertBefore(group, tailEl ?? actions);
+        section.append(group);
+        groupsInSection++;
+        blocksInGroup = 0;
       }
+      blocksInGroup++;
       // Rendered detached, then inserted: one insertion per block, layout once per frame.
       group.append(renderBlock(src));
     }
@@ -314,6 +330,9 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     tailEl = null;
     tailFence = null;
     group = null;
+    section = null;
+    groupsInSection = 0;
+    blocksInGroup = 0;
     renderedTail = null;
     actions = null;
   };
