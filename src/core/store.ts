@@ -13,6 +13,9 @@ export interface ConversationStoragePort {
   read(id: string): Promise<unknown | undefined>;
   write(conv: Conversation): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Which conversation was current (kept beside the conversations, written at once). */
+  readCurrentId(): Promise<string | undefined>;
+  writeCurrentId(id: string): Promise<void>;
 }
 
 export class MemoryConversationStorage implements ConversationStoragePort {
@@ -30,6 +33,13 @@ export class MemoryConversationStorage implements ConversationStoragePort {
   async remove(id: string): Promise<void> {
     this.data.delete(id);
   }
+  currentId: string | undefined;
+  async readCurrentId(): Promise<string | undefined> {
+    return this.currentId;
+  }
+  async writeCurrentId(id: string): Promise<void> {
+    this.currentId = id;
+  }
 }
 
 export interface ConversationStoreOptions {
@@ -43,6 +53,7 @@ export class ConversationStore {
   private readonly now: () => Date;
   /** Serialises writes so an older snapshot never overwrites a newer one. */
   private writing: Promise<void> = Promise.resolve();
+  private rememberedId: string | undefined;
 
   constructor(
     private readonly storage: ConversationStoragePort,
@@ -61,6 +72,24 @@ export class ConversationStore {
   newConversation(): Conversation {
     this.currentConv = createConversation(this.newId(), this.now());
     return this.currentConv;
+  }
+
+  /**
+   * Records which conversation is current, so that a reload or restart reopens it. Written with
+   * the conversations (not in VS Code's state, which a browser window saves only now and then).
+   */
+  rememberCurrent(): Promise<void> {
+    const id = this.currentConv.id;
+    if (id === this.rememberedId) return Promise.resolve();
+    this.rememberedId = id;
+    const next = this.writing.then(() => this.storage.writeCurrentId(id));
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The conversation that was current when the last window closed, if one was recorded. */
+  rememberedCurrentId(): Promise<string | undefined> {
+    return this.storage.readCurrentId();
   }
 
   /** Saved conversations, newest first. Empty ones are never saved. */

@@ -14,7 +14,6 @@ import type { Logger } from './log';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
-const CURRENT_CONVERSATION_KEY = 'aiChat.currentConversationId';
 const DRAFT_KEY = 'aiChat.draft';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
@@ -88,7 +87,8 @@ export class ChatPanelController implements vscode.Disposable {
   /** Reopens the conversation that was current when VS Code last closed (once). */
   private restoreCurrent(preferred?: string): Promise<void> {
     this.restoredCurrent ??= (async () => {
-      const id = preferred ?? this.deps.context.globalState.get<string>(CURRENT_CONVERSATION_KEY);
+      // The recorded pointer wins: a browser window may reload before it saved the panel's state.
+      const id = (await this.deps.store.rememberedCurrentId()) ?? preferred;
       if (id && isSafeConversationId(id) && this.session.conversation.messages.length === 0) {
         await this.deps.store.open(id);
       }
@@ -187,7 +187,9 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   private stateChanged(): void {
-    void this.deps.context.globalState.update(CURRENT_CONVERSATION_KEY, this.session.conversation.id);
+    this.deps.store
+      .rememberCurrent()
+      .catch((err) => this.deps.logger.warn('Could not record the current conversation', { message: String(err) }));
     this.postState();
   }
 

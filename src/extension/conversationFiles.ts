@@ -5,6 +5,15 @@ import { join } from 'node:path';
 import { summarize, parseConversation, type Conversation, type ConversationStoragePort, type ConversationSummary } from '../core';
 import { isSafeConversationId } from './links';
 
+/** Names the current conversation; not a `.json` file, so list() never reads it. */
+const CURRENT_FILE = 'current-conversation';
+
+async function writeAtomically(target: string, text: string): Promise<void> {
+  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, text, 'utf8');
+  await rename(tmp, target);
+}
+
 export class FileConversationStorage implements ConversationStoragePort {
   private readonly dir: string;
   private ready: Promise<void> | undefined;
@@ -49,10 +58,22 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async write(conv: Conversation): Promise<void> {
     await this.ensureDir();
-    const target = this.file(conv.id);
-    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(conv), 'utf8');
-    await rename(tmp, target);
+    await writeAtomically(this.file(conv.id), JSON.stringify(conv));
+  }
+
+  async readCurrentId(): Promise<string | undefined> {
+    try {
+      const id = (await readFile(join(this.dir, CURRENT_FILE), 'utf8')).trim();
+      return isSafeConversationId(id) ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async writeCurrentId(id: string): Promise<void> {
+    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
+    await this.ensureDir();
+    await writeAtomically(join(this.dir, CURRENT_FILE), id);
   }
 
   async remove(id: string): Promise<void> {
