@@ -3,6 +3,7 @@
 #   chromium     the browser Playwright drives (e2e tests, render tests)
 #   libkrb5-dev  headers for code-server's native `kerberos` module
 #   build-essential, python3  node-gyp builds code-server's native modules
+#   fonts-noto-color-emoji  emoji in replies render as emoji, not boxes, in Chromium
 # Idempotent and silent when everything is present. As root it installs what is
 # missing (apt-get update first); otherwise it prints the one command to run and
 # exits non-zero.
@@ -15,6 +16,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 have_pkg libkrb5-dev || missing+=(libkrb5-dev)
 { command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || missing+=(build-essential)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+have_pkg fonts-noto-color-emoji || missing+=(fonts-noto-color-emoji)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
