@@ -1,71 +1,203 @@
-// The extension-host suite inside code-server's (remote) extension host: the workbench is
-// opened in Chromium with the `payload` query VS Code for the web reads
-// (extensionDevelopmentPath + extensionTestsPath as vscode-remote URIs), the extension is
-// loaded from the repository (dist/extension.js, so `npm run build` first), and the suite
-// writes its result to a file the runner waits for.
-// Usage: npx tsx test/e2e/exthost/run-code-server.ts   (E2E_DEBUG=1 prints the workbench console)
-//
-// Status with code-server 4.139.1: NOT WORKING YET. The workbench accepts the payload (it
-// is in the URL, no error), but the remote extension host neither loads the development
-// extension nor runs the tests, so this ends with "no result". It is not part of npm test;
-// the journeys in test/e2e/journeys cover the extension in code-server instead.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The extension-host suite (test/e2e/exthost/suite) inside code-server's extension host,
+// with the real `vscode` API. code-server's remote extension host ignores
+// extensionDevelopmentPath/extensionTestsPath, so the suite is brought in as an extension:
+// - a small harness extension is built in a temporary folder (package.json that depends on
+//   the packaged extension and activates on startup; main = harness.ts + the suite + mocha,
+//   bundled by esbuild) and packed with vsce;
+// - the packaged extension (dist/ai-chat-assistant.vsix) and the harness are installed
+//   into a fresh --extensions-dir, and code-server starts with a fresh --user-data-dir,
+//   pointed at the reference server;
+// - headless Chromium opens the workbench (the extension host starts only when a browser
+//   window connects); the harness runs the suite and writes the results to a file;
+// - the results are printed mocha-style, ending with the line `N passed, N failed`; the
+//   exit code is non-zero when a test failed, none passed or no result came.
+// Usage: npx tsx test/e2e/exthost/run-code-server.ts
+//   Builds and packages the extension first unless E2E_SKIP_BUILD=1 and the .vsix exists.
+//   E2E_DEBUG=1 prints the workbench console; E2E_KEEP_PROFILE=1 keeps the temporary
+//   profile (it is always kept when the run fails); EXTHOST_TIMEOUT_MS (default 120000)
+//   bounds the wait for the results once the workbench is open.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { demoSettings, ensureToolchain, freePort, prepareProfile, profileIn, ROOT, startCodeServer } from '../launcher';
-import { bundleSuite } from './bundle';
+import { chromium, type Browser } from 'playwright-core';
+import { startReferenceServer, type ReferenceServer } from '../../server/server';
+import {
+  buildExtension,
+  demoSettings,
+  EXTENSION_ID,
+  ensureToolchain,
+  freePort,
+  installExtension,
+  prepareProfile,
+  profileIn,
+  ROOT,
+  startCodeServer,
+  VSIX,
+  type CodeServer,
+} from '../launcher';
+import { bundleHarness } from './bundle';
+import type { HarnessConfig, HarnessOutput } from './harness';
+import type { SuiteResults } from './suite/index';
+
+const HARNESS_NAME = 'exthost-harness';
+
+function log(msg: string): void {
+  console.log(`  ${msg}`);
+}
+
+function chromiumPath(): string {
+  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (p && existsSync(p)) return p;
+  }
+  throw new Error('Debian chromium not found: run `bash scripts/ensure-system.sh`');
+}
+
+/** The harness extension's folder, packed into a .vsix; returns the .vsix path. */
+async function buildHarness(dir: string, results: string): Promise<string> {
+  const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    engines: { vscode: string };
+  };
+  const folder = path.join(dir, 'harness');
+  mkdirSync(folder, { recursive: true });
+  await bundleHarness(path.join(folder, 'extension.js'));
+  const manifest = {
+    name: HARNESS_NAME,
+    displayName: 'Extension host tests',
+    description: 'Runs the extension-host test suite on startup and writes the results to a file.',
+    version: '0.0.1',
+    publisher: 'ai-chat-tests',
+    license: 'MIT',
+    private: true,
+    engines: { vscode: root.engines.vscode },
+    main: './extension.js',
+    activationEvents: ['onStartupFinished'],
+    extensionDependencies: [EXTENSION_ID],
+  };
+  writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const config: HarnessConfig = { results };
+  writeFileSync(path.join(folder, 'harness.json'), `${JSON.stringify(config)}\n`);
+  writeFileSync(path.join(folder, 'README.md'), '# Extension host tests\n\nBuilt and installed by the test run only.\n');
+  const vsix = path.join(dir, `${HARNESS_NAME}.vsix`);
+  const r = spawnSync(
+    path.join(ROOT, 'node_modules', '.bin', 'vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix],
+    { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (r.status !== 0 || !existsSync(vsix)) {
+    throw new Error(`packing the harness failed (exit ${r.status ?? r.signal}):\n${`${r.stdout}${r.stderr}`.slice(-4000)}`);
+  }
+  return vsix;
+}
+
+async function waitForResults(file: string, code: CodeServer, timeoutMs: number): Promise<HarnessOutput | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as HarnessOutput;
+    if (code.process.exitCode !== null || code.process.signalCode !== null) {
+      throw new Error(`code-server exited (${code.process.exitCode ?? code.process.signalCode}); see ${code.logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return undefined;
+}
+
+/** Mocha's spec layout: suites indented, ✔ / numbered failures, then the failures' details. */
+function printResults(r: SuiteResults): void {
+  let shown: string[] = [];
+  let n = 0;
+  const failures: Array<{ n: number; t: SuiteResults['tests'][number] }> = [];
+  console.log('');
+  for (const t of r.tests) {
+    const suites = t.titles.slice(0, -1);
+    let common = 0;
+    while (common < suites.length && common < shown.length && suites[common] === shown[common]) common++;
+    for (let i = common; i < suites.length; i++) console.log(`${'  '.repeat(i + 1)}${suites[i]}`);
+    shown = suites;
+    const indent = '  '.repeat(suites.length + 1);
+    const title = t.titles[t.titles.length - 1] ?? '';
+    if (t.state === 'passed') console.log(`${indent}✔ ${title}`);
+    else {
+      n++;
+      failures.push({ n, t });
+      console.log(`${indent}${n}) ${title}`);
+    }
+  }
+  console.log('');
+  console.log(`  ${r.passed} passing`);
+  if (r.failed) console.log(`  ${r.failed} failing`);
+  for (const { n: i, t } of failures) {
+    console.log('');
+    console.log(`  ${i}) ${t.titles.join('\n       ')}:`);
+    console.log(`     ${(t.error ?? '').split('\n').join('\n     ')}`);
+  }
+  console.log('');
+}
 
 async function main(): Promise<number> {
-  const suite = await bundleSuite();
+  const started = Date.now();
   const tc = ensureToolchain();
+  const vsix = process.env.E2E_SKIP_BUILD === '1' && existsSync(VSIX) ? VSIX : buildExtension(log);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-exthost-'));
   const results = path.join(dir, 'results.json');
   const profile = profileIn(dir);
-  prepareProfile(profile, demoSettings('http://127.0.0.1:9'));
-  const port = await freePort();
-  const code = await startCodeServer(tc, profile, {
-    port,
-    logFile: path.join(dir, 'code-server.log'),
-    env: { AI_CHAT_EXTHOST_RESULTS: results },
-  });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  let server: ReferenceServer | undefined;
+  let code: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let ok = false;
+  const cleanup = async () => {
+    await browser?.close().catch(() => undefined);
+    await code?.stop();
+    await server?.close().catch(() => undefined);
+  };
+  const onSignal = () => void cleanup().then(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
-    const payload = [
-      ['extensionDevelopmentPath', remote(ROOT)],
-      ['extensionTestsPath', remote(suite)],
-      ['extensionDevelopmentKind', 'workspace'],
-    ];
-    const page = await browser.newPage();
-    page.on('console', (m) => {
-      const t = m.text();
-      if (process.env.E2E_DEBUG === '1' || /passed|failed|✔|\d+\) |Error/.test(t)) console.log(`  [workbench] ${t}`);
+    log('Building the test harness extension...');
+    const harness = await buildHarness(dir, results);
+    server = await startReferenceServer({ port: await freePort(), quiet: true });
+    prepareProfile(profile, demoSettings(server.url));
+    log('Installing the extension and the harness into code-server...');
+    installExtension(tc, profile, vsix);
+    installExtension(tc, profile, harness);
+    log('Starting code-server...');
+    code = await startCodeServer(tc, profile, { port: await freePort(), logFile: path.join(dir, 'code-server.log') });
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
-    const url = `${code.url}?folder=${encodeURIComponent(profile.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    await page.goto(url);
-    if (process.env.E2E_DEBUG === '1') console.log(`  opened ${page.url()}`);
-    const deadline = Date.now() + Number(process.env.EXTHOST_TIMEOUT_MS ?? 120_000);
-    while (!existsSync(results) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-    if (!existsSync(results)) {
-      console.error(`no result from the extension host; see ${dir}`);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    if (process.env.E2E_DEBUG === '1') page.on('console', (m) => console.log(`  [workbench] ${m.text()}`));
+    log('Opening the workbench; the suite runs in its extension host...');
+    await page.goto(`${code.url}?folder=${encodeURIComponent(profile.workspace)}`);
+    const out = await waitForResults(results, code, Number(process.env.EXTHOST_TIMEOUT_MS ?? 120_000));
+    if (!out) {
+      console.error(`No results from the extension host within the time limit; profile and logs kept in ${dir}`);
+      console.log('0 passed, 0 failed');
       return 1;
     }
-    const stats = JSON.parse(readFileSync(results, 'utf8')) as { passes: number; failures: number };
-    console.log(`${stats.passes} passed, ${stats.failures} failed`);
-    return stats.failures === 0 && stats.passes > 0 ? 0 : 1;
+    if ('error' in out) {
+      console.error(`The suite could not run in the extension host:\n${out.error}\nProfile and logs kept in ${dir}`);
+      console.log('0 passed, 0 failed');
+      return 1;
+    }
+    printResults(out);
+    log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    if (out.failed > 0) console.error(`Profile and logs kept in ${dir}`);
+    console.log(`${out.passed} passed, ${out.failed} failed`);
+    ok = out.failed === 0 && out.passed > 0;
+    return ok ? 0 : 1;
   } finally {
-    await browser.close();
-    await code.stop();
-    if (process.env.E2E_KEEP_PROFILE !== '1') rmSync(dir, { recursive: true, force: true });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await cleanup();
+    if (ok && process.env.E2E_KEEP_PROFILE !== '1') rmSync(dir, { recursive: true, force: true });
   }
 }
 
 main().then(
-  (code) => process.exit(code),
+  (status) => process.exit(status),
   (err: unknown) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);

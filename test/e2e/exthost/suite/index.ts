@@ -1,20 +1,57 @@
-// Entry point of the extension-host test suite: VS Code requires this module in its
-// extension host and calls run(). Bundled by test/e2e/exthost/bundle.ts (the extension
-// host loads JavaScript), mocha is loaded from the repository's node_modules.
-import { writeFileSync } from 'node:fs';
+// Entry point of the extension-host test suite, bundled with mocha by
+// test/e2e/exthost/bundle.ts (the extension host loads one JavaScript file; `vscode` is
+// the only module left to it). Two callers:
+// - VS Code desktop (@vscode/test-electron, run-electron.ts) requires this module as
+//   extensionTestsPath and calls run(), which fails when a test fails;
+// - code-server (run-code-server.ts) has no extensionTestsPath in its remote extension
+//   host, so a small harness extension calls runSuite() on activation and writes the
+//   returned results to a file the runner reads.
 import Mocha from 'mocha';
 
-export async function run(): Promise<void> {
+export interface TestResult {
+  /** Titles from the outermost describe to the test (or hook) itself. */
+  titles: string[];
+  state: 'passed' | 'failed';
+  /** For a failure: the error's message and stack. */
+  error?: string;
+}
+
+export interface SuiteResults {
+  passed: number;
+  failed: number;
+  tests: TestResult[];
+}
+
+function titlePath(runnable: Mocha.Runnable): string[] {
+  return runnable.titlePath().filter((t) => t !== '');
+}
+
+export async function runSuite(): Promise<SuiteResults> {
+  // The spec reporter writes to the extension host's console (VS Code desktop shows it);
+  // the results returned here are what the code-server runner prints.
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   mocha.suite.emit('pre-require', globalThis, 'extension.test', mocha);
   await import('./extension.test');
-  const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
-    const runner = mocha.run(() => resolve({ passes: runner.stats?.passes ?? 0, failures: runner.stats?.failures ?? 0 }));
+  const tests: TestResult[] = [];
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on('pass', (t: Mocha.Test) => tests.push({ titles: titlePath(t), state: 'passed' }));
+    runner.on('fail', (t: Mocha.Runnable, err: unknown) => {
+      const e = err instanceof Error ? `${err.stack ?? err.message}` : String(err);
+      tests.push({ titles: titlePath(t), state: 'failed', error: e });
+    });
   });
-  const line = `${stats.passes} passed, ${stats.failures} failed`;
+  return {
+    passed: tests.filter((t) => t.state === 'passed').length,
+    failed: tests.filter((t) => t.state === 'failed').length,
+    tests,
+  };
+}
+
+/** What VS Code desktop calls (extensionTestsPath): throws when anything failed. */
+export async function run(): Promise<void> {
+  const r = await runSuite();
+  const line = `${r.passed} passed, ${r.failed} failed`;
   console.log(line);
-  // code-server's extension host has no exit code to hand back: the runner reads this file.
-  const out = process.env.AI_CHAT_EXTHOST_RESULTS;
-  if (out) writeFileSync(out, `${JSON.stringify(stats)}\n`);
-  if (stats.failures > 0) throw new Error(line);
+  if (r.failed > 0 || r.passed === 0) throw new Error(line);
 }
