@@ -56,6 +56,36 @@ describe('AI Chat Assistant in the extension host', () => {
     assert.equal(chatTabs().length, 1);
   });
 
+  it('the "AI Chat" tab is the extension\'s webview panel', () => {
+    const tabs = chatTabs();
+    assert.equal(tabs.length, 1);
+    const input = tabs[0]?.input;
+    assert.ok(input instanceof vscode.TabInputWebview, 'the tab holds a webview');
+    assert.match(input.viewType, /aiChat\.chat$/);
+  });
+
+  it('after the panel is closed, Open Chat opens a new one', async () => {
+    await vscode.window.tabGroups.close(chatTabs());
+    await until(() => chatTabs().length === 0, 'the AI Chat panel to close');
+    await vscode.commands.executeCommand('aiChat.openChat');
+    await until(() => chatTabs().length === 1, 'a new AI Chat panel');
+  });
+
+  it('New Chat opens the panel when it is closed', async () => {
+    await vscode.window.tabGroups.close(chatTabs());
+    await until(() => chatTabs().length === 0, 'the AI Chat panel to close');
+    await vscode.commands.executeCommand('aiChat.newChat');
+    await until(() => chatTabs().length === 1, 'the AI Chat panel');
+  });
+
+  it('Export Chat of a new, empty conversation opens no document', async () => {
+    await vscode.commands.executeCommand('aiChat.newChat');
+    const markdownDocs = () => vscode.workspace.textDocuments.filter((d) => d.languageId === 'markdown').length;
+    const before = markdownDocs();
+    await vscode.commands.executeCommand('aiChat.exportChat');
+    assert.equal(markdownDocs(), before);
+  });
+
   it('keeps no API key in the settings', () => {
     const cfg = vscode.workspace.getConfiguration('aiChat');
     const inspected = JSON.stringify(['baseUrl', 'model', 'systemPrompt'].map((k) => cfg.inspect(k)));
