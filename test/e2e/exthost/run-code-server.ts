@@ -12,7 +12,9 @@
 // - the results are printed mocha-style, ending with the line `N passed, N failed`; the
 //   exit code is non-zero when a test failed, none passed or no result came.
 // Usage: npx tsx test/e2e/exthost/run-code-server.ts
-//   Builds and packages the extension first unless E2E_SKIP_BUILD=1 and the .vsix exists.
+//   Checks the system packages and the code-server toolchain (installed into the cache on
+//   the first run, as for `npm run test:e2e`), then builds and packages the extension
+//   unless E2E_SKIP_BUILD=1 and dist/ai-chat-assistant.vsix exists.
 //   E2E_DEBUG=1 prints the workbench console; E2E_KEEP_PROFILE=1 keeps the temporary
 //   profile (it is always kept when the run fails); EXTHOST_TIMEOUT_MS (default 120000)
 //   bounds the wait for the results once the workbench is open.
@@ -26,6 +28,7 @@ import {
   buildExtension,
   demoSettings,
   EXTENSION_ID,
+  ensureSystem,
   ensureToolchain,
   freePort,
   installExtension,
@@ -136,6 +139,7 @@ function printResults(r: SuiteResults): void {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  ensureSystem();
   const tc = ensureToolchain();
   const vsix = process.env.E2E_SKIP_BUILD === '1' && existsSync(VSIX) ? VSIX : buildExtension(log);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-exthost-'));
