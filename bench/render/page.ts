@@ -1,6 +1,6 @@
 // Browser side of the render benchmark: the real ReplyView and a naive renderer that re-renders
 // the whole text on every chunk with the same markdown-it configuration and DOMPurify sanitizer.
-import { createReplyView, renderMarkdownFragment } from '../../src/webview/render';
+import { createReplyView, renderMarkdownFragment, type ReplyView } from '../../src/webview/render';
 
 declare global {
   interface Window {
@@ -9,6 +9,8 @@ declare global {
 }
 
 const app = document.getElementById('app')!;
+let prepared: ReplyView | undefined;
+const kept: HTMLElement[] = [];
 app.style.cssText = '';
 const chunk = (text: string, size: number) => {
   const out: string[] = [];
@@ -32,8 +34,10 @@ const api = {
   /** The real ReplyView: `perFrame` chunks arrive each frame, then the frame renders. */
   async ours(text: string, chunkSize: number, perFrame: number): Promise<RunResult> {
     const chunks = chunk(text, chunkSize);
-    const view = createReplyView({});
-    app.replaceChildren(view.element);
+    // Diagnostics only (bench/render/profile.ts): a view prepared with a finished prefix.
+    const view = prepared ?? createReplyView({});
+    prepared = undefined;
+    if (view.element.parentNode !== app) app.replaceChildren(view.element);
     let scriptMs = 0;
     let longest = 0;
     let frames = 0;
@@ -117,6 +121,56 @@ const api = {
       node.data = `word ${i}`;
       await new Promise((ok) => requestAnimationFrame(ok));
     }
+  },
+
+  /**
+   * Correctness guard for the fast paths: streams `text` through ours one chunk per frame and,
+   * every `every` frames, compares the reply's DOM with a fresh view given all the text so far at
+   * once (which renders its tail the slow way, from scratch). Returns the frames that differ.
+   */
+  async verify(text: string, chunkSize: number, every: number): Promise<{ checked: number; mismatches: number; first: string }> {
+    const chunks = chunk(text, chunkSize);
+    const view = createReplyView({});
+    app.replaceChildren(view.element);
+    let checked = 0;
+    let mismatches = 0;
+    let first = '';
+    for (let i = 0; i < chunks.length; i++) {
+      view.append(chunks[i]);
+      await new Promise((ok) => requestAnimationFrame(ok));
+      if (i % every !== every - 1 && i !== chunks.length - 1) continue;
+      const fresh = createReplyView({});
+      fresh.append(chunks.slice(0, i + 1).join(''));
+      await new Promise((ok) => requestAnimationFrame(ok));
+      checked++;
+      const a = view.element.innerHTML;
+      const b = fresh.element.innerHTML;
+      fresh.dispose();
+      if (a !== b) {
+        mismatches++;
+        if (!first) {
+          let at = 0;
+          while (at < a.length && a[at] === b[at]) at++;
+          first = `after chunk ${i}: streamed …${a.slice(Math.max(0, at - 80), at + 80)}… fresh …${b.slice(Math.max(0, at - 80), at + 80)}…`;
+        }
+      }
+    }
+    view.finish();
+    return { checked, mismatches, first };
+  },
+
+  /** Diagnostics: the next `ours` run streams into a view that already shows `prefix`, finished. */
+  async prepare(prefix: string, detached = false): Promise<void> {
+    prepared = createReplyView({});
+    app.replaceChildren(prepared.element);
+    prepared.setText(prefix);
+    if (detached) {
+      // Same heap, not in the document: the next run streams into a new view.
+      kept.push(prepared.element);
+      prepared.element.remove();
+      prepared = undefined;
+    }
+    for (let i = 0; i < 10; i++) await new Promise((ok) => requestAnimationFrame(ok));
   },
 
   /** Frames per second of requestAnimationFrame with nothing to do (for the method line). */

@@ -11,6 +11,8 @@ import type { RunResult } from './page';
 const SIZES_KB = [25, 100, 200];
 const CHUNK = 40;
 const PER_FRAME = 1;
+/** Rounds of ours per size (cheap: a few seconds each); the naive runs once (minutes). */
+const REPS = 2;
 /** Naive runs are quadratic: render only every n-th chunk at these sizes and scale (labelled). */
 const NAIVE_SAMPLE: Record<number, number> = { 25: 1, 100: 3, 200: 24 };
 const BROWSER_ARGS = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
@@ -25,6 +27,8 @@ const METHOD = [
   'shared machine is not counted). "script ms" is performance.now() around the renderer\'s own work. "longest task"',
   'is the longest RunTask on the renderer main thread in a Chromium trace of the run, thread time and wall time',
   '(ours) / the longest frame of naive script. Before every run the heap is collected (CDP HeapProfiler).',
+  `Ours runs first, all sizes back to back, ${REPS} rounds; its figure per size is the mean of the rounds (longest task: the worst).`,
+  'Then the naive renderer runs once per size.',
 ].join('\n');
 
 async function taskSeconds(cdp: CDPSession): Promise<number> {
@@ -87,8 +91,16 @@ async function measure(page: Page, cdp: CDPSession, run: () => Promise<RunResult
 const f1 = (n: number) => n.toFixed(1);
 const at0 = <T extends { kb: number }>(rows: T[], kb: number): T => rows.find((r) => r.kb === kb)!;
 
+/** `--sizes=100,200` (default 25,100,200), `--no-naive` (ours only, for quick iterations), `--reps=N`. */
+function options(argv: string[]): { sizes: number[]; naive: boolean; reps: number } {
+  const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const sizes = arg('sizes')?.split(',').map(Number).filter((n) => n > 0) ?? SIZES_KB;
+  return { sizes, naive: !argv.includes('--no-naive'), reps: Math.max(1, Number(arg('reps') ?? REPS)) };
+}
+
 async function main(): Promise<void> {
   const t0 = Date.now();
+  const opts = options(process.argv.slice(2));
   const script = await bundle('bench/render/page.ts', true);
   const server = await servePage(script, 'Render benchmark');
   const browser = await launchChromium(BROWSER_ARGS);
@@ -101,52 +113,87 @@ async function main(): Promise<void> {
   console.log(METHOD);
   console.log(`Chromium ${browser.version()}, replies from bench/render/generate.ts (prose, lists, task lists, tables, code, quotes).\n`);
 
+  // The fast paths must not change what is shown: every frame of a 25 KB stream compared with a
+  // fresh render of the same text (see verify in page.ts). A mismatch fails the benchmark.
+  const check = await page.evaluate(([t, c]) => window.bench.verify(t, c, 1), [generateReply(25 * 1024, 25), CHUNK] as const);
+  console.log(`Check: ${check.checked} streamed frames of a 25 KB reply equal a fresh render of the same text: ${check.mismatches === 0 ? 'yes' : `NO (${check.mismatches} differ)`}\n`);
+  if (check.mismatches) throw new Error(`streamed DOM differs from a fresh render: ${check.first}`);
+
   // Warm up both paths (JIT) on a small reply.
   const warm = generateReply(8 * 1024, 99);
   await page.evaluate(([t, c]) => window.bench.ours(t, c, 1), [warm, CHUNK] as const);
   await page.evaluate(([t, c]) => window.bench.naive(t, c, 1), [warm, CHUNK] as const);
 
-  const rows: Array<{ kb: number; ours: Measured; naive: Measured; sample: number }> = [];
-  let floor100 = NaN;
-  for (const kb of SIZES_KB) {
-    const text = generateReply(kb * 1024, kb);
-    const ours = await measure(page, cdp, () => page.evaluate(([t, c, p]) => window.bench.ours(t, c, p), [text, CHUNK, PER_FRAME] as const), true);
-    const sample = NAIVE_SAMPLE[kb] ?? 1;
-    const naive = await measure(page, cdp, () => page.evaluate(([t, c, p, s]) => window.bench.naive(t, c, p, s), [text, CHUNK, PER_FRAME, sample] as const), false, sample);
-    rows.push({ kb, ours, naive, sample });
-    if (kb === 100) {
-      await page.evaluate(() => window.bench.clear());
-      await cdp.send('HeapProfiler.collectGarbage');
-      const before = await taskSeconds(cdp);
-      await page.evaluate(([t, n]) => window.bench.frameFloor(t, n), [text, ours.result.frames] as const);
-      floor100 = ((await taskSeconds(cdp)) - before) * 1000;
+  const texts = new Map(opts.sizes.map((kb) => [kb, generateReply(kb * 1024, kb)]));
+  // Ours: all sizes back to back, `reps` rounds (25, 100, 200, 25, 100, 200, ...), before the long
+  // naive runs, so that a change of machine load hits every size alike; each size's figure is the
+  // mean of its rounds (every round is printed).
+  const oursRuns = new Map<number, Measured[]>();
+  for (let rep = 0; rep < opts.reps; rep++) {
+    for (const [kb, text] of texts) {
+      const m = await measure(page, cdp, () => page.evaluate(([t, c, p]) => window.bench.ours(t, c, p), [text, CHUNK, PER_FRAME] as const), true);
+      oursRuns.set(kb, [...(oursRuns.get(kb) ?? []), m]);
     }
+  }
+  const floors = new Map<number, number>();
+  for (const kb of opts.sizes.filter((k) => k >= 100)) {
+    await page.evaluate(() => window.bench.clear());
+    await cdp.send('HeapProfiler.collectGarbage');
+    const before = await taskSeconds(cdp);
+    await page.evaluate(([t, n]) => window.bench.frameFloor(t, n), [texts.get(kb)!, oursRuns.get(kb)![0].result.frames] as const);
+    floors.set(kb, ((await taskSeconds(cdp)) - before) * 1000);
+  }
+
+  const rows: Array<{ kb: number; ours: Measured; naive?: Measured; sample: number }> = [];
+  for (const [kb, text] of texts) {
+    const runs = oursRuns.get(kb)!;
+    const mean = (f: (m: Measured) => number) => runs.reduce((sum, m) => sum + f(m), 0) / runs.length;
+    const ours: Measured = {
+      result: { ...runs[0].result, scriptMs: mean((m) => m.result.scriptMs) },
+      mainMs: mean((m) => m.mainMs),
+      longestTaskMs: Math.max(...runs.map((m) => m.longestTaskMs)),
+      longestTaskWallMs: Math.max(...runs.map((m) => m.longestTaskWallMs)),
+    };
+    const sample = NAIVE_SAMPLE[kb] ?? 1;
+    const naive = opts.naive
+      ? await measure(page, cdp, () => page.evaluate(([t, c, p, s]) => window.bench.naive(t, c, p, s), [text, CHUNK, PER_FRAME, sample] as const), false, sample)
+      : undefined;
+    rows.push({ kb, ours, naive, sample });
+    const each = runs.length > 1 ? ` [runs: ${runs.map((m) => f1(m.mainMs)).join(', ')}]` : '';
     console.log(
       `${String(kb).padStart(3)} KB (${text.length} bytes, ${ours.result.chunks} chunks): ` +
-        `ours ${f1(ours.mainMs)} ms main-thread (${f1(ours.result.scriptMs)} ms script, ${ours.result.renders} renders), ` +
-        `naive ${f1(naive.mainMs)} ms main-thread (${f1(naive.result.scriptMs)} ms script` +
-        `${sample > 1 ? `; sampled: 1 in ${sample} chunks rendered, times scaled x${sample}` : ''}), ` +
-        `ratio ${f1(naive.mainMs / ours.mainMs)}x, ` +
-        `longest task ours ${f1(ours.longestTaskMs)} ms thread time (${f1(ours.longestTaskWallMs)} ms wall), naive longest frame ${f1(naive.longestTaskMs)} ms script`,
+        `ours ${f1(ours.mainMs)} ms main-thread${each} (${f1(ours.result.scriptMs)} ms script, ${ours.result.renders} renders), ` +
+        (naive
+          ? `naive ${f1(naive.mainMs)} ms main-thread (${f1(naive.result.scriptMs)} ms script` +
+            `${sample > 1 ? `; sampled: 1 in ${sample} chunks rendered, times scaled x${sample}` : ''}), ` +
+            `ratio ${f1(naive.mainMs / ours.mainMs)}x, `
+          : '') +
+        `longest task ours ${f1(ours.longestTaskMs)} ms thread time (${f1(ours.longestTaskWallMs)} ms wall)` +
+        (naive ? `, naive longest frame ${f1(naive.longestTaskMs)} ms script` : ''),
     );
   }
   await browser.close();
   await server.close();
 
-  console.log(
-    `\nFrame floor at 100 KB: changing one short text node per frame for the same ${at0(rows, 100).ours.result.frames} frames, ` +
-      `with the finished reply on the page, costs ${f1(floor100)} ms main-thread (style, layout, paint, commit of each frame); ` +
-      `ours above that floor: ${f1(at0(rows, 100).ours.mainMs - floor100)} ms.`,
-  );
+  console.log('');
+  for (const [kb, floor] of floors) {
+    const ours = at0(rows, kb).ours;
+    console.log(
+      `Frame floor at ${kb} KB: changing one short text node per frame for the same ${ours.result.frames} frames, ` +
+        `with the finished reply on the page, costs ${f1(floor)} ms main-thread (style, layout, paint, commit of each frame); ` +
+        `ours above that floor: ${f1(ours.mainMs - floor)} ms.`,
+    );
+  }
   const moduleJs = Buffer.from(await bundle('src/webview/render/index.ts', true));
   console.log(
     `\nRender module bundle (src/webview/render with markdown-it, highlight.js core + 27 languages, DOMPurify), ` +
       `minified: ${(moduleJs.length / 1024).toFixed(0)} KB, ${(gzipSync(moduleJs).length / 1024).toFixed(0)} KB gzip`,
   );
 
+  const has = (kb: number) => rows.some((r) => r.kb === kb);
   const at = (kb: number) => rows.find((r) => r.kb === kb)!;
-  const ratio100 = at(100).naive.mainMs / at(100).ours.mainMs;
-  const growth = at(200).ours.mainMs / at(100).ours.mainMs;
+  const ratio100 = has(100) && at(100).naive ? at(100).naive!.mainMs / at(100).ours.mainMs : NaN;
+  const growth = has(100) && has(200) ? at(200).ours.mainMs / at(100).ours.mainMs : NaN;
   const longest = Math.max(...rows.map((r) => r.ours.longestTaskMs));
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\nTargets:');
