@@ -44,6 +44,7 @@ import type { HarnessConfig, HarnessOutput } from './harness';
 import type { SuiteResults } from './suite/index';
 
 const HARNESS_NAME = 'exthost-harness';
+let interrupted = false;
 
 function log(msg: string): void {
   console.log(`  ${msg}`);
@@ -95,7 +96,7 @@ async function buildHarness(dir: string, results: string): Promise<string> {
 
 async function waitForResults(file: string, code: CodeServer, timeoutMs: number): Promise<HarnessOutput | undefined> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !interrupted) {
     if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as HarnessOutput;
     if (code.process.exitCode !== null || code.process.signalCode !== null) {
       throw new Error(`code-server exited (${code.process.exitCode ?? code.process.signalCode}); see ${code.logFile}`);
@@ -154,7 +155,11 @@ async function main(): Promise<number> {
     await code?.stop();
     await server?.close().catch(() => undefined);
   };
-  const onSignal = () => void cleanup().then(() => process.exit(130));
+  // Interrupted: stop everything; main() then fails fast and its `finally` removes the profile.
+  const onSignal = () => {
+    interrupted = true;
+    void cleanup();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
@@ -165,6 +170,7 @@ async function main(): Promise<number> {
     log('Installing the extension and the harness into code-server...');
     installExtension(tc, profile, vsix);
     installExtension(tc, profile, harness);
+    if (interrupted) throw new Error('interrupted');
     log('Starting code-server...');
     code = await startCodeServer(tc, profile, { port: await freePort(), logFile: path.join(dir, 'code-server.log') });
     browser = await chromium.launch({
@@ -176,6 +182,7 @@ async function main(): Promise<number> {
     log('Opening the workbench; the suite runs in its extension host...');
     await page.goto(`${code.url}?folder=${encodeURIComponent(profile.workspace)}`);
     const out = await waitForResults(results, code, Number(process.env.EXTHOST_TIMEOUT_MS ?? 120_000));
+    if (interrupted) throw new Error('interrupted');
     if (!out) {
       console.error(`No results from the extension host within the time limit; profile and logs kept in ${dir}`);
       console.log('0 passed, 0 failed');
@@ -196,13 +203,14 @@ async function main(): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await cleanup();
-    if (ok && process.env.E2E_KEEP_PROFILE !== '1') rmSync(dir, { recursive: true, force: true });
+    if ((ok || interrupted) && process.env.E2E_KEEP_PROFILE !== '1') rmSync(dir, { recursive: true, force: true });
   }
 }
 
 main().then(
   (status) => process.exit(status),
   (err: unknown) => {
+    if (interrupted) process.exit(130);
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   },
