@@ -22,6 +22,13 @@ async function main(): Promise<void> {
   await page.waitForFunction(() => !!window.bench);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  // CV=none: no content-visibility at all; CV=sections: on sections only (CSSOM override).
+  if (process.env.CV) {
+    await page.evaluate((cv) => {
+      const sel = cv === 'none' ? '.reply-body .md-section, .reply-body .md-group' : '.reply-body .md-group';
+      document.styleSheets[0].insertRule(`${sel} { content-visibility: visible !important; }`, document.styleSheets[0].cssRules.length);
+    }, process.env.CV);
+  }
   const text = generateReply(kb * 1024, kb);
   await page.evaluate(([t]) => window.bench.ours(t, 40, 1), [generateReply(8192, 99)] as const);
   const res: Record<number, number[]> = {};
