@@ -1,15 +1,7 @@
+import { rng } from '../../test/unit/render/fixtures';
+
 // Deterministic assistant-like replies of a given size: headings, prose with inline markup and
 // links, bullet/numbered/task lists, tables, fenced code (TypeScript, Python, Bash), quotes.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'the request stream handler returns a value when each chunk arrives from the server and ' +
