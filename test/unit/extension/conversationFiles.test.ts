@@ -12,9 +12,12 @@ describe('conversation files', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
+  // Each store (a window) makes ids of its own, as randomUUID does in the extension.
+  let stores = 0;
   const newStore = () => {
+    const window = ++stores;
     let n = 0;
-    return new ConversationStore(new FileConversationStorage(dir), { newId: () => `conv-${++n}-${Date.now()}` });
+    return new ConversationStore(new FileConversationStorage(dir), { newId: () => `w${window}-conv-${++n}` });
   };
 
   it('saves conversations as files, lists them and reads them back in another store', async () => {
