@@ -233,12 +233,14 @@ export class ChatPanelController implements vscode.Disposable {
     this.post({ type: 'state', state: this.buildState() });
   }
 
+  /**
+   * After every turn the balance is brought up to date: from creditsRemaining of a non-streaming
+   * reply, else from the service (a streamed reply, and any failed or stopped one, which the service
+   * may have charged for: a stream dropped mid-way is charged).
+   */
   private replyFinished(info: ReplyFinished): void {
     if (info.creditsRemaining !== undefined) this.deps.balance.setRemaining(info.creditsRemaining);
-    else if (info.streamed && !info.errorKind) void this.deps.balance.refresh();
-    else if (info.errorKind === 'credits' || info.errorKind === 'auth' || info.errorKind === 'stream' || info.errorKind === 'aborted') {
-      void this.deps.balance.refresh();
-    }
+    else void this.deps.balance.refresh();
   }
 
   private async receive(raw: unknown): Promise<void> {
