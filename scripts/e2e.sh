@@ -13,8 +13,7 @@ bash scripts/ensure-toolchain.sh >/dev/null
 
 if [ "${E2E_SKIP_BUILD:-}" != "1" ]; then
   echo "Building and packaging the extension..."
-  npm run --silent build >/dev/null
-  npm run --silent package >/dev/null
+  npm run --silent package >/dev/null   # vscode:prepublish builds both bundles first
 fi
 export E2E_SKIP_BUILD=1
 

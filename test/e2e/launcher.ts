@@ -54,11 +54,12 @@ export function ensureToolchain(): Toolchain {
   return tc;
 }
 
-/** `npm run build` then `npm run package`: dist/extension.js, media/dist/webview.js, the .vsix. */
+/**
+ * `npm run package`: its vscode:prepublish step builds dist/extension.js and media/dist/webview.js
+ * (production), then vsce writes the .vsix.
+ */
 export function buildExtension(log: (msg: string) => void = () => {}): string {
-  log('Building the extension...');
-  run('npm', ['run', '--silent', 'build'], 'npm run build', true);
-  log('Packaging the extension...');
+  log('Building and packaging the extension...');
   run('npm', ['run', '--silent', 'package'], 'npm run package', true);
   if (!existsSync(VSIX)) throw new Error(`packaging did not produce ${VSIX}`);
   return VSIX;
