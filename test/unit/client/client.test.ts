@@ -175,7 +175,7 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(got.text, whole.content);
       assert.equal(got.finishReason, 'stop');
       assert.ok(got.messageId && got.messageId.length > 0);
-      assert.ok(got.usage && got.usage.completionTokens > 0 && got.usage.promptTokens > 0);
+      assert.ok(got.usage && got.usage.completionTokens! > 0 && got.usage.promptTokens! > 0);
       assert.equal(seen[0].event, 'f');
       assert.equal(seen[seen.length - 1].event, 'd');
       assert.ok(seen.filter((e) => e.event === '0').length > 10);
@@ -629,23 +629,97 @@ describe('ChatServiceClient against the reference server', function () {
       });
     }
 
-    it('an e event that does not continue -> StreamEventError after the events before it', async () => {
-      srv.control.injectFault({ kind: 'error-event', afterChunks: 2, finishReason: 'content-filter', isContinued: false });
-      const { events, error } = await drain(await client().chatStream(hello));
-      assert.ok(error instanceof StreamEventError, String(error));
-      assert.equal(error.kind, 'stream');
-      assert.equal(error.finishReason, 'content-filter');
-      assert.deepEqual(
-        events.map((e) => e.event),
-        ['f', '0', '0'],
+    for (const framing of ['sse', 'ndjson', 'prefixed'] as const) {
+      it(`${framing}: a normal reply (f, 0..., e stop, d) is complete, with no error`, async () => {
+        srv.control.injectFault({ kind: 'framing', framing });
+        const got = await collectStream(await client().chatStream(hello));
+        assert.equal(got.outcome.ending, 'complete');
+        assert.equal(got.finishReason, 'stop');
+        assert.ok(got.text.length > 500);
+      });
+
+      it(`${framing}: a 3 error part -> StreamEventError with its text, after the text kept`, async () => {
+        srv.control.injectFault({ kind: 'error-part', afterChunks: 2, message: 'upstream model failed', framing });
+        const stream = await client().chatStream(hello);
+        const error = await collectStream(stream).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof StreamEventError, String(error));
+        assert.equal(error.message, 'upstream model failed');
+        assert.ok(error.text.length > 0, 'the text before the error is kept');
+      });
+
+      it(`${framing}: a 3 error part and the body ends without d -> still the error part, not a cut stream`, async () => {
+        srv.control.injectFault({ kind: 'error-part', afterChunks: 1, message: 'boom', framing, close: true });
+        const error = await collectStream(await client().chatStream(hello)).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof StreamEventError, String(error));
+        assert.equal(error.message, 'boom');
+      });
+
+      it(`${framing}: a multi-step reply is one reply, usage summed`, async () => {
+        srv.control.injectFault({ kind: 'multi-step', steps: 3, framing });
+        const whole = await collectStream(await client().chatStream(hello));
+        srv.control.injectFault({ kind: 'framing', framing });
+        const single = await collectStream(await client().chatStream(hello));
+        assert.equal(whole.text, single.text);
+        assert.equal(whole.outcome.steps, 3);
+        assert.equal(whole.outcome.ending, 'complete');
+        assert.ok(whole.usage!.completionTokens! >= single.usage!.completionTokens! - 3);
+      });
+    }
+
+    for (const reason of ['length', 'content-filter', 'other', 'unknown', 'tool-calls'] as const) {
+      it(`finishReason ${reason} is not an error (ending ${reason === 'length' || reason === 'content-filter' ? reason : 'complete'})`, async () => {
+        srv.control.injectFault({ kind: 'finish', finishReason: reason, afterChunks: 3 });
+        const got = await collectStream(await client().chatStream(hello));
+        assert.equal(got.finishReason, reason);
+        assert.equal(got.outcome.ending, reason === 'length' || reason === 'content-filter' ? reason : 'complete');
+      });
+    }
+
+    it('finishReason error -> StreamEventError after the text kept', async () => {
+      srv.control.injectFault({ kind: 'finish', finishReason: 'error', afterChunks: 3 });
+      const error = await collectStream(await client().chatStream(hello)).then(
+        () => undefined,
+        (e: unknown) => e,
       );
+      assert.ok(error instanceof StreamEventError, String(error));
+      assert.equal(error.finishReason, 'error');
+      assert.ok(error.text.length > 0);
     });
 
-    it('an e event with isContinued true is yielded and the reply goes on', async () => {
-      srv.control.injectFault({ kind: 'error-event', afterChunks: 1, finishReason: 'length', isContinued: true, framing: 'prefixed' });
-      const got = await collectStream(await client().chatStream(hello));
-      assert.equal(got.finishReason, 'stop');
-      assert.deepEqual(got.errorEvents, [{ event: 'e', finishReason: 'length', isContinued: true }]);
+    it('d with the connection kept open: the reply ends at d, and the connection is closed after the grace', async () => {
+      srv.control.injectFault({ kind: 'hold-open', ms: 60_000 });
+      const c = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, timeouts: { closeGraceMs: 100 } });
+      try {
+        const started = Date.now();
+        const got = await collectStream(await c.chatStream(hello));
+        assert.equal(got.outcome.ending, 'complete');
+        assert.ok(Date.now() - started < 30_000, 'the reply did not wait for the held connection');
+        // The client closes the connection the server kept open.
+        for (let i = 0; i < 100 && srv.control.requests().at(-1)?.clientClosed !== true; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(srv.control.requests().at(-1)?.clientClosed, true);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('keep-alive only: the stream ends at the reply deadline with a TimeoutError (phase reply)', async () => {
+      srv.control.injectFault({ kind: 'keep-alive-only', ms: 20 });
+      const c = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, maxRetries: 0, timeouts: { replyDeadlineMs: 300 } });
+      try {
+        const { events, error } = await drain(await c.chatStream(hello));
+        assert.equal(events.length, 0);
+        assert.ok(error instanceof TimeoutError, String(error));
+        assert.equal(error.phase, 'reply');
+        assert.match(error.message, /reply deadline/);
+      } finally {
+        await c.close();
+      }
     });
 
     it('a stream that ends without d or [DONE] -> ProtocolError after what came', async () => {
