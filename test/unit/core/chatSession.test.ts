@@ -97,6 +97,7 @@ function setup(overrides: Partial<SessionSettings> = {}) {
 const chunks = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'srv' },
   ...texts.map((data) => ({ event: '0' as const, data })),
+  { event: 'e', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 340 }, isContinued: false },
   { event: 'd', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 340 } },
 ];
 
@@ -126,7 +127,7 @@ describe('chat session', () => {
     const offsets = t.posts.flatMap((p) => (p.type === 'streamChunk' ? [[p.offset, p.text]] : []));
     assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
-    assert.deepEqual(t.finished, [{ streamed: true }]);
+    assert.deepEqual(t.finished, [{ streamed: true, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages[1].content, 'Hello');
   });
@@ -139,7 +140,7 @@ describe('chat session', () => {
     assert.equal(reply.content, 'Answer');
     assert.equal(reply.meta?.credits, 1);
     assert.equal(t.fb.requests[0].search, undefined);
-    assert.deepEqual(t.finished, [{ streamed: false, creditsRemaining: 999 }]);
+    assert.deepEqual(t.finished, [{ streamed: false, creditsRemaining: 999, creditsUsed: 1, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
   });
 
   it('batches chunks into fewer posts when a flush interval is set', async () => {
