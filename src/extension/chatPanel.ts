@@ -282,6 +282,9 @@ export class ChatPanelController implements vscode.Disposable {
       case 'retry':
         if (!(await this.ensureModel())) return;
         return this.session.retry();
+      case 'continue':
+        if (!(await this.ensureModel())) return;
+        return this.session.continueReply();
       case 'editLast':
         return this.session.editLast();
       case 'newChat':
