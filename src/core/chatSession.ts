@@ -89,6 +89,8 @@ export interface ChatSessionDeps {
   /** The conversation, busy flag or send error changed: the panel needs a new state snapshot. */
   stateChanged: () => void;
   replyFinished?: (info: ReplyFinished) => void;
+  /** A reply starts (before its request is sent). */
+  replyStarted?: (info: { conversationId: string; messageId: string }) => void;
   logger?: SessionLogger;
   now?: () => Date;
   /** Streamed text is posted at most once per this many ms (0: every chunk). */
@@ -174,6 +176,20 @@ export class ChatSession {
       await this.run(conv, last);
       return;
     }
+  }
+
+  /**
+   * The charge of a reply became known after it finished (from the balance change): the reply's
+   * footer shows it, the same figure the status bar's balance moved by.
+   */
+  setReplyCredits(conversationId: string, messageId: string, credits: number): void {
+    const conv = this.conversation;
+    if (conv.id !== conversationId) return;
+    const m = conv.messages.find((x) => x.id === messageId && x.role === 'assistant');
+    if (!m?.meta || m.meta.credits === credits) return;
+    m.meta = { ...m.meta, credits };
+    this.deps.stateChanged();
+    void this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
   }
 
   /** After a reply cut at the model's length limit: asks the model to go on (a new turn). */
@@ -273,6 +289,7 @@ export class ChatSession {
     this.running = running;
     this.deps.stateChanged();
     this.deps.post({ type: 'streamStart', messageId: assistant.id, model });
+    this.deps.replyStarted?.({ conversationId: conv.id, messageId: assistant.id });
     // The turn is on disk from the start (a reply cut by a crash reopens as stopped, with Retry),
     // and the partial reply is written now and then while it streams.
     const saveQuietly = () =>
