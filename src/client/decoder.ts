@@ -293,9 +293,12 @@ export class EventDecoder {
     try {
       value = JSON.parse(payload);
     } catch {
+      // A malformed start of a reply the service already charged for: the reply goes on.
+      if (kind === 'f') return this.checked({ event: 'f' }, line, out);
       return this.malformed(line, 'the payload is not valid JSON', out);
     }
     if (kind === '0') return this.checked({ event: '0', data: value }, line, out);
+    if (kind === 'f' && (value === null || typeof value !== 'object' || Array.isArray(value))) return this.checked({ event: 'f' }, line, out);
     if (kind === '3') return this.checked({ event: '3', error: value }, line, out);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       return this.malformed(line, 'the payload must be a JSON object', out);
@@ -332,7 +335,10 @@ export class EventDecoder {
       return this.malformed(raw, `event '${kind}': ${field} ${rule}`, out, field);
     }
     if (kind === 'f' && typeof obj.messageId !== 'string') {
+      // The reply goes on; the event says what was wrong (the consumer may show it).
       this.logger?.warn('Stream start event without a usable messageId; the reply goes on', { kind: 'f', excerpt: shorten(raw) });
+      out.push({ type: 'event', event: { ...(r.data as StreamEvent), malformed: `the start of the reply was malformed: "${shorten(raw, 60)}"` } as StreamEvent });
+      return true;
     }
     out.push({ type: 'event', event: r.data as StreamEvent });
     return true;

@@ -30,6 +30,8 @@ export interface ReplyOutcome {
   steps: number;
   /** A `d` event came. */
   done: boolean;
+  /** What was wrong in a reply that was kept (e.g. a malformed `f`). */
+  problems?: string[];
 }
 
 export const FINISH_ERROR_MESSAGE = 'The service reported an error while writing the reply (finishReason: error)';
@@ -64,6 +66,7 @@ export class ReplyAssembler {
   private doneUsage: ReplyUsage | undefined;
   private errorPart: string | undefined;
   private done = false;
+  private problems: string[] = [];
   messageId: string | undefined;
 
   constructor(private readonly warn: RangeWarning = noWarning) {}
@@ -73,6 +76,7 @@ export class ReplyAssembler {
       case 'f':
         this.steps++;
         this.messageId ??= ev.messageId;
+        if (typeof ev.malformed === 'string' && !this.problems.includes(ev.malformed)) this.problems.push(ev.malformed);
         return '';
       case '0':
         this.parts.push(ev.data);
@@ -102,7 +106,13 @@ export class ReplyAssembler {
   get outcome(): ReplyOutcome {
     const finishReason = this.doneReason ?? this.stepReason ?? 'unknown';
     const usage = this.stepUsage ?? this.doneUsage;
-    const base = { finishReason, steps: Math.max(this.steps, this.parts.length > 0 ? 1 : 0), done: this.done, ...(usage ? { usage } : {}) };
+    const base = {
+      finishReason,
+      steps: Math.max(this.steps, this.parts.length > 0 ? 1 : 0),
+      done: this.done,
+      ...(usage ? { usage } : {}),
+      ...(this.problems.length ? { problems: [...this.problems] } : {}),
+    };
     if (this.errorPart !== undefined) return { ...base, ending: 'error', errorMessage: this.errorPart };
     const ending = endingOf(finishReason);
     return ending === 'error' ? { ...base, ending, errorMessage: FINISH_ERROR_MESSAGE } : { ...base, ending };

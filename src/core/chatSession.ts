@@ -311,6 +311,7 @@ export class ChatSession {
     const onRetry = (notice: SessionRetryNotice) =>
       this.deps.post({ type: 'streamStatus', messageId: assistant.id, text: retryNoticeText(notice, settings.baseUrl) });
     let started = false;
+    let paid = false;
     let pending = '';
     let flushed = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -337,6 +338,8 @@ export class ChatSession {
     try {
       if (settings.stream) {
         const stream = await this.deps.backend().chatStream(req, { signal, onRetry });
+        // The service answered 200: the reply is paid for from here on, and is never thrown away.
+        paid = true;
         running.stream = stream;
         if (signal.aborted) stream.abort();
         for await (const ev of stream) {
@@ -365,11 +368,13 @@ export class ChatSession {
           throw Object.assign(new Error(outcome.errorMessage ?? 'The reply failed'), { kind: 'stream' });
         }
         if (outcome.ending === 'length' || outcome.ending === 'content-filter') meta.ending = outcome.ending;
+        if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
         const charged = creditsCharged(undefined, cost);
         if (charged !== undefined) meta.credits = charged;
       } else {
         const res = await this.deps.backend().chat(req, { signal, onRetry });
         started = true;
+        paid = true;
         assistant.content = res.content;
         pending = res.content;
         if (res.model) meta.model = displayModelId(res.model, model, warn);
@@ -389,14 +394,14 @@ export class ChatSession {
       finished.errorKind = kind;
       if (kind === 'aborted') {
         assistant.status = 'stopped';
-        meta.credits = started ? creditsCharged(undefined, cost) : undefined;
+        meta.credits = paid || started ? creditsCharged(undefined, cost) : undefined;
         if (meta.credits === undefined) delete meta.credits;
         assistant.meta = meta;
         this.deps.post({ type: 'streamEnd', messageId: assistant.id, status: 'stopped', meta });
       } else {
         const view = errorToView(err, settings.baseUrl);
         this.deps.logger?.warn('Chat request failed', { kind, message: view.message });
-        if (!started && assistant.content === '') {
+        if (!paid && !started && assistant.content === '') {
           // Nothing of the reply arrived: take the turn back and return the text to the box.
           const i = conv.messages.indexOf(user);
           if (i >= 0) conv.messages.splice(i);
@@ -411,9 +416,9 @@ export class ChatSession {
           return;
         }
         assistant.status = 'error';
-        // The reply was paid for (it started): its text stays, and Retry says it costs credits again.
-        assistant.error = started ? { ...view, message: `${view.message} ${RETRY_COSTS_AGAIN}` } : view;
-        if (started && cost !== null) meta.credits = cost;
+        // The service answered 200, so the reply was paid for: its text stays, and Retry says it costs credits again.
+        assistant.error = paid ? { ...view, message: `${view.message} ${RETRY_COSTS_AGAIN}` } : view;
+        if (paid && cost !== null) meta.credits = cost;
         assistant.meta = meta;
         this.deps.post({ type: 'streamError', messageId: assistant.id, error: view });
       }

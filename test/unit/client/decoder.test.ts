@@ -276,7 +276,14 @@ const fixtures: Fixture[] = [
     name: 'f without messageId is tolerated (the reply goes on)',
     body: ndjson([{ event: 'f' }, c1, d]),
     contentType: 'application/x-ndjson',
-    events: [{ event: 'f' } as StreamEvent, c1, d],
+    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "{"event":"f"}"' } as StreamEvent, c1, d],
+    warnKinds: ['f'],
+  },
+  {
+    name: 'a malformed f in the line-prefixed framing: the reply goes on, the event says what was wrong',
+    body: 'f:{not json\n' + prefixed([c1, d]),
+    contentType: 'text/plain',
+    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "f:{not json"' } as StreamEvent, c1, d],
     warnKinds: ['f'],
   },
   {

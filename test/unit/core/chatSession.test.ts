@@ -484,6 +484,33 @@ describe('chat session', () => {
       assert.equal(t.session.sendError, undefined);
     });
 
+    it('a stream that fails right after the 200, before any event, keeps the turn (paid) with Retry warning about credits', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: [], failAfter: new FakeError('protocol', 'Malformed stream frame') });
+      await t.session.send('Q');
+      const msgs = t.session.conversation.messages;
+      assert.equal(msgs.length, 2);
+      assert.equal(msgs[1].status, 'error');
+      assert.match(msgs[1].error?.message ?? '', /costs credits again/);
+    });
+
+    it('a malformed f: the reply is kept and its note says what was wrong', async () => {
+      const t = setup();
+      t.fb.scripts.push({
+        events: [
+          { event: 'f', malformed: 'the start of the reply was malformed: "f:{x"' } as SessionStreamEvent,
+          { event: '0', data: 'Text' },
+          { event: 'e', finishReason: 'stop', isContinued: false },
+          { event: 'd', finishReason: 'stop' },
+        ],
+      });
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.status, 'complete');
+      assert.equal(m.content, 'Text');
+      assert.match(m.meta?.note ?? '', /start of the reply was malformed/);
+    });
+
     it('a non-streaming reply missing fields after a 200 keeps its text and says what was wrong', async () => {
       const t = setup({ stream: false });
       t.fb.scripts.push({ content: 'Kept', problems: ['creditsUsed is missing'] } as never);
