@@ -159,7 +159,7 @@ interface CallSpec<T> {
   /** Overall per-attempt timeout; `timeoutPhase` names it in the TimeoutError. */
   timeoutMs: number | undefined;
   timeoutPhase?: 'request' | 'reply';
-  /** Per-request time to the response headers (default: the client's headersMs). */
+  /** Set for a non-streaming chat reply: its longer wait for the headers (its own connections). */
   headersTimeoutMs?: number;
   /**
    * Handles a 2xx response inside the attempt. Returns the result and whether the attempt's control
@@ -189,6 +189,7 @@ export class ChatServiceClient {
   private readonly retry: Required<RetryOptions>;
   private readonly userAgent: string;
   private readonly dispatcher: Dispatcher;
+  private readonly replyDispatcher: Dispatcher;
   private readonly active = new Set<AttemptControl>();
   private closed = false;
   private readonly rangeWarning: RangeWarning;
@@ -220,6 +221,10 @@ export class ChatServiceClient {
       keepAliveTimeout: 10_000,
     };
     this.dispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...agentOptions }) : new Agent(agentOptions);
+    // Non-streaming chat replies are written whole before their headers: their own connections,
+    // with a longer wait for the headers.
+    const replyOptions = { ...agentOptions, headersTimeout: this.timeouts.chatReplyMs };
+    this.replyDispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...replyOptions }) : new Agent(replyOptions);
   }
 
   /** Base URL in use (origin + path prefix, no trailing slash). */
@@ -318,7 +323,7 @@ export class ChatServiceClient {
     if (this.closed) return;
     this.closed = true;
     for (const ctl of this.active) ctl.abort('closed');
-    await this.dispatcher.close();
+    await Promise.all([this.dispatcher.close(), this.replyDispatcher.close()]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -431,9 +436,8 @@ export class ChatServiceClient {
         method: spec.method,
         headers,
         body: spec.body,
-        dispatcher: this.dispatcher,
+        dispatcher: spec.headersTimeoutMs !== undefined ? this.replyDispatcher : this.dispatcher,
         signal: ctl.signal,
-        ...(spec.headersTimeoutMs !== undefined ? { headersTimeout: spec.headersTimeoutMs } : {}),
       });
       gotHeaders = true;
       const status = res.statusCode;

@@ -607,10 +607,86 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(requests('/chat').length, 1);
     });
 
+    it('a non-streaming chat reply has its own, longer wait than the time to a stream\'s first byte', async () => {
+      // undici checks header timeouts on a coarse clock (about 0.5 s): the delays leave room for it.
+      srv.control.injectFault({ kind: 'delay-headers', ms: 2000, times: 2 });
+      const c = client({ timeouts: { headersMs: 150, chatReplyMs: 8000 }, maxRetries: 0 });
+      const reply = await c.chat(hello);
+      assert.ok(reply.content.length > 100, 'the non-streaming reply waited past headersMs');
+      const e = await expectError(c.chatStream(hello), TimeoutError);
+      assert.equal(e.phase, 'headers');
+      assert.equal(e.timeoutMs, 150);
+      srv.control.injectFault({ kind: 'delay-headers', ms: 3000, times: 1 });
+      const slow = await expectError(client({ timeouts: { chatReplyMs: 150 }, maxRetries: 0 }).chat(hello), TimeoutError);
+      assert.equal(slow.phase, 'headers');
+      assert.equal(slow.timeoutMs, 150);
+    });
+
     it('requestMs bounds a whole non-streaming call', async () => {
       srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/ai-model', times: 3 });
       const e = await expectError(client({ timeouts: { requestMs: 100 }, maxRetries: 0 }).models(), TimeoutError);
       assert.equal(e.phase, 'request');
+    });
+  });
+
+  describe('limits and out-of-range values', () => {
+    it('a non-streaming body over 16 MB is a protocol error, not unbounded memory', async () => {
+      const big = Buffer.alloc(17 * 1024 * 1024, 0x61);
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"content":"');
+        res.end(big);
+      });
+      try {
+        const e = await expectError(client({ baseUrl: url, maxRetries: 0 }).chat(hello), ProtocolError);
+        assert.match(e.message, /larger than 16 MB/);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    it('a stream line over 1 MB is a protocol error after the events before it', async () => {
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-vercel-ai-data-stream': 'v1' });
+        res.write('f:{"messageId":"m"}\n0:"ok"\n');
+        res.end('0:"' + 'x'.repeat(1100 * 1024) + '"\ne:{"finishReason":"stop"}\nd:{"finishReason":"stop"}\n');
+      });
+      try {
+        const { events, error } = await drain(await client({ baseUrl: url }).chatStream(hello));
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.match(error.message, /longer than 1 MB/);
+        assert.deepEqual(events.map((e) => e.event), ['f', '0']);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    it('negative or fractional credits and costs, and missing fields after a 200, are made sensible and logged once', async () => {
+      const { server, url } = await tinyServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (req.url?.endsWith('/chat')) res.end(JSON.stringify({ content: 'Kept text', creditsUsed: -2, creditsRemaining: 10.456 }));
+        else if (req.url?.endsWith('/user/balance')) res.end(JSON.stringify({ balance: { regularBalance: -5, dailyBalance: 1.5, totalBalance: -3.5 } }));
+        else res.end(JSON.stringify([{ valueId: 'odd', name: 'Odd', type: 'text', costInCreditPerUse: -1, isActive: true }, { valueId: 'half', name: 'Half', type: 'text', costInCreditPerUse: 0.255, isActive: true }]));
+      });
+      try {
+        const c = client({ baseUrl: url });
+        const r = await c.chat(hello);
+        assert.equal(r.content, 'Kept text');
+        assert.equal(r.creditsUsed, undefined);
+        assert.equal(r.creditsRemaining, 10.46);
+        assert.ok(r.problems?.some((p) => p.includes('id is missing')));
+        assert.ok(r.problems?.some((p) => p.includes('creditsUsed is out of range')));
+        await c.chat(hello);
+        const b = await c.balance();
+        assert.deepEqual([b.balance.regularBalance, b.balance.dailyBalance, b.balance.totalBalance], [0, 1.5, 0]);
+        const models = await c.models();
+        assert.equal(models[0].isActive, false, 'a model with a negative cost cannot be used');
+        assert.equal(models[1].costInCreditPerUse, 0.26);
+        const warnings = log.calls.filter((e) => e.msg === 'Out-of-range value from the service');
+        assert.equal(warnings.filter((w) => w.data?.field === 'creditsUsed').length, 1, 'logged once per field');
+      } finally {
+        await closeServer(server);
+      }
     });
   });
 
