@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import type { Framing } from '../../server/fixtures';
 import { e2e } from '../setup';
-import { readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { waitFor } from '../workbench';
 
 describe('Journey 9: a normal reply of the service stream', () => {
   it('ends without an error in every framing, and the balance is up to date within 3 s of the reply', async () => {
@@ -27,5 +28,25 @@ describe('Journey 9: a normal reply of the service stream', () => {
     }
     await wb.screenshot('service-stream-normal-reply');
     demo.server.control.configure({ framing: 'sse' });
+  });
+
+  it('a reply cut at the length limit says so and offers Continue, which asks the model to go on', async () => {
+    resetServer(5);
+    const wb = await readyWithKey();
+    const { demo } = e2e();
+    const chat = await wb.openChat();
+    await chat.newChat();
+    demo.server.control.injectFault({ kind: 'finish', finishReason: 'length', afterChunks: 5 });
+    await chat.ask('Write a long answer that gets cut.');
+    const body = await chat.frame.locator('body').innerText();
+    assert.match(body, /cut off at the model’s length limit/, 'the note under the cut reply');
+    assert.deepEqual(await chat.alertTexts(), [], 'a cut reply is not an error');
+    const before = await chat.articles('Assistant').count();
+    await chat.frame.getByRole('button', { name: 'Continue' }).click();
+    await waitFor(async () => (await chat.articles('Assistant').count()) > before, 'Continue sent no follow-up');
+    await chat.waitForIdle();
+    const sent = chatRequests().at(-1)?.messages?.at(-1)?.content ?? '';
+    assert.match(sent, /continue/i, 'the follow-up asks the model to continue');
+    await wb.screenshot('service-stream-continue');
   });
 });
