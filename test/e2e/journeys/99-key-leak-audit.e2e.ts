@@ -4,8 +4,10 @@
 // panel's page (every frame's HTML and the value of every field).
 //
 // Nothing is excluded from the search. The key lives in SecretStorage, which code-server
-// keeps on the browser side of the workbench (its storage in the page, not in the
-// user-data folder), so a hit in the profile is a leak.
+// keeps on the browser side of the workbench: the page's localStorage, encrypted with a
+// key the page gets from the server (code-server's secret storage since 4.17). So no
+// file in the user-data folder holds it, and the page's localStorage is searched too:
+// a key readable there is a leak as well.
 //
 // The first test proves the search: it plants a key into copies of each kind of file and
 // fails if any would be missed.
@@ -107,6 +109,8 @@ describe('Journey 99: API key leak audit', () => {
     const chat = await wb.openChat();
     await chat.message().waitFor();
     const pageHits = await frameHits(page.frames(), keys);
+    const stored = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+    pageHits.push(...scanBuffer(Buffer.from(stored, 'utf8'), keys, "the workbench page's localStorage"));
 
     // The whole profile folder: user data (settings, state databases, logs, storage),
     // extensions, the workspace, code-server's own log and config; and the run's results.
