@@ -11,6 +11,7 @@ import { chatHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
 import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
+import { REVIEW_COMMAND, ignoredAddressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
@@ -27,6 +28,8 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
       return vscode.commands.executeCommand('aiChat.selectModel');
     case 'openSettings':
       return vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
+    case 'reviewServiceAddress':
+      return vscode.commands.executeCommand(REVIEW_COMMAND);
   }
 }
 
@@ -205,6 +208,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   buildState(): ChatState {
     const s = this.deps.config.settings;
+    const ignored = this.deps.config.baseUrlChoice.ignoredWorkspaceUrl;
     const view = this.session.view();
     const models = this.deps.models;
     return {
@@ -220,6 +224,7 @@ export class ChatPanelController implements vscode.Disposable {
       temperature: s.temperature,
       fontSize: s.fontSize,
       hasKey: this.deps.keys.hasKey,
+      ...(ignored ? { addressNotice: ignoredAddressNotice(ignored, s.baseUrl) } : {}),
     };
   }
 

@@ -12,15 +12,17 @@ import { EditorTracker } from './editorTracker';
 import { ApiKeyStore } from './keyStore';
 import { createChannelLogger } from './log';
 import { ModelService } from './modelService';
+import { ServiceAddress } from './serviceAddress';
 import { StatusBarController } from './statusBar';
 
 export function activate(context: vscode.ExtensionContext): void {
   const channel = vscode.window.createOutputChannel('AI Chat', { log: true });
   const keys = new ApiKeyStore(context.secrets);
-  const logger = createChannelLogger(channel, () => [keys.knownSecret()]);
-  const config = new ConfigService();
+  const logger = createChannelLogger(channel, () => keys.knownSecrets());
+  const config = new ConfigService(context.globalState);
+  const address = new ServiceAddress(config, keys, logger);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
-  const clients = new ClientProvider(config, keys, logger, `ai-chat-assistant/${version} vscode/${vscode.version}`);
+  const clients = new ClientProvider(config, address, logger, `ai-chat-assistant/${version} vscode/${vscode.version}`);
   const models = new ModelService(clients, keys, config, logger);
   const balance = new BalanceService(clients, keys, config, logger);
   const status = new StatusBarController(keys, balance, models, config);
@@ -32,19 +34,21 @@ export function activate(context: vscode.ExtensionContext): void {
     channel,
     keys,
     config,
+    address,
     clients,
     models,
     balance,
     status,
     editors,
     chat,
-    ...registerCommands({ config, keys, models, balance, clients, chat, logger }),
+    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
     }),
   );
 
-  logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl });
+  logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
+  address.announceIgnored();
   void keys.get().then((key) => {
     status.update();
     if (key) {
