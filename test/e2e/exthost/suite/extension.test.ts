@@ -14,6 +14,7 @@ const COMMANDS = [
   'aiChat.showSubscriptions',
   'aiChat.sendSelection',
   'aiChat.exportChat',
+  'aiChat.reviewServiceAddress',
 ];
 
 function chatTabs(): vscode.Tab[] {

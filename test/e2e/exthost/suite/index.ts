@@ -32,6 +32,8 @@ export async function runSuite(): Promise<SuiteResults> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   mocha.suite.emit('pre-require', globalThis, 'extension.test', mocha);
   await import('./extension.test');
+  mocha.suite.emit('pre-require', globalThis, 'security.test', mocha);
+  await import('./security.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
