@@ -42,6 +42,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.showSubscriptions', () => showSubscriptions(deps)),
     reg('aiChat.sendSelection', () => sendSelection(deps)),
     reg('aiChat.exportChat', () => exportChat(deps)),
+    reg('aiChat.showHistory', () => deps.chat.openHistory()),
   ];
 }
 
