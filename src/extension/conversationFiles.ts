@@ -37,6 +37,18 @@ export async function writeDurably(target: string, text: string): Promise<void> 
   await rename(tmp, target);
 }
 
+/** Appends and flushes to disk; resolves with the file's size after the append. */
+async function appendDurably(file: string, text: string): Promise<number> {
+  const fh = await open(file, 'a');
+  try {
+    await fh.appendFile(text, 'utf8');
+    await fh.datasync();
+    return (await fh.stat()).size;
+  } finally {
+    await fh.close();
+  }
+}
+
 async function readText(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
@@ -139,14 +151,7 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async appendLog(id: string, text: string): Promise<number> {
     await this.ensureDir();
-    const fh = await open(this.logFile(id), 'a');
-    try {
-      await fh.appendFile(text, 'utf8');
-      await fh.datasync();
-      return (await fh.stat()).size;
-    } finally {
-      await fh.close();
-    }
+    return appendDurably(this.logFile(id), text);
   }
 
   async rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean> {
@@ -204,13 +209,7 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async appendIndex(text: string): Promise<void> {
     await this.ensureDir();
-    const fh = await open(join(this.dir, INDEX_FILE), 'a');
-    try {
-      await fh.appendFile(text, 'utf8');
-      await fh.datasync();
-    } finally {
-      await fh.close();
-    }
+    await appendDurably(join(this.dir, INDEX_FILE), text);
   }
 
   async rewriteIndex(text: string): Promise<void> {
