@@ -187,7 +187,7 @@ export function summarize(conv: Conversation): ConversationSummary {
     updatedAt: conv.updatedAt,
     messageCount: conv.messages.length,
     ...(model ? { model } : {}),
-    firstLine: reply ? deriveTitle(reply.content, 120) : '',
+    firstLine: reply ? deriveTitle(reply.content.replace(/^[#>\s]+/, ''), 120) : '',
   };
 }
 

@@ -39,8 +39,11 @@ describe('Journey 9: History search, rename, delete and 0.1.0 conversations', ()
     assert.ok(word, `no long word in the reply: ${reply.slice(0, 200)}`);
 
     await showHistory(wb, word);
-    const found = await row(wb, 'e2e-hist-gamma');
-    assert.match(await found.innerText(), /matching message/);
+    // The search result, not the plain listing shown before the search ran.
+    const found = wb.quickPickRows().filter({ hasText: 'e2e-hist-gamma' }).filter({ hasText: /matching message/ }).first();
+    await found.waitFor({ state: 'visible', timeout: 15_000 }).catch(async () => {
+      throw new Error(`History found no "${word}" in the reply; it lists: ${(await wb.quickPickLabels()).join(' | ')}`);
+    });
 
     await clickRowButton(found, 'Rename');
     await wb.answerInput('Renamed e2e-hist-delta');
