@@ -35,7 +35,10 @@ describe('Journey 9: History search, rename, delete and 0.1.0 conversations', ()
     const reply = await chat.ask(question);
     // A word of the reply that the question does not contain.
     const asked = new Set(question.toLowerCase().split(/\W+/));
-    const word = (reply.match(/[A-Za-z]{7,}/g) ?? []).find((w) => !asked.has(w.toLowerCase()));
+    const word = reply
+      .split(/\s+/)
+      .map((w) => w.replace(/[.,:;!?]+$/, ''))
+      .find((w) => /^[a-z]{7,}$/.test(w) && !asked.has(w));
     assert.ok(word, `no long word in the reply: ${reply.slice(0, 200)}`);
 
     await showHistory(wb, word);
