@@ -8,7 +8,7 @@
 //                   saves of a turn (start, two partial saves while streaming, end), median of 30 turns;
 //                   beside it, the same four saves the 0.1.0 way (deep copy + rewrite of the whole file)
 // Run alone: npx tsx bench/history/storage.ts
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +22,12 @@ export interface StorageFigures {
   hostMsPerTurn: number;
   /** The same turns saved the 0.1.0 way, for comparison. */
   hostMsPerTurnRewrite: number;
+  /** Building the full-text index from the 1,000 logs (the first History after the upgrade). */
+  searchBuildMs: number;
+  /** Loading the persisted full-text index (the first History of a window). */
+  searchLoadMs: number;
+  /** Size of the persisted full-text index. */
+  searchIndexKB: number;
 }
 
 /** A small deterministic generator (no Math.random: every run sees the same text). */
@@ -100,17 +106,23 @@ export async function measureStorage(): Promise<StorageFigures> {
     }
 
     const store = new ConversationStore(new FileConversationStorage(dir));
+    let t0 = performance.now();
     await store.catchUpSearch();
+    const searchBuildMs = performance.now() - t0;
     await store.flush();
+    const searchIndexKB = (await stat(join(dir, 'conversations', '_search.json'))).size / 1024;
     // Queries: one or two words of the text, rarer words too (they are what users look for).
     const searchTimes: number[] = [];
     let found = 0;
     const searcher = new ConversationStore(new FileConversationStorage(dir));
-    await searcher.catchUpSearch(); // loads the persisted index (nothing to re-read)
+    t0 = performance.now();
+    const reread = await searcher.catchUpSearch(); // loads the persisted index (nothing to re-read)
+    const searchLoadMs = performance.now() - t0;
+    if (reread !== 0) throw new Error(`${reread} conversations re-read after loading the persisted index`);
     for (let q = 0; q < 100; q++) {
       const a = words[Math.floor(words.length * rand() ** 2)];
       const query = q % 2 ? `${a} ${words[Math.floor(words.length * rand() ** 3)]}` : a;
-      const t0 = performance.now();
+      t0 = performance.now();
       const hits = await searcher.search(query);
       searchTimes.push(performance.now() - t0);
       if (hits.length) found++;
@@ -171,6 +183,9 @@ export async function measureStorage(): Promise<StorageFigures> {
       search10kP95Ms: round(percentile(searchTimes, 95)),
       hostMsPerTurn: round(median(turnTimes)),
       hostMsPerTurnRewrite: round(median(rewriteTimes)),
+      searchBuildMs: round(searchBuildMs),
+      searchLoadMs: round(searchLoadMs),
+      searchIndexKB: Math.round(searchIndexKB),
     };
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -182,6 +197,7 @@ if (require.main === module) {
     (f) => {
       console.log('History listing, 1,000 conversations (index read, median of 7):', f.list1000Ms, 'ms');
       console.log('Full-text search, 10,000 messages, 100 queries: p50', f.search10kP50Ms, 'ms, p95', f.search10kP95Ms, 'ms');
+      console.log('Full-text index: built from 1,000 logs in', f.searchBuildMs, 'ms; persisted', f.searchIndexKB, 'KB, loaded in', f.searchLoadMs, 'ms');
       console.log('Host time per turn at 300 turns (4 saves):', f.hostMsPerTurn, 'ms; whole-file rewrite as in 0.1.0:', f.hostMsPerTurnRewrite, 'ms');
       console.log(
         `storage: list1000Ms=${f.list1000Ms} search10kP50Ms=${f.search10kP50Ms} search10kP95Ms=${f.search10kP95Ms} hostMsPerTurn=${f.hostMsPerTurn} hostMsPerTurnRewrite=${f.hostMsPerTurnRewrite}`,
