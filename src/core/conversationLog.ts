@@ -54,7 +54,7 @@ export interface ReplayedLog {
  * Lines that do not parse (a line cut short by a crash) are skipped. Message ids left
  * duplicated by two windows writing the same conversation are renumbered.
  */
-export function replayLog(text: string, partials: readonly string[] = []): ReplayedLog | undefined {
+export function replayLog(text: string, partials: readonly string[] = [], fallbackId?: string): ReplayedLog | undefined {
   const lines = text.split('\n');
   let header: z.infer<typeof HeaderRecord> | undefined;
   let untidy = false;
@@ -74,7 +74,7 @@ export function replayLog(text: string, partials: readonly string[] = []): Repla
     }
     if (!header) {
       const h = HeaderRecord.safeParse(data);
-      if (!h.success) return undefined;
+      if (!h.success) return wholeConversation(text, fallbackId);
       header = h.data;
       continue;
     }
@@ -128,6 +128,22 @@ export function replayLog(text: string, partials: readonly string[] = []): Repla
     untidy = true;
   }
   return { conv, keys, untidy };
+}
+
+/**
+ * A log that is one conversation as a JSON document (the 0.1.0 form), read as far as it can be
+ * (repaired); it is rewritten as a log when opened.
+ */
+function wholeConversation(text: string, fallbackId?: string): ReplayedLog | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null || 't' in data) return undefined;
+  const conv = parseConversation(data, fallbackId);
+  return conv ? { conv, keys: conv.messages.map((_, i) => `v1.${i}`), untidy: true } : undefined;
 }
 
 /** The whole log of a conversation, for a new file (migration, compaction, undo of a delete). */

@@ -10,3 +10,4 @@ export * from './selection';
 export * from './export';
 export * from './subscriptions';
 export * from './chatSession';
+export * from './charge';

@@ -229,7 +229,7 @@ export class ConversationStore {
     const entries = new Map<string, ConversationSummary>();
     for (const id of await this.storage.listLogs()) {
       const log = await this.storage.readLog(id);
-      const r = log === undefined ? undefined : replayLog(log, await this.storage.readPartials(id));
+      const r = log === undefined ? undefined : replayLog(log, await this.storage.readPartials(id), id);
       if (r && r.conv.messages.length > 0) entries.set(id, summarize(r.conv));
     }
     await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
@@ -275,7 +275,7 @@ export class ConversationStore {
   private async readStored(id: string): Promise<ReplayedLog | undefined> {
     const log = await this.storage.readLog(id);
     if (log === undefined) return undefined;
-    return replayLog(log, await this.storage.readPartials(id));
+    return replayLog(log, await this.storage.readPartials(id), id);
   }
 
   /** A saved conversation as stored (for export or undo), without making it current. */

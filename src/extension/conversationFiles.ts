@@ -97,7 +97,7 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   /**
    * 0.1.0 kept each conversation as one JSON file: each becomes a log, and the file is moved
-   * into conversations/0.1.0/ (kept, never deleted). A file that does not parse stays where it is.
+   * into conversations/0.1.0/ (kept, never deleted). A file that is not JSON stays where it is.
    */
   private async migrate(): Promise<void> {
     const legacy = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && isSafeConversationId(n.slice(0, -5)));
@@ -107,7 +107,8 @@ export class FileConversationStorage implements ConversationStoragePort {
       const from = join(this.dir, name);
       let conv;
       try {
-        conv = parseConversation(JSON.parse(await readFile(from, 'utf8')));
+        // A file that fails the schema is repaired as far as it can be read (the id from its name).
+        conv = parseConversation(JSON.parse(await readFile(from, 'utf8')), name.slice(0, -'.json'.length));
       } catch {
         conv = undefined;
       }

@@ -69,7 +69,7 @@ export const mochaHooks = {
       dir: profileDir,
       skipBuild: process.env.E2E_SKIP_BUILD === '1',
       // Conversations saved by 0.1.0 (no current-conversation pointer, so every journey starts on a
-      // new chat): journey 9 opens them after the upgrade.
+      // new chat): journey 10 opens them after the upgrade.
       seedGlobalStorage: readdirSync(LEGACY_CONVERSATIONS)
         .filter((n) => n.endsWith('.json'))
         .map((n) => ({ from: path.join(LEGACY_CONVERSATIONS, n), to: path.join('conversations', n) })),

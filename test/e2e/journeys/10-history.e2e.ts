@@ -1,4 +1,4 @@
-// Journey 9: History finds a conversation by a word inside a reply; rename and delete (with
+// Journey 10: History finds a conversation by a word inside a reply; rename and delete (with
 // undo) from its buttons; conversations saved by 0.1.0 open after the upgrade.
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
@@ -25,7 +25,7 @@ async function clickRowButton(r: Locator, name: string): Promise<void> {
   await r.locator(`.action-label[aria-label="${name}"], a[aria-label="${name}"]`).first().click();
 }
 
-describe('Journey 9: History search, rename, delete and 0.1.0 conversations', () => {
+describe('Journey 10: History search, rename, delete and 0.1.0 conversations', () => {
   it('finds a conversation by a word of a reply, renames it, deletes it and brings it back', async () => {
     resetServer();
     const wb = await readyWithKey();
