@@ -32,8 +32,13 @@ export type Conversation = z.infer<typeof ConversationSchema>;
 export interface ConversationSummary {
   id: string;
   title: string;
+  createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** Model of the newest reply, when one has a model. */
+  model?: string;
+  /** First line of the first reply (what the conversation is about, beside its title). */
+  firstLine: string;
 }
 
 export const DEFAULT_TITLE = 'New chat';
@@ -172,7 +177,18 @@ export function toConversationView(conv: Conversation): ConversationView {
 }
 
 export function summarize(conv: Conversation): ConversationSummary {
-  return { id: conv.id, title: conv.title, updatedAt: conv.updatedAt, messageCount: conv.messages.length };
+  let model: string | undefined;
+  for (let i = conv.messages.length - 1; i >= 0 && model === undefined; i--) model = conv.messages[i].meta?.model;
+  const reply = conv.messages.find((m) => m.role === 'assistant' && m.content.trim() !== '');
+  return {
+    id: conv.id,
+    title: conv.title,
+    createdAt: conv.createdAt,
+    updatedAt: conv.updatedAt,
+    messageCount: conv.messages.length,
+    ...(model ? { model } : {}),
+    firstLine: reply ? deriveTitle(reply.content.replace(/^[#>\s]+/, ''), 120) : '',
+  };
 }
 
 /**

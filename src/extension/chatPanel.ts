@@ -7,6 +7,7 @@ import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { EditorTracker } from './editorTracker';
+import { showHistory } from './history';
 import { chatHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
 import { isSafeConversationId, safeExternalUrl } from './links';
@@ -375,29 +376,16 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   async openHistory(): Promise<void> {
-    const list = await this.deps.store.list();
-    type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
-    const items: Item[] = [
-      { label: '$(add) New Chat', newChat: true, alwaysShow: true },
-      ...(list.length ? [{ label: 'Saved conversations', kind: vscode.QuickPickItemKind.Separator } as Item] : []),
-      ...list.map((c) => ({
-        label: (c.id === this.session.conversation.id ? '$(check) ' : '') + c.title,
-        description: `${c.messageCount} messages`,
-        detail: `Last changed ${new Date(c.updatedAt).toLocaleString()}`,
-        id: c.id,
-      })),
-    ];
-    const picked = await vscode.window.showQuickPick(items, {
-      title: 'AI Chat: History',
-      placeHolder: list.length ? 'Open a saved conversation' : 'No saved conversations yet',
-      matchOnDescription: true,
+    await this.restoreCurrent();
+    await showHistory({
+      store: this.deps.store,
+      currentId: () => this.session.conversation.id,
+      open: (id) => this.session.open(id),
+      newChat: () => this.newChat(),
+      show: () => this.show(),
+      currentRemoved: () => this.session.newChat(),
+      logger: this.deps.logger,
     });
-    if (!picked) return;
-    if (picked.newChat) return this.newChat();
-    if (picked.id && !(await this.session.open(picked.id))) {
-      void vscode.window.showWarningMessage('That conversation could not be opened.');
-    }
-    await this.show();
   }
 
   private async codeAction(action: 'copy' | 'insert' | 'newEditor', code: string, language: string): Promise<void> {

@@ -46,6 +46,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.sendSelection', () => sendSelection(deps)),
     reg('aiChat.exportChat', () => exportChat(deps)),
     reg(REVIEW_COMMAND, () => deps.address.review()),
+    reg('aiChat.showHistory', () => deps.chat.openHistory()),
   ];
 }
 

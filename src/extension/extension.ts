@@ -1,5 +1,6 @@
 // Composition root: creates the pieces, wires them together and registers everything into
-// context.subscriptions. No logic of its own and no module-level state.
+// context.subscriptions. No logic of its own; its only module-level state is the save that
+// deactivate() waits for.
 import * as vscode from 'vscode';
 import { ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
@@ -27,7 +28,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const balance = new BalanceService(clients, keys, config, logger);
   const status = new StatusBarController(keys, balance, models, config);
   const editors = new EditorTracker();
-  const store = new ConversationStore(new FileConversationStorage(context.globalStorageUri.fsPath));
+  // Conversations are shared by every window; which one is current belongs to the window's workspace.
+  const store = new ConversationStore(
+    new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
+  );
+  lastSave = () => store.flush();
   const chat = new ChatPanelController({ context, config, keys, models, balance, clients, store, editors, logger });
 
   context.subscriptions.push(
@@ -58,6 +63,10 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Set by activate(): resolves once the last save is on disk (the one thing deactivate waits for). */
+let lastSave: (() => Promise<void>) | undefined;
+
+export function deactivate(): Promise<void> | undefined {
+  // Everything else is disposed through context.subscriptions.
+  return lastSave?.();
 }

@@ -15,6 +15,7 @@ const COMMANDS = [
   'aiChat.sendSelection',
   'aiChat.exportChat',
   'aiChat.reviewServiceAddress',
+  'aiChat.showHistory',
 ];
 
 function chatTabs(): vscode.Tab[] {
