@@ -1,0 +1,64 @@
+// Key-leak audit, after every other journey: the API keys typed during the run appear nowhere in
+// the code-server profile (settings, state databases and their WAL/journal files, logs, global and
+// workspace storage, the demo folder, exported files) nor in any frame of the page, in any
+// encoding the scanner knows (test/unit/security/keyAudit.test.ts proves it finds each one).
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { DEMO_KEY } from '../../server/fixtures';
+import { keysInText, keysUsedBy, scanForKeys } from '../keyAudit';
+import { ROOT } from '../launcher';
+import { e2e } from '../setup';
+import { readyWithKey, resetServer } from '../steps';
+
+function e2eSources(): string[] {
+  const dir = path.join(ROOT, 'test', 'e2e');
+  const journeys = path.join(dir, 'journeys');
+  return [
+    ...readdirSync(journeys).map((n) => path.join(journeys, n)),
+    ...readdirSync(dir).filter((n) => n.endsWith('.ts')).map((n) => path.join(dir, n)),
+  ];
+}
+
+describe('Journey 99: key-leak audit', () => {
+  it('no API key used in the run is in the profile, the demo folder or the page', async function () {
+    this.timeout(180_000);
+    const { wb, page, demo } = e2e();
+    const keys = keysUsedBy(e2eSources(), [DEMO_KEY]);
+    assert.ok(keys.includes(DEMO_KEY) && keys.length >= 2, `keys of the run: ${keys.length}`);
+
+    // One more turn with the key set, the conversation exported, then a reload so that VS Code
+    // writes its state databases.
+    resetServer(0);
+    await readyWithKey();
+    const chat = await wb.openChat();
+    await chat.ask('A last question before the audit');
+    await wb.runCommand('AI Chat: Export Chat');
+
+    // Every frame of the page (the workbench, the chat webview and its inner frame): HTML and the
+    // values of inputs and text areas, which the HTML does not show.
+    const texts: string[] = [];
+    for (const f of page.frames()) {
+      if (f.isDetached()) continue;
+      try {
+        texts.push(
+          await f.evaluate(() => {
+            const values = [...document.querySelectorAll('input, textarea')].map((e) => (e as HTMLInputElement).value);
+            return `${document.documentElement.outerHTML}\n${values.join('\n')}`;
+          }),
+        );
+      } catch {
+        /* a frame navigating away */
+      }
+    }
+    assert.ok(texts.length >= 3, `frames read: ${texts.length}`);
+    assert.ok(texts.some((t) => t.includes('A last question before the audit')), 'the chat webview was among the frames read');
+    assert.deepEqual(keysInText(texts.join('\n'), keys), [], 'a key is in the page');
+
+    await wb.reload();
+    await new Promise((r) => setTimeout(r, 3000));
+    const roots = [demo.profile.userDataDir, demo.profile.extensionsDir, demo.profile.workspace];
+    const hits = scanForKeys(roots, keys).map((h) => `${path.relative(path.dirname(demo.profile.userDataDir), h.file)} (${h.encoding})`);
+    assert.deepEqual(hits, [], `the key was found in:\n${hits.join('\n')}`);
+  });
+});
