@@ -3,7 +3,7 @@
  * zod-checked requests and responses, typed errors, retries, timeouts and cancellation.
  * No `vscode` import: usable as a standalone SDK.
  */
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from './undici';
 import {
   APIError,
   AuthenticationError,
