@@ -394,7 +394,7 @@ export class ChatServiceClient {
 
   /** Reads a bounded error body and builds the typed error for the status. */
   private async errorFromResponse(res: Dispatcher.ResponseData, ctl: AttemptControl): Promise<APIError> {
-    const headers = res.headers as ResponseHeaders;
+    const headers = res.headers;
     let text = '';
     try {
       text = await readLimited(res.body, MAX_ERROR_BODY_BYTES);
@@ -457,7 +457,7 @@ export class ChatServiceClient {
   }
 
   private makeStream(res: Dispatcher.ResponseData, ctl: AttemptControl, meta: AttemptMeta): ChatStream {
-    const headers = res.headers as ResponseHeaders;
+    const headers = res.headers;
     const stream = new ChatStream({
       status: res.statusCode,
       headers,

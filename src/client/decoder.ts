@@ -278,7 +278,7 @@ export class EventDecoder {
       const rule = ruleOf(issue, valueAt(obj, issue.path));
       return this.malformed(raw, `event '${kind}': ${field} ${rule}`, out, field);
     }
-    out.push({ type: 'event', event: r.data as StreamEvent });
+    out.push({ type: 'event', event: r.data });
     return true;
   }
 

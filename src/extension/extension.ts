@@ -19,7 +19,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const keys = new ApiKeyStore(context.secrets);
   const logger = createChannelLogger(channel, () => [keys.knownSecret()]);
   const config = new ConfigService();
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
+  const declared = (context.extension.packageJSON as { version?: unknown }).version;
+  const version = typeof declared === 'string' ? declared : '0';
   const clients = new ClientProvider(config, keys, logger, `ai-chat-assistant/${version} vscode/${vscode.version}`);
   const models = new ModelService(clients, keys, config, logger);
   const balance = new BalanceService(clients, keys, config, logger);

@@ -182,8 +182,8 @@ const fixtures: Fixture[] = [
     body: ndjson([{ ...f, extra: { a: 1 } }, { ...d, usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } }]),
     contentType: 'application/x-ndjson',
     events: [
-      { event: 'f', messageId: 'm-1', extra: { a: 1 } } as StreamEvent,
-      { event: 'd', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } } as StreamEvent,
+      { event: 'f', messageId: 'm-1', extra: { a: 1 } },
+      { event: 'd', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
     ],
   },
   {
