@@ -67,7 +67,7 @@ function layerRules(folder, { vscode, node = true, forbidden, typeOnly = [] }) {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'media/dist/**', 'node_modules/**', 'test/e2e/.cache/**', '.vscode-test/**', '**/*.vsix'],
+    ignores: ['dist/**', 'media/dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.cache/**', '.vscode-test/**', '**/*.vsix'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
