@@ -3,11 +3,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Folders of src/ and the other src/ folders each may not import (`type` = type imports allowed). */
+/** Folders of src/, whether each may import vscode and Node modules, and the src/ folders it may not import. */
 const layers = {
   client: { vscode: false, forbidden: ['core', 'protocol', 'extension', 'webview'] },
   protocol: { vscode: false, forbidden: ['client', 'core', 'extension', 'webview'] },
-  core: { vscode: false, forbidden: ['extension', 'webview'], typeOnly: ['client'] },
+  core: { vscode: false, forbidden: ['extension', 'webview'] },
   webview: { vscode: false, node: false, forbidden: ['client', 'core', 'extension'] },
   extension: { vscode: true, forbidden: ['webview'] },
 };
@@ -22,7 +22,7 @@ const zodNamedImport = {
   message: "Use `import * as z from 'zod'` (the named import bundles all of zod's locales).",
 };
 
-function layerRules(folder, { vscode, node = true, forbidden, typeOnly = [] }) {
+function layerRules(folder, { vscode, node = true, forbidden }) {
   const paths = [];
   if (!vscode) paths.push({ name: 'vscode', message: `src/${folder} must not import vscode (design.md, Layers).` });
   if (folder === 'client') {
@@ -35,14 +35,7 @@ function layerRules(folder, { vscode, node = true, forbidden, typeOnly = [] }) {
   const patterns = [
     { regex: reaching(forbidden), message: `src/${folder} must not import from src/{${forbidden.join(',')}} (design.md, Layers).` },
   ];
-  if (typeOnly.length > 0) {
-    patterns.push({
-      regex: reaching(typeOnly),
-      allowTypeImports: true,
-      message: `src/${folder} may import only types from src/{${typeOnly.join(',')}} (design.md, Layers).`,
-    });
-  }
-  const dynamic = [reaching([...forbidden, ...typeOnly])];
+  const dynamic = [reaching(forbidden)];
   if (!vscode) dynamic.push('^vscode$');
   if (!node) {
     patterns.push({ regex: '^node:', message: `src/${folder} runs in the browser: no Node modules.` });

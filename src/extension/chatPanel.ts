@@ -61,6 +61,7 @@ export class ChatPanelController implements vscode.Disposable {
       post: (m) => this.post(m),
       stateChanged: () => this.stateChanged(),
       replyFinished: (info) => this.replyFinished(info),
+      replyStarted: (info) => this.deps.balance.replyStarted(`${info.conversationId}/${info.messageId}`),
       logger: deps.logger,
       flushIntervalMs: 24,
     });
@@ -239,8 +240,12 @@ export class ChatPanelController implements vscode.Disposable {
    * may have charged for: a stream dropped mid-way is charged).
    */
   private replyFinished(info: ReplyFinished): void {
-    if (info.creditsRemaining !== undefined) this.deps.balance.setRemaining(info.creditsRemaining);
-    else void this.deps.balance.refresh();
+    const key = `${info.conversationId}/${info.messageId}`;
+    void this.deps.balance.replyFinished(key, info).then((charge) => {
+      if (charge.charged !== undefined && info.conversationId && info.messageId) {
+        this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
+      }
+    });
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -282,6 +287,9 @@ export class ChatPanelController implements vscode.Disposable {
       case 'retry':
         if (!(await this.ensureModel())) return;
         return this.session.retry();
+      case 'continue':
+        if (!(await this.ensureModel())) return;
+        return this.session.continueReply();
       case 'editLast':
         return this.session.editLast();
       case 'newChat':

@@ -3,6 +3,7 @@
 // replies through the render module.
 import {
   nextMessageText,
+  replyEndingText,
   replyMetaText,
   parseHostMessage,
   type ChatState,
@@ -384,6 +385,14 @@ class ChatApp {
     }
     if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: 'Stopped' }));
     if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
+    const endingNote = m.status === 'complete' ? replyEndingText(m.meta?.ending) : undefined;
+    if (endingNote || m.meta?.note) {
+      const note = el('p', { class: 'reply-note', text: [endingNote, m.meta?.note].filter(Boolean).join(' ') });
+      if (m.meta?.ending === 'length' && canRetry) {
+        note.append(' ', button('Continue', () => this.post({ type: 'continue' }), { class: 'secondary', title: 'Ask the model to go on where it stopped' }));
+      }
+      footer.append(note);
+    }
     if (m.status === 'error' && m.error) {
       // Only the newest failure is an alert; older ones stay as plain text in the history.
       footer.append(this.errorBox(m.error, canRetry, undefined, ctx.isLast && !ctx.hasSendError));

@@ -66,6 +66,7 @@ const validWebview: unknown[] = [
   { type: 'ready' },
   { type: 'send', text: 'hello' },
   { type: 'stop' },
+  { type: 'continue' },
   { type: 'retry' },
   { type: 'editLast' },
   { type: 'newChat' },
