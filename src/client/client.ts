@@ -3,7 +3,7 @@
  * zod-checked requests and responses, typed errors, retries, timeouts and cancellation.
  * No `vscode` import: usable as a standalone SDK.
  */
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from './undici';
 import {
   APIError,
   AuthenticationError,
@@ -31,7 +31,6 @@ import {
   type BalanceResponse,
   type ChatRequest,
   type ChatReply,
-  type ChatResponse,
   type CheckedChatResponse,
   type Model,
   type Subscription,
@@ -484,7 +483,7 @@ export class ChatServiceClient {
 
   /** Reads a bounded error body and builds the typed error for the status. */
   private async errorFromResponse(res: Dispatcher.ResponseData, ctl: AttemptControl): Promise<APIError> {
-    const headers = res.headers as ResponseHeaders;
+    const headers = res.headers;
     let text = '';
     try {
       text = await readLimited(res.body, MAX_ERROR_BODY_BYTES);
@@ -561,7 +560,7 @@ export class ChatServiceClient {
   }
 
   private makeStream(res: Dispatcher.ResponseData, ctl: AttemptControl, meta: AttemptMeta): ChatStream {
-    const headers = res.headers as ResponseHeaders;
+    const headers = res.headers;
     const stream = new ChatStream({
       status: res.statusCode,
       headers,

@@ -1,5 +1,5 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../protocol';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */

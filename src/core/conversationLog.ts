@@ -8,7 +8,7 @@
 //
 // A reply that is still streaming lives in a small side file (one per writer) holding one "m"
 // record; it is folded into the log when the conversation is opened.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   formatMessageId,
   parseConversation,

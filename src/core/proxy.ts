@@ -146,5 +146,5 @@ export function resolveProxy(target: string, inputs: ProxyInputs): ProxyChoice {
     return { source: 'none', bypassed: (inputs.noProxy ?? []).length && matchesNoProxy(url.hostname, port, inputs.noProxy ?? []) ? 'http.noProxy' : 'NO_PROXY', strictSSL };
   }
   const sourceName = envValue(inputs.env, name) ? name : 'HTTP_PROXY';
-  return { proxy: normalizeProxyUrl(fromEnv, sourceName), source: sourceName as ProxyChoice['source'], strictSSL };
+  return { proxy: normalizeProxyUrl(fromEnv, sourceName), source: sourceName, strictSSL };
 }

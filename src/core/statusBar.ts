@@ -51,7 +51,7 @@ export function totalCredits(b: BalanceLike): number {
 
 /** Escapes text for a Markdown tooltip. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}\[\]()#+\-.!|<>~]/g, (c) => '\\' + c);
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => '\\' + c);
 }
 
 function dayDiff(from: Date, to: Date): number {

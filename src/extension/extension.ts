@@ -22,7 +22,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const logger = createChannelLogger(channel, () => keys.knownSecrets());
   const config = new ConfigService(context.globalState);
   const address = new ServiceAddress(config, keys, logger);
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
+  const declared = (context.extension.packageJSON as { version?: unknown }).version;
+  const version = typeof declared === 'string' ? declared : '0';
   const clients = new ClientProvider(config, address, logger, `ai-chat-assistant/${version} vscode/${vscode.version}`);
   const models = new ModelService(clients, keys, config, logger);
   const balance = new BalanceService(clients, keys, config, logger);

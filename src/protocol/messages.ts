@@ -3,7 +3,7 @@
 // Both sides validate what they receive with these schemas (`parseHostMessage`,
 // `parseWebviewMessage`) and drop anything that does not match. The API key never appears
 // in any of these messages.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------
 // Shared shapes

@@ -17,7 +17,7 @@ function memento(): vscode.Memento {
     keys: () => [...data.keys()],
     get: <T>(key: string, def?: T) => (data.has(key) ? (data.get(key) as T) : def),
     update: async (key: string, value: unknown) => void data.set(key, value),
-  } as vscode.Memento;
+  };
 }
 
 /** A SecretStorage kept in memory; `failWrites` makes store() reject like a locked keychain. */
@@ -40,7 +40,7 @@ function secrets(): vscode.SecretStorage & { failWrites: boolean; data: Map<stri
     keys: async () => [...data.keys()],
     onDidChange: changed.event,
   };
-  return s as unknown as vscode.SecretStorage & { failWrites: boolean; data: Map<string, string> };
+  return s;
 }
 
 describe('Where the API key may go (real VS Code configuration)', () => {
