@@ -1,7 +1,10 @@
 // Builds the extension host bundle (dist/extension.js, CommonJS for Node) and the
 // webview bundle (media/dist/webview.js, an IIFE for the browser) separately.
-// Flags: --watch rebuilds on change, --production minifies and drops source maps.
+// Flags: --watch rebuilds on change, --production minifies, drops source maps and prints a size
+// report (each bundle's size, gzip size and largest contributors, from esbuild's metafile).
 const esbuild = require('esbuild');
+const { readFileSync } = require('node:fs');
+const { gzipSync } = require('node:zlib');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -18,7 +21,8 @@ const builds = [
     external: ['vscode'],
     sourcemap: !production,
     minify: production,
-    logLevel: 'info',
+    metafile: production,
+    logLevel: production ? 'warning' : 'info',
   },
   {
     entryPoints: ['src/webview/main.ts'],
@@ -29,7 +33,8 @@ const builds = [
     target: 'es2022',
     sourcemap: production ? false : 'inline',
     minify: production,
-    logLevel: 'info',
+    metafile: production,
+    logLevel: production ? 'warning' : 'info',
   },
 ];
 
@@ -41,7 +46,38 @@ async function main() {
     }
     return;
   }
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  if (production) for (const result of results) console.log(sizeReport(result.metafile));
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** A package's name (`zod`, `@scope/name`) or a source folder (`src/client`) for a metafile input path. */
+function contributor(input) {
+  const parts = input.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at >= 0) return parts[at + 1].startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1];
+  return parts.slice(0, 2).join('/');
+}
+
+/** Each output's size, gzip size and its largest contributors (packages and source folders). */
+function sizeReport(metafile) {
+  const lines = [];
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (file.endsWith('.map')) continue;
+    const gzip = gzipSync(readFileSync(file)).length;
+    lines.push(`${file}  ${kb(output.bytes)}  (gzip ${kb(gzip)})`);
+    const totals = new Map();
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = contributor(input);
+      totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
+    }
+    const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    for (const [name, bytes] of top) {
+      lines.push(`  ${name.padEnd(22)} ${kb(bytes).padStart(10)}  ${((100 * bytes) / output.bytes).toFixed(1).padStart(5)}%`);
+    }
+  }
+  return lines.join('\n');
 }
 
 main().catch((err) => {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `npm test`: every tier in order, each run even when an earlier one failed, then one summary
-# with the counts of each tier and a closing "N passed, N failed" line over all of them.
+# `npm test`: every tier in order (typecheck, ESLint, unit, render, e2e, extension host), each
+# run even when an earlier one failed, then one summary with the counts of each tier and a
+# closing "N passed, N failed" line over all of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-tiers=(typecheck test:unit test:render test:e2e test:exthost)
+tiers=(typecheck lint test:unit test:render test:e2e test:exthost)
 total_pass=0
 total_fail=0
 status=0
@@ -27,7 +28,7 @@ for tier in "${tiers[@]}"; do
   [ "$rc" -ne 0 ] && status=1
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
-  if [ "$tier" = typecheck ]; then
+  if [ "$tier" = typecheck ] || [ "$tier" = lint ]; then
     summary+=("$(printf '  %-13s %s' "$tier" "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)")")
   else
     summary+=("$(printf '  %-13s %5d passed, %d failed%s' "$tier" "$pass" "$fail" "$([ "$rc" -eq 0 ] && echo '' || echo '  (exit '"$rc"')')")")

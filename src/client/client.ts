@@ -3,7 +3,7 @@
  * zod-checked requests and responses, typed errors, retries, timeouts and cancellation.
  * No `vscode` import: usable as a standalone SDK.
  */
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from './undici';
 import {
   APIError,
   AuthenticationError,
@@ -31,7 +31,6 @@ import {
   type BalanceResponse,
   type ChatRequest,
   type ChatReply,
-  type ChatResponse,
   type CheckedChatResponse,
   type Model,
   type Subscription,
@@ -87,6 +86,8 @@ export interface ChatServiceClientOptions {
   retry?: RetryOptions;
   /** Proxy URL (http://host:port); requests then go through an undici ProxyAgent. */
   proxy?: string;
+  /** Check TLS certificates of the service and of an https proxy. Default true. */
+  strictSSL?: boolean;
   userAgent?: string;
 }
 
@@ -214,17 +215,22 @@ export class ChatServiceClient {
     this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? 2));
     this.retry = { ...DEFAULT_RETRY, ...stripUndefined(opts.retry ?? {}) };
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+    const rejectUnauthorized = opts.strictSSL !== false;
     const agentOptions = {
-      connect: { timeout: this.timeouts.connectMs },
+      connect: { timeout: this.timeouts.connectMs, rejectUnauthorized },
       headersTimeout: this.timeouts.headersMs,
       bodyTimeout: this.timeouts.bodyMs,
       keepAliveTimeout: 10_000,
     };
-    this.dispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...agentOptions }) : new Agent(agentOptions);
+    const viaProxy = (o: typeof agentOptions): Dispatcher =>
+      opts.proxy
+        ? new ProxyAgent({ uri: opts.proxy, ...o, requestTls: { rejectUnauthorized }, proxyTls: { rejectUnauthorized } })
+        : new Agent(o);
+    this.dispatcher = viaProxy(agentOptions);
     // Non-streaming chat replies are written whole before their headers: their own connections,
     // with a longer wait for the headers.
     const replyOptions = { ...agentOptions, headersTimeout: this.timeouts.chatReplyMs };
-    this.replyDispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...replyOptions }) : new Agent(replyOptions);
+    this.replyDispatcher = viaProxy(replyOptions);
   }
 
   /** Base URL in use (origin + path prefix, no trailing slash). */
@@ -360,6 +366,8 @@ export class ChatServiceClient {
     try {
       key = await this.apiKey();
     } catch (err) {
+      // The key provider's own refusal (e.g. the user did not allow this address) is passed on as is.
+      if (err instanceof ChatServiceError) throw err;
       throw new AuthenticationError({ status: undefined, code: 'MISSING_API_KEY', message: 'The API key could not be read', cause: err });
     }
     key = key?.trim();
@@ -408,7 +416,10 @@ export class ChatServiceClient {
       const delay = retryable && attempt <= this.maxRetries ? retryDelayMs(attempt, retryAfterOf(failure), this.retry) : undefined;
       if (delay === undefined) {
         if (failure.kind === 'aborted') this.logger.info(`${spec.method} ${fullPath} aborted`, this.logData(meta, errorData(failure)));
-        else this.logger.error(`${spec.method} ${fullPath} failed: ${failure.message}`, this.logData(meta, errorData(failure)));
+        else {
+          this.logger.error(`${spec.method} ${fullPath} failed (${failure.kind})`, this.logData(meta, errorData(failure)));
+          this.logger.trace?.(`${spec.method} ${fullPath} failure detail: ${failure.message}`);
+        }
         throw failure;
       }
       this.logger.warn(`Retrying ${spec.method} ${fullPath} in ${delay} ms`, this.logData(meta, { delayMs: delay, ...errorData(failure) }));
@@ -472,7 +483,7 @@ export class ChatServiceClient {
 
   /** Reads a bounded error body and builds the typed error for the status. */
   private async errorFromResponse(res: Dispatcher.ResponseData, ctl: AttemptControl): Promise<APIError> {
-    const headers = res.headers as ResponseHeaders;
+    const headers = res.headers;
     let text = '';
     try {
       text = await readLimited(res.body, MAX_ERROR_BODY_BYTES);
@@ -549,7 +560,7 @@ export class ChatServiceClient {
   }
 
   private makeStream(res: Dispatcher.ResponseData, ctl: AttemptControl, meta: AttemptMeta): ChatStream {
-    const headers = res.headers as ResponseHeaders;
+    const headers = res.headers;
     const stream = new ChatStream({
       status: res.statusCode,
       headers,
@@ -574,7 +585,8 @@ export class ChatServiceClient {
           ...(outcome.error ? errorData(outcome.error) : {}),
         });
         if (outcome.error && outcome.error.kind !== 'aborted') {
-          this.logger.error(`${meta.method} ${meta.path} stream failed: ${outcome.error.message}`, data);
+          this.logger.error(`${meta.method} ${meta.path} stream failed (${outcome.error.kind})`, data);
+          this.logger.trace?.(`${meta.method} ${meta.path} stream failure detail: ${outcome.error.message}`);
         } else if (!outcome.complete) {
           this.logger.info(`${meta.method} ${meta.path} stream stopped`, data);
         } else {

@@ -337,10 +337,10 @@ export class EventDecoder {
     if (kind === 'f' && typeof obj.messageId !== 'string') {
       // The reply goes on; the event says what was wrong (the consumer may show it).
       this.logger?.warn('Stream start event without a usable messageId; the reply goes on', { kind: 'f', excerpt: shorten(raw) });
-      out.push({ type: 'event', event: { ...(r.data as StreamEvent), malformed: `the start of the reply was malformed: "${shorten(raw, 60)}"` } as StreamEvent });
+      out.push({ type: 'event', event: { ...(r.data), malformed: `the start of the reply was malformed: "${shorten(raw, 60)}"` } as StreamEvent });
       return true;
     }
-    out.push({ type: 'event', event: r.data as StreamEvent });
+    out.push({ type: 'event', event: r.data });
     return true;
   }
 

@@ -3,6 +3,8 @@
  * data holds method, path, status, durations, attempt numbers, trace ids and error kinds.
  */
 export interface Logger {
+  /** Most detailed level: error excerpts quoting what the service sent (may hold message text). */
+  trace?(msg: string, data?: Record<string, unknown>): void;
   debug(msg: string, data?: Record<string, unknown>): void;
   info(msg: string, data?: Record<string, unknown>): void;
   warn(msg: string, data?: Record<string, unknown>): void;

@@ -9,7 +9,7 @@
  * - unknown extra fields of responses pass through untouched (loose objects), so a newer service does
  *   not break us; unknown extra fields of a request are sent as given.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
 export const MODEL_ID_PATTERN = /^[a-z-]+$/;

@@ -1,5 +1,5 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../protocol';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
@@ -32,8 +32,13 @@ export type Conversation = z.infer<typeof ConversationSchema>;
 export interface ConversationSummary {
   id: string;
   title: string;
+  createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** Model of the newest reply, when one has a model. */
+  model?: string;
+  /** First line of the first reply (what the conversation is about, beside its title). */
+  firstLine: string;
 }
 
 export const DEFAULT_TITLE = 'New chat';
@@ -172,7 +177,18 @@ export function toConversationView(conv: Conversation): ConversationView {
 }
 
 export function summarize(conv: Conversation): ConversationSummary {
-  return { id: conv.id, title: conv.title, updatedAt: conv.updatedAt, messageCount: conv.messages.length };
+  let model: string | undefined;
+  for (let i = conv.messages.length - 1; i >= 0 && model === undefined; i--) model = conv.messages[i].meta?.model;
+  const reply = conv.messages.find((m) => m.role === 'assistant' && m.content.trim() !== '');
+  return {
+    id: conv.id,
+    title: conv.title,
+    createdAt: conv.createdAt,
+    updatedAt: conv.updatedAt,
+    messageCount: conv.messages.length,
+    ...(model ? { model } : {}),
+    firstLine: reply ? deriveTitle(reply.content.replace(/^[#>\s]+/, ''), 120) : '',
+  };
 }
 
 /**

@@ -1,5 +1,7 @@
 export * from './conversation';
 export * from './store';
+export * from './conversationLog';
+export * from './historySearch';
 export * from './cost';
 export * from './statusBar';
 export * from './models';

@@ -29,6 +29,10 @@ export interface StatusBarInput {
   now?: Date;
   /** Formats the "last updated" time (default: the local time of day). */
   formatTime?: (d: Date) => string;
+  /** The service address in use. */
+  serviceUrl?: string;
+  /** A workspace address that is not used (the user has not allowed it). */
+  ignoredWorkspaceUrl?: string;
 }
 
 export interface StatusBarState {
@@ -47,7 +51,7 @@ export function totalCredits(b: BalanceLike): number {
 
 /** Escapes text for a Markdown tooltip. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}\[\]()#+\-.!|<>~]/g, (c) => '\\' + c);
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => '\\' + c);
 }
 
 function dayDiff(from: Date, to: Date): number {
@@ -108,13 +112,22 @@ export function computeStatusBarState(input: StatusBarInput): StatusBarState {
     footer.push(escapeMarkdown(`Model: ${input.selectedModel}${cost}`));
   }
   if (input.lastUpdated) footer.push(escapeMarkdown(`Last updated ${formatTime(input.lastUpdated)}`));
+  if (input.serviceUrl) footer.push(escapeMarkdown(`Service: ${input.serviceUrl}`));
+  if (input.ignoredWorkspaceUrl) {
+    footer.push(
+      '$(shield) ' +
+        escapeMarkdown(
+          `This workspace names ${input.ignoredWorkspaceUrl} as the service address; it is not used until you allow it (AI Chat: Review Service Address), because your API key would be sent there.`,
+        ),
+    );
+  }
   footer.push('Click for balance actions');
   const tooltipOf = (head: string[]) => ['**AI Chat credits**', ...head, ...footer].join('\n\n');
 
   if (!input.hasKey) {
     return {
       text: '$(key) Set API Key',
-      tooltip: ['**AI Chat**', 'No API key set. Click to set your API key.'].join('\n\n'),
+      tooltip: ['**AI Chat**', 'No API key set. Click to set your API key.', ...footer.slice(0, -1)].join('\n\n'),
       background: undefined,
       accessibilityLabel: 'AI Chat: no API key set. Set API Key',
     };

@@ -1,39 +1,106 @@
 // The conversation store: the current conversation plus the saved ones, persisted through a port.
+// A save appends what changed to the conversation's log (see conversationLog.ts); the reply that
+// is streaming goes to a small side file. A history index lists conversations without reading
+// them, and a full-text index finds them by any word of any message.
 import {
   createConversation,
-  parseConversation,
+  formatMessageId,
+  MESSAGE_ID_SPACE,
   summarize,
   type Conversation,
   type ConversationSummary,
+  type StoredMessage,
 } from './conversation';
+import { encodeLog, headerLine, indexLine, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedLog } from './conversationLog';
+import { HistorySearch, type SearchHit } from './historySearch';
 
-/** Where conversations are kept (the extension writes JSON files; tests use memory). */
+/** Where conversations are kept (the extension writes files; tests use memory). */
 export interface ConversationStoragePort {
-  list(): Promise<ConversationSummary[]>;
-  read(id: string): Promise<unknown | undefined>;
-  write(conv: Conversation): Promise<void>;
-  remove(id: string): Promise<void>;
-  /** Which conversation was current (kept beside the conversations, written at once). */
+  /** Ids of every conversation log (to rebuild a missing index). */
+  listLogs(): Promise<string[]>;
+  readLog(id: string): Promise<string | undefined>;
+  /** Size of the log now (bytes for files), undefined when there is none. */
+  logSize(id: string): Promise<number | undefined>;
+  /** Appends to the log (creating it); resolves with its size after the append. */
+  appendLog(id: string, text: string): Promise<number>;
+  /** Replaces the log durably. With `expectedSize`, gives up (false) when the log changed size meanwhile. */
+  rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean>;
+  /** Removes the log and its side files. */
+  removeLog(id: string): Promise<void>;
+  readPartials(id: string): Promise<string[]>;
+  writePartial(id: string, writer: string, text: string): Promise<void>;
+  removePartials(id: string, writer?: string): Promise<void>;
+  readIndex(): Promise<string | undefined>;
+  appendIndex(text: string): Promise<void>;
+  rewriteIndex(text: string): Promise<void>;
+  readSearchIndex(): Promise<string | undefined>;
+  writeSearchIndex(text: string): Promise<void>;
+  /** Which conversation was current in this window (workspace), written at once. */
   readCurrentId(): Promise<string | undefined>;
   writeCurrentId(id: string): Promise<void>;
 }
 
+/** The port in memory, for tests: logs as strings. */
 export class MemoryConversationStorage implements ConversationStoragePort {
   readonly data = new Map<string, string>();
-  async list(): Promise<ConversationSummary[]> {
-    return [...this.data.values()].map((json) => summarize(JSON.parse(json) as Conversation));
-  }
-  async read(id: string): Promise<unknown | undefined> {
-    const json = this.data.get(id);
-    return json === undefined ? undefined : JSON.parse(json);
-  }
-  async write(conv: Conversation): Promise<void> {
-    this.data.set(conv.id, JSON.stringify(conv));
-  }
-  async remove(id: string): Promise<void> {
-    this.data.delete(id);
-  }
+  readonly partials = new Map<string, Map<string, string>>();
+  index: string | undefined;
+  searchIndex: string | undefined;
   currentId: string | undefined;
+  async listLogs(): Promise<string[]> {
+    return [...this.data.keys()];
+  }
+  async readLog(id: string): Promise<string | undefined> {
+    return this.data.get(id);
+  }
+  async logSize(id: string): Promise<number | undefined> {
+    return this.data.get(id)?.length;
+  }
+  async appendLog(id: string, text: string): Promise<number> {
+    const next = (this.data.get(id) ?? '') + text;
+    this.data.set(id, next);
+    return next.length;
+  }
+  async rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean> {
+    if (expectedSize !== undefined && this.data.get(id)?.length !== expectedSize) return false;
+    this.data.set(id, text);
+    return true;
+  }
+  async removeLog(id: string): Promise<void> {
+    this.data.delete(id);
+    this.partials.delete(id);
+  }
+  async readPartials(id: string): Promise<string[]> {
+    return [...(this.partials.get(id)?.values() ?? [])];
+  }
+  async writePartial(id: string, writer: string, text: string): Promise<void> {
+    if (!this.partials.has(id)) this.partials.set(id, new Map());
+    this.partials.get(id)?.set(writer, text);
+  }
+  async removePartials(id: string, writer?: string): Promise<void> {
+    if (writer === undefined) this.partials.delete(id);
+    else this.partials.get(id)?.delete(writer);
+  }
+  async readIndex(): Promise<string | undefined> {
+    return this.index;
+  }
+  async appendIndex(text: string): Promise<void> {
+    this.index = (this.index ?? '') + text;
+  }
+  async rewriteIndex(text: string): Promise<void> {
+    this.index = text;
+  }
+  async readSearchIndex(): Promise<string | undefined> {
+    return this.searchIndex;
+  }
+  async writeSearchIndex(text: string): Promise<void> {
+    this.searchIndex = text;
+  }
+  /** The conversation as stored now (log plus side files), for tests. */
+  async read(id: string): Promise<Conversation | undefined> {
+    const log = this.data.get(id);
+    return log === undefined ? undefined : replayLog(log, await this.readPartials(id))?.conv;
+  }
   async readCurrentId(): Promise<string | undefined> {
     return this.currentId;
   }
@@ -45,6 +112,34 @@ export class MemoryConversationStorage implements ConversationStoragePort {
 export interface ConversationStoreOptions {
   newId?: () => string;
   now?: () => Date;
+  /** Persist the search index this long after its last change (ms); flush() persists at once. */
+  searchPersistDelayMs?: number;
+}
+
+/** What this store last wrote of one conversation. */
+interface Written {
+  /** The messages written as final records, in order (the same objects as in memory). */
+  messages: StoredMessage[];
+  /** Content length and status of each when written (a message changed in place is rewritten). */
+  sigs: string[];
+  keys: WeakMap<StoredMessage, string>;
+  size: number | undefined;
+  title?: string;
+  updatedAt?: string;
+  nextSeq?: number;
+  partial: boolean;
+}
+
+const sig = (m: StoredMessage) => `${m.status}:${m.content.length}`;
+
+/** The state of a conversation at the moment save() was called (messages are not copied). */
+interface Snapshot {
+  conv: Conversation;
+  messages: StoredMessage[];
+  streaming?: StoredMessage;
+  title: string;
+  updatedAt: string;
+  nextSeq: number;
 }
 
 export class ConversationStore {
@@ -54,6 +149,14 @@ export class ConversationStore {
   /** Serialises writes so an older snapshot never overwrites a newer one. */
   private writing: Promise<void> = Promise.resolve();
   private rememberedId: string | undefined;
+  private readonly written = new Map<string, Written>();
+  /** Distinguishes this store's side files and message keys from another window's. */
+  private readonly writer: string;
+  private keyCount = 0;
+  private index: { entries: Map<string, ConversationSummary>; lines: number } | undefined;
+  private searchIndex: Promise<HistorySearch> | undefined;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly searchPersistDelayMs: number;
 
   constructor(
     private readonly storage: ConversationStoragePort,
@@ -61,6 +164,8 @@ export class ConversationStore {
   ) {
     this.newId = opts.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = opts.now ?? (() => new Date());
+    this.searchPersistDelayMs = opts.searchPersistDelayMs ?? 5000;
+    this.writer = Math.random().toString(36).slice(2, 10);
     this.currentConv = createConversation(this.newId(), this.now());
   }
 
@@ -82,9 +187,7 @@ export class ConversationStore {
     const id = this.currentConv.id;
     if (id === this.rememberedId) return Promise.resolve();
     this.rememberedId = id;
-    const next = this.writing.then(() => this.storage.writeCurrentId(id));
-    this.writing = next.catch(() => undefined);
-    return next;
+    return this.enqueue(() => this.storage.writeCurrentId(id));
   }
 
   /** The conversation that was current when the last window closed, if one was recorded. */
@@ -92,36 +195,369 @@ export class ConversationStore {
     return this.storage.readCurrentId();
   }
 
-  /** Saved conversations, newest first. Empty ones are never saved. */
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.writing.then(task);
+    this.writing = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  /** Waits for every write asked for so far, and persists the search index. */
+  async flush(): Promise<void> {
+    await this.writing;
+    if (this.searchTimer) clearTimeout(this.searchTimer);
+    this.searchTimer = undefined;
+    await this.enqueue(() => this.persistSearch());
+  }
+
+  /** Same as flush(); the extension awaits it on deactivate. */
+  dispose(): Promise<void> {
+    return this.flush();
+  }
+
+  // ---- history index ----
+
+  private async loadIndex(): Promise<Map<string, ConversationSummary>> {
+    const text = await this.storage.readIndex();
+    if (text !== undefined) {
+      this.index = replayIndex(text);
+      return this.index.entries;
+    }
+    // No index yet (first start, or after a migration): built once from the logs.
+    const entries = new Map<string, ConversationSummary>();
+    for (const id of await this.storage.listLogs()) {
+      const log = await this.storage.readLog(id);
+      const r = log === undefined ? undefined : replayLog(log, await this.storage.readPartials(id), id);
+      if (r && r.conv.messages.length > 0) entries.set(id, summarize(r.conv));
+    }
+    await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
+    this.index = { entries, lines: entries.size };
+    return entries;
+  }
+
+  private async putIndex(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
+    const entries = this.index?.entries ?? (await this.loadIndex());
+    const index = this.index as { entries: Map<string, ConversationSummary>; lines: number };
+    if ('gone' in entry) {
+      if (!entries.has(entry.id)) return;
+      entries.delete(entry.id);
+    } else {
+      if (sameSummary(entries.get(entry.id), entry)) return;
+      entries.set(entry.id, entry);
+    }
+    // Another window may have appended lines: read them back before a rewrite drops them.
+    if (index.lines > 2 * entries.size + 100) {
+      const fresh = replayIndex((await this.storage.readIndex()) ?? '').entries;
+      for (const [id, e] of fresh) if (!entries.has(id) && !('gone' in entry && entry.id === id)) entries.set(id, e);
+      if ('gone' in entry) entries.delete(entry.id);
+      else entries.set(entry.id, entry);
+      await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
+      index.lines = entries.size;
+    } else {
+      await this.storage.appendIndex(indexLine(entry));
+      index.lines++;
+    }
+  }
+
+  /** Saved conversations, newest first, from the index (no conversation is read). */
   async list(): Promise<ConversationSummary[]> {
-    const all = await this.storage.list();
-    return all.filter((c) => c.messageCount > 0).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    await this.writing;
+    // Read each time: another window may have added or changed conversations.
+    const entries = await this.loadIndex();
+    return [...entries.values()].filter((c) => c.messageCount > 0).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  // ---- reading ----
+
+  /** Reads a conversation from storage, folding in side files; does not change the current one. */
+  private async readStored(id: string): Promise<ReplayedLog | undefined> {
+    const log = await this.storage.readLog(id);
+    if (log === undefined) return undefined;
+    return replayLog(log, await this.storage.readPartials(id), id);
+  }
+
+  /** A saved conversation as stored (for export or undo), without making it current. */
+  async load(id: string): Promise<Conversation | undefined> {
+    await this.writing;
+    if (id === this.currentConv.id && this.currentConv.messages.length > 0) return this.currentConv;
+    return (await this.readStored(id))?.conv;
   }
 
   /** Makes a saved conversation current; returns undefined when it is missing or unreadable. */
   async open(id: string): Promise<Conversation | undefined> {
     if (id === this.currentConv.id) return this.currentConv;
-    const conv = parseConversation(await this.storage.read(id), id);
+    const conv = await this.enqueue(async () => {
+      const size = await this.storage.logSize(id);
+      const r = await this.readStored(id);
+      if (!r) return undefined;
+      const w = this.track(id, r);
+      w.size = size;
+      if (r.untidy) {
+        // Compaction: the log rewritten without dropped records and side files folded in.
+        const text = encodeLog(r.conv, r.keys);
+        if (await this.storage.rewriteLog(id, text, size)) {
+          await this.storage.removePartials(id);
+          w.size = await this.storage.logSize(id);
+          w.messages = [...r.conv.messages];
+          w.sigs = w.messages.map(sig);
+        }
+      }
+      return r.conv;
+    });
     if (!conv) return undefined;
     this.currentConv = conv;
     return conv;
   }
 
+  private track(id: string, r: ReplayedLog): Written {
+    const keys = new WeakMap<StoredMessage, string>();
+    r.conv.messages.forEach((m, i) => keys.set(m, r.keys[i]));
+    const final = r.conv.messages.filter((m) => m.status !== 'streaming');
+    const w: Written = {
+      messages: final,
+      sigs: final.map(sig),
+      keys,
+      size: undefined,
+      title: r.conv.title,
+      updatedAt: r.conv.updatedAt,
+      nextSeq: r.conv.nextSeq,
+      partial: false,
+    };
+    this.written.set(id, w);
+    return w;
+  }
+
+  private keyOf(w: Written, m: StoredMessage): string {
+    let k = w.keys.get(m);
+    if (!k) {
+      k = `${this.writer}.${(++this.keyCount).toString(36)}`;
+      w.keys.set(m, k);
+    }
+    return k;
+  }
+
+  // ---- writing ----
+
   /**
-   * Writes the conversation (a snapshot of it now); resolves when it is on storage. A
+   * Saves the conversation as it is now; resolves when it is on storage. Only what changed since
+   * the last save is written (new messages appended; the reply streaming in a side file). A
    * conversation left without messages is not kept.
    */
   save(conv: Conversation = this.currentConv): Promise<void> {
-    const snapshot = JSON.parse(JSON.stringify(conv)) as Conversation;
-    const next = this.writing.then(() =>
-      snapshot.messages.length === 0 ? this.storage.remove(snapshot.id) : this.storage.write(snapshot),
-    );
-    this.writing = next.catch(() => undefined);
-    return next;
+    const last = conv.messages[conv.messages.length - 1];
+    const streaming = last && last.status === 'streaming' ? { ...last } : undefined;
+    const snap: Snapshot = {
+      conv,
+      messages: streaming ? conv.messages.slice(0, -1) : conv.messages.slice(),
+      ...(streaming ? { streaming } : {}),
+      title: conv.title,
+      updatedAt: conv.updatedAt,
+      nextSeq: conv.nextSeq,
+    };
+    const originalStreaming = streaming ? last : undefined;
+    return this.enqueue(() => this.write(snap, originalStreaming));
+  }
+
+  private async write(snap: Snapshot, streamingRef: StoredMessage | undefined): Promise<void> {
+    const id = snap.conv.id;
+    if (snap.messages.length === 0 && !snap.streaming) {
+      if (this.written.has(id) || (await this.storage.logSize(id)) !== undefined) await this.erase(id);
+      return;
+    }
+    let w = this.written.get(id);
+    const size = await this.storage.logSize(id);
+    if (!w) {
+      w = { messages: [], sigs: [], keys: new WeakMap(), size: undefined, partial: false };
+      this.written.set(id, w);
+    }
+    if (size !== w.size && size !== undefined) {
+      // Another window wrote this conversation since: its messages are taken in, before ours.
+      await this.takeIn(snap, w, streamingRef);
+    }
+    let out = w.size === undefined && size === undefined ? headerLine(snap.conv) : '';
+    let p = 0;
+    while (p < w.messages.length && p < snap.messages.length && snap.messages[p] === w.messages[p] && sig(snap.messages[p]) === w.sigs[p]) p++;
+    if (p < w.messages.length) {
+      out += recordLine({ t: 'x', k: w.messages.slice(p).map((m) => this.keyOf(w, m)) });
+      w.messages.length = p;
+      w.sigs.length = p;
+    }
+    for (let i = p; i < snap.messages.length; i++) {
+      const m = snap.messages[i];
+      out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
+      w.messages.push(m);
+      w.sigs.push(sig(m));
+    }
+    if (snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq) {
+      const meta: LogRecord = { t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq };
+      out += recordLine(meta);
+      w.title = snap.title;
+      w.updatedAt = snap.updatedAt;
+      w.nextSeq = snap.nextSeq;
+    }
+    if (out) w.size = await this.storage.appendLog(id, out);
+    if (snap.streaming && streamingRef) {
+      const k = this.keyOf(w, streamingRef);
+      await this.storage.writePartial(id, this.writer, JSON.stringify({ t: 'm', k, m: snap.streaming }));
+      w.partial = true;
+    } else if (w.partial) {
+      await this.storage.removePartials(id, this.writer);
+      w.partial = false;
+    }
+    const view: Conversation = { ...snap.conv, title: snap.title, updatedAt: snap.updatedAt, messages: snap.streaming ? [...snap.messages, snap.streaming] : snap.messages };
+    await this.putIndex(summarize(view));
+    if (this.searchIndex) {
+      const search = await this.searchIndex;
+      search.update({ ...view, messages: snap.messages }, p);
+      this.scheduleSearchPersist();
+    }
+  }
+
+  /** Merges messages another window appended to a conversation into the one in memory. */
+  private async takeIn(snap: Snapshot, w: Written, streamingRef: StoredMessage | undefined): Promise<void> {
+    const id = snap.conv.id;
+    const r = await this.readStored(id);
+    w.size = await this.storage.logSize(id);
+    if (!r) return;
+    const known = new Map<string, StoredMessage>();
+    for (const m of w.messages) known.set(this.keyOf(w, m), m);
+    const foreign: StoredMessage[] = [];
+    r.conv.messages.forEach((m, i) => {
+      const k = r.keys[i];
+      if (known.has(k) || k.startsWith(this.writer + '.')) return;
+      if (m.status === 'streaming') return;
+      w.keys.set(m, k);
+      foreign.push(m);
+    });
+    if (foreign.length === 0) return;
+    const conv = snap.conv;
+    const taken = new Set(conv.messages.map((m) => m.id));
+    for (const m of foreign) {
+      if (taken.has(m.id)) {
+        // Same id as one of ours (both windows counted from the same point): a fresh one.
+        let seq = conv.nextSeq;
+        while (taken.has(formatMessageId(seq))) seq++;
+        m.id = formatMessageId(seq);
+        conv.nextSeq = (seq + 1) % MESSAGE_ID_SPACE;
+      }
+      taken.add(m.id);
+    }
+    // Theirs go after what both had written, before what this window has not written yet.
+    const at = w.messages.length;
+    const firstUnwritten = snap.messages[at] ?? streamingRef;
+    const i = firstUnwritten ? conv.messages.indexOf(firstUnwritten) : -1;
+    conv.messages.splice(i < 0 ? conv.messages.length : i, 0, ...foreign);
+    snap.messages.splice(at, 0, ...foreign);
+    // Foreign messages are already in the log: count them as written.
+    w.messages.push(...foreign);
+    w.sigs.push(...foreign.map(sig));
+    snap.nextSeq = conv.nextSeq;
+  }
+
+  private async erase(id: string): Promise<void> {
+    await this.storage.removeLog(id);
+    this.written.delete(id);
+    await this.putIndex({ id, gone: true });
+    if (this.searchIndex) {
+      (await this.searchIndex).remove(id);
+      this.scheduleSearchPersist();
+    }
   }
 
   async remove(id: string): Promise<void> {
-    await this.storage.remove(id);
+    await this.enqueue(() => this.erase(id));
     if (id === this.currentConv.id) this.newConversation();
+  }
+
+  /** Writes a conversation back whole (the undo of a remove). */
+  restore(conv: Conversation): Promise<void> {
+    return this.enqueue(async () => {
+      const keys = conv.messages.map(() => `${this.writer}.${(++this.keyCount).toString(36)}`);
+      await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
+      this.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
+      await this.putIndex(summarize(conv));
+      if (this.searchIndex) {
+        (await this.searchIndex).update(conv);
+        this.scheduleSearchPersist();
+      }
+    });
+  }
+
+  /** Gives a saved conversation a new title. */
+  async rename(id: string, title: string): Promise<void> {
+    const clean = title.replace(/\s+/g, ' ').trim();
+    if (!clean) return;
+    if (id === this.currentConv.id) {
+      this.currentConv.title = clean;
+      return this.save(this.currentConv);
+    }
+    await this.enqueue(async () => {
+      if ((await this.storage.logSize(id)) === undefined) return;
+      const w = this.written.get(id);
+      const size = await this.storage.appendLog(id, recordLine({ t: 'u', title: clean }));
+      if (w) {
+        if (w.size !== undefined && size - w.size < 200) w.size = size;
+        w.title = clean;
+      }
+      const entry = (this.index?.entries ?? (await this.loadIndex())).get(id);
+      if (entry) await this.putIndex({ ...entry, title: clean });
+    });
+  }
+
+  // ---- search ----
+
+  private searchReady(): Promise<HistorySearch> {
+    this.searchIndex ??= (async () => HistorySearch.load(await this.storage.readSearchIndex()))();
+    return this.searchIndex;
+  }
+
+  /**
+   * Brings the full-text index up to date with the history index (conversations changed by
+   * another window, or before the index existed); resolves with how many were read.
+   */
+  async catchUpSearch(progress?: (done: number, total: number) => void): Promise<number> {
+    const search = await this.searchReady();
+    const entries = await this.enqueue(() => this.loadIndex());
+    const { outdated, removed } = search.stale(entries.values());
+    for (const id of removed) search.remove(id);
+    let done = 0;
+    for (const id of outdated) {
+      const r = await this.readStored(id);
+      if (r) search.update(r.conv);
+      else search.remove(id);
+      progress?.(++done, outdated.length);
+    }
+    if (outdated.length || removed.length) this.scheduleSearchPersist();
+    return outdated.length;
+  }
+
+  /** Conversations with a message containing every word of the query, best match first. */
+  async search(query: string): Promise<Array<ConversationSummary & SearchHit>> {
+    const search = await this.searchReady();
+    const entries = this.index?.entries ?? (await this.enqueue(() => this.loadIndex()));
+    return search
+      .search(query)
+      .map((h) => {
+        const e = entries.get(h.id);
+        return e ? { ...e, ...h } : undefined;
+      })
+      .filter((h): h is ConversationSummary & SearchHit => h !== undefined);
+  }
+
+  private scheduleSearchPersist(): void {
+    if (this.searchTimer) return;
+    this.searchTimer = setTimeout(() => {
+      this.searchTimer = undefined;
+      void this.enqueue(() => this.persistSearch()).catch(() => undefined);
+    }, this.searchPersistDelayMs);
+    (this.searchTimer as { unref?: () => void }).unref?.();
+  }
+
+  private async persistSearch(): Promise<void> {
+    if (!this.searchIndex) return;
+    const search = await this.searchIndex;
+    if (search.dirty) await this.storage.writeSearchIndex(search.toJSON());
   }
 }

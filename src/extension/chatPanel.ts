@@ -7,10 +7,12 @@ import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { EditorTracker } from './editorTracker';
+import { showHistory } from './history';
 import { chatHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
 import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
+import { REVIEW_COMMAND, ignoredAddressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
@@ -27,6 +29,8 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
       return vscode.commands.executeCommand('aiChat.selectModel');
     case 'openSettings':
       return vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
+    case 'reviewServiceAddress':
+      return vscode.commands.executeCommand(REVIEW_COMMAND);
   }
 }
 
@@ -205,6 +209,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   buildState(): ChatState {
     const s = this.deps.config.settings;
+    const ignored = this.deps.config.baseUrlChoice.ignoredWorkspaceUrl;
     const view = this.session.view();
     const models = this.deps.models;
     return {
@@ -220,6 +225,7 @@ export class ChatPanelController implements vscode.Disposable {
       temperature: s.temperature,
       fontSize: s.fontSize,
       hasKey: this.deps.keys.hasKey,
+      ...(ignored ? { addressNotice: ignoredAddressNotice(ignored, s.baseUrl) } : {}),
     };
   }
 
@@ -370,29 +376,16 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   async openHistory(): Promise<void> {
-    const list = await this.deps.store.list();
-    type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
-    const items: Item[] = [
-      { label: '$(add) New Chat', newChat: true, alwaysShow: true },
-      ...(list.length ? [{ label: 'Saved conversations', kind: vscode.QuickPickItemKind.Separator } as Item] : []),
-      ...list.map((c) => ({
-        label: (c.id === this.session.conversation.id ? '$(check) ' : '') + c.title,
-        description: `${c.messageCount} messages`,
-        detail: `Last changed ${new Date(c.updatedAt).toLocaleString()}`,
-        id: c.id,
-      })),
-    ];
-    const picked = await vscode.window.showQuickPick(items, {
-      title: 'AI Chat: History',
-      placeHolder: list.length ? 'Open a saved conversation' : 'No saved conversations yet',
-      matchOnDescription: true,
+    await this.restoreCurrent();
+    await showHistory({
+      store: this.deps.store,
+      currentId: () => this.session.conversation.id,
+      open: (id) => this.session.open(id),
+      newChat: () => this.newChat(),
+      show: () => this.show(),
+      currentRemoved: () => this.session.newChat(),
+      logger: this.deps.logger,
     });
-    if (!picked) return;
-    if (picked.newChat) return this.newChat();
-    if (picked.id && !(await this.session.open(picked.id))) {
-      void vscode.window.showWarningMessage('That conversation could not be opened.');
-    }
-    await this.show();
   }
 
   private async codeAction(action: 'copy' | 'insert' | 'newEditor', code: string, language: string): Promise<void> {

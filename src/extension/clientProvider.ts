@@ -1,19 +1,23 @@
-// Builds the service client from the settings and rebuilds it when the base URL, timeout or proxy change.
+// Builds the service clients: the one every feature shares (rebuilt when the address, timeouts or
+// proxy settings change) and short-lived ones (the key check of Set API Key). Every client gets
+// the same proxy (core/proxy.ts) and sends the key only where ServiceAddress allows it.
 import * as vscode from 'vscode';
-import { ChatServiceClient } from '../client';
+import { ChatServiceClient, type ChatServiceClientOptions } from '../client';
+import { resolveProxy } from '../core/proxy';
 import type { ConfigService } from './config';
-import type { ApiKeyStore } from './keyStore';
 import type { Logger } from './log';
+import type { ServiceAddress } from './serviceAddress';
 import { clientTimeouts } from './settings';
 
 export class ClientProvider implements vscode.Disposable {
   private client: ChatServiceClient | undefined;
   private signature = '';
+  private disposed = false;
   private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly config: ConfigService,
-    private readonly keys: ApiKeyStore,
+    private readonly address: ServiceAddress,
     private readonly logger: Logger,
     private readonly userAgent: string,
   ) {
@@ -25,7 +29,30 @@ export class ClientProvider implements vscode.Disposable {
 
   private currentSignature(): string {
     const s = this.config.settings;
-    return JSON.stringify([s.baseUrl, s.requestTimeoutSeconds, s.replyDeadlineMinutes, this.config.proxy ?? '']);
+    const p = this.config.proxyInputs();
+    return JSON.stringify([s.baseUrl, s.requestTimeoutSeconds, s.replyDeadlineMinutes, p.httpProxy ?? '', p.strictSSL, p.noProxy]);
+  }
+
+  /**
+   * A client for `baseUrl` with the proxy of the settings and environment. Throws after dispose,
+   * and ProxyConfigError (naming the setting) for a proxy value that cannot be used.
+   */
+  create(opts: Pick<ChatServiceClientOptions, 'baseUrl' | 'apiKey' | 'timeouts' | 'maxRetries'>): ChatServiceClient {
+    if (this.disposed) throw new Error('AI Chat is shutting down; no new request is made.');
+    const proxy = resolveProxy(opts.baseUrl, this.config.proxyInputs());
+    this.logger.debug('Client created', {
+      baseUrl: opts.baseUrl,
+      proxy: proxy.proxy ? proxy.source : 'none',
+      ...(proxy.bypassed ? { bypassedBy: proxy.bypassed } : {}),
+      strictSSL: proxy.strictSSL,
+    });
+    return new ChatServiceClient({
+      logger: this.logger,
+      userAgent: this.userAgent,
+      strictSSL: proxy.strictSSL,
+      ...(proxy.proxy ? { proxy: proxy.proxy } : {}),
+      ...opts,
+    });
   }
 
   get(): ChatServiceClient {
@@ -33,17 +60,13 @@ export class ClientProvider implements vscode.Disposable {
     if (!this.client || sig !== this.signature) {
       this.reset();
       const s = this.config.settings;
-      const proxy = this.config.proxy;
-      this.client = new ChatServiceClient({
-        baseUrl: s.baseUrl,
-        apiKey: () => this.keys.get(),
-        logger: this.logger,
+      const baseUrl = s.baseUrl;
+      this.client = this.create({
+        baseUrl,
+        apiKey: () => this.address.keyFor(baseUrl),
         timeouts: clientTimeouts(s.requestTimeoutSeconds, s.replyDeadlineMinutes),
-        userAgent: this.userAgent,
-        ...(proxy ? { proxy } : {}),
       });
       this.signature = sig;
-      this.logger.debug('Client created', { baseUrl: s.baseUrl, timeoutSeconds: s.requestTimeoutSeconds, proxy: proxy ? 'yes' : 'no' });
     }
     return this.client;
   }
@@ -56,6 +79,7 @@ export class ClientProvider implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.subscription.dispose();
     const old = this.client;
     this.client = undefined;

@@ -1,6 +1,7 @@
 // The extension's commands.
 import * as vscode from 'vscode';
-import { ChatServiceClient } from '../client';
+import type { ChatServiceClient } from '../client';
+import { originOf } from '../core/address';
 import { conversationToMarkdown, creditsText, formatSelectionMessage, subscriptionItems, totalCredits } from '../core';
 import type { BalanceService } from './balanceService';
 import type { ChatPanelController } from './chatPanel';
@@ -9,6 +10,7 @@ import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
 import type { Logger } from './log';
 import type { ModelService } from './modelService';
+import { REVIEW_COMMAND, type ServiceAddress } from './serviceAddress';
 import { clientTimeouts } from './settings';
 
 export interface CommandDeps {
@@ -18,6 +20,7 @@ export interface CommandDeps {
   balance: BalanceService;
   clients: ClientProvider;
   chat: ChatPanelController;
+  address: ServiceAddress;
   logger: Logger;
 }
 
@@ -42,6 +45,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.showSubscriptions', () => showSubscriptions(deps)),
     reg('aiChat.sendSelection', () => sendSelection(deps)),
     reg('aiChat.exportChat', () => exportChat(deps)),
+    reg(REVIEW_COMMAND, () => deps.address.review()),
+    reg('aiChat.showHistory', () => deps.chat.openHistory()),
   ];
 }
 
@@ -57,14 +62,32 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
   if (key === undefined) return;
   const trimmed = key.trim();
   const s = deps.config.settings;
-  // Check the key at once against GET /user/balance before keeping it.
-  const probe = new ChatServiceClient({
-    baseUrl: s.baseUrl,
-    apiKey: () => trimmed,
-    logger: deps.logger,
-    timeouts: clientTimeouts(Math.min(s.requestTimeoutSeconds, 30)),
-    maxRetries: 1,
-  });
+  const origin = originOf(s.baseUrl) ?? s.baseUrl;
+  const ignored = deps.config.baseUrlChoice.ignoredWorkspaceUrl;
+  if (ignored) {
+    void vscode.window.showInformationMessage(
+      `AI Chat: the key is checked against your own address ${s.baseUrl}, not ${ignored} named by this workspace (run "AI Chat: Review Service Address" to allow that one).`,
+    );
+  }
+  if (!(await deps.address.confirmKeyCheck(s.baseUrl))) {
+    void vscode.window.showInformationMessage('AI Chat: the key was not sent and not saved.');
+    return;
+  }
+  // Check the key at once against GET /user/balance before keeping it: the same proxy as every
+  // request, and the key redacted from the log while it is being checked.
+  const release = deps.keys.holdPending(trimmed);
+  let probe: ChatServiceClient;
+  try {
+    probe = deps.clients.create({
+      baseUrl: s.baseUrl,
+      apiKey: () => trimmed,
+      timeouts: clientTimeouts(Math.min(s.requestTimeoutSeconds, 30)),
+      maxRetries: 1,
+    });
+  } catch (err) {
+    release();
+    throw err;
+  }
   let verdict: { ok: true; total: number } | { ok: false; kind: string; message: string };
   try {
     verdict = await vscode.window.withProgress(
@@ -80,10 +103,11 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
       },
     );
   } finally {
+    release();
     void Promise.resolve(probe.close()).catch(() => undefined);
   }
   if (verdict.ok) {
-    await deps.keys.set(trimmed);
+    await deps.keys.set(trimmed, origin);
     void vscode.window.showInformationMessage(`AI Chat: API key saved. Balance: ${creditsText(verdict.total)}.`);
     return;
   }
@@ -102,7 +126,7 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
     'Open Settings',
   );
   if (choice === 'Save Anyway') {
-    await deps.keys.set(trimmed);
+    await deps.keys.set(trimmed, origin);
     void vscode.window.showInformationMessage('AI Chat: API key saved (not verified).');
   } else if (choice === 'Open Settings') {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'aiChat.baseUrl');

@@ -1,82 +1,242 @@
-// Conversations as JSON files under the extension's global storage (one file per conversation,
-// written atomically so a crash never leaves half a file).
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// Conversations as files under the extension's global storage:
+//   conversations/<id>.jsonl            the log of a conversation (appended per turn)
+//   conversations/<id>.<writer>.partial the reply a window is streaming (rewritten every ~2 s)
+//   conversations/_index.jsonl          the history index
+//   conversations/_search.json          the full-text index
+//   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration
+// Rewritten files are written durably (temporary file, fsync, rename); temporary files a crash
+// left behind are removed on start. The current conversation is recorded per window (workspace).
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { summarize, parseConversation, type Conversation, type ConversationStoragePort, type ConversationSummary } from '../core';
+import { encodeLog, parseConversation, type ConversationStoragePort } from '../core';
 import { isSafeConversationId } from './links';
 
-/** Names the current conversation; not a `.json` file, so list() never reads it. */
+/** Names the current conversation; not a conversation file, so nothing lists it. */
 const CURRENT_FILE = 'current-conversation';
+const INDEX_FILE = '_index.jsonl';
+const SEARCH_FILE = '_search.json';
+const LEGACY_DIR = '0.1.0';
+const LOG_EXT = '.jsonl';
+const PARTIAL_EXT = '.partial';
+const TMP_EXT = '.tmp';
+/** A temporary file older than this is left over from a crash (a live write takes milliseconds). */
+const STRAY_TMP_MS = 60_000;
 
-async function writeAtomically(target: string, text: string): Promise<void> {
-  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, text, 'utf8');
+let tmpCount = 0;
+
+/** Writes a file so that a crash leaves either the old or the new content: temp file, fsync, rename. */
+export async function writeDurably(target: string, text: string): Promise<void> {
+  const tmp = `${target}.${process.pid}.${++tmpCount}${TMP_EXT}`;
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writeFile(text, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
   await rename(tmp, target);
+}
+
+/** Appends and flushes to disk; resolves with the file's size after the append. */
+async function appendDurably(file: string, text: string): Promise<number> {
+  const fh = await open(file, 'a');
+  try {
+    await fh.appendFile(text, 'utf8');
+    await fh.datasync();
+    return (await fh.stat()).size;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export class FileConversationStorage implements ConversationStoragePort {
   private readonly dir: string;
+  private readonly windowDir: string;
   private ready: Promise<void> | undefined;
 
-  constructor(globalStoragePath: string) {
+  /**
+   * @param globalStoragePath where conversations are kept (shared by every window)
+   * @param windowStoragePath where this window's current conversation is recorded (the
+   *   workspace's storage; the global one when no folder is open)
+   */
+  constructor(globalStoragePath: string, windowStoragePath: string = globalStoragePath) {
     this.dir = join(globalStoragePath, 'conversations');
+    this.windowDir = windowStoragePath;
   }
 
   private ensureDir(): Promise<void> {
-    this.ready ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
+    this.ready ??= (async () => {
+      await mkdir(this.dir, { recursive: true });
+      await this.cleanUp();
+      await this.migrate();
+    })();
     return this.ready;
   }
 
-  private file(id: string): string {
-    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
-    return join(this.dir, `${id}.json`);
+  /** Removes temporary files left by a write that a crash cut short. */
+  private async cleanUp(): Promise<void> {
+    const now = Date.now();
+    for (const name of await readdir(this.dir)) {
+      if (!name.endsWith(TMP_EXT)) continue;
+      const file = join(this.dir, name);
+      try {
+        if (now - (await stat(file)).mtimeMs > STRAY_TMP_MS) await rm(file, { force: true });
+      } catch {
+        // removed by another window meanwhile
+      }
+    }
   }
 
-  async list(): Promise<ConversationSummary[]> {
-    await this.ensureDir();
-    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.json'));
-    const out: ConversationSummary[] = [];
-    for (const name of names) {
+  /**
+   * 0.1.0 kept each conversation as one JSON file: each becomes a log, and the file is moved
+   * into conversations/0.1.0/ (kept, never deleted). A file that is not JSON stays where it is.
+   */
+  private async migrate(): Promise<void> {
+    const legacy = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && isSafeConversationId(n.slice(0, -5)));
+    if (legacy.length === 0) return;
+    await mkdir(join(this.dir, LEGACY_DIR), { recursive: true });
+    for (const name of legacy) {
+      const from = join(this.dir, name);
+      let conv;
       try {
-        const conv = parseConversation(JSON.parse(await readFile(join(this.dir, name), 'utf8')), name.slice(0, -'.json'.length));
-        if (conv) out.push(summarize(conv));
+        // A file that fails the schema is repaired as far as it can be read (the id from its name).
+        conv = parseConversation(JSON.parse(await readFile(from, 'utf8')), name.slice(0, -'.json'.length));
       } catch {
-        // unreadable file: skipped
+        conv = undefined;
       }
+      if (!conv || !isSafeConversationId(conv.id)) continue;
+      if ((await readText(this.logFile(conv.id))) === undefined) {
+        await writeDurably(this.logFile(conv.id), encodeLog(conv, conv.messages.map((_, i) => `v1.${i}`)));
+      }
+      await rename(from, join(this.dir, LEGACY_DIR, name));
+    }
+    // The index is rebuilt from the logs on the next listing.
+    await rm(join(this.dir, INDEX_FILE), { force: true });
+  }
+
+  private logFile(id: string): string {
+    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
+    return join(this.dir, id + LOG_EXT);
+  }
+
+  async listLogs(): Promise<string[]> {
+    await this.ensureDir();
+    return (await readdir(this.dir))
+      .filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length)))
+      .map((n) => n.slice(0, -LOG_EXT.length));
+  }
+
+  async readLog(id: string): Promise<string | undefined> {
+    if (!isSafeConversationId(id)) return undefined;
+    await this.ensureDir();
+    return readText(this.logFile(id));
+  }
+
+  async logSize(id: string): Promise<number | undefined> {
+    if (!isSafeConversationId(id)) return undefined;
+    await this.ensureDir();
+    try {
+      return (await stat(this.logFile(id))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async appendLog(id: string, text: string): Promise<number> {
+    await this.ensureDir();
+    return appendDurably(this.logFile(id), text);
+  }
+
+  async rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean> {
+    await this.ensureDir();
+    if (expectedSize !== undefined && (await this.logSize(id)) !== expectedSize) return false;
+    await writeDurably(this.logFile(id), text);
+    return true;
+  }
+
+  async removeLog(id: string): Promise<void> {
+    await this.ensureDir();
+    await rm(this.logFile(id), { force: true });
+    await this.removePartials(id);
+  }
+
+  private async partialNames(id: string): Promise<string[]> {
+    const prefix = `${id}.`;
+    return (await readdir(this.dir)).filter((n) => n.startsWith(prefix) && n.endsWith(PARTIAL_EXT));
+  }
+
+  async readPartials(id: string): Promise<string[]> {
+    if (!isSafeConversationId(id)) return [];
+    await this.ensureDir();
+    const out: string[] = [];
+    for (const name of await this.partialNames(id)) {
+      const text = await readText(join(this.dir, name));
+      if (text !== undefined) out.push(text);
     }
     return out;
   }
 
-  async read(id: string): Promise<unknown | undefined> {
-    if (!isSafeConversationId(id)) return undefined;
-    try {
-      return JSON.parse(await readFile(this.file(id), 'utf8'));
-    } catch {
-      return undefined;
-    }
+  private partialFile(id: string, writer: string): string {
+    if (!isSafeConversationId(id) || !/^[a-z0-9]{1,20}$/.test(writer)) throw new Error(`Invalid side file name: ${id}`);
+    return join(this.dir, `${id}.${writer}${PARTIAL_EXT}`);
   }
 
-  async write(conv: Conversation): Promise<void> {
+  async writePartial(id: string, writer: string, text: string): Promise<void> {
     await this.ensureDir();
-    await writeAtomically(this.file(conv.id), JSON.stringify(conv));
+    await writeDurably(this.partialFile(id, writer), text);
+  }
+
+  async removePartials(id: string, writer?: string): Promise<void> {
+    await this.ensureDir();
+    if (writer !== undefined) {
+      await rm(this.partialFile(id, writer), { force: true });
+      return;
+    }
+    for (const name of await this.partialNames(id)) await rm(join(this.dir, name), { force: true });
+  }
+
+  async readIndex(): Promise<string | undefined> {
+    await this.ensureDir();
+    return readText(join(this.dir, INDEX_FILE));
+  }
+
+  async appendIndex(text: string): Promise<void> {
+    await this.ensureDir();
+    await appendDurably(join(this.dir, INDEX_FILE), text);
+  }
+
+  async rewriteIndex(text: string): Promise<void> {
+    await this.ensureDir();
+    await writeDurably(join(this.dir, INDEX_FILE), text);
+  }
+
+  async readSearchIndex(): Promise<string | undefined> {
+    await this.ensureDir();
+    return readText(join(this.dir, SEARCH_FILE));
+  }
+
+  async writeSearchIndex(text: string): Promise<void> {
+    await this.ensureDir();
+    await writeDurably(join(this.dir, SEARCH_FILE), text);
   }
 
   async readCurrentId(): Promise<string | undefined> {
-    try {
-      const id = (await readFile(join(this.dir, CURRENT_FILE), 'utf8')).trim();
-      return isSafeConversationId(id) ? id : undefined;
-    } catch {
-      return undefined;
-    }
+    // This window's record first; before one exists, the one 0.1.0 kept for every window.
+    const id = ((await readText(join(this.windowDir, CURRENT_FILE))) ?? (await readText(join(this.dir, CURRENT_FILE))))?.trim();
+    return id && isSafeConversationId(id) ? id : undefined;
   }
 
   async writeCurrentId(id: string): Promise<void> {
     if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
-    await this.ensureDir();
-    await writeAtomically(join(this.dir, CURRENT_FILE), id);
-  }
-
-  async remove(id: string): Promise<void> {
-    await rm(this.file(id), { force: true });
+    await mkdir(this.windowDir, { recursive: true });
+    await writeDurably(join(this.windowDir, CURRENT_FILE), id);
   }
 }

@@ -1,5 +1,6 @@
 // Composition root: creates the pieces, wires them together and registers everything into
-// context.subscriptions. No logic of its own and no module-level state.
+// context.subscriptions. No logic of its own; its only module-level state is the save that
+// deactivate() waits for.
 import * as vscode from 'vscode';
 import { ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
@@ -12,39 +13,48 @@ import { EditorTracker } from './editorTracker';
 import { ApiKeyStore } from './keyStore';
 import { createChannelLogger } from './log';
 import { ModelService } from './modelService';
+import { ServiceAddress } from './serviceAddress';
 import { StatusBarController } from './statusBar';
 
 export function activate(context: vscode.ExtensionContext): void {
   const channel = vscode.window.createOutputChannel('AI Chat', { log: true });
   const keys = new ApiKeyStore(context.secrets);
-  const logger = createChannelLogger(channel, () => [keys.knownSecret()]);
-  const config = new ConfigService();
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
-  const clients = new ClientProvider(config, keys, logger, `ai-chat-assistant/${version} vscode/${vscode.version}`);
+  const logger = createChannelLogger(channel, () => keys.knownSecrets());
+  const config = new ConfigService(context.globalState);
+  const address = new ServiceAddress(config, keys, logger);
+  const declared = (context.extension.packageJSON as { version?: unknown }).version;
+  const version = typeof declared === 'string' ? declared : '0';
+  const clients = new ClientProvider(config, address, logger, `ai-chat-assistant/${version} vscode/${vscode.version}`);
   const models = new ModelService(clients, keys, config, logger);
   const balance = new BalanceService(clients, keys, config, logger);
   const status = new StatusBarController(keys, balance, models, config);
   const editors = new EditorTracker();
-  const store = new ConversationStore(new FileConversationStorage(context.globalStorageUri.fsPath));
+  // Conversations are shared by every window; which one is current belongs to the window's workspace.
+  const store = new ConversationStore(
+    new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
+  );
+  lastSave = () => store.flush();
   const chat = new ChatPanelController({ context, config, keys, models, balance, clients, store, editors, logger });
 
   context.subscriptions.push(
     channel,
     keys,
     config,
+    address,
     clients,
     models,
     balance,
     status,
     editors,
     chat,
-    ...registerCommands({ config, keys, models, balance, clients, chat, logger }),
+    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
     }),
   );
 
-  logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl });
+  logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
+  address.announceIgnored();
   void keys.get().then((key) => {
     status.update();
     if (key) {
@@ -54,6 +64,10 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Set by activate(): resolves once the last save is on disk (the one thing deactivate waits for). */
+let lastSave: (() => Promise<void>) | undefined;
+
+export function deactivate(): Promise<void> | undefined {
+  // Everything else is disposed through context.subscriptions.
+  return lastSave?.();
 }

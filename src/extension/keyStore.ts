@@ -1,7 +1,31 @@
-// The API key, kept only in SecretStorage.
+// The API key, kept only in SecretStorage, with the origin it was checked against (and the other
+// origins the user agreed to send it to) kept beside it as a second secret.
 import * as vscode from 'vscode';
 
 export const API_KEY_SECRET = 'aiChat.apiKey';
+export const KEY_ORIGIN_SECRET = 'aiChat.apiKeyOrigins';
+
+/** Where the key may go without asking: the origin it was checked against, and approved ones. */
+export interface KeyBinding {
+  bound?: string;
+  approved: string[];
+}
+
+function parseBinding(raw: string | undefined): KeyBinding {
+  try {
+    const v = raw ? (JSON.parse(raw) as unknown) : undefined;
+    if (v && typeof v === 'object') {
+      const o = v as { bound?: unknown; approved?: unknown };
+      return {
+        bound: typeof o.bound === 'string' ? o.bound : undefined,
+        approved: Array.isArray(o.approved) ? o.approved.filter((x): x is string => typeof x === 'string') : [],
+      };
+    }
+  } catch {
+    // an unreadable binding binds nothing: the next new origin is asked about
+  }
+  return { approved: [] };
+}
 
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -9,14 +33,22 @@ export class ApiKeyStore implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private cached: string | undefined;
   private loaded = false;
+  private binding: KeyBinding | undefined;
+  /** Keys being checked or written: redacted from the log before they are stored. */
+  private readonly pending = new Set<string>();
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.subscription = secrets.onDidChange((e) => {
+      if (e.key === KEY_ORIGIN_SECRET) {
+        this.binding = undefined;
+        return;
+      }
       if (e.key !== API_KEY_SECRET) return;
       // Our own set/clear already fired; a change from another window has a different value.
       const before = this.cached;
       this.loaded = false;
+      this.binding = undefined;
       void this.get().then((now) => {
         if (now !== before) this.changed.fire();
       });
@@ -37,22 +69,57 @@ export class ApiKeyStore implements vscode.Disposable {
     return this.cached !== undefined;
   }
 
-  /** The current key for redaction only (never logged or posted). */
-  knownSecret(): string | undefined {
-    return this.cached;
+  /** Every key this window knows of, stored or being checked: for redaction only (never logged or posted). */
+  knownSecrets(): string[] {
+    return [...(this.cached ? [this.cached] : []), ...this.pending];
   }
 
-  async set(key: string): Promise<void> {
-    this.cached = key.trim();
-    this.loaded = true;
-    await this.secrets.store(API_KEY_SECRET, this.cached);
+  /** Marks a key being checked (so the log redacts it); call the returned function when done. */
+  holdPending(key: string): () => void {
+    this.pending.add(key);
+    return () => this.pending.delete(key);
+  }
+
+  async getBinding(): Promise<KeyBinding> {
+    this.binding ??= parseBinding(await this.secrets.get(KEY_ORIGIN_SECRET));
+    return this.binding;
+  }
+
+  /** The user agreed to send the key to `origin`. */
+  async approve(origin: string): Promise<void> {
+    const b = await this.getBinding();
+    if (b.approved.includes(origin)) return;
+    const next = { bound: b.bound, approved: [...b.approved, origin] };
+    await this.secrets.store(KEY_ORIGIN_SECRET, JSON.stringify(next));
+    this.binding = next;
+  }
+
+  /**
+   * Stores the key, bound to the origin it was checked against. The key is kept in memory only
+   * once SecretStorage confirmed the write; a failed write leaves the previous key in place.
+   */
+  async set(key: string, origin: string): Promise<void> {
+    const trimmed = key.trim();
+    const release = this.holdPending(trimmed);
+    try {
+      const binding = { bound: origin, approved: [origin] };
+      await this.secrets.store(KEY_ORIGIN_SECRET, JSON.stringify(binding));
+      await this.secrets.store(API_KEY_SECRET, trimmed);
+      this.binding = binding;
+      this.cached = trimmed;
+      this.loaded = true;
+    } finally {
+      release();
+    }
     this.changed.fire();
   }
 
   async clear(): Promise<void> {
-    this.cached = undefined;
-    this.loaded = true;
     await this.secrets.delete(API_KEY_SECRET);
+    await this.secrets.delete(KEY_ORIGIN_SECRET);
+    this.cached = undefined;
+    this.binding = { approved: [] };
+    this.loaded = true;
     this.changed.fire();
   }
 

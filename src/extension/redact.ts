@@ -39,3 +39,37 @@ export function formatLogLine(msg: string, data: Record<string, unknown> | undef
   }
   return `${text} ${json}`;
 }
+
+/** Data fields that may quote message text or what the service sent: logged only at trace level. */
+export const TEXT_FIELDS: ReadonlySet<string> = new Set(['message', 'excerpt', 'text', 'content', 'href', 'details', 'body', 'error', 'reason']);
+
+/** Splits log data into what any level may show and the text fields kept for trace. */
+export function splitTextFields(data: Record<string, unknown> | undefined): {
+  plain: Record<string, unknown> | undefined;
+  text: Record<string, unknown> | undefined;
+} {
+  if (!data) return { plain: undefined, text: undefined };
+  const plain: Record<string, unknown> = {};
+  const text: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) (TEXT_FIELDS.has(k) ? text : plain)[k] = v;
+  return { plain, text: Object.keys(text).length ? text : undefined };
+}
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * The lines one log call writes: at info, warning and error level the text fields go to a
+ * separate trace line; every line is redacted (the key never appears at any level).
+ */
+export function logLines(
+  level: LogLevel,
+  msg: string,
+  data: Record<string, unknown> | undefined,
+  secrets: readonly string[],
+): Array<{ level: LogLevel; line: string }> {
+  if (level === 'trace' || level === 'debug') return [{ level, line: formatLogLine(msg, data, secrets) }];
+  const { plain, text } = splitTextFields(data);
+  const out: Array<{ level: LogLevel; line: string }> = [{ level, line: formatLogLine(msg, plain, secrets) }];
+  if (text) out.push({ level: 'trace', line: formatLogLine(`${msg} (detail)`, text, secrets) });
+  return out;
+}

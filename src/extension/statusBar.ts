@@ -41,6 +41,8 @@ export class StatusBarController implements vscode.Disposable {
       ...(b.lastUpdated ? { lastUpdated: b.lastUpdated } : {}),
       ...(model ? { selectedModel: model } : {}),
       selectedModelCost: model ? this.models.costOf(model) : null,
+      serviceUrl: this.config.baseUrlChoice.url,
+      ...(this.config.baseUrlChoice.ignoredWorkspaceUrl ? { ignoredWorkspaceUrl: this.config.baseUrlChoice.ignoredWorkspaceUrl } : {}),
     });
     this.item.text = state.text;
     const tooltip = new vscode.MarkdownString(state.tooltip, true);

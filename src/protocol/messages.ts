@@ -3,7 +3,7 @@
 // Both sides validate what they receive with these schemas (`parseHostMessage`,
 // `parseWebviewMessage`) and drop anything that does not match. The API key never appears
 // in any of these messages.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
@@ -98,6 +98,8 @@ export const ChatStateSchema = z.object({
   /** Chat font size in px; 0 means the editor's default. */
   fontSize: z.number().min(0).max(100),
   hasKey: z.boolean(),
+  /** Why the workspace's service address is not used (the user has not allowed it). */
+  addressNotice: z.string().max(1000).optional(),
   /** A reply is being generated. */
   busy: z.boolean(),
   /** An error of the last send that happened before any reply started. */
@@ -109,7 +111,7 @@ export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor']);
 export type CodeActionKind = z.infer<typeof CodeActionSchema>;
 
 /** Commands the webview may ask the host to run; nothing else is accepted. */
-export const AllowedCommandSchema = z.enum(['setApiKey', 'showSubscriptions', 'openSettings', 'selectModel']);
+export const AllowedCommandSchema = z.enum(['setApiKey', 'showSubscriptions', 'openSettings', 'selectModel', 'reviewServiceAddress']);
 export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 
 // ---------------------------------------------------------------------------------------------

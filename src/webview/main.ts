@@ -258,8 +258,14 @@ class ChatApp {
 
   private renderNotice(state: ChatState): void {
     clear(this.notice);
+    if (state.addressNotice) {
+      this.notice.append(
+        el('p', { text: state.addressNotice.replace(/^AI Chat: /, '') }),
+        button('Review Service Address', () => this.post({ type: 'runCommand', command: 'reviewServiceAddress' }), { class: 'primary' }),
+      );
+    }
     const show = !state.hasKey && state.sendError?.kind !== 'auth';
-    this.notice.hidden = !show;
+    this.notice.hidden = !show && !state.addressNotice;
     if (!show) return;
     this.notice.append(
       el('span', { text: 'No API key is set. Set your API key to start chatting.' }),

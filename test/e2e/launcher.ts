@@ -3,7 +3,7 @@
 // packaged extension installed and pointed at that server. Shared by `npm start`
 // (test/e2e/start.ts) and the end-to-end tests (test/e2e/setup.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, openSync, readFileSync, closeSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, closeSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server/server';
@@ -280,6 +280,8 @@ export interface DemoOptions {
   skipBuild?: boolean;
   /** Extra settings merged over the demo ones. */
   settings?: Record<string, unknown>;
+  /** Files copied into the extension's global storage before code-server starts (e.g. 0.1.0 conversations). */
+  seedGlobalStorage?: Array<{ from: string; to: string }>;
   log?: (msg: string) => void;
 }
 
@@ -309,6 +311,11 @@ export async function startDemo(opts: DemoOptions): Promise<Demo> {
   });
   try {
     prepareProfile(profile, { ...demoSettings(server.url), ...opts.settings });
+    for (const { from, to } of opts.seedGlobalStorage ?? []) {
+      const target = path.join(profile.userDataDir, 'User', 'globalStorage', EXTENSION_ID, to);
+      mkdirSync(path.dirname(target), { recursive: true });
+      copyFileSync(from, target);
+    }
     log('Installing the extension into code-server...');
     installExtension(toolchain, profile, vsix);
     log('Starting code-server...');

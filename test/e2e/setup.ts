@@ -13,6 +13,7 @@ import { Workbench } from './workbench';
 
 export const RESULTS = path.join(ROOT, 'test-results');
 export const SCREENSHOTS = path.join(RESULTS, 'screenshots');
+const LEGACY_CONVERSATIONS = path.join(ROOT, 'test', 'fixtures', 'storage-0.1.0', 'conversations');
 const FAILURES = path.join(RESULTS, 'failures');
 
 interface E2E {
@@ -67,6 +68,11 @@ export const mochaHooks = {
     const demo = await startDemo({
       dir: profileDir,
       skipBuild: process.env.E2E_SKIP_BUILD === '1',
+      // Conversations saved by 0.1.0 (no current-conversation pointer, so every journey starts on a
+      // new chat): journey 10 opens them after the upgrade.
+      seedGlobalStorage: readdirSync(LEGACY_CONVERSATIONS)
+        .filter((n) => n.endsWith('.json'))
+        .map((n) => ({ from: path.join(LEGACY_CONVERSATIONS, n), to: path.join('conversations', n) })),
       log: (msg) => console.log(`  ${msg}`),
     });
     try {

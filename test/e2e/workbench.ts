@@ -20,7 +20,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       last = await fn();
-      if (last) return last as NonNullable<T>;
+      if (last) return last;
     } catch (err) {
       lastErr = err;
     }

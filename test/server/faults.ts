@@ -88,7 +88,7 @@ export class FaultQueue {
   add(input: unknown): Fault {
     const parsed = faultSchema.safeParse(input);
     if (!parsed.success) throw new Error('invalid fault: ' + describeZodError(parsed.error));
-    const fault = parsed.data as Fault;
+    const fault = parsed.data;
     this.queue.push({ fault, remaining: fault.times ?? 1 });
     return fault;
   }

@@ -41,7 +41,7 @@ function parseArgs(argv: string[]): ReferenceServerOptions {
         break;
       case '--help':
       case '-h':
-        usage();
+        return usage();
       default:
         console.error(`unknown option ${argv[i]}`);
         process.exit(2);

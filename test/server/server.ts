@@ -182,7 +182,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
           return send(200, { ok: true, ...(user ? store.balanceBody(user) : {}) });
         }
         case 'POST /__control/config':
-          control.configure((body ?? {}) as Partial<ServerConfig>);
+          control.configure((body ?? {}));
           return send(200, { ok: true, config: control.config() });
         case 'GET /__control/config':
           return send(200, control.config());

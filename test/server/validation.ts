@@ -84,7 +84,7 @@ export function validateChatBody(body: unknown): ChatValidation {
       }
       seen.set(m.id, i);
     }
-    out.push({ ...(m.id !== undefined ? { id: m.id as string } : {}), role: m.role as Role, content: m.content });
+    out.push({ ...(m.id !== undefined ? { id: m.id } : {}), role: m.role as Role, content: m.content });
   }
 
   if (body.model !== undefined) {
@@ -107,12 +107,12 @@ export function validateChatBody(body: unknown): ChatValidation {
     if (body.temperature > 2) return fail('temperature', 'maximum', `temperature must be <= 2 (got ${body.temperature})`);
   }
 
-  const modelId = (body.model as string | undefined) ?? DEFAULT_MODEL;
+  const modelId = body.model ?? DEFAULT_MODEL;
   const model = findModel(modelId);
   if (!model) return fail('model', 'unknown', `model "${modelId}" is not a known model`);
   if (!model.isActive) return fail('model', 'inactive', `model "${modelId}" is inactive`);
   if (model.type !== 'text') return fail('model', 'type', `model "${modelId}" has type ${model.type}; chat needs a text model`);
-  const search = (body.search as boolean | undefined) ?? false;
+  const search = body.search ?? false;
   if (search && !model.supportsSearch) return fail('search', 'unsupported', `search is not supported by model "${modelId}"`);
 
   return {
@@ -120,10 +120,10 @@ export function validateChatBody(body: unknown): ChatValidation {
     model,
     request: {
       messages: out,
-      ...(body.model !== undefined ? { model: body.model as string } : {}),
-      stream: (body.stream as boolean | undefined) ?? false,
+      ...(body.model !== undefined ? { model: body.model } : {}),
+      stream: body.stream ?? false,
       search,
-      temperature: (body.temperature as number | undefined) ?? 1,
+      temperature: body.temperature ?? 1,
     },
   };
 }

@@ -32,7 +32,7 @@ export function createSanitizer(win: Window & typeof globalThis = window): Sanit
     RETURN_DOM_FRAGMENT: true,
   });
   purify.addHook('afterSanitizeAttributes', (node) => {
-    const el = node as Element;
+    const el = node;
     if (el.nodeName === 'INPUT') {
       // Only display-only task checkboxes.
       if ((el.getAttribute('type') ?? '').toLowerCase() !== 'checkbox') {

@@ -22,7 +22,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Workbench } from '../workbench';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 import {
   buildExtension,
@@ -136,6 +137,20 @@ function printResults(r: SuiteResults): void {
     console.log(`     ${(t.error ?? '').split('\n').join('\n     ')}`);
   }
   console.log('');
+  for (const figure of r.figures) console.log(`  ${figure}`);
+}
+
+/**
+ * VS Code's own measure of the extension's activation (loading its code + its activate()),
+ * as Developer: Show Running Extensions shows it ("Startup Activation: 12ms").
+ */
+async function activationShown(page: Page): Promise<string> {
+  await new Workbench(page, page.url()).runCommand('Developer: Show Running Extensions');
+  const row = page.locator('.monaco-list-row').filter({ hasText: /AI Chat Assistant/ }).first();
+  const time = row.locator('.activation-time').filter({ hasText: /\d+ms/ });
+  await time.waitFor({ timeout: 15_000 });
+  const shown = ((await time.textContent()) ?? '').replace(/^.*Activation:\s*/, '').trim();
+  return `${shown} as VS Code measured it (loading the code + activate(); Developer: Show Running Extensions)`;
 }
 
 async function main(): Promise<number> {
@@ -194,6 +209,9 @@ async function main(): Promise<number> {
       return 1;
     }
     printResults(out);
+    const activation = await activationShown(page).catch((err: unknown) => `not read (${err instanceof Error ? err.message : String(err)})`);
+    console.log(`  activation: ${activation}`);
+    console.log('');
     log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
     if (out.failed > 0) console.error(`Profile and logs kept in ${dir}`);
     console.log(`${out.passed} passed, ${out.failed} failed`);

@@ -42,7 +42,7 @@ describe('Journey 2: Select Model', () => {
     assert.match(reply, /e2e-model-check/);
     const reqs = chatRequests();
     assert.equal(reqs.length, before + 1, 'exactly one chat request was sent');
-    assert.equal(reqs[reqs.length - 1]!.model, 'deep-think', 'the server received the chosen model');
+    assert.equal(reqs[reqs.length - 1].model, 'deep-think', 'the server received the chosen model');
     const body = await chat.frame.locator('body').innerText();
     assert.match(body, /deep-think · 5 credits/, 'the reply names the model and its cost');
 

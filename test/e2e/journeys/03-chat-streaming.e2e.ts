@@ -37,6 +37,10 @@ describe('Journey 3: Open Chat and send', () => {
       assert.notEqual(partials[0], partials[1]);
       assert.match(final, /e2e-stream-check/, 'the reply is the complete one (it echoes the prompt)');
       assert.ok(final.length > 1000, `the whole reply arrived (${final.length} characters)`);
+      // Every reply of the reference server ends its first part with a TypeScript example:
+      // the webview bundle highlights it (highlight.js classes on the code's tokens).
+      const keywords = chat.articles('Assistant').last().locator('pre code.hljs span.hljs-keyword');
+      assert.ok((await keywords.count()) > 0, 'the code block in the reply is highlighted');
 
       const body = await chat.frame.locator('body').innerText();
       assert.match(body, /swift-chat · 1 credit · \d+ prompt \+ \d+ completion tokens/, 'meta line with credits and tokens');

@@ -86,7 +86,7 @@ describe('Journey 7: Faults from the service', () => {
         () => `${c.name}: no alert matching ${c.message}; alerts shown: ${JSON.stringify(seen)}`,
         60_000,
       );
-      const alert = chat.alert().filter({ hasText: text.split('\n')[0]! }).last();
+      const alert = chat.alert().filter({ hasText: text.split('\n')[0] }).last();
       assert.match(text, c.message, `${c.name}: alert says "${text}"`);
       assert.doesNotMatch(text, /<\/?(html|body|h1|!doctype)/i, 'no raw HTML in the message');
       const actions = (await alert.getByRole('button').allInnerTexts()).map((t) => t.trim());

@@ -184,8 +184,8 @@ const fixtures: Fixture[] = [
     body: ndjson([{ ...f, extra: { a: 1 } }, { ...d, usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } }]),
     contentType: 'application/x-ndjson',
     events: [
-      { event: 'f', messageId: 'm-1', extra: { a: 1 } } as StreamEvent,
-      { event: 'd', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } } as StreamEvent,
+      { event: 'f', messageId: 'm-1', extra: { a: 1 } },
+      { event: 'd', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
     ],
   },
   {
@@ -270,20 +270,20 @@ const fixtures: Fixture[] = [
     name: '3 error part, NDJSON object with `message`, body ending without d: no incomplete-stream error',
     body: ndjson([f, c1, { event: '3', message: 'model overloaded' }]),
     contentType: 'application/x-ndjson',
-    events: [f, c1, { event: '3', message: 'model overloaded', error: 'model overloaded' } as StreamEvent],
+    events: [f, c1, { event: '3', message: 'model overloaded', error: 'model overloaded' }],
   },
   {
     name: 'f without messageId is tolerated (the reply goes on)',
     body: ndjson([{ event: 'f' }, c1, d]),
     contentType: 'application/x-ndjson',
-    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "{"event":"f"}"' } as StreamEvent, c1, d],
+    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "{"event":"f"}"' }, c1, d],
     warnKinds: ['f'],
   },
   {
     name: 'a malformed f in the line-prefixed framing: the reply goes on, the event says what was wrong',
     body: 'f:{not json\n' + prefixed([c1, d]),
     contentType: 'text/plain',
-    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "f:{not json"' } as StreamEvent, c1, d],
+    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "f:{not json"' }, c1, d],
     warnKinds: ['f'],
   },
   {

@@ -19,7 +19,7 @@ import {
 } from '../../../src/client/errors';
 
 describe('client errors', () => {
-  const byStatus: Array<[number, Function, string]> = [
+  const byStatus: Array<[number, new (...args: never[]) => Error, string]> = [
     [400, InvalidInputError, 'invalid'],
     [401, AuthenticationError, 'auth'],
     [403, AuthenticationError, 'auth'],

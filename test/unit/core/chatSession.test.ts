@@ -498,7 +498,7 @@ describe('chat session', () => {
       const t = setup();
       t.fb.scripts.push({
         events: [
-          { event: 'f', malformed: 'the start of the reply was malformed: "f:{x"' } as SessionStreamEvent,
+          { event: 'f', malformed: 'the start of the reply was malformed: "f:{x"' },
           { event: '0', data: 'Text' },
           { event: 'e', finishReason: 'stop', isContinued: false },
           { event: 'd', finishReason: 'stop' },

@@ -3,7 +3,7 @@ import { errorKind, errorToView, DEFAULT_RETRY_AFTER_SECONDS } from '../../../sr
 
 const base = 'http://127.0.0.1:8787';
 function err(kind: string, extra: Record<string, unknown> = {}) {
-  return Object.assign(new Error(String(extra.message ?? `${kind} failure`)), { kind }, extra);
+  return Object.assign(new Error(typeof extra.message === 'string' ? extra.message : `${kind} failure`), { kind }, extra);
 }
 
 describe('error -> action mapping', () => {

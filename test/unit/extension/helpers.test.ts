@@ -3,7 +3,6 @@ import { chatHtml, contentSecurityPolicy } from '../../../src/extension/html';
 import { isSafeConversationId, normalizeBaseUrl, safeExternalUrl } from '../../../src/extension/links';
 import { formatLogLine, redact, redactData } from '../../../src/extension/redact';
 import { clientTimeouts, DEFAULT_BASE_URL, readSettings } from '../../../src/extension/settings';
-import * as core from '../../../src/core';
 
 describe('link checks', () => {
   it('allows only http and https URLs', () => {

@@ -184,7 +184,7 @@ describe('reference server: lifecycle', () => {
       await res.arrayBuffer();
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      const [code] = await exited;
+      const [code] = (await exited) as [number | null];
       assert.equal(code, 0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

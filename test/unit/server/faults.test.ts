@@ -231,7 +231,7 @@ describe('reference server: fault injection', () => {
     assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
     const lines = (await res.text()).split('\n').filter(Boolean);
     assert.equal(lines.length, 2);
-    assert.equal(JSON.parse(lines[1]).event, '3');
+    assert.equal((JSON.parse(lines[1]) as { event?: unknown }).event, '3');
   });
 
   it('hold-open: the whole reply and [DONE], then the body stays open until the client leaves', async () => {

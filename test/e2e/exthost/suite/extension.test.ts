@@ -1,6 +1,11 @@
 // Extension-host tests: run inside a real VS Code's extension host, with the VS Code API.
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { report } from './figures';
 
 const ID = 'ai-chat-assistant.ai-chat-assistant';
 const COMMANDS = [
@@ -14,6 +19,8 @@ const COMMANDS = [
   'aiChat.showSubscriptions',
   'aiChat.sendSelection',
   'aiChat.exportChat',
+  'aiChat.reviewServiceAddress',
+  'aiChat.showHistory',
 ];
 
 function chatTabs(): vscode.Tab[] {
@@ -33,6 +40,26 @@ describe('AI Chat Assistant in the extension host', () => {
     const ext = vscode.extensions.getExtension(ID);
     assert.ok(ext, `${ID} is installed`);
     await ext.activate();
+  });
+
+  it('activation: the installed bundle loads and exports activate (figures: its size and load time)', () => {
+    const ext = vscode.extensions.getExtension(ID);
+    assert.ok(ext);
+    const file = path.join(ext.extensionPath, 'dist', 'extension.js');
+    const load = createRequire(file);
+    // Reading, compiling and evaluating the bundle: the part of activation its size decides.
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      delete load.cache[file];
+      const started = performance.now();
+      const fresh = load(file) as { activate?: unknown };
+      times.push(performance.now() - started);
+      assert.equal(typeof fresh.activate, 'function');
+    }
+    delete load.cache[file];
+    times.sort((a, b) => a - b);
+    const kb = (statSync(file).size / 1024).toFixed(1);
+    report(`activation: dist/extension.js ${kb} KB, loaded in ${times[3].toFixed(1)} ms (median of 7 fresh loads, min ${times[0].toFixed(1)}, max ${times[6].toFixed(1)})`);
   });
 
   it('activates and registers every command', async () => {

@@ -1,0 +1,108 @@
+// ESLint: typescript-eslint's recommended rules with type information, a few rules that catch
+// real bugs, and the layer rules of the design (what each folder of src/ may import).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Folders of src/, whether each may import vscode and Node modules, and the src/ folders it may not import. */
+const layers = {
+  client: { vscode: false, forbidden: ['core', 'protocol', 'extension', 'webview'] },
+  protocol: { vscode: false, forbidden: ['client', 'core', 'extension', 'webview'] },
+  core: { vscode: false, forbidden: ['extension', 'webview'] },
+  webview: { vscode: false, node: false, forbidden: ['client', 'core', 'extension'] },
+  extension: { vscode: true, forbidden: ['webview'] },
+};
+
+/** A relative import specifier that reaches src/<folder> (`../core`, `../../core/x`, `../../src/core`). */
+const reaching = (folders) => `^(\\.\\./)+(src/)?(${folders.join('|')})(/|$)`;
+
+// Everywhere in src/: `import { z } from 'zod'` bundles all of zod's locales; the namespace
+// import does not (no-restricted-imports would flag both, hence a syntax rule).
+const zodNamedImport = {
+  selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+  message: "Use `import * as z from 'zod'` (the named import bundles all of zod's locales).",
+};
+
+function layerRules(folder, { vscode, node = true, forbidden }) {
+  const paths = [];
+  if (!vscode) paths.push({ name: 'vscode', message: `src/${folder} must not import vscode (design.md, Layers).` });
+  if (folder === 'client') {
+    paths.push({
+      name: 'undici',
+      allowTypeImports: true,
+      message: "Import undici's parts from ./undici (the package entry bundles fetch, WebSocket and more).",
+    });
+  }
+  const patterns = [
+    { regex: reaching(forbidden), message: `src/${folder} must not import from src/{${forbidden.join(',')}} (design.md, Layers).` },
+  ];
+  const dynamic = [reaching(forbidden)];
+  if (!vscode) dynamic.push('^vscode$');
+  if (!node) {
+    patterns.push({ regex: '^node:', message: `src/${folder} runs in the browser: no Node modules.` });
+    dynamic.push('^node:');
+  }
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
+      'no-restricted-syntax': [
+        'error',
+        zodNamedImport,
+        ...dynamic.map((regex) => ({
+          selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`,
+          message: `src/${folder} may not import this module (design.md, Layers).`,
+        })),
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'media/dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.cache/**', '.vscode-test/**', '**/*.vsix'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Rules of real value beyond the recommended set.
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // A variable read by a handler installed before its one assignment stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      'no-throw-literal': 'off',
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Off: async methods without await are how in-memory stores and fakes implement async
+      // interfaces; control characters in regexes here are deliberate (sanitizing, escaping);
+      // `unknown | undefined` documents that a read may find nothing.
+      '@typescript-eslint/require-await': 'off',
+      'no-control-regex': 'off',
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  ...Object.entries(layers).map(([folder, layer]) => layerRules(folder, layer)),
+  {
+    // The one module allowed to load undici's parts directly, and the types of those parts.
+    files: ['src/client/undici.ts', 'src/client/undici-modules.d.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/client must not import vscode (design.md, Layers).' }] },
+      ],
+    },
+  },
+);

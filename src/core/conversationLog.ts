@@ -1,0 +1,211 @@
+// The stored form of a conversation (schema version 2): a log of JSON lines, one record a line,
+// so that a turn is an append and never a rewrite. Its own schema, not the webview's.
+//
+//   {"t":"h","v":2,"id":…,"createdAt":…}          header, first line
+//   {"t":"m","k":…,"m":{message}}                  a message (a key seen before: replaced in place)
+//   {"t":"x","k":[…]}                              messages taken out (edit, retry), by key
+//   {"t":"u","title":…,"updatedAt":…,"nextSeq":…}  title and dates
+//
+// A reply that is still streaming lives in a small side file (one per writer) holding one "m"
+// record; it is folded into the log when the conversation is opened.
+import * as z from 'zod';
+import {
+  formatMessageId,
+  parseConversation,
+  StoredMessageSchema,
+  type Conversation,
+  type ConversationSummary,
+  type StoredMessage,
+} from './conversation';
+
+export const LOG_VERSION = 2;
+
+const HeaderRecord = z.object({ t: z.literal('h'), v: z.literal(LOG_VERSION), id: z.string().min(1).max(200), createdAt: z.string() });
+export const MessageRecord = z.object({ t: z.literal('m'), k: z.string().min(1), m: StoredMessageSchema });
+const DropRecord = z.object({ t: z.literal('x'), k: z.array(z.string()) });
+const MetaRecord = z.object({
+  t: z.literal('u'),
+  title: z.string().optional(),
+  updatedAt: z.string().optional(),
+  nextSeq: z.number().int().nonnegative().optional(),
+});
+const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord]);
+export type LogRecord = z.infer<typeof HeaderRecord> | z.infer<typeof BodyRecord>;
+export type MessageRecord = z.infer<typeof MessageRecord>;
+
+export function recordLine(record: LogRecord): string {
+  return JSON.stringify(record) + '\n';
+}
+
+export function headerLine(conv: Pick<Conversation, 'id' | 'createdAt'>): string {
+  return recordLine({ t: 'h', v: LOG_VERSION, id: conv.id, createdAt: conv.createdAt });
+}
+
+export interface ReplayedLog {
+  conv: Conversation;
+  /** The key of each message, in the order of `conv.messages`. */
+  keys: string[];
+  /** True when a rewrite would make the log shorter or cleaner (drops, side files, bad lines, renumbered ids). */
+  untidy: boolean;
+}
+
+/**
+ * Rebuilds a conversation from its log and the side files of replies that were streaming.
+ * Lines that do not parse (a line cut short by a crash) are skipped. Message ids left
+ * duplicated by two windows writing the same conversation are renumbered.
+ */
+export function replayLog(text: string, partials: readonly string[] = [], fallbackId?: string): ReplayedLog | undefined {
+  const lines = text.split('\n');
+  let header: z.infer<typeof HeaderRecord> | undefined;
+  let untidy = false;
+  const order: string[] = [];
+  const byKey = new Map<string, StoredMessage>();
+  let title: string | undefined;
+  let updatedAt: string | undefined;
+  let nextSeq = 0;
+  for (const line of lines) {
+    if (!line) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch {
+      untidy = true;
+      continue;
+    }
+    if (!header) {
+      const h = HeaderRecord.safeParse(data);
+      if (!h.success) return wholeConversation(text, fallbackId);
+      header = h.data;
+      continue;
+    }
+    const r = BodyRecord.safeParse(data);
+    if (!r.success) {
+      untidy = true;
+      continue;
+    }
+    const rec = r.data;
+    if (rec.t === 'm') {
+      if (!byKey.has(rec.k)) order.push(rec.k);
+      byKey.set(rec.k, rec.m);
+    } else if (rec.t === 'x') {
+      untidy = true;
+      for (const k of rec.k) byKey.delete(k);
+    } else {
+      if (rec.title !== undefined) title = rec.title;
+      if (rec.updatedAt !== undefined) updatedAt = rec.updatedAt;
+      if (rec.nextSeq !== undefined) nextSeq = rec.nextSeq;
+    }
+  }
+  if (!header) return undefined;
+  for (const p of partials) {
+    try {
+      const r = MessageRecord.safeParse(JSON.parse(p));
+      if (!r.success) continue;
+      untidy = true;
+      // A final record in the log is newer than the side file of the same reply.
+      if (byKey.has(r.data.k) && byKey.get(r.data.k)?.status !== 'streaming') continue;
+      if (!byKey.has(r.data.k)) order.push(r.data.k);
+      byKey.set(r.data.k, r.data.m);
+    } catch {
+      // a side file cut short: its reply was also appended when it ended, or is lost with the crash
+    }
+  }
+  const keys = order.filter((k) => byKey.has(k));
+  const messages = keys.map((k) => byKey.get(k) as StoredMessage);
+  const conv = parseConversation({
+    version: 1,
+    id: header.id,
+    title: title ?? 'New chat',
+    createdAt: header.createdAt,
+    updatedAt: updatedAt ?? header.createdAt,
+    nextSeq,
+    messages,
+  });
+  if (!conv) return undefined;
+  if (new Set(conv.messages.map((m) => m.id)).size !== conv.messages.length) {
+    conv.messages.forEach((m, i) => (m.id = formatMessageId(i)));
+    conv.nextSeq = conv.messages.length % 4096;
+    untidy = true;
+  }
+  return { conv, keys, untidy };
+}
+
+/**
+ * A log that is one conversation as a JSON document (the 0.1.0 form), read as far as it can be
+ * (repaired); it is rewritten as a log when opened.
+ */
+function wholeConversation(text: string, fallbackId?: string): ReplayedLog | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null || 't' in data) return undefined;
+  const conv = parseConversation(data, fallbackId);
+  return conv ? { conv, keys: conv.messages.map((_, i) => `v1.${i}`), untidy: true } : undefined;
+}
+
+/** The whole log of a conversation, for a new file (migration, compaction, undo of a delete). */
+export function encodeLog(conv: Conversation, keys: readonly string[]): string {
+  let out = headerLine(conv);
+  conv.messages.forEach((m, i) => (out += recordLine({ t: 'm', k: keys[i], m: { ...m, ...(m.status === 'streaming' ? { status: 'stopped' } : {}) } })));
+  out += recordLine({ t: 'u', title: conv.title, updatedAt: conv.updatedAt, nextSeq: conv.nextSeq });
+  return out;
+}
+
+// The history index: one JSON line per change of a conversation's summary ({"id":…,"gone":true}
+// for a removed one); the last line of an id wins. Appends only, rewritten when mostly stale.
+const IndexLine = z.union([
+  z.object({ id: z.string(), gone: z.literal(true) }),
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    messageCount: z.number().int().nonnegative(),
+    model: z.string().optional(),
+    firstLine: z.string(),
+  }),
+]);
+
+export interface ReplayedIndex {
+  entries: Map<string, ConversationSummary>;
+  lines: number;
+}
+
+export function replayIndex(text: string): ReplayedIndex {
+  const entries = new Map<string, ConversationSummary>();
+  let lines = 0;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    lines++;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const r = IndexLine.safeParse(data);
+    if (!r.success) continue;
+    if ('gone' in r.data) entries.delete(r.data.id);
+    else entries.set(r.data.id, r.data);
+  }
+  return { entries, lines };
+}
+
+export function indexLine(entry: ConversationSummary | { id: string; gone: true }): string {
+  return JSON.stringify(entry) + '\n';
+}
+
+export function sameSummary(a: ConversationSummary | undefined, b: ConversationSummary): boolean {
+  return (
+    !!a &&
+    a.title === b.title &&
+    a.updatedAt === b.updatedAt &&
+    a.messageCount === b.messageCount &&
+    a.model === b.model &&
+    a.firstLine === b.firstLine &&
+    a.createdAt === b.createdAt
+  );
+}

@@ -1,0 +1,163 @@
+// History: a quick pick of saved conversations with live full-text search as the user types,
+// and per-item buttons to rename, export and delete (with undo).
+import * as vscode from 'vscode';
+import { conversationToMarkdown, type ConversationStore, type ConversationSummary } from '../core';
+import type { Logger } from './log';
+
+export interface HistoryDeps {
+  store: ConversationStore;
+  currentId(): string;
+  open(id: string): Promise<boolean>;
+  newChat(): Promise<void>;
+  show(): Promise<void>;
+  /** The current conversation was deleted (the chat shows a new one). */
+  currentRemoved(): Promise<void>;
+  logger: Logger;
+}
+
+type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
+
+const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
+const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: 'Export as Markdown' };
+const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
+const SEARCH_DELAY_MS = 60;
+
+function toItem(c: ConversationSummary, currentId: string, matches?: number): Item {
+  const parts = [`${c.messageCount} messages`];
+  if (c.model) parts.push(c.model);
+  parts.push(new Date(c.updatedAt).toLocaleString());
+  return {
+    label: (c.id === currentId ? '$(check) ' : '') + c.title,
+    description: parts.join(' · '),
+    detail: matches !== undefined ? `$(search) ${matches === 1 ? '1 matching message' : `${matches} matching messages`}${c.firstLine ? ' · ' + c.firstLine : ''}` : c.firstLine || undefined,
+    id: c.id,
+    buttons: [RENAME, EXPORT, DELETE],
+    // Items are matched by content, not only by label: the quick pick must not filter them out.
+    alwaysShow: true,
+  };
+}
+
+export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise<void> {
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'AI Chat: History';
+  qp.placeholder = 'Search every message, or pick a conversation';
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
+  qp.value = initialQuery;
+  const newChatItem: Item = { label: '$(add) New Chat', newChat: true, alwaysShow: true };
+  let all: ConversationSummary[] = [];
+  let generation = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let searchReady = false;
+
+  const render = async () => {
+    const gen = ++generation;
+    const query = qp.value.trim();
+    const current = deps.currentId();
+    if (!query) {
+      qp.items = [
+        newChatItem,
+        ...(all.length ? [{ label: 'Saved conversations', kind: vscode.QuickPickItemKind.Separator } as Item] : []),
+        ...all.map((c) => toItem(c, current)),
+      ];
+      if (!all.length) qp.placeholder = 'No saved conversations yet';
+      return;
+    }
+    const lower = query.toLowerCase();
+    const byTitle = all.filter((c) => c.title.toLowerCase().includes(lower));
+    const hits = searchReady ? await deps.store.search(query) : [];
+    if (gen !== generation) return; // the user typed on meanwhile
+    const seen = new Set<string>();
+    const items: Item[] = [];
+    for (const h of hits) {
+      seen.add(h.id);
+      items.push(toItem(h, current, h.matches));
+    }
+    for (const c of byTitle) if (!seen.has(c.id)) items.push(toItem(c, current));
+    qp.items = items.length ? items : [{ label: `No conversation contains “${query}”`, alwaysShow: true }];
+  };
+  const reload = async () => {
+    all = await deps.store.list();
+    await render();
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void render().catch((err) => deps.logger.warn('History search failed', { message: String(err) })), SEARCH_DELAY_MS);
+  };
+
+  const done = new Promise<void>((resolve) => qp.onDidHide(() => resolve()));
+  qp.onDidChangeValue(schedule);
+  qp.onDidAccept(async () => {
+    const picked = qp.selectedItems[0];
+    if (!picked || (!picked.id && !picked.newChat)) return;
+    qp.hide();
+    if (picked.newChat) return deps.newChat();
+    if (picked.id && !(await deps.open(picked.id))) {
+      void vscode.window.showWarningMessage('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.');
+    }
+    await deps.show();
+  });
+  qp.onDidTriggerItemButton(async ({ item, button }) => {
+    if (!item.id) return;
+    const id = item.id;
+    const summary = all.find((c) => c.id === id);
+    if (button === RENAME) {
+      const query = qp.value;
+      qp.hide();
+      const title = await vscode.window.showInputBox({
+        title: 'Rename conversation',
+        value: summary?.title ?? '',
+        validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty.'),
+      });
+      if (title !== undefined) await deps.store.rename(id, title);
+      return showHistory(deps, query);
+    }
+    if (button === EXPORT) {
+      const conv = await deps.store.load(id);
+      if (!conv) {
+        void vscode.window.showWarningMessage('That conversation could not be read: its file is missing or damaged.');
+        return;
+      }
+      qp.hide();
+      const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
+      await vscode.window.showTextDocument(doc, { preview: false });
+      return;
+    }
+    if (button === DELETE) {
+      const conv = await deps.store.load(id);
+      const wasCurrent = id === deps.currentId();
+      await deps.store.remove(id);
+      if (wasCurrent) await deps.currentRemoved();
+      await reload();
+      const title = summary?.title ?? conv?.title ?? 'the conversation';
+      void vscode.window.showInformationMessage(`Deleted “${title}”.`, 'Undo').then(async (choice) => {
+        if (choice !== 'Undo' || !conv) return;
+        await deps.store.restore(conv);
+        if (wasCurrent) await deps.open(id);
+        await reload().catch(() => undefined);
+        vscode.window.setStatusBarMessage(`$(history) Restored “${title}”`, 3000);
+      });
+    }
+  });
+
+  qp.busy = true;
+  qp.show();
+  try {
+    await reload();
+    // The full-text index catches up with conversations changed elsewhere (once, then per turn).
+    await deps.store.catchUpSearch((n, total) => {
+      qp.placeholder = `Indexing conversations for search (${n}/${total})…`;
+    });
+    searchReady = true;
+    qp.placeholder = all.length ? 'Search every message, or pick a conversation' : 'No saved conversations yet';
+    if (qp.value.trim()) await render();
+  } catch (err) {
+    deps.logger.warn('History could not be read', { message: String(err) });
+    qp.placeholder = 'History could not be read; see the AI Chat output channel. Titles are still listed.';
+  } finally {
+    qp.busy = false;
+  }
+  await done;
+  if (timer) clearTimeout(timer);
+  qp.dispose();
+}

@@ -1,0 +1,143 @@
+// Where the key may go, checked against the real VS Code configuration and SecretStorage API:
+// a workspace's service address, the key written before it is kept, no client after dispose.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { ClientProvider } from '../../../../src/extension/clientProvider';
+import { ConfigService } from '../../../../src/extension/config';
+import { ApiKeyStore } from '../../../../src/extension/keyStore';
+import type { Logger } from '../../../../src/extension/log';
+import { ServiceAddress } from '../../../../src/extension/serviceAddress';
+
+const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** A Memento kept in memory. */
+function memento(): vscode.Memento {
+  const data = new Map<string, unknown>();
+  return {
+    keys: () => [...data.keys()],
+    get: <T>(key: string, def?: T) => (data.has(key) ? (data.get(key) as T) : def),
+    update: async (key: string, value: unknown) => void data.set(key, value),
+  };
+}
+
+/** A SecretStorage kept in memory; `failWrites` makes store() reject like a locked keychain. */
+function secrets(): vscode.SecretStorage & { failWrites: boolean; data: Map<string, string> } {
+  const data = new Map<string, string>();
+  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+  const s = {
+    failWrites: false,
+    data,
+    get: async (k: string) => data.get(k),
+    store: async (k: string, v: string) => {
+      if (s.failWrites) throw new Error('keychain locked');
+      data.set(k, v);
+      changed.fire({ key: k });
+    },
+    delete: async (k: string) => {
+      data.delete(k);
+      changed.fire({ key: k });
+    },
+    keys: async () => [...data.keys()],
+    onDidChange: changed.event,
+  };
+  return s;
+}
+
+describe('Where the API key may go (real VS Code configuration)', () => {
+  const cfg = () => vscode.workspace.getConfiguration('aiChat');
+  afterEach(async () => {
+    await cfg().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('a workspace service address is not used until the user allows it, then only for that address', async () => {
+    assert.ok(vscode.workspace.workspaceFolders?.length, 'the suite runs with a folder open');
+    const own = new ConfigService(memento());
+    const mine = own.settings.baseUrl;
+    own.dispose();
+    await cfg().update('baseUrl', 'https://collector.example/api', vscode.ConfigurationTarget.Workspace);
+    const state = memento();
+    const config = new ConfigService(state);
+    try {
+      assert.equal(cfg().get('baseUrl'), 'https://collector.example/api', 'VS Code itself would use the workspace value');
+      assert.equal(config.settings.baseUrl, mine, 'the extension keeps the user address');
+      assert.equal(config.baseUrlChoice.ignoredWorkspaceUrl, 'https://collector.example/api');
+      await config.decide('https://collector.example/api', 'declined');
+      assert.equal(config.settings.baseUrl, mine);
+      await config.decide('https://collector.example/api', 'allowed');
+      assert.equal(config.settings.baseUrl, 'https://collector.example/api');
+      assert.equal(config.baseUrlChoice.source, 'workspace');
+      // Another address in the same workspace is a new question.
+      await cfg().update('baseUrl', 'https://other.example/api', vscode.ConfigurationTarget.Workspace);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(config.settings.baseUrl, mine);
+      assert.equal(config.baseUrlChoice.ignoredWorkspaceUrl, 'https://other.example/api');
+    } finally {
+      config.dispose();
+    }
+  });
+
+  it('declares the service address and system prompt as restricted in untrusted workspaces', () => {
+    const pkg = vscode.extensions.getExtension('ai-chat-assistant.ai-chat-assistant')?.packageJSON as {
+      capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
+    };
+    assert.equal(pkg.capabilities?.untrustedWorkspaces?.supported, 'limited');
+    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), ['aiChat.baseUrl', 'aiChat.systemPrompt']);
+  });
+
+  it('the key is kept in memory only after SecretStorage stored it', async () => {
+    const store = secrets();
+    const keys = new ApiKeyStore(store);
+    try {
+      await keys.set('sk-first-1111111', 'https://a.example');
+      store.failWrites = true;
+      await assert.rejects(keys.set('sk-second-2222222', 'https://b.example'), /keychain locked/);
+      assert.equal(await keys.get(), 'sk-first-1111111');
+      assert.deepEqual(keys.knownSecrets(), ['sk-first-1111111']);
+      assert.equal((await keys.getBinding()).bound, 'https://a.example');
+    } finally {
+      keys.dispose();
+    }
+  });
+
+  it('the key is bound to the origin it was checked against; an approved origin is remembered beside it', async () => {
+    const store = secrets();
+    const keys = new ApiKeyStore(store);
+    try {
+      await keys.set('sk-bound-3333333', 'https://a.example');
+      await keys.approve('https://b.example');
+      assert.deepEqual(await keys.getBinding(), { bound: 'https://a.example', approved: ['https://a.example', 'https://b.example'] });
+      assert.doesNotMatch(JSON.stringify([...store.data.entries()].filter(([k]) => k !== 'aiChat.apiKey')), /sk-bound/);
+    } finally {
+      keys.dispose();
+    }
+  });
+
+  it('no client is created after the extension was disposed', () => {
+    const config = new ConfigService(memento());
+    const keys = new ApiKeyStore(secrets());
+    const address = new ServiceAddress(config, keys, silent);
+    const clients = new ClientProvider(config, address, silent, 'test');
+    clients.get();
+    clients.dispose();
+    assert.throws(() => clients.get(), /shutting down/);
+    assert.throws(() => clients.create({ baseUrl: 'https://a.example', apiKey: () => 'k' }), /shutting down/);
+    address.dispose();
+    keys.dispose();
+    config.dispose();
+  });
+
+  it('a key for another origin is not sent once the window is closing', async () => {
+    const config = new ConfigService(memento());
+    const keys = new ApiKeyStore(secrets());
+    const address = new ServiceAddress(config, keys, silent);
+    try {
+      await keys.set('sk-closing-4444444', 'https://a.example');
+      assert.equal(await address.keyFor('https://a.example/api'), 'sk-closing-4444444');
+      address.dispose();
+      await assert.rejects(address.keyFor('https://b.example/api'), /was not sent to https:\/\/b\.example/);
+    } finally {
+      keys.dispose();
+      config.dispose();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+// Journey 11: a cloned repository names another service address in .vscode/settings.json.
+// Nothing reaches that address (with or without the key) until the user allows it; the user is
+// told, in a notification and in the panel; declining keeps everything working against their own
+// address; allowing sends the next request there.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startReferenceServer, type ReferenceServer } from '../../server/server';
+import { e2e } from '../setup';
+import { readyWithKey, resetServer } from '../steps';
+import { waitFor } from '../workbench';
+
+describe('Journey 11: a workspace that names another service address', () => {
+  let collector: ReferenceServer | undefined;
+  let settingsDir = '';
+  after(async () => {
+    if (settingsDir) rmSync(settingsDir, { recursive: true, force: true });
+    await collector?.close();
+  });
+
+  it('sends nothing there until the user allows it, says so, and keeps working against the own address', async function () {
+    this.timeout(240_000);
+    const { wb, demo } = e2e();
+    resetServer(0);
+    collector = await startReferenceServer({ port: 0, quiet: true, chunkDelayMs: 0 });
+    const collectorUrl = collector.url;
+    await readyWithKey();
+
+    // The repository's settings arrive (as after a clone or a pull) while the window is open.
+    settingsDir = path.join(demo.profile.workspace, '.vscode');
+    mkdirSync(settingsDir, { recursive: true });
+    writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({ 'aiChat.baseUrl': collectorUrl }, null, 2));
+
+    const notice = await wb.waitForNotification(/this workspace sets the service address/i);
+    assert.ok(notice.includes(collectorUrl), `the notification names the address: ${notice}`);
+    assert.match(notice, /not used until you allow it/);
+    // The user declines (Keep My Address).
+    const toast = wb.notifications().filter({ hasText: 'this workspace sets the service address' }).first();
+    await toast.getByRole('button', { name: 'Keep My Address' }).click();
+
+    // The panel still says why, and chatting works: against the user's own address.
+    const chat = await wb.openChat();
+    await waitFor(async () => (await chat.frame.locator('.notice').innerText().catch(() => '')).includes(collectorUrl), 'the panel names the workspace address', 15_000);
+    const ownBefore = demo.server.control.requests().length;
+    await chat.ask('Which address answers me?');
+    await wb.runCommand('AI Chat: Refresh Balance');
+    await wb.waitForCredits();
+    assert.ok(demo.server.control.requests().length > ownBefore, 'the own address answered');
+    assert.deepEqual(collector.control.requests(), [], 'nothing reached the workspace address');
+
+    await chat.ask('Still here?');
+    assert.deepEqual(collector.control.requests(), [], 'nothing reached the workspace address after declining');
+
+    // Review Service Address -> Allow: the next request goes to the workspace address.
+    await wb.runCommand('AI Chat: Review Service Address');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 15_000 });
+    const question = (await dialog.innerText()).replace(/\s+/g, ' ');
+    assert.ok(question.includes(`Send your AI Chat API key to ${collectorUrl}?`), `the dialog names the address: ${question}`);
+    assert.match(question, /your API key and your messages are sent there/);
+    await dialog.getByRole('button', { name: 'Allow' }).click();
+    await wb.runCommand('AI Chat: Refresh Balance');
+    await waitFor(async () => collector!.control.requests().some((r) => r.path.endsWith('/user/balance') && r.hasKey), 'the allowed address received the balance request', 20_000);
+  });
+});

@@ -1,0 +1,104 @@
+import { strict as assert } from 'node:assert';
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+// The layer rules of design.md as eslint.config.mjs enforces them, checked on source text placed
+// (virtually) in each folder: every forbidden import is reported, every allowed one passes.
+// Type information is switched off here: the layer rules do not need it, and a virtual file is
+// in no TypeScript project.
+const root = resolve(__dirname, '..', '..', '..');
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: [tseslint.configs.disableTypeChecked],
+});
+
+const LAYER_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+
+/** The layer-rule messages ESLint reports for `code` as the file `file` (relative to the root). */
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, file) });
+  const fatal = result.messages.filter((m) => m.fatal);
+  assert.deepEqual(fatal, [], 'the fixture parses');
+  return result.messages.filter((m) => m.ruleId && LAYER_RULES.has(m.ruleId)).map((m) => m.message);
+}
+
+async function rejects(file: string, code: string, mentions: RegExp): Promise<void> {
+  const errors = await layerErrors(file, code);
+  assert.equal(errors.length, 1, `${file}: ${code} -> ${JSON.stringify(errors)}`);
+  assert.match(errors[0], mentions);
+}
+
+async function accepts(file: string, code: string): Promise<void> {
+  assert.deepEqual(await layerErrors(file, code), [], `${file}: ${code}`);
+}
+
+describe('lint: layer rules (eslint.config.mjs)', function () {
+  this.timeout(60_000);
+
+  const noVscode = ['src/client/a.ts', 'src/core/a.ts', 'src/protocol/a.ts', 'src/webview/a.ts', 'src/webview/render/a.ts'];
+  for (const file of noVscode) {
+    it(`${file} may not import vscode (import, re-export, dynamic import)`, async () => {
+      await rejects(file, "import * as vscode from 'vscode';\nexport const v = vscode;\n", /vscode/);
+      await rejects(file, "export { window } from 'vscode';\n", /vscode/);
+      await rejects(file, "export const v = import('vscode');\n", /may not import/);
+    });
+  }
+
+  it('src/client imports nothing from the other src folders', async () => {
+    for (const other of ['core', 'protocol', 'extension', 'webview']) {
+      await rejects('src/client/a.ts', `import { x } from '../${other}';\nexport const y = x;\n`, /src\/client must not/);
+      await rejects('src/client/a.ts', `import type { X } from '../${other}/index';\nexport type Y = X;\n`, /src\/client must not/);
+    }
+    await accepts('src/client/a.ts', "import { x } from './errors';\nimport * as z from 'zod';\nexport const y = [x, z];\n");
+  });
+
+  it('src/protocol imports nothing from the other src folders', async () => {
+    for (const other of ['client', 'core', 'extension', 'webview']) {
+      await rejects('src/protocol/a.ts', `import { x } from '../${other}';\nexport const y = x;\n`, /src\/protocol must not/);
+    }
+    await accepts('src/protocol/a.ts', "import { x } from './wording';\nexport const y = x;\n");
+  });
+
+  it('src/core imports itself, src/protocol and src/client (all free of vscode)', async () => {
+    await accepts(
+      'src/core/a.ts',
+      "import { x } from '../protocol';\nimport { ReplyAssembler } from '../client/reply';\nimport type { T } from '../client';\nexport const y: T = [x, ReplyAssembler];\n",
+    );
+    await rejects('src/core/a.ts', "import { x } from '../extension/config';\nexport const y = x;\n", /src\/core must not/);
+    await rejects('src/core/a.ts', "import { x } from '../webview/dom';\nexport const y = x;\n", /src\/core must not/);
+    await rejects('src/core/a.ts', "export const m = import('../extension/config');\n", /may not import/);
+  });
+
+  it('src/webview imports only itself, src/protocol and browser libraries', async () => {
+    await accepts(
+      'src/webview/render/a.ts',
+      "import { x } from '../../protocol';\nimport { y } from '../dom';\nimport MarkdownIt from 'markdown-it';\nexport const z = [x, y, MarkdownIt];\n",
+    );
+    for (const other of ['client', 'core', 'extension']) {
+      await rejects('src/webview/a.ts', `import { x } from '../${other}';\nexport const y = x;\n`, /src\/webview must not/);
+      await rejects('src/webview/render/a.ts', `import { x } from '../../${other}/x';\nexport const y = x;\n`, /src\/webview must not/);
+    }
+    await rejects('src/webview/a.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", /no Node modules/);
+  });
+
+  it('src/extension may import every layer but the webview', async () => {
+    await accepts(
+      'src/extension/a.ts',
+      "import * as vscode from 'vscode';\nimport { a } from '../client';\nimport { b } from '../core';\nimport { c } from '../protocol';\nexport const d = [vscode, a, b, c];\n",
+    );
+    await rejects('src/extension/a.ts', "import { x } from '../webview/dom';\nexport const y = x;\n", /src\/extension must not/);
+  });
+
+  it("zod is imported as a namespace in src (the named import bundles all of zod's locales)", async () => {
+    await rejects('src/core/a.ts', "import { z } from 'zod';\nexport const s = z.string();\n", /import \* as z from 'zod'/);
+    await accepts('src/core/a.ts', "import * as z from 'zod';\nexport const s = z.string();\n");
+    await accepts('src/client/a.ts', "import type { z } from 'zod';\nexport type S = z.ZodString;\n");
+  });
+
+  it("src/client loads undici's parts through ./undici, not the package entry", async () => {
+    await rejects('src/client/a.ts', "import { request } from 'undici';\nexport const r = request;\n", /\.\/undici/);
+    await accepts('src/client/a.ts', "import type { Dispatcher } from 'undici';\nexport type D = Dispatcher;\n");
+    await accepts('src/client/undici.ts', "import Agent from 'undici/lib/dispatcher/agent.js';\nexport const A = Agent;\n");
+  });
+});
