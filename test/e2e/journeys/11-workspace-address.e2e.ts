@@ -36,6 +36,9 @@ describe('Journey 11: a workspace that names another service address', () => {
     assert.match(notice, /not used until you allow it/);
     // The user declines (Keep My Address).
     const toast = wb.notifications().filter({ hasText: 'this workspace sets the service address' }).first();
+    const message = (await toast.locator('.notification-list-item-message').innerText()).trim();
+    assert.ok(message.startsWith(`AI Chat: this workspace sets the service address to ${collectorUrl}`), `the message: ${message}`);
+    await toast.getByRole('button', { name: 'Review…' }).waitFor({ timeout: 5_000 });
     await toast.getByRole('button', { name: 'Keep My Address' }).click();
 
     // The panel still says why, and chatting works: against the user's own address.
@@ -50,6 +53,17 @@ describe('Journey 11: a workspace that names another service address', () => {
 
     await chat.ask('Still here?');
     assert.deepEqual(collector.control.requests(), [], 'nothing reached the workspace address after declining');
+    assert.ok(
+      !(await wb.notificationTexts()).some((t) => t.includes('this workspace sets the service address')),
+      'the declined address is announced again',
+    );
+
+    // The status bar says which address is in use and why the workspace's is not.
+    await wb.clearNotifications();
+    const tooltip = await wb.statusTooltip();
+    assert.ok(tooltip.includes(demo.server.url), `the tooltip names the address in use: ${tooltip}`);
+    assert.ok(tooltip.includes(collectorUrl), `the tooltip names the workspace address it does not use: ${tooltip}`);
+    await wb.page.mouse.move(0, 0);
 
     // Review Service Address -> Allow: the next request goes to the workspace address.
     await wb.runCommand('AI Chat: Review Service Address');
@@ -61,5 +75,15 @@ describe('Journey 11: a workspace that names another service address', () => {
     await dialog.getByRole('button', { name: 'Allow' }).click();
     await wb.runCommand('AI Chat: Refresh Balance');
     await waitFor(async () => collector!.control.requests().some((r) => r.path.endsWith('/user/balance') && r.hasKey), 'the allowed address received the balance request', 20_000);
+
+    // The next chat goes there too, with the key; the own address gets no chat.
+    const ownChats = () => demo.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat').length;
+    const ownChatsBefore = ownChats();
+    const chat2 = await wb.openChat();
+    await chat2.ask('Now at the workspace address');
+    const there = collector.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat');
+    assert.equal(there.length, 1, 'one chat request at the allowed address');
+    assert.equal(there[0].hasKey, true, 'the allowed address gets the key');
+    assert.equal(ownChats(), ownChatsBefore, 'a chat still went to the own address after Allow');
   });
 });

@@ -2,13 +2,18 @@
 // the code-server profile (settings, state databases and their WAL/journal files, logs, global and
 // workspace storage, the demo folder, exported files) nor in any frame of the page, in any
 // encoding the scanner knows (test/unit/security/keyAudit.test.ts proves it finds each one).
+//
+// Nothing is excluded. The key itself lives in SecretStorage, which code-server keeps in the
+// page's localStorage ("secrets.provider"), encrypted with a key the page gets from the server
+// (code-server's secret storage since 4.17): no file of the profile holds it, and the page's
+// localStorage is searched like the rest: a key readable there is a leak too.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_KEY } from '../../server/fixtures';
 import { keysInText, keysUsedBy, scanForKeys } from '../keyAudit';
 import { ROOT } from '../launcher';
-import { e2e } from '../setup';
+import { RESULTS, e2e } from '../setup';
 import { readyWithKey, resetServer } from '../steps';
 
 function e2eSources(): string[] {
@@ -54,10 +59,14 @@ describe('Journey 99: key-leak audit', () => {
     assert.ok(texts.length >= 3, `frames read: ${texts.length}`);
     assert.ok(texts.some((t) => t.includes('A last question before the audit')), 'the chat webview was among the frames read');
     assert.deepEqual(keysInText(texts.join('\n'), keys), [], 'a key is in the page');
+    const stored = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+    assert.deepEqual(keysInText(stored, keys), [], "a key is readable in the page's localStorage");
 
     await wb.reload();
     await new Promise((r) => setTimeout(r, 3000));
-    const roots = [demo.profile.userDataDir, demo.profile.extensionsDir, demo.profile.workspace];
+    // The whole profile folder (user data, extensions, the demo folder, code-server's log and
+    // config) and the run's results (screenshots, the logs kept for failures).
+    const roots = [path.dirname(demo.profile.userDataDir), RESULTS];
     const hits = scanForKeys(roots, keys).map((h) => `${path.relative(path.dirname(demo.profile.userDataDir), h.file)} (${h.encoding})`);
     assert.deepEqual(hits, [], `the key was found in:\n${hits.join('\n')}`);
   });
