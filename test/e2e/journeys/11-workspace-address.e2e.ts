@@ -85,5 +85,18 @@ describe('Journey 11: a workspace that names another service address', () => {
     assert.equal(there.length, 1, 'one chat request at the allowed address');
     assert.equal(there[0].hasKey, true, 'the allowed address gets the key');
     assert.equal(ownChats(), ownChatsBefore, 'a chat still went to the own address after Allow');
+
+    // Another address, plain http to a host that is not this machine (TEST-NET, never reached):
+    // Review… on the notification asks, and says the key would travel in clear text; Cancel declines.
+    const plain = 'http://192.0.2.10:8080';
+    writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({ 'aiChat.baseUrl': plain }, null, 2));
+    await wb.waitForNotification(/this workspace sets the service address to http:\/\/192\.0\.2\.10:8080/);
+    await wb.notifications().filter({ hasText: plain }).first().getByRole('button', { name: 'Review…' }).click();
+    await dialog.waitFor({ timeout: 15_000 });
+    const clear = (await dialog.innerText()).replace(/\s+/g, ' ');
+    assert.ok(clear.includes(`Send your AI Chat API key to ${plain}?`), `the dialog names the address: ${clear}`);
+    assert.match(clear, /clear text/i, `the dialog says the key would travel in clear text: ${clear}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
   });
 });
