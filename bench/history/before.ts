@@ -7,7 +7,7 @@
 // The ref's src/ is extracted under node_modules/.cache/history-before/<ref>/ (so its imports
 // resolve to this project's node_modules); its ChatSession runs against the reference server and
 // its webview bundle runs in Chromium, with the state snapshot its panel built.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument --
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-explicit-any --
    the modules of an older ref are loaded at run time and have no types here */
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
