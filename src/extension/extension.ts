@@ -2,7 +2,7 @@
 // context.subscriptions. No logic of its own; its only module-level state is the save that
 // deactivate() waits for.
 import * as vscode from 'vscode';
-import { ConversationStore } from '../core';
+import { ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
 import { CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
@@ -34,7 +34,19 @@ export function activate(context: vscode.ExtensionContext): void {
     new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
   );
   lastSave = () => store.flush();
-  const chat = new ChatPanelController({ context, config, keys, models, balance, clients, store, editors, logger });
+  // The session tells its events to the panel's controller, built just below (events come later).
+  const session = new ChatSession({
+    store,
+    backend: () => clients.get(),
+    settings: () => config.settings,
+    modelCost: (id) => models.costOf(id),
+    onEvent: (event) => chat.onSessionEvent(event),
+    replyFinished: (info) => chat.replyFinished(info),
+    replyStarted: (info) => balance.replyStarted(`${info.conversationId}/${info.messageId}`),
+    logger,
+    flushIntervalMs: 24,
+  });
+  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, logger });
 
   context.subscriptions.push(
     channel,

@@ -9,9 +9,12 @@ import {
   type SessionStreamEvent,
   type SessionSettings,
   type ReplyFinished,
+  type SessionEvent,
+  toConversationView,
 } from '../../../src/core';
 import { CONTINUE_PROMPT } from '../../../src/core/chatSession';
-import { MessageViewSchema, parseHostMessage, replyEndingText, type HostMessage } from '../../../src/protocol';
+import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../src/protocol';
+import { viewMessages } from '../viewMessages';
 
 class FakeError extends Error {
   constructor(
@@ -78,7 +81,7 @@ function setup(overrides: Partial<SessionSettings> = {}) {
   const storage = new MemoryConversationStorage();
   let n = 0;
   const store = new ConversationStore(storage, { newId: () => `conv-${++n}` });
-  const posts: HostMessage[] = [];
+  const posts: SessionEvent[] = [];
   const finished: ReplyFinished[] = [];
   let stateChanges = 0;
   const fb = fakeBackend();
@@ -87,8 +90,10 @@ function setup(overrides: Partial<SessionSettings> = {}) {
     backend: () => fb.backend,
     settings: () => settings,
     modelCost: (id) => ({ 'swift-chat': 1, 'deep-think': 5 })[id] ?? null,
-    post: (m) => posts.push(m),
-    stateChanged: () => stateChanges++,
+    onEvent: (e) => {
+      posts.push(e);
+      if (e.type === 'conversationChanged' || e.type === 'sendErrorChanged') stateChanges++;
+    },
     replyFinished: (f) => finished.push(f),
     flushIntervalMs: 0,
   });
@@ -124,8 +129,8 @@ describe('chat session', () => {
       search: true,
     });
     const types = t.posts.map((p) => p.type);
-    assert.deepEqual(types, ['streamStart', 'streamChunk', 'streamChunk', 'streamEnd']);
-    const offsets = t.posts.flatMap((p) => (p.type === 'streamChunk' ? [[p.offset, p.text]] : []));
+    assert.deepEqual(types, ['turnStarted', 'textAppended', 'textAppended', 'turnEnded']);
+    const offsets = t.posts.flatMap((p) => (p.type === 'textAppended' ? [[p.offset, p.text]] : []));
     assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
     assert.deepEqual(t.finished, [{ streamed: true, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
@@ -147,22 +152,21 @@ describe('chat session', () => {
   it('batches chunks into fewer posts when a flush interval is set', async () => {
     const t = setup();
     const storage = new MemoryConversationStorage();
-    const posts: HostMessage[] = [];
+    const posts: SessionEvent[] = [];
     const session = new ChatSession({
       store: new ConversationStore(storage),
       backend: () => t.fb.backend,
       settings: () => t.settings,
       modelCost: () => 1,
-      post: (m) => posts.push(m),
-      stateChanged: () => undefined,
+      onEvent: (e) => posts.push(e),
       flushIntervalMs: 1000,
     });
     t.fb.scripts.push({ events: chunks('a', 'b', 'c', 'd') });
     await session.send('Q');
-    const chunkPosts = posts.filter((p) => p.type === 'streamChunk');
+    const chunkPosts = posts.filter((p) => p.type === 'textAppended');
     // all four chunks arrive within one interval: one post carries them all
     assert.equal(chunkPosts.length, 1);
-    assert.ok(chunkPosts[0].type === 'streamChunk' && chunkPosts[0].text === 'abcd');
+    assert.ok(chunkPosts[0].type === 'textAppended' && chunkPosts[0].text === 'abcd');
   });
 
   it('returns the typed text to the box when the send fails before the reply', async () => {
@@ -172,7 +176,7 @@ describe('chat session', () => {
     assert.equal(t.session.conversation.messages.length, 0);
     assert.equal(t.storage.data.size, 0, 'the taken-back turn is not left on disk');
     assert.deepEqual(t.session.sendError?.actions, ['setApiKey']);
-    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'my precious text'));
+    assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'my precious text'));
     assert.equal(t.session.busy, false);
   });
 
@@ -196,7 +200,7 @@ describe('chat session', () => {
     assert.equal(failed.content, 'one');
     assert.deepEqual(failed.error?.actions, ['openSettings', 'retry']);
     assert.ok(failed.error?.message.includes('http://127.0.0.1:8787'));
-    assert.ok(t.posts.some((p) => p.type === 'streamError'));
+    assert.ok(t.posts.some((p) => p.type === 'turnEnded' && p.message.status === 'error'));
 
     t.fb.scripts.push({ events: chunks('full answer') });
     await t.session.retry();
@@ -212,7 +216,7 @@ describe('chat session', () => {
     t.fb.scripts.push({ events: chunks('partial').slice(0, 2), waitForAbort: true });
     const done = t.session.send('long one');
     // wait until the chunk was posted
-    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
     assert.equal(t.session.busy, true);
     // the turn is on disk while the reply streams; reopened, it is a stopped reply
     const during = parseConversation(await t.storage.read(t.session.conversation.id));
@@ -222,8 +226,8 @@ describe('chat session', () => {
     const reply = t.session.conversation.messages[1];
     assert.equal(reply.status, 'stopped');
     assert.equal(reply.content, 'partial');
-    const end = t.posts.find((p) => p.type === 'streamEnd');
-    assert.ok(end && end.type === 'streamEnd' && end.status === 'stopped');
+    const end = t.posts.find((p) => p.type === 'turnEnded');
+    assert.ok(end && end.type === 'turnEnded' && end.message.status === 'stopped');
     assert.equal(t.session.busy, false);
   });
 
@@ -231,7 +235,7 @@ describe('chat session', () => {
     const t = setup();
     t.fb.scripts.push({ events: chunks('part').slice(0, 2), waitForAbort: true });
     const done = t.session.send('Q');
-    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
     t.session.stop();
     await done;
     t.fb.scripts.push({ events: chunks('whole') });
@@ -247,9 +251,9 @@ describe('chat session', () => {
     const t = setup();
     t.fb.scripts.push({ events: chunks('x').slice(0, 2), waitForAbort: true });
     const done = t.session.send('first');
-    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
     await t.session.send('second');
-    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'second'));
+    assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'second'));
     assert.equal(t.fb.requests.length, 1);
     t.session.stop();
     await done;
@@ -267,8 +271,8 @@ describe('chat session', () => {
     assert.equal(t.session.conversation.title, 'New chat', 'no message left: the title is reset');
     await t.session.send('Q1 again');
     const last = t.posts[t.posts.length - 1];
-    assert.equal(last.type, 'streamEnd');
-    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'Q2'));
+    assert.equal(last.type, 'turnEnded');
+    assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'Q2'));
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages.length, 2);
     assert.equal(saved?.title, 'Q1 again');
@@ -314,7 +318,7 @@ describe('chat session', () => {
         assert.equal(m.content, 'All good');
         assert.equal(m.error, undefined);
         assert.equal(m.meta?.ending, undefined);
-        assert.ok(!t.posts.some((p) => p.type === 'streamError'));
+        assert.ok(!t.posts.some((p) => p.type === 'turnEnded' && p.message.status === 'error'));
         assert.equal(t.finished[0].errorKind, undefined);
       });
     }
@@ -326,8 +330,8 @@ describe('chat session', () => {
       const m = t.session.conversation.messages[1];
       assert.equal(m.status, 'complete');
       assert.equal(m.meta?.ending, 'length');
-      const end = t.posts.find((p) => p.type === 'streamEnd');
-      assert.ok(end && end.type === 'streamEnd' && end.meta?.ending === 'length');
+      const end = t.posts.find((p) => p.type === 'turnEnded');
+      assert.ok(end && end.type === 'turnEnded' && end.message.meta?.ending === 'length');
       t.fb.scripts.push({ events: reply('stop', 'wer.') });
       await t.session.continueReply();
       assert.equal(t.fb.requests.length, 2);
@@ -378,7 +382,7 @@ describe('chat session', () => {
       assert.equal(m.status, 'error');
       assert.equal(m.content, 'Begin');
       assert.match(m.error?.message ?? '', /The model is overloaded/);
-      const err = t.posts.find((p) => p.type === 'streamError');
+      const err = t.posts.find((p) => p.type === 'turnEnded' && p.message.status === 'error');
       assert.ok(err);
     });
 
@@ -402,7 +406,7 @@ describe('chat session', () => {
       assert.equal(msgs[1].status, 'complete');
       assert.equal(msgs[1].meta?.promptTokens, 30);
       assert.equal(msgs[1].meta?.completionTokens, 10);
-      assert.equal(t.posts.filter((p) => p.type === 'streamStart').length, 1);
+      assert.equal(t.posts.filter((p) => p.type === 'turnStarted').length, 1);
     });
 
     it('out-of-range values (negative/fractional tokens and credits, odd model id, missing fields) keep the panel usable', async () => {
@@ -413,8 +417,7 @@ describe('chat session', () => {
         backend: () => t.fb.backend,
         settings: () => t.settings,
         modelCost: () => null,
-        post: (m) => t.posts.push(m),
-        stateChanged: () => {},
+        onEvent: (e) => t.posts.push(e),
         flushIntervalMs: 0,
         logger: { debug() {}, warn: (msg, data) => warnings.push(`${msg} ${String(data?.field)}`) },
       });
@@ -432,8 +435,8 @@ describe('chat session', () => {
       t.fb.scripts.push({ content: 'Second', creditsUsed: -4, creditsRemaining: 12.345, model: '<b>odd model</b>' });
       await session.send('Q2');
       // Every message posted to the panel passes the panel's own validation.
-      for (const p of t.posts) assert.ok(parseHostMessage(p).ok, `${p.type}: ${JSON.stringify(p)}`);
-      const view = session.view();
+      for (const p of viewMessages(session, t.posts)) assert.ok(parseHostMessage(p).ok, `${p.type}: ${JSON.stringify(p)}`);
+      const view = { conversation: toConversationView(session.conversation) };
       for (const m of view.conversation.messages) assert.ok(MessageViewSchema.safeParse(m).success, JSON.stringify(m));
       const [, first, , second] = session.conversation.messages;
       assert.equal(first.status, 'complete');
@@ -454,7 +457,7 @@ describe('chat session', () => {
       const t = setup();
       t.fb.scripts.push({ events: chunks('part').slice(0, 2), waitForAbort: true });
       const done = t.session.send('Old question');
-      while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+      while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
       t.session.stop();
       await done;
       // The next send fails before any reply: the turn is taken back, the text returned.

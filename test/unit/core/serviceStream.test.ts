@@ -3,8 +3,9 @@
 // connection kept open, keep-alive-only streams.
 import { strict as assert } from 'node:assert';
 import { ChatServiceClient, type ClientTimeouts } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage } from '../../../src/core';
-import { parseHostMessage, type HostMessage } from '../../../src/protocol';
+import { ChatSession, ConversationStore, MemoryConversationStorage, type SessionEvent } from '../../../src/core';
+import { parseHostMessage } from '../../../src/protocol';
+import { viewMessages } from '../viewMessages';
 import { DEMO_KEY, type Fault } from '../../server/fixtures';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 
@@ -21,15 +22,14 @@ describe('chat session against the service stream (reference server, real client
   async function turn(fault: Fault | undefined, timeouts: ClientTimeouts = {}) {
     if (fault) srv.control.injectFault(fault);
     const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, maxRetries: 0, timeouts });
-    const posts: HostMessage[] = [];
+    const posts: SessionEvent[] = [];
     let n = 0;
     const session = new ChatSession({
       store: new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` }),
       backend: () => client,
       settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url }),
       modelCost: () => 1,
-      post: (m) => posts.push(m),
-      stateChanged: () => {},
+      onEvent: (e) => posts.push(e),
       flushIntervalMs: 0,
     });
     const started = Date.now();
@@ -38,7 +38,7 @@ describe('chat session against the service stream (reference server, real client
     } finally {
       await client.close();
     }
-    for (const p of posts) assert.ok(parseHostMessage(p).ok, `the panel accepts ${p.type}`);
+    for (const p of viewMessages(session, posts)) assert.ok(parseHostMessage(p).ok, `the panel accepts ${p.type}`);
     return { reply: session.conversation.messages[1], posts, ms: Date.now() - started, session };
   }
 
@@ -48,7 +48,7 @@ describe('chat session against the service stream (reference server, real client
       assert.equal(reply.status, 'complete');
       assert.ok(reply.content.length > 500);
       assert.equal(reply.error, undefined);
-      assert.ok(!posts.some((p) => p.type === 'streamError'));
+      assert.ok(!posts.some((p) => p.type === 'turnEnded' && p.message.status === 'error'));
       assert.ok((reply.meta?.completionTokens ?? 0) > 0);
     });
 
