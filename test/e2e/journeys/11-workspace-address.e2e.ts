@@ -73,6 +73,8 @@ describe('Journey 11: a workspace that names another service address', () => {
     assert.ok(question.includes(`Send your AI Chat API key to ${collectorUrl}?`), `the dialog names the address: ${question}`);
     assert.match(question, /your API key and your messages are sent there/);
     await dialog.getByRole('button', { name: 'Allow' }).click();
+    // The palette cannot take typing while the modal is still closing (the workbench is inert).
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     await wb.runCommand('AI Chat: Refresh Balance');
     await waitFor(async () => collector!.control.requests().some((r) => r.path.endsWith('/user/balance') && r.hasKey), 'the allowed address received the balance request', 20_000);
 
