@@ -149,6 +149,7 @@ export class ChatPanelController implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
+      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
     });
     this.panelDisposables.push(
       webview.onDidReceiveMessage((raw) => void this.receive(raw)),

@@ -82,6 +82,7 @@ describe('chat panel HTML', () => {
     scriptUri: 'https://webview.example/media/dist/webview.js',
     chatCssUri: 'https://webview.example/media/chat.css',
     renderCssUri: 'https://webview.example/media/render.css',
+    codiconCssUri: 'https://webview.example/media/dist/codicons/codicon.css',
   });
   it('has a strict CSP with a script nonce', () => {
     const csp = contentSecurityPolicy('https://webview.example', 'abc123==');
@@ -97,6 +98,8 @@ describe('chat panel HTML', () => {
     assert.ok(html.includes('<script nonce="abc123==" src="https://webview.example/media/dist/webview.js"></script>'));
     assert.ok(html.includes('href="https://webview.example/media/chat.css"'));
     assert.ok(html.includes('href="https://webview.example/media/render.css"'));
+    assert.ok(html.includes('href="https://webview.example/media/dist/codicons/codicon.css"'));
+    assert.ok(contentSecurityPolicy('https://webview.example', 'n').includes('font-src https://webview.example'), 'the codicon font may load');
     assert.equal((html.match(/<script/g) ?? []).length, 1);
   });
 });
