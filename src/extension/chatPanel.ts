@@ -1,4 +1,6 @@
-// The chat panel: a WebviewPanel beside the editor, its typed messages, and the chat session behind it.
+// The chat: one session shown in one surface at a time, the side bar view (a WebviewView) or
+// an editor panel (a WebviewPanel). Opening the panel moves the chat there and the view shows
+// a placeholder with a button to bring it back; closing the panel brings it back to the view.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ChatSession, errorToView, toModelSummaries, type ConversationStore, type ReplyFinished } from '../core';
@@ -7,13 +9,22 @@ import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { EditorTracker } from './editorTracker';
-import { chatHtml } from './html';
+import { chatHtml, placeholderHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
 import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
+/** The side bar view (package.json contributes.views). */
+export const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
+
+/** Where the chat is attached: its webview, and how to bring it to the front. */
+interface Surface {
+  kind: 'panel' | 'view';
+  webview: vscode.Webview;
+  reveal(preserveFocus: boolean): void;
+}
 const DRAFT_KEY = 'aiChat.draft';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
@@ -42,8 +53,12 @@ export interface ChatPanelDeps {
   logger: Logger;
 }
 
-export class ChatPanelController implements vscode.Disposable {
+export class ChatPanelController implements vscode.Disposable, vscode.WebviewViewProvider {
   private panel: vscode.WebviewPanel | undefined;
+  private view: vscode.WebviewView | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+  /** The surface the chat is attached to (the panel when there is one, else the view). */
+  private surface: Surface | undefined;
   private panelDisposables: vscode.Disposable[] = [];
   private ready = false;
   private queue: HostMessage[] = [];
@@ -76,7 +91,7 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.surface !== undefined;
   }
 
   /** The conversation of the last session is current (also before the panel was opened). */
@@ -96,8 +111,28 @@ export class ChatPanelController implements vscode.Disposable {
     return this.restoredCurrent;
   }
 
-  /** Opens the panel beside the editor, or reveals it. */
+  /** Shows the chat where it is: the editor panel when open, else the side bar view. */
   async show(preserveFocus = false): Promise<void> {
+    await this.restoreCurrent();
+    if (this.surface) {
+      this.surface.reveal(preserveFocus);
+      return;
+    }
+    // Resolves the view (resolveWebviewView attaches the chat to it).
+    await vscode.commands.executeCommand(`${CHAT_SIDEBAR_VIEW}.focus`);
+    await this.viewResolved(5000);
+    // A host without the view (hidden by the user, or never resolved): the editor panel.
+    if (!this.surface) await this.openInEditor(preserveFocus);
+  }
+
+  /** Shows the chat and puts the cursor in its message box. */
+  async focusInput(): Promise<void> {
+    await this.show();
+    this.post({ type: 'focusInput' });
+  }
+
+  /** Moves the chat into an editor panel beside the editor (or reveals it there). */
+  async openInEditor(preserveFocus = false): Promise<void> {
     if (this.panel) {
       this.panel.reveal(undefined, preserveFocus);
       return;
@@ -109,7 +144,74 @@ export class ChatPanelController implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [this.mediaRoot()] },
     );
-    this.attach(panel);
+    this.attachPanel(panel);
+  }
+
+  /** Closes the editor panel: the chat goes back to the side bar view. */
+  async moveToSideBar(): Promise<void> {
+    this.panel?.dispose();
+    await this.show();
+  }
+
+  /** The side bar view is shown for the first time (or again after it was moved or closed). */
+  resolveWebviewView(view: vscode.WebviewView): void {
+    for (const d of this.viewDisposables) d.dispose();
+    this.viewDisposables = [];
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    this.viewDisposables.push(
+      view.onDidDispose(() => {
+        if (this.view !== view) return;
+        for (const d of this.viewDisposables) d.dispose();
+        this.viewDisposables = [];
+        this.view = undefined;
+        // A view moved to another side bar is disposed and resolved again: the reply goes on.
+        if (this.surface?.kind === 'view') this.unbind();
+      }),
+      view.onDidChangeVisibility(() => {
+        if (view.visible && this.surface?.kind === 'view' && this.ready) this.postState();
+      }),
+    );
+    if (this.panel) this.showPlaceholder(view);
+    else this.attachView(view);
+    for (const resolve of this.viewWaiters.splice(0)) resolve();
+  }
+
+  private readonly viewWaiters: Array<() => void> = [];
+
+  /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
+  private viewResolved(ms: number): Promise<void> {
+    if (this.view) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.viewWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private attachView(view: vscode.WebviewView): void {
+    if (this.panel || this.view !== view) return;
+    this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus) }, []);
+  }
+
+  /** The view while the chat is in the editor: a line saying so and a button to bring it back. */
+  private showPlaceholder(view: vscode.WebviewView): void {
+    const webview = view.webview;
+    const media = this.mediaRoot();
+    webview.html = placeholderHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
+      text: 'The chat is open in the editor.',
+      buttonLabel: 'Move Chat to Side Bar',
+    });
+    const listener = webview.onDidReceiveMessage((raw: unknown) => {
+      if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
+    });
+    this.viewDisposables.push(listener);
   }
 
   /** Called by the WebviewPanelSerializer after a window reload. */
@@ -128,20 +230,34 @@ export class ChatPanelController implements vscode.Disposable {
       // The restored panel is the one on screen: it replaces a stale one.
       const old = this.panel;
       this.unbind();
+      this.panel = undefined;
       old.dispose();
     }
     panel.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
-    this.attach(panel);
+    this.attachPanel(panel);
   }
 
   private mediaRoot(): vscode.Uri {
     return vscode.Uri.joinPath(this.deps.context.extensionUri, 'media');
   }
 
-  private attach(panel: vscode.WebviewPanel): void {
+  private attachPanel(panel: vscode.WebviewPanel): void {
+    // The chat leaves the view (a reply in progress goes on, now shown in the panel).
+    if (this.surface?.kind === 'view') this.unbind();
     this.panel = panel;
+    if (this.view) this.showPlaceholder(this.view);
+    this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus) }, [
+      panel.onDidDispose(() => this.detachPanel(panel)),
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.visible && this.ready) this.postState();
+      }),
+    ]);
+  }
+
+  private attach(surface: Surface, listeners: vscode.Disposable[]): void {
+    this.surface = surface;
     this.ready = false;
-    const webview = panel.webview;
+    const webview = surface.webview;
     const media = this.mediaRoot();
     webview.html = chatHtml({
       cspSource: webview.cspSource,
@@ -150,39 +266,37 @@ export class ChatPanelController implements vscode.Disposable {
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
+      surface: surface.kind,
     });
-    this.panelDisposables.push(
-      webview.onDidReceiveMessage((raw) => void this.receive(raw)),
-      panel.onDidDispose(() => this.detach()),
-      panel.onDidChangeViewState((e) => {
-        if (e.webviewPanel.visible && this.ready) this.postState();
-      }),
-    );
+    this.panelDisposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)), ...listeners);
   }
 
-  /** Forgets the panel (listeners, queue) without touching the chat. */
+  /** Forgets the surface (listeners, queue) without touching the chat. */
   private unbind(): void {
     for (const d of this.panelDisposables) d.dispose();
     this.panelDisposables = [];
-    this.panel = undefined;
+    this.surface = undefined;
     this.ready = false;
     this.queue = [];
   }
 
-  private detach(): void {
+  private detachPanel(panel: vscode.WebviewPanel): void {
+    if (this.panel !== panel) return;
     this.unbind();
-    // Closing the panel stops a reply in progress (its partial text is kept).
+    this.panel = undefined;
+    // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
     this.session.stop();
+    if (this.view) this.attachView(this.view);
   }
 
   /** Posts now when the webview is ready, else queues until it says `ready`. */
   private post(message: HostMessage): void {
-    if (!this.panel) return;
+    if (!this.surface) return;
     if (!this.ready) {
       this.queue.push(message);
       return;
     }
-    void this.panel.webview.postMessage(message).then(undefined, (err: unknown) =>
+    void this.surface.webview.postMessage(message).then(undefined, (err: unknown) =>
       this.deps.logger.debug('postMessage failed', { message: String(err) }),
     );
   }
@@ -224,7 +338,7 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   postState(): void {
-    if (!this.panel) return;
+    if (!this.surface) return;
     if (this.stateTimer) {
       clearTimeout(this.stateTimer);
       this.stateTimer = undefined;
@@ -338,7 +452,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
-    if (!this.panel) await this.show(true);
+    if (!this.surface) await this.show(true);
     if (this.session.busy) {
       this.post({ type: 'restoreInput', text });
       void vscode.window.showInformationMessage('A reply is still being generated. Stop it or wait, then send again.');
@@ -419,6 +533,7 @@ export class ChatPanelController implements vscode.Disposable {
     if (this.stateTimer) clearTimeout(this.stateTimer);
     for (const d of this.disposables) d.dispose();
     this.panel?.dispose();
-    this.detach();
+    this.unbind();
+    for (const d of this.viewDisposables) d.dispose();
   }
 }

@@ -32,7 +32,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     });
   return [
-    reg('aiChat.openChat', () => deps.chat.show()),
+    reg('aiChat.openChat', () => deps.chat.openInEditor()),
+    reg('aiChat.focusChatInput', () => deps.chat.focusInput()),
+    reg('aiChat.showHistory', () => deps.chat.openHistory()),
+    reg('aiChat.moveChatToSideBar', () => deps.chat.moveToSideBar()),
     reg('aiChat.newChat', () => deps.chat.newChat()),
     reg('aiChat.setApiKey', () => setApiKey(deps)),
     reg('aiChat.clearApiKey', () => clearApiKey(deps)),

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
-import { CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
+import { CHAT_SIDEBAR_VIEW, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
@@ -39,12 +39,17 @@ export function activate(context: vscode.ExtensionContext): void {
     editors,
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, logger }),
+    vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
     }),
   );
 
   logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl });
+  // `aiChat.hasApiKey` completes the walkthrough's first step (and can guard menus).
+  const publishHasKey = () => void keys.get().then((key) => vscode.commands.executeCommand('setContext', 'aiChat.hasApiKey', !!key));
+  context.subscriptions.push(keys.onDidChange(publishHasKey));
+  publishHasKey();
   void keys.get().then((key) => {
     status.update();
     if (key) {
