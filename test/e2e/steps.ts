@@ -1,4 +1,7 @@
 // Steps shared by several journeys, each done through the UI as a user would.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../server/fixtures';
 import { e2e } from './setup';
 import { waitFor, type Workbench } from './workbench';
@@ -43,5 +46,23 @@ export async function waitForChatRequests(count: number): Promise<ReturnType<typ
       return reqs.length >= count ? reqs : undefined;
     },
     `the reference server did not receive ${count} chat request(s)`,
+  );
+}
+
+/** Writes one user setting into the profile's settings.json (VS Code applies it on change). */
+export function setUserSetting(key: string, value: unknown): void {
+  const file = path.join(e2e().demo.profile.userDataDir, 'User', 'settings.json');
+  const current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  if (value === undefined) delete current[key];
+  else current[key] = value;
+  writeFileSync(file, `${JSON.stringify(current, null, 2)}\n`);
+}
+
+/** Switches the colour theme and waits until the chat frame `frame` shows it (its body class). */
+export async function useTheme(frame: Frame, theme: string, bodyClass: string): Promise<void> {
+  setUserSetting('workbench.colorTheme', theme);
+  await waitFor(
+    () => frame.evaluate((cls) => document.body.classList.contains(cls), bodyClass),
+    `the chat never showed the theme "${theme}" (body class ${bodyClass})`,
   );
 }
