@@ -1,7 +1,8 @@
-// One chat: sending a turn, streaming the reply to the panel, Stop, Retry and Edit.
-// VS Code-free: the service client, the panel and the clock are injected.
-import type { ErrorView, HostMessage, ReplyMeta } from '../protocol';
-import { appendMessage, buildHistory, lastUserMessageIndex, refreshTitle, toConversationView, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+// One chat: sending a turn, streaming the reply, Stop, Retry and Edit.
+// VS Code-free and free of the webview protocol: the service client, the store and the clock are
+// injected, and what happens is told as domain events (SessionEvent) to whoever listens.
+import type { ErrorView, ReplyMeta } from '../protocol';
+import { appendMessage, buildHistory, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { creditsCharged } from './cost';
 import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from './store';
@@ -65,15 +66,30 @@ export interface SessionLogger {
   warn(msg: string, data?: Record<string, unknown>): void;
 }
 
+/** What happened in the session, in order. */
+export type SessionEvent =
+  /** A turn began: `user` is the message sent (or resent), `assistant` the empty reply that streams. */
+  | { type: 'turnStarted'; user: StoredMessage; assistant: StoredMessage; model: string }
+  /** Text of the running reply; `offset` is the length of the reply before it. */
+  | { type: 'textAppended'; messageId: string; offset: number; text: string }
+  /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
+  | { type: 'turnStatus'; messageId: string; text: string }
+  /** The reply reached its final state (complete, stopped or error). */
+  | { type: 'turnEnded'; message: StoredMessage }
+  /** The conversation was replaced or changed other than by a turn (open, new, edit, a turn taken back). */
+  | { type: 'conversationChanged' }
+  /** The error of the last send appeared or went away. */
+  | { type: 'sendErrorChanged' }
+  /** Text goes back into the message box (a refused or failed send, Edit). */
+  | { type: 'inputReturned'; text: string };
+
 export interface ChatSessionDeps {
   store: ConversationStore;
   backend: () => ChatBackend;
   settings: () => SessionSettings;
   modelCost: (valueId: string) => number | null;
-  /** Posts to the panel (queued by the panel until it is ready). */
-  post: (msg: HostMessage) => void;
-  /** The conversation, busy flag or send error changed: the panel needs a new state snapshot. */
-  stateChanged: () => void;
+  /** Told of every domain event. */
+  onEvent: (event: SessionEvent) => void;
   replyFinished?: (info: ReplyFinished) => void;
   logger?: SessionLogger;
   now?: () => Date;
@@ -115,14 +131,14 @@ export class ChatSession {
     return this.deps.store.current;
   }
 
-  view() {
-    return { conversation: toConversationView(this.conversation), busy: this.busy, sendError: this.sendErrorView };
+  private emit(event: SessionEvent): void {
+    this.deps.onEvent(event);
   }
 
   /** Sends a user message; resolves when the reply finished, failed or was stopped. */
   async send(text: string): Promise<void> {
     if (this.running) {
-      this.deps.post({ type: 'restoreInput', text });
+      this.emit({ type: 'inputReturned', text });
       return;
     }
     const conv = this.conversation;
@@ -160,15 +176,15 @@ export class ChatSession {
   dismissSendError(): void {
     if (!this.sendErrorView) return;
     this.clearSendError();
-    this.deps.stateChanged();
+    this.emit({ type: 'sendErrorChanged' });
   }
 
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
   rejectSend(text: string, error: ErrorView): void {
     this.sendErrorView = error;
     this.failedText = text;
-    this.deps.stateChanged();
-    this.deps.post({ type: 'restoreInput', text });
+    this.emit({ type: 'sendErrorChanged' });
+    this.emit({ type: 'inputReturned', text });
   }
 
   /** Stops the reply being generated; the partial text is kept, marked stopped. */
@@ -193,8 +209,8 @@ export class ChatSession {
     refreshTitle(conv);
     conv.updatedAt = this.now().toISOString();
     this.clearSendError();
-    this.deps.stateChanged();
-    this.deps.post({ type: 'restoreInput', text });
+    this.emit({ type: 'conversationChanged' });
+    this.emit({ type: 'inputReturned', text });
     await this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
   }
 
@@ -205,7 +221,7 @@ export class ChatSession {
     }
     this.deps.store.newConversation();
     this.clearSendError();
-    this.deps.stateChanged();
+    this.emit({ type: 'conversationChanged' });
   }
 
   async open(id: string): Promise<boolean> {
@@ -216,7 +232,7 @@ export class ChatSession {
     const conv = await this.deps.store.open(id);
     if (!conv) return false;
     this.clearSendError();
-    this.deps.stateChanged();
+    this.emit({ type: 'conversationChanged' });
     return true;
   }
 
@@ -243,8 +259,7 @@ export class ChatSession {
     const assistant = appendMessage(conv, 'assistant', '', this.now(), { status: 'streaming' });
     const running: Running = { conv, assistant, controller: new AbortController() };
     this.running = running;
-    this.deps.stateChanged();
-    this.deps.post({ type: 'streamStart', messageId: assistant.id, model });
+    this.emit({ type: 'turnStarted', user, assistant, model });
     // The turn is on disk from the start (a reply cut by a crash reopens as stopped, with Retry),
     // and the partial reply is written now and then while it streams.
     const saveQuietly = () =>
@@ -264,7 +279,7 @@ export class ChatSession {
     // Before the reply starts, the client may wait and try again (429, 503, refused connection):
     // the panel says why and for how long instead of a silent wait.
     const onRetry = (notice: SessionRetryNotice) =>
-      this.deps.post({ type: 'streamStatus', messageId: assistant.id, text: retryNoticeText(notice, settings.baseUrl) });
+      this.emit({ type: 'turnStatus', messageId: assistant.id, text: retryNoticeText(notice, settings.baseUrl) });
     let started = false;
     let pending = '';
     let flushed = 0;
@@ -276,7 +291,7 @@ export class ChatSession {
       if (!pending) return;
       const text = pending;
       pending = '';
-      this.deps.post({ type: 'streamChunk', messageId: assistant.id, offset: flushed, text });
+      this.emit({ type: 'textAppended', messageId: assistant.id, offset: flushed, text });
       flushed += text.length;
     };
     const meta: ReplyMeta = { model };
@@ -326,7 +341,6 @@ export class ChatSession {
       flush();
       assistant.status = 'complete';
       assistant.meta = meta;
-      this.deps.post({ type: 'streamEnd', messageId: assistant.id, status: 'complete', meta });
     } catch (err) {
       flush();
       const kind = signal.aborted ? 'aborted' : errorKind(err);
@@ -336,7 +350,6 @@ export class ChatSession {
         meta.credits = started ? creditsCharged(undefined, cost) : undefined;
         if (meta.credits === undefined) delete meta.credits;
         assistant.meta = meta;
-        this.deps.post({ type: 'streamEnd', messageId: assistant.id, status: 'stopped', meta });
       } else {
         const view = errorToView(err, settings.baseUrl);
         this.deps.logger?.warn('Chat request failed', { kind, message: view.message });
@@ -348,8 +361,8 @@ export class ChatSession {
           this.sendErrorView = view;
           this.failedText = user.content;
           this.finish(running);
-          this.deps.stateChanged();
-          this.deps.post({ type: 'restoreInput', text: user.content });
+          this.emit({ type: 'conversationChanged' });
+          this.emit({ type: 'inputReturned', text: user.content });
           this.deps.replyFinished?.(finished);
           await saveQuietly();
           return;
@@ -358,14 +371,14 @@ export class ChatSession {
         assistant.error = view;
         if (started && cost !== null) meta.credits = cost;
         assistant.meta = meta;
-        this.deps.post({ type: 'streamError', messageId: assistant.id, error: view });
       }
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
     conv.updatedAt = this.now().toISOString();
     this.finish(running);
-    this.deps.stateChanged();
+    // Told after the turn stopped running: the reply is final and the session is idle.
+    this.emit({ type: 'turnEnded', message: assistant });
     this.deps.replyFinished?.(finished);
     await this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
   }

@@ -1,10 +1,13 @@
-// The chat: one session shown in one surface at a time, the side bar view (a WebviewView) or
-// an editor panel (a WebviewPanel). Opening the panel moves the chat there and the view shows
-// a placeholder with a button to bring it back; closing the panel brings it back to the view.
+// The chat's surfaces: the side bar view (a WebviewView) and an editor panel (a WebviewPanel),
+// one at a time (lifecycle, HTML and CSP, the queue until the webview is ready, typed
+// post/receive), and the VS Code side of what the webview asks for. Opening the panel moves the
+// chat there and the view shows a placeholder with a button to bring it back; closing the panel
+// brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ChatSession, errorToView, toModelSummaries, type ConversationStore, type ReplyFinished } from '../core';
-import { parseWebviewMessage, type AllowedCommand, type ChatState, type HostMessage, type WebviewMessage } from '../protocol';
+import type { ChatSession, ConversationStore, ReplyFinished, SessionEvent } from '../core';
+import { parseWebviewMessage, type AllowedCommand, type HostMessage, type WebviewMessage } from '../protocol';
+import { ChatController } from './chat/controller';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
@@ -43,6 +46,8 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
 
 export interface ChatPanelDeps {
   context: vscode.ExtensionContext;
+  /** Built by the composition root; its events reach onSessionEvent. */
+  session: ChatSession;
   config: ConfigService;
   keys: ApiKeyStore;
   models: ModelService;
@@ -59,35 +64,57 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   private viewDisposables: vscode.Disposable[] = [];
   /** The surface the chat is attached to (the panel when there is one, else the view). */
   private surface: Surface | undefined;
+  private readonly viewWaiters: Array<() => void> = [];
   private panelDisposables: vscode.Disposable[] = [];
   private ready = false;
   private queue: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   readonly session: ChatSession;
+  readonly controller: ChatController;
   private restoredCurrent: Promise<void> | undefined;
-  private stateTimer: ReturnType<typeof setTimeout> | undefined;
+  private settingsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: ChatPanelDeps) {
-    this.session = new ChatSession({
-      store: deps.store,
-      backend: () => deps.clients.get(),
+    this.session = deps.session;
+    this.controller = new ChatController({
+      session: deps.session,
       settings: () => deps.config.settings,
-      modelCost: (id) => deps.models.costOf(id),
+      models: () => deps.models,
+      hasKey: () => deps.keys.hasKey,
+      loadKey: async () => !!(await deps.keys.get()),
+      pickModel: async () => !!(await deps.models.pick()),
+      notifyBusy: () => void vscode.window.showInformationMessage('A reply is still being generated. Stop it or wait, then send again.'),
       post: (m) => this.post(m),
-      stateChanged: () => this.stateChanged(),
-      replyFinished: (info) => this.replyFinished(info),
-      logger: deps.logger,
-      flushIntervalMs: 24,
     });
     this.disposables.push(
-      deps.config.onDidChange(() => this.scheduleState()),
-      deps.models.onDidChange(() => this.scheduleState()),
+      deps.config.onDidChange(() => this.scheduleSettings()),
+      deps.models.onDidChange(() => this.scheduleSettings()),
       deps.keys.onDidChange(() => {
         // A key was set: an error about the key is settled.
         if (deps.keys.hasKey && this.session.sendError?.kind === 'auth') this.session.dismissSendError();
-        this.scheduleState();
+        this.scheduleSettings();
       }),
     );
+  }
+
+  /** Every event of the session: the current conversation is recorded, and the panel told. */
+  onSessionEvent(event: SessionEvent): void {
+    if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
+      this.deps.store
+        .rememberCurrent()
+        .catch((err) => this.deps.logger.warn('Could not record the current conversation', { message: String(err) }));
+    }
+    this.controller.onSessionEvent(event);
+  }
+
+  /**
+   * After every turn the balance is brought up to date: from creditsRemaining of a non-streaming
+   * reply, else from the service (a streamed reply, and any failed or stopped one, which the service
+   * may have charged for: a stream dropped mid-way is charged).
+   */
+  replyFinished(info: ReplyFinished): void {
+    if (info.creditsRemaining !== undefined) this.deps.balance.setRemaining(info.creditsRemaining);
+    else void this.deps.balance.refresh();
   }
 
   get isOpen(): boolean {
@@ -168,16 +195,11 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         // A view moved to another side bar is disposed and resolved again: the reply goes on.
         if (this.surface?.kind === 'view') this.unbind();
       }),
-      view.onDidChangeVisibility(() => {
-        if (view.visible && this.surface?.kind === 'view' && this.ready) this.postState();
-      }),
     );
     if (this.panel) this.showPlaceholder(view);
     else this.attachView(view);
     for (const resolve of this.viewWaiters.splice(0)) resolve();
   }
-
-  private readonly viewWaiters: Array<() => void> = [];
 
   /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
   private viewResolved(ms: number): Promise<void> {
@@ -208,10 +230,11 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       text: 'The chat is open in the editor.',
       buttonLabel: 'Move Chat to Side Bar',
     });
-    const listener = webview.onDidReceiveMessage((raw: unknown) => {
-      if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
-    });
-    this.viewDisposables.push(listener);
+    this.viewDisposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
+      }),
+    );
   }
 
   /** Called by the WebviewPanelSerializer after a window reload. */
@@ -248,9 +271,6 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     if (this.view) this.showPlaceholder(this.view);
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus) }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
-      panel.onDidChangeViewState((e) => {
-        if (e.webviewPanel.visible && this.ready) this.postState();
-      }),
     ]);
   }
 
@@ -301,61 +321,13 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     );
   }
 
-  private stateChanged(): void {
-    this.deps.store
-      .rememberCurrent()
-      .catch((err) => this.deps.logger.warn('Could not record the current conversation', { message: String(err) }));
-    this.postState();
-  }
-
-  /** Coalesces state snapshots caused by bursts of setting/model events. */
-  private scheduleState(): void {
-    if (this.stateTimer) return;
-    this.stateTimer = setTimeout(() => {
-      this.stateTimer = undefined;
-      this.postState();
+  /** Coalesces settings snapshots caused by bursts of setting/model/key events. */
+  private scheduleSettings(): void {
+    if (this.settingsTimer || !this.surface) return;
+    this.settingsTimer = setTimeout(() => {
+      this.settingsTimer = undefined;
+      this.controller.settingsChanged();
     }, 10);
-  }
-
-  buildState(): ChatState {
-    const s = this.deps.config.settings;
-    const view = this.session.view();
-    const models = this.deps.models;
-    return {
-      conversation: view.conversation,
-      busy: view.busy,
-      ...(view.sendError ? { sendError: view.sendError } : {}),
-      models: toModelSummaries(models.models ?? []),
-      modelsLoading: models.loading,
-      ...(models.error !== undefined && !models.models ? { modelsError: models.error } : {}),
-      selectedModel: s.model,
-      selectedModelCost: s.model ? models.costOf(s.model) : null,
-      search: s.search,
-      temperature: s.temperature,
-      fontSize: s.fontSize,
-      hasKey: this.deps.keys.hasKey,
-    };
-  }
-
-  postState(): void {
-    if (!this.surface) return;
-    if (this.stateTimer) {
-      clearTimeout(this.stateTimer);
-      this.stateTimer = undefined;
-    }
-    // While not ready only the newest snapshot matters.
-    if (!this.ready) this.queue = this.queue.filter((m) => m.type !== 'state');
-    this.post({ type: 'state', state: this.buildState() });
-  }
-
-  /**
-   * After every turn the balance is brought up to date: from creditsRemaining of a non-streaming
-   * reply, else from the service (a streamed reply, and any failed or stopped one, which the service
-   * may have charged for: a stream dropped mid-way is charged).
-   */
-  private replyFinished(info: ReplyFinished): void {
-    if (info.creditsRemaining !== undefined) this.deps.balance.setRemaining(info.creditsRemaining);
-    else void this.deps.balance.refresh();
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -376,15 +348,17 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     switch (msg.type) {
       case 'ready': {
         this.ready = true;
-        const queued = this.queue.filter((m) => m.type !== 'state');
+        // The conversation sent now holds everything of the running turn so far: of what was
+        // queued before, only what is not part of it stays.
+        const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput');
         this.queue = [];
-        this.postState();
+        for (const m of this.controller.initialMessages()) this.post(m);
         // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
         const draft = this.deps.context.workspaceState.get<string>(DRAFT_KEY);
         if (draft) this.post({ type: 'restoreInput', text: draft });
         for (const m of queued) this.post(m);
         void this.deps.keys.get().then(() => {
-          this.postState();
+          this.controller.settingsChanged();
           if (this.deps.keys.hasKey && !this.deps.models.models) void this.deps.models.load();
         });
         return;
@@ -395,8 +369,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         this.session.stop();
         return;
       case 'retry':
-        if (!(await this.ensureModel())) return;
-        return this.session.retry();
+        return this.controller.retry();
       case 'editLast':
         return this.session.editLast();
       case 'newChat':
@@ -414,7 +387,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         } else if (!(await this.deps.models.select(msg.valueId))) {
           void vscode.window.showWarningMessage(`The model "${msg.valueId}" cannot be used for chat.`);
         }
-        this.postState();
+        this.controller.settingsChanged();
         return;
       case 'setSearch':
         await this.deps.config.update('search', msg.value);
@@ -443,31 +416,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     }
   }
 
-  /** The model is required: ask for it on the first send. */
-  private async ensureModel(): Promise<boolean> {
-    if (this.deps.config.settings.model) return true;
-    const picked = await this.deps.models.pick();
-    return !!picked && !!this.deps.config.settings.model;
-  }
-
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
     if (!this.surface) await this.show(true);
-    if (this.session.busy) {
-      this.post({ type: 'restoreInput', text });
-      void vscode.window.showInformationMessage('A reply is still being generated. Stop it or wait, then send again.');
-      return;
-    }
-    if (!(await this.deps.keys.get())) {
-      this.session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.config.settings.baseUrl));
-      return;
-    }
-    if (!(await this.ensureModel())) {
-      this.post({ type: 'restoreInput', text });
-      this.postState();
-      return;
-    }
-    await this.session.send(text);
+    await this.controller.send(text);
   }
 
   async newChat(): Promise<void> {
@@ -530,7 +482,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
 
   dispose(): void {
     this.session.stop();
-    if (this.stateTimer) clearTimeout(this.stateTimer);
+    if (this.settingsTimer) clearTimeout(this.settingsTimer);
     for (const d of this.disposables) d.dispose();
     this.panel?.dispose();
     this.unbind();

@@ -1,7 +1,7 @@
 // Composition root: creates the pieces, wires them together and registers everything into
 // context.subscriptions. No logic of its own and no module-level state.
 import * as vscode from 'vscode';
-import { ConversationStore } from '../core';
+import { ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
 import { CHAT_SIDEBAR_VIEW, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
@@ -26,7 +26,18 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new StatusBarController(keys, balance, models, config);
   const editors = new EditorTracker();
   const store = new ConversationStore(new FileConversationStorage(context.globalStorageUri.fsPath));
-  const chat = new ChatPanelController({ context, config, keys, models, balance, clients, store, editors, logger });
+  // The session tells its events to the panel's controller, built just below (events come later).
+  const session = new ChatSession({
+    store,
+    backend: () => clients.get(),
+    settings: () => config.settings,
+    modelCost: (id) => models.costOf(id),
+    onEvent: (event) => chat.onSessionEvent(event),
+    replyFinished: (info) => chat.replyFinished(info),
+    logger,
+    flushIntervalMs: 24,
+  });
+  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, logger });
 
   context.subscriptions.push(
     channel,

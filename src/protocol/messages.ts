@@ -77,8 +77,11 @@ export const ModelSummarySchema = z.object({
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 
-export const ChatStateSchema = z.object({
-  conversation: ConversationViewSchema,
+/**
+ * Everything the panel shows apart from the conversation. Sent whole when any of it changes:
+ * its size does not depend on the conversation's.
+ */
+export const ChatSettingsSchema = z.object({
   models: z.array(ModelSummarySchema),
   modelsLoading: z.boolean(),
   modelsError: z.string().optional(),
@@ -90,12 +93,15 @@ export const ChatStateSchema = z.object({
   /** Chat font size in px; 0 means the editor's default. */
   fontSize: z.number().min(0).max(100),
   hasKey: z.boolean(),
-  /** A reply is being generated. */
+});
+export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
+
+/** Whether a reply is running and the error of the last send (before any reply started). */
+export const ChatStatusSchema = z.object({
   busy: z.boolean(),
-  /** An error of the last send that happened before any reply started. */
   sendError: ErrorViewSchema.optional(),
 });
-export type ChatState = z.infer<typeof ChatStateSchema>;
+export type ChatStatus = z.infer<typeof ChatStatusSchema>;
 
 export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor']);
 export type CodeActionKind = z.infer<typeof CodeActionSchema>;
@@ -110,17 +116,16 @@ export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 const text = z.string().max(10_000_000);
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('state'), state: ChatStateSchema }),
-  z.object({ type: z.literal('streamStart'), messageId: z.string(), model: z.string() }),
-  /** `offset`: length of the reply text before this chunk (lets the webview skip text it already has). */
+  z.object({ type: z.literal('settings'), settings: ChatSettingsSchema }),
+  z.object({ type: z.literal('status'), status: ChatStatusSchema }),
+  /** The whole conversation: only when one is opened, switched to or restored, or changed other than by a turn. */
+  z.object({ type: z.literal('conversation'), conversation: ConversationViewSchema, status: ChatStatusSchema }),
+  /** A turn began: the user message (new, or already shown when resent) and the empty reply. */
+  z.object({ type: z.literal('turnStarted'), user: MessageViewSchema, assistant: MessageViewSchema, status: ChatStatusSchema }),
+  /** `offset`: length of the reply text before this chunk. */
   z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().int().nonnegative(), text }),
-  z.object({
-    type: z.literal('streamEnd'),
-    messageId: z.string(),
-    status: z.enum(['complete', 'stopped']),
-    meta: ReplyMetaSchema.optional(),
-  }),
-  z.object({ type: z.literal('streamError'), messageId: z.string(), error: ErrorViewSchema }),
+  /** The final state of the reply (complete, stopped or error). */
+  z.object({ type: z.literal('turnEnded'), message: MessageViewSchema, status: ChatStatusSchema }),
   /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
   z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().max(1000) }),
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */

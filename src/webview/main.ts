@@ -1,11 +1,16 @@
 // The chat panel's browser code. Talks to the extension host only through the typed protocol
 // (validated on receipt), builds the DOM with createElement/textContent, and renders assistant
 // replies through the render module.
+//
+// Long conversations: only the newest messages are rendered at first; older ones are rendered
+// a page at a time as the top of the list comes into view, keeping what is on screen in place.
 import {
   nextMessageText,
   replyMetaText,
   parseHostMessage,
-  type ChatState,
+  type ChatSettings,
+  type ChatStatus,
+  type ConversationView,
   type ErrorAction,
   type ErrorView,
   type HostMessage,
@@ -34,6 +39,9 @@ const ACTION_LABELS: Record<ErrorAction, string> = {
   openSettings: 'Open Settings',
 };
 
+/** Messages rendered when a conversation opens, and per page as older ones come into view. */
+export const WINDOW_PAGE = 12;
+
 interface Entry {
   id: string;
   role: 'user' | 'assistant';
@@ -48,9 +56,15 @@ interface Entry {
 
 class ChatApp {
   private readonly vscode: VsCodeApi;
-  private state: ChatState | undefined;
+  private settings: ChatSettings | undefined;
+  private status: ChatStatus = { busy: false };
   private conversationId: string | undefined;
+  /** Every message of the conversation, oldest first; only those from `firstRendered` on are in the DOM. */
+  private list: MessageView[] = [];
+  private firstRendered = 0;
   private readonly entries = new Map<string, Entry>();
+  private readonly olderSentinel: HTMLElement;
+  private readonly olderObserver: IntersectionObserver;
   private countdownTimer: ReturnType<typeof setInterval> | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -80,7 +94,7 @@ class ChatApp {
     this.historyButton = iconButton('history', 'History', () => this.post({ type: 'openHistory' }));
     this.modelSelect = el('select', { id: 'model', 'aria-label': 'Model' });
     this.modelSelect.addEventListener('change', () => this.onModelChange());
-    this.searchToggle = iconButton('globe', 'Web search', () => this.post({ type: 'setSearch', value: !this.state?.search }), {
+    this.searchToggle = iconButton('globe', 'Web search', () => this.post({ type: 'setSearch', value: !this.settings?.search }), {
       'aria-pressed': 'false',
       class: 'toggle',
     });
@@ -133,6 +147,11 @@ class ChatApp {
 
     root.append(toolbar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.sendError, composer);
     this.follower = createScrollFollower(this.messages, this.jumpHost);
+    this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
+    this.olderObserver = new IntersectionObserver((seen) => {
+      if (seen.some((e) => e.isIntersecting)) this.renderOlder();
+    }, { root: this.messages, rootMargin: '600px 0px 0px 0px' });
+    this.olderObserver.observe(this.olderSentinel);
 
     const saved = this.loadSaved();
     if (saved.draft) this.input.value = saved.draft;
@@ -161,17 +180,26 @@ class ChatApp {
 
   private handle(msg: HostMessage): void {
     switch (msg.type) {
-      case 'state':
-        this.render(msg.state);
+      case 'settings':
+        this.applySettings(msg.settings);
         return;
-      case 'streamStart':
+      case 'status':
+        this.applyStatus(msg.status);
+        return;
+      case 'conversation':
+        this.showConversation(msg.conversation);
+        this.applyStatus(msg.status);
+        return;
+      case 'turnStarted':
+        this.turnStarted(msg.user, msg.assistant);
+        this.applyStatus(msg.status);
         return;
       case 'streamChunk': {
         const entry = this.entries.get(msg.messageId);
         if (!entry?.view) return;
         const have = entry.content.length;
         const end = msg.offset + msg.text.length;
-        if (end <= have) return; // already shown (a state snapshot carried it)
+        if (end <= have) return; // already shown (the conversation sent when the panel started had it)
         const text = msg.offset < have ? msg.text.slice(have - msg.offset) : msg.text;
         if (entry.content === '') {
           entry.footer.querySelector('.typing')?.replaceChildren();
@@ -179,13 +207,20 @@ class ChatApp {
         }
         entry.view.append(text);
         entry.content += text;
+        const m = this.list[this.list.length - 1];
+        if (m?.id === msg.messageId) m.content = entry.content;
         this.follower.contentChanged();
         return;
       }
-      case 'streamEnd': {
-        const entry = this.entries.get(msg.messageId);
-        if (entry?.view) entry.view.finish();
-        announce(msg.status === 'stopped' ? 'Reply stopped' : 'Assistant reply complete');
+      case 'turnEnded': {
+        const m = msg.message;
+        const i = this.indexOf(m.id);
+        if (i >= 0) this.list[i] = m;
+        const entry = this.entries.get(m.id);
+        if (entry) this.updateBody(entry, m);
+        this.applyStatus(msg.status);
+        if (m.status === 'complete') announce('Assistant reply complete');
+        else if (m.status === 'stopped') announce('Reply stopped');
         return;
       }
       case 'streamStatus': {
@@ -197,9 +232,6 @@ class ChatApp {
         this.replying.textContent = msg.text;
         return;
       }
-      case 'streamError':
-        // The error itself is shown in the message (role=alert) by the next state.
-        return;
       case 'restoreInput':
         this.restoreInput(msg.text);
         return;
@@ -209,32 +241,106 @@ class ChatApp {
     }
   }
 
-  // --- state rendering --------------------------------------------------------------------
+  // --- rendering -----------------------------------------------------------------------------
 
-  private render(state: ChatState): void {
-    const previous = this.state;
-    this.state = state;
-    this.root.classList.toggle('busy', state.busy);
-    if (state.fontSize > 0) document.documentElement.style.setProperty('--chat-font-size', `${state.fontSize}px`);
+  private applySettings(settings: ChatSettings): void {
+    this.settings = settings;
+    if (settings.fontSize > 0) document.documentElement.style.setProperty('--chat-font-size', `${settings.fontSize}px`);
     else document.documentElement.style.removeProperty('--chat-font-size');
+    this.renderControls(settings);
+    this.renderNotice();
+    this.costLine.textContent = nextMessageText(settings.selectedModelCost);
+  }
 
-    this.renderControls(state);
-    this.renderNotice(state);
-    this.renderConversation(state, previous);
-    this.renderSendError(state.sendError);
+  private applyStatus(status: ChatStatus): void {
+    this.status = status;
+    this.root.classList.toggle('busy', status.busy);
+    setIconButton(this.sendButton, status.busy ? 'debug-stop' : 'send', status.busy ? 'Stop' : 'Send');
+    this.sendButton.classList.toggle('stop', status.busy);
+    this.replying.textContent = status.busy ? 'Assistant is replying…' : '';
+    this.renderNotice();
+    this.renderSendError(status.sendError);
+    this.refreshFooters();
+  }
 
-    setIconButton(this.sendButton, state.busy ? 'debug-stop' : 'send', state.busy ? 'Stop' : 'Send');
-    this.sendButton.classList.toggle('stop', state.busy);
-    this.replying.textContent = state.busy ? 'Assistant is replying…' : '';
-    this.costLine.textContent = nextMessageText(state.selectedModelCost);
+  private indexOf(id: string): number {
+    for (let i = this.list.length - 1; i >= 0; i--) if (this.list[i].id === id) return i;
+    return -1;
+  }
 
-    if (this.conversationId !== state.conversation.id) {
-      this.conversationId = state.conversation.id;
+  /** Puts a conversation on screen: its newest messages now, older ones as they come into view. */
+  private showConversation(conv: ConversationView): void {
+    for (const e of this.entries.values()) e.view?.dispose();
+    this.entries.clear();
+    clear(this.messages);
+    this.list = conv.messages;
+    this.firstRendered = Math.max(0, this.list.length - WINDOW_PAGE);
+    const fragment = document.createDocumentFragment();
+    for (let i = this.firstRendered; i < this.list.length; i++) fragment.append(this.entryFor(this.list[i]).article);
+    this.messages.append(this.olderSentinel, fragment);
+    this.olderSentinel.hidden = this.firstRendered === 0;
+    if (this.list.length === 0) this.messages.append(this.emptyHint);
+    this.refreshFooters();
+    this.follower.scrollToBottom();
+    if (this.conversationId !== conv.id) {
+      this.conversationId = conv.id;
       this.saveDraft();
     }
   }
 
-  private renderControls(state: ChatState): void {
+  /** Renders the page of messages above the oldest one on screen, keeping the view where it is. */
+  private renderOlder(): void {
+    if (this.firstRendered === 0) return;
+    const from = Math.max(0, this.firstRendered - WINDOW_PAGE);
+    const anchor = this.olderSentinel.nextElementSibling;
+    const before = anchor instanceof HTMLElement ? anchor.getBoundingClientRect().top : 0;
+    const fragment = document.createDocumentFragment();
+    for (let i = from; i < this.firstRendered; i++) fragment.append(this.entryFor(this.list[i]).article);
+    this.olderSentinel.after(fragment);
+    this.firstRendered = from;
+    this.olderSentinel.hidden = from === 0;
+    if (anchor instanceof HTMLElement) this.messages.scrollTop += anchor.getBoundingClientRect().top - before;
+  }
+
+  private turnStarted(user: MessageView, assistant: MessageView): void {
+    this.emptyHint.remove();
+    for (const m of [user, assistant]) {
+      if (this.indexOf(m.id) >= 0) continue;
+      this.list.push(m);
+      this.messages.append(this.entryFor(m).article);
+    }
+    this.follower.contentChanged();
+  }
+
+  private entryFor(m: MessageView): Entry {
+    let entry = this.entries.get(m.id);
+    if (!entry) {
+      entry = this.createEntry(m);
+      this.entries.set(m.id, entry);
+    }
+    return entry;
+  }
+
+  /** Footers depend on a message's place (last, last of the user) and the status: the newest few are redrawn. */
+  private refreshFooters(): void {
+    const list = this.list;
+    let lastUser: MessageView | undefined;
+    for (let i = list.length - 1; i >= 0 && !lastUser; i--) if (list[i].role === 'user') lastUser = list[i];
+    const last = list[list.length - 1];
+    for (let i = Math.max(this.firstRendered, list.length - 4); i < list.length; i++) {
+      const m = list[i];
+      const entry = this.entries.get(m.id);
+      if (!entry) continue;
+      const ctx = { isLastUser: m === lastUser, isLast: m === last, busy: this.status.busy, hasSendError: !!this.status.sendError };
+      const signature = JSON.stringify([m.status, m.meta, m.error, ctx]);
+      if (signature !== entry.signature) {
+        this.renderFooter(entry, m, ctx);
+        entry.signature = signature;
+      }
+    }
+  }
+
+  private renderControls(state: ChatSettings): void {
     const select = this.modelSelect;
     const focused = document.activeElement === select;
     if (!focused) {
@@ -259,64 +365,15 @@ class ChatApp {
     if (document.activeElement !== this.temperatureInput) this.temperatureInput.value = String(state.temperature);
   }
 
-  private renderNotice(state: ChatState): void {
+  private renderNotice(): void {
     clear(this.notice);
-    const show = !state.hasKey && state.sendError?.kind !== 'auth';
+    const show = !!this.settings && !this.settings.hasKey && this.status.sendError?.kind !== 'auth';
     this.notice.hidden = !show;
     if (!show) return;
     this.notice.append(
       el('span', { text: 'No API key is set. Set your API key to start chatting.' }),
       button('Set API Key', () => this.post({ type: 'runCommand', command: 'setApiKey' }), { class: 'primary' }),
     );
-  }
-
-  private renderConversation(state: ChatState, previous: ChatState | undefined): void {
-    const conv = state.conversation;
-    const switched = !previous || previous.conversation.id !== conv.id;
-    if (switched) {
-      for (const e of this.entries.values()) e.view?.dispose();
-      this.entries.clear();
-      clear(this.messages);
-    }
-    const wanted = new Set(conv.messages.map((m) => m.id));
-    for (const [id, entry] of this.entries) {
-      if (!wanted.has(id)) {
-        entry.view?.dispose();
-        entry.article.remove();
-        this.entries.delete(id);
-      }
-    }
-    const lastUser = [...conv.messages].reverse().find((m) => m.role === 'user');
-    const last = conv.messages[conv.messages.length - 1];
-    let grew = false;
-    conv.messages.forEach((m, index) => {
-      let entry = this.entries.get(m.id);
-      if (entry && entry.role !== m.role) {
-        entry.view?.dispose();
-        entry.article.remove();
-        this.entries.delete(m.id);
-        entry = undefined;
-      }
-      if (!entry) {
-        entry = this.createEntry(m);
-        this.entries.set(m.id, entry);
-        grew = true;
-      } else {
-        this.updateBody(entry, m);
-      }
-      const ctx = { isLastUser: m === lastUser, isLast: m === last, busy: state.busy, hasSendError: !!state.sendError };
-      const signature = JSON.stringify([m.status, m.meta, m.error, ctx]);
-      if (signature !== entry.signature) {
-        this.renderFooter(entry, m, ctx);
-        entry.signature = signature;
-      }
-      const node = this.messages.children[index];
-      if (node !== entry.article) this.messages.insertBefore(entry.article, node ?? null);
-    });
-    this.emptyHint.remove();
-    if (conv.messages.length === 0) this.messages.append(this.emptyHint);
-    if (switched) this.follower.scrollToBottom();
-    else if (grew) this.follower.contentChanged();
   }
 
   private createEntry(m: MessageView): Entry {
@@ -463,12 +520,12 @@ class ChatApp {
   private onKeyDown(e: KeyboardEvent): void {
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
-      if (!this.state?.busy) this.trySend();
+      if (!this.status.busy) this.trySend();
     }
   }
 
   private onSendButton(): void {
-    if (this.state?.busy) this.post({ type: 'stop' });
+    if (this.status.busy) this.post({ type: 'stop' });
     else this.trySend();
   }
 
@@ -505,7 +562,7 @@ class ChatApp {
   private onModelChange(): void {
     const value = this.modelSelect.value;
     if (value === '__more__') {
-      this.modelSelect.value = this.state?.selectedModel ?? '';
+      this.modelSelect.value = this.settings?.selectedModel ?? '';
       this.post({ type: 'selectModel' });
       return;
     }

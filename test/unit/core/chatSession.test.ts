@@ -9,8 +9,8 @@ import {
   type SessionStreamEvent,
   type SessionSettings,
   type ReplyFinished,
+  type SessionEvent,
 } from '../../../src/core';
-import type { HostMessage } from '../../../src/protocol';
 
 class FakeError extends Error {
   constructor(
@@ -77,7 +77,7 @@ function setup(overrides: Partial<SessionSettings> = {}) {
   const storage = new MemoryConversationStorage();
   let n = 0;
   const store = new ConversationStore(storage, { newId: () => `conv-${++n}` });
-  const posts: HostMessage[] = [];
+  const posts: SessionEvent[] = [];
   const finished: ReplyFinished[] = [];
   let stateChanges = 0;
   const fb = fakeBackend();
@@ -86,8 +86,10 @@ function setup(overrides: Partial<SessionSettings> = {}) {
     backend: () => fb.backend,
     settings: () => settings,
     modelCost: (id) => ({ 'swift-chat': 1, 'deep-think': 5 })[id] ?? null,
-    post: (m) => posts.push(m),
-    stateChanged: () => stateChanges++,
+    onEvent: (e) => {
+      posts.push(e);
+      if (e.type === 'conversationChanged' || e.type === 'sendErrorChanged') stateChanges++;
+    },
     replyFinished: (f) => finished.push(f),
     flushIntervalMs: 0,
   });
@@ -122,8 +124,8 @@ describe('chat session', () => {
       search: true,
     });
     const types = t.posts.map((p) => p.type);
-    assert.deepEqual(types, ['streamStart', 'streamChunk', 'streamChunk', 'streamEnd']);
-    const offsets = t.posts.flatMap((p) => (p.type === 'streamChunk' ? [[p.offset, p.text]] : []));
+    assert.deepEqual(types, ['turnStarted', 'textAppended', 'textAppended', 'turnEnded']);
+    const offsets = t.posts.flatMap((p) => (p.type === 'textAppended' ? [[p.offset, p.text]] : []));
     assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
     assert.deepEqual(t.finished, [{ streamed: true }]);
@@ -145,22 +147,21 @@ describe('chat session', () => {
   it('batches chunks into fewer posts when a flush interval is set', async () => {
     const t = setup();
     const storage = new MemoryConversationStorage();
-    const posts: HostMessage[] = [];
+    const posts: SessionEvent[] = [];
     const session = new ChatSession({
       store: new ConversationStore(storage),
       backend: () => t.fb.backend,
       settings: () => t.settings,
       modelCost: () => 1,
-      post: (m) => posts.push(m),
-      stateChanged: () => undefined,
+      onEvent: (e) => posts.push(e),
       flushIntervalMs: 1000,
     });
     t.fb.scripts.push({ events: chunks('a', 'b', 'c', 'd') });
     await session.send('Q');
-    const chunkPosts = posts.filter((p) => p.type === 'streamChunk');
+    const chunkPosts = posts.filter((p) => p.type === 'textAppended');
     // all four chunks arrive within one interval: one post carries them all
     assert.equal(chunkPosts.length, 1);
-    assert.ok(chunkPosts[0].type === 'streamChunk' && chunkPosts[0].text === 'abcd');
+    assert.ok(chunkPosts[0].type === 'textAppended' && chunkPosts[0].text === 'abcd');
   });
 
   it('returns the typed text to the box when the send fails before the reply', async () => {
@@ -170,7 +171,7 @@ describe('chat session', () => {
     assert.equal(t.session.conversation.messages.length, 0);
     assert.equal(t.storage.data.size, 0, 'the taken-back turn is not left on disk');
     assert.deepEqual(t.session.sendError?.actions, ['setApiKey']);
-    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'my precious text'));
+    assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'my precious text'));
     assert.equal(t.session.busy, false);
   });
 
@@ -194,7 +195,7 @@ describe('chat session', () => {
     assert.equal(failed.content, 'one');
     assert.deepEqual(failed.error?.actions, ['openSettings', 'retry']);
     assert.ok(failed.error?.message.includes('http://127.0.0.1:8787'));
-    assert.ok(t.posts.some((p) => p.type === 'streamError'));
+    assert.ok(t.posts.some((p) => p.type === 'turnEnded' && p.message.status === 'error'));
 
     t.fb.scripts.push({ events: chunks('full answer') });
     await t.session.retry();
@@ -210,7 +211,7 @@ describe('chat session', () => {
     t.fb.scripts.push({ events: chunks('partial').slice(0, 2), waitForAbort: true });
     const done = t.session.send('long one');
     // wait until the chunk was posted
-    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
     assert.equal(t.session.busy, true);
     // the turn is on disk while the reply streams; reopened, it is a stopped reply
     const during = parseConversation(await t.storage.read(t.session.conversation.id));
@@ -220,8 +221,8 @@ describe('chat session', () => {
     const reply = t.session.conversation.messages[1];
     assert.equal(reply.status, 'stopped');
     assert.equal(reply.content, 'partial');
-    const end = t.posts.find((p) => p.type === 'streamEnd');
-    assert.ok(end && end.type === 'streamEnd' && end.status === 'stopped');
+    const end = t.posts.find((p) => p.type === 'turnEnded');
+    assert.ok(end && end.type === 'turnEnded' && end.message.status === 'stopped');
     assert.equal(t.session.busy, false);
   });
 
@@ -229,7 +230,7 @@ describe('chat session', () => {
     const t = setup();
     t.fb.scripts.push({ events: chunks('part').slice(0, 2), waitForAbort: true });
     const done = t.session.send('Q');
-    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
     t.session.stop();
     await done;
     t.fb.scripts.push({ events: chunks('whole') });
@@ -245,9 +246,9 @@ describe('chat session', () => {
     const t = setup();
     t.fb.scripts.push({ events: chunks('x').slice(0, 2), waitForAbort: true });
     const done = t.session.send('first');
-    while (!t.posts.some((p) => p.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
     await t.session.send('second');
-    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'second'));
+    assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'second'));
     assert.equal(t.fb.requests.length, 1);
     t.session.stop();
     await done;
@@ -265,8 +266,8 @@ describe('chat session', () => {
     assert.equal(t.session.conversation.title, 'New chat', 'no message left: the title is reset');
     await t.session.send('Q1 again');
     const last = t.posts[t.posts.length - 1];
-    assert.equal(last.type, 'streamEnd');
-    assert.ok(t.posts.some((p) => p.type === 'restoreInput' && p.text === 'Q2'));
+    assert.equal(last.type, 'turnEnded');
+    assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'Q2'));
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages.length, 2);
     assert.equal(saved?.title, 'Q1 again');

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChatServiceClient } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, retryNoticeText } from '../../../src/core';
-import type { HostMessage } from '../../../src/protocol';
+import { ChatSession, ConversationStore, MemoryConversationStorage, retryNoticeText, type SessionEvent } from '../../../src/core';
 import { DEMO_KEY } from '../../server/fixtures';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 
@@ -35,15 +34,14 @@ describe('retry notices while a reply has not started', () => {
         srv.control.injectFault({ kind: 'status', status: 429, retryAfter: 0 });
         srv.control.injectFault({ kind: 'status', status: 503 });
         const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, retry: { baseDelayMs: 1, maxDelayMs: 1 } });
-        const posts: HostMessage[] = [];
+        const posts: SessionEvent[] = [];
         let n = 0;
         const session = new ChatSession({
           store: new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` }),
           backend: () => client,
           settings: () => ({ model: 'swift-chat', stream, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url }),
           modelCost: () => 1,
-          post: (m) => posts.push(m),
-          stateChanged: () => {},
+          onEvent: (e) => posts.push(e),
           flushIntervalMs: 0,
         });
         try {
@@ -51,12 +49,12 @@ describe('retry notices while a reply has not started', () => {
         } finally {
           await client.close();
         }
-        const statuses = posts.flatMap((p) => (p.type === 'streamStatus' ? [p.text] : []));
+        const statuses = posts.flatMap((p) => (p.type === 'turnStatus' ? [p.text] : []));
         assert.deepEqual(statuses, [
           'The service is rate limiting requests; trying again in 1 s (retry 1 of 2)…',
           'The service is busy; trying again in 1 s (retry 2 of 2)…',
         ]);
-        assert.ok(posts.findIndex((p) => p.type === 'streamStatus') < posts.findIndex((p) => p.type === 'streamChunk'));
+        assert.ok(posts.findIndex((p) => p.type === 'turnStatus') < posts.findIndex((p) => p.type === 'textAppended'));
         assert.equal(session.conversation.messages[1].status, 'complete');
         assert.ok(session.conversation.messages[1].content.length > 100);
       });

@@ -4,24 +4,26 @@ import {
   parseWebviewMessage,
   HostMessageSchema,
   WebviewMessageSchema,
-  type ChatState,
+  type ChatSettings,
+  type ConversationView,
 } from '../../../src/protocol';
 
-const state: ChatState = {
-  conversation: {
-    id: 'c1',
-    title: 'Hello',
-    messages: [
-      { id: 'msg_000', role: 'user', content: 'hi', status: 'complete' },
-      {
-        id: 'msg_001',
-        role: 'assistant',
-        content: 'hello',
-        status: 'complete',
-        meta: { model: 'swift-chat', credits: 1, promptTokens: 3, completionTokens: 5 },
-      },
-    ],
-  },
+const conversation: ConversationView = {
+  id: 'c1',
+  title: 'Hello',
+  messages: [
+    { id: 'msg_000', role: 'user', content: 'hi', status: 'complete' },
+    {
+      id: 'msg_001',
+      role: 'assistant',
+      content: 'hello',
+      status: 'complete',
+      meta: { model: 'swift-chat', credits: 1, promptTokens: 3, completionTokens: 5 },
+    },
+  ],
+};
+
+const settings: ChatSettings = {
   models: [{ valueId: 'swift-chat', name: 'Swift Chat', cost: 1, usable: true }],
   modelsLoading: false,
   selectedModel: 'swift-chat',
@@ -30,35 +32,51 @@ const state: ChatState = {
   temperature: 1,
   fontSize: 0,
   hasKey: true,
-  busy: false,
 };
+const idle = { busy: false };
+const failed = { busy: false, sendError: { kind: 'auth', message: 'No key', actions: ['setApiKey'] } };
+const user = { id: 'msg_002', role: 'user', content: 'more', status: 'complete' };
+const reply = { id: 'msg_003', role: 'assistant', content: '', status: 'streaming' };
 
 const validHost: unknown[] = [
-  { type: 'state', state },
-  { type: 'streamStart', messageId: 'msg_001', model: 'swift-chat' },
-  { type: 'streamChunk', messageId: 'msg_001', offset: 0, text: 'abc' },
-  { type: 'streamEnd', messageId: 'msg_001', status: 'complete', meta: { model: 'swift-chat', credits: 1 } },
-  { type: 'streamEnd', messageId: 'msg_001', status: 'stopped' },
-  { type: 'streamError', messageId: 'msg_001', error: { kind: 'server', message: 'boom', actions: ['retry'] } },
-  { type: 'streamStatus', messageId: 'msg_001', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
+  { type: 'settings', settings },
+  { type: 'status', status: idle },
+  { type: 'status', status: failed },
+  { type: 'conversation', conversation, status: idle },
+  { type: 'turnStarted', user, assistant: reply, status: { busy: true } },
+  { type: 'streamChunk', messageId: 'msg_003', offset: 0, text: 'abc' },
+  { type: 'turnEnded', message: { ...reply, content: 'abc', status: 'complete', meta: { model: 'swift-chat', credits: 1 } }, status: idle },
+  { type: 'turnEnded', message: { ...reply, status: 'stopped' }, status: idle },
+  {
+    type: 'turnEnded',
+    message: { ...reply, status: 'error', error: { kind: 'server', message: 'boom', actions: ['retry'] } },
+    status: idle,
+  },
+  { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
-  ['no type', { state }],
+  ['no type', { settings }],
   ['unknown type', { type: 'evalScript', code: 'x' }],
-  ['state missing fields', { type: 'state', state: { ...state, hasKey: undefined } }],
-  ['state temperature out of range', { type: 'state', state: { ...state, temperature: 3 } }],
-  ['streamStart without model', { type: 'streamStart', messageId: 'msg_001' }],
+  ['settings missing fields', { type: 'settings', settings: { ...settings, hasKey: undefined } }],
+  ['settings temperature out of range', { type: 'settings', settings: { ...settings, temperature: 3 } }],
+  ['status without busy', { type: 'status', status: {} }],
+  ['conversation without status', { type: 'conversation', conversation }],
+  ['conversation message with an unknown role', { type: 'conversation', conversation: { ...conversation, messages: [{ ...user, role: 'system' }] }, status: idle }],
+  ['turnStarted without the reply', { type: 'turnStarted', user, status: idle }],
   ['streamChunk text not a string', { type: 'streamChunk', messageId: 'msg_001', offset: 0, text: 42 }],
   ['streamChunk negative offset', { type: 'streamChunk', messageId: 'msg_001', offset: -1, text: 'a' }],
-  ['streamEnd bad status', { type: 'streamEnd', messageId: 'msg_001', status: 'done' }],
+  ['turnEnded bad status', { type: 'turnEnded', message: { ...reply, status: 'done' }, status: idle }],
   ['streamStatus without text', { type: 'streamStatus', messageId: 'm' }],
   ['streamStatus text too long', { type: 'streamStatus', messageId: 'm', text: 'x'.repeat(1001) }],
-  ['streamError unknown action', { type: 'streamError', messageId: 'm', error: { kind: 'server', message: 'x', actions: ['rm -rf'] } }],
+  [
+    'turnEnded error with an unknown action',
+    { type: 'turnEnded', message: { ...reply, status: 'error', error: { kind: 'server', message: 'x', actions: ['rm -rf'] } }, status: idle },
+  ],
   ['restoreInput no text', { type: 'restoreInput' }],
-  ['not an object', 'state'],
+  ['not an object', 'settings'],
   ['null', null],
 ];
 

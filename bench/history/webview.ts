@@ -1,0 +1,244 @@
+// History benchmark, webview and protocol part: the real chat webview bundle in headless Chromium,
+// fed by the real ChatController and ChatSession (replies from the reference server).
+//
+// open300Ms            a 300-turn conversation (replies of about 8 KB) posted to a fresh panel
+//                      (settings, then the conversation) until the frame after the last reply is
+//                      on screen (median of OPEN_RUNS)
+// postBytesPerChunk    mean JSON bytes of a streamed chunk message
+// postBytesPerSettingsChange  JSON bytes posted when a setting changes, at 300 turns (a balance
+//                      change posts nothing to the panel: the balance lives in the status bar)
+// longestTaskMs        longest task on the page's main thread (thread time, Chromium trace)
+//                      while a short reply streams at the end of the 300-turn chat
+// sendToDone*Ms        send until the finished reply is on screen, at 300 turns and in an
+//                      empty chat (median of SEND_RUNS each, alternating)
+//
+// Every message goes to the page as VS Code's postMessage does: JSON-serialised, then a
+// `message` event; the page's acquireVsCodeApi records what the webview posts back.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { ChatServiceClient } from '../../src/client';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage } from '../../src/core';
+import { ChatController } from '../../src/extension/chat/controller';
+import type { HostMessage } from '../../src/protocol';
+import { DEMO_KEY } from '../../test/server/fixtures';
+import { startReferenceServer } from '../../test/server/server';
+import { ROOT, bundle, launchChromium } from '../../test/render/harness';
+import { generateReply } from '../render/generate';
+import { longestMainThreadTask } from '../render/trace';
+
+const TURNS = 300;
+const REPLY_BYTES = 8 * 1024;
+const OPEN_RUNS = 5;
+const SEND_RUNS = 5;
+
+export interface WebviewFigures {
+  open300Ms: number;
+  postBytesPerChunk: number;
+  postBytesPerSettingsChange: number;
+  longestTaskMs: number;
+  sendToDone300Ms: number;
+  sendToDoneEmptyMs: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const bytes = (m: HostMessage) => Buffer.byteLength(JSON.stringify(m));
+
+/** Serves the panel's page: the real bundle after a stand-in for acquireVsCodeApi. */
+async function servePanel() {
+  const prelude = `
+    window.__posted = [];
+    window.acquireVsCodeApi = () => ({
+      postMessage: (m) => window.__posted.push(m),
+      getState: () => undefined,
+      setState: () => undefined,
+    });`;
+  const script = prelude + '\n' + (await bundle('src/webview/main.ts', true));
+  const files: Record<string, [string, string]> = {
+    '/page.js': ['text/javascript', script],
+    '/chat.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'chat.css'), 'utf8')],
+    '/render.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'render.css'), 'utf8')],
+    '/': [
+      'text/html',
+      '<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/chat.css"><link rel="stylesheet" href="/render.css">' +
+        '<style>html,body{height:100%;margin:0}</style></head><body><div id="app" class="app"></div><script src="/page.js"></script></body></html>',
+    ],
+  };
+  const server = createServer((req, res) => {
+    const f = files[(req.url ?? '/').split('?')[0]];
+    if (!f) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': `${f[0]}; charset=utf-8` }).end(f[1]);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+}
+
+/** A chat as the extension builds it, talking to the reference server; posts are recorded. */
+function chat(serverUrl: string, client: ChatServiceClient, turns: number) {
+  const settings = { model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: serverUrl };
+  let n = 0;
+  const store = new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
+  const conv = store.current;
+  const reply = generateReply(REPLY_BYTES);
+  for (let i = 0; i < turns; i++) {
+    appendMessage(conv, 'user', `Question ${i}: how would you write this part?`, new Date());
+    appendMessage(conv, 'assistant', reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
+  }
+  const listeners: Array<(m: HostMessage) => void> = [];
+  let controller: ChatController | undefined;
+  const session = new ChatSession({
+    store,
+    backend: () => client,
+    settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
+    modelCost: () => 1,
+    onEvent: (e) => controller?.onSessionEvent(e),
+    flushIntervalMs: 24,
+    // Only the last turns are sent: the request stays small at 300 turns, as in the extension.
+    maxHistoryChars: 4000,
+  });
+  controller = new ChatController({
+    session,
+    settings: () => settings,
+    models: () => ({
+      models: [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }],
+      loading: false,
+      error: undefined,
+      costOf: () => 1,
+    }),
+    hasKey: () => true,
+    loadKey: async () => true,
+    pickModel: async () => true,
+    notifyBusy: () => undefined,
+    post: (m) => listeners.forEach((l) => l(m)),
+  });
+  return { controller, session, onPost: (l: (m: HostMessage) => void) => listeners.push(l) };
+}
+
+/** Delivers host messages to the page in order, as VS Code does (JSON, then a message event). */
+function deliver(page: Page) {
+  let chain = Promise.resolve();
+  return (m: HostMessage) => {
+    const json = JSON.stringify(m);
+    chain = chain.then(() => page.evaluate((data) => window.postMessage(JSON.parse(data), '*'), json));
+    return chain;
+  };
+}
+
+async function openPanel(page: Page, url: string, messages: HostMessage[]): Promise<number> {
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
+  const json = messages.map((m) => JSON.stringify(m));
+  const expectReply = messages.some((m) => m.type === 'conversation' && m.conversation.messages.length > 0);
+  return page.evaluate(async ([data, expectReply]) => {
+    const t0 = performance.now();
+    for (const d of data) window.postMessage(JSON.parse(d), '*');
+    // Messages are dispatched as tasks: wait for them, then for the frame that paints the last reply.
+    await new Promise((ok) => setTimeout(ok, 0));
+    const articles = document.querySelectorAll('article.message.assistant');
+    const last = articles[articles.length - 1];
+    if (expectReply && (!last || !last.textContent)) throw new Error('the last reply is not on screen');
+    await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+    const box = last?.getBoundingClientRect();
+    if (box && (box.top >= window.innerHeight || box.bottom <= 0)) throw new Error('the last reply is out of view');
+    return performance.now() - t0;
+  }, [json, expectReply] as const);
+}
+
+/** Sends `text` and resolves with the ms until the finished reply is rendered in the page. */
+async function sendToDone(page: Page, c: ReturnType<typeof chat>, send: (m: HostMessage) => Promise<void>, text: string): Promise<number> {
+  const t0 = performance.now();
+  let ended: Promise<void> | undefined;
+  const done = new Promise<void>((ok) =>
+    c.onPost((m) => {
+      const p = send(m);
+      if (m.type === 'turnEnded' && !ended) ended = p.then(ok);
+    }),
+  );
+  await c.controller.send(text);
+  await done;
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
+  return performance.now() - t0;
+}
+
+export async function measureWebview(): Promise<WebviewFigures> {
+  const srv = await startReferenceServer({ quiet: true });
+  const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY });
+  const panel = await servePanel();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+
+    // Open of a 300-turn conversation.
+    const big = chat(srv.url, client, TURNS);
+    const openMs: number[] = [];
+    for (let i = 0; i < OPEN_RUNS; i++) openMs.push(await openPanel(page, panel.url, big.controller.initialMessages()));
+
+    // Bytes per settings change at 300 turns.
+    const settingsPosts: HostMessage[] = [];
+    big.onPost((m) => settingsPosts.push(m));
+    big.controller.settingsChanged();
+    const postBytesPerSettingsChange = settingsPosts.reduce((s, m) => s + bytes(m), 0);
+    settingsPosts.length = 0;
+
+    // A short reply streams at the end of the 300-turn chat, traced.
+    await openPanel(page, panel.url, big.controller.initialMessages());
+    await browser.startTracing(page, { categories: ['toplevel'] });
+    const chunkBytes: number[] = [];
+    big.onPost((m) => m.type === 'streamChunk' && chunkBytes.push(bytes(m)));
+    const send = deliver(page);
+    await sendToDone(page, big, send, 'One more short question');
+    const longest = longestMainThreadTask(await browser.stopTracing());
+
+    // Send to done, 300 turns against an empty chat (alternating, fresh panel each).
+    const at300: number[] = [];
+    const empty: number[] = [];
+    for (let i = 0; i < SEND_RUNS; i++) {
+      for (const [turns, out] of [[TURNS, at300], [0, empty]] as const) {
+        const c = chat(srv.url, client, turns);
+        await openPanel(page, panel.url, c.controller.initialMessages());
+        out.push(await sendToDone(page, c, deliver(page), 'One more short question'));
+      }
+    }
+    return {
+      open300Ms: Math.round(median(openMs)),
+      postBytesPerChunk: Math.round(chunkBytes.reduce((s, b) => s + b, 0) / Math.max(1, chunkBytes.length)),
+      postBytesPerSettingsChange,
+      longestTaskMs: Math.round(longest.cpu),
+      sendToDone300Ms: Math.round(median(at300)),
+      sendToDoneEmptyMs: Math.round(median(empty)),
+    };
+  } finally {
+    await browser.close();
+    await panel.close();
+    await client.close();
+    await srv.close();
+  }
+}
+
+if (require.main === module) {
+  void measureWebview().then(
+    (f) => {
+      console.log(`open of a ${TURNS}-turn conversation (replies of ${REPLY_BYTES / 1024} KB), median of ${OPEN_RUNS}: ${f.open300Ms} ms`);
+      console.log(`bytes posted per streamed chunk (mean): ${f.postBytesPerChunk}`);
+      console.log(`bytes posted per settings change at ${TURNS} turns: ${f.postBytesPerSettingsChange}`);
+      console.log(`longest main-thread task while a short reply streams at ${TURNS} turns: ${f.longestTaskMs} ms`);
+      console.log(
+        `send to done, median of ${SEND_RUNS}: ${f.sendToDone300Ms} ms at ${TURNS} turns, ${f.sendToDoneEmptyMs} ms in an empty chat ` +
+          `(ratio ${(f.sendToDone300Ms / f.sendToDoneEmptyMs).toFixed(2)})`,
+      );
+      console.log(
+        `webview: open300Ms=${f.open300Ms} postBytesPerChunk=${f.postBytesPerChunk} postBytesPerSettingsChange=${f.postBytesPerSettingsChange} ` +
+          `longestTaskMs=${f.longestTaskMs} sendToDone300Ms=${f.sendToDone300Ms} sendToDoneEmptyMs=${f.sendToDoneEmptyMs}`,
+      );
+    },
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,139 @@
+// The chat controller: the one translator between the session's domain events and the
+// webview protocol, and the one place that checks busy, key and model before a send.
+// VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
+import { errorToView, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
+import type { ChatSettings, ChatStatus, HostMessage, MessageView } from '../../protocol';
+
+/** What the controller reads of the settings, models and key. */
+export interface ChatControllerDeps {
+  session: ChatSession;
+  settings: () => { model: string; search: boolean; temperature: number; fontSize: number; baseUrl: string };
+  models: () => { models: readonly ModelLike[] | undefined; loading: boolean; error: string | undefined; costOf(id: string): number | null };
+  /** Whether a key is known now (no prompt). */
+  hasKey: () => boolean;
+  /** Reads the key from the secret store; true when there is one. */
+  loadKey: () => Promise<boolean>;
+  /** Asks for a model (quick pick); true when one is chosen. */
+  pickModel: () => Promise<boolean>;
+  /** Tells the user a send was refused because a reply is running. */
+  notifyBusy: () => void;
+  /** The surface showing the chat (queued until it is ready); undefined when none is open. */
+  post: (message: HostMessage) => void;
+}
+
+export function messageView(m: StoredMessage): MessageView {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    status: m.status,
+    ...(m.meta ? { meta: { ...m.meta } } : {}),
+    ...(m.error ? { error: m.error } : {}),
+  };
+}
+
+export class ChatController {
+  constructor(private readonly deps: ChatControllerDeps) {}
+
+  get session(): ChatSession {
+    return this.deps.session;
+  }
+
+  status(): ChatStatus {
+    const s = this.deps.session;
+    return { busy: s.busy, ...(s.sendError ? { sendError: s.sendError } : {}) };
+  }
+
+  settings(): ChatSettings {
+    const s = this.deps.settings();
+    const models = this.deps.models();
+    return {
+      models: toModelSummaries(models.models ?? []),
+      modelsLoading: models.loading,
+      ...(models.error !== undefined && !models.models ? { modelsError: models.error } : {}),
+      selectedModel: s.model,
+      selectedModelCost: s.model ? models.costOf(s.model) : null,
+      search: s.search,
+      temperature: s.temperature,
+      fontSize: s.fontSize,
+      hasKey: this.deps.hasKey(),
+    };
+  }
+
+  /** The message that puts the whole conversation on a surface (open, switch, restore, a new surface). */
+  conversationMessage(): HostMessage {
+    return { type: 'conversation', conversation: toConversationView(this.deps.session.conversation), status: this.status() };
+  }
+
+  settingsMessage(): HostMessage {
+    return { type: 'settings', settings: this.settings() };
+  }
+
+  /** Everything a surface needs when it (re)starts: settings, then the conversation. */
+  initialMessages(): HostMessage[] {
+    return [this.settingsMessage(), this.conversationMessage()];
+  }
+
+  /** Translates one domain event of the session into what the webview is told. */
+  toMessages(event: SessionEvent): HostMessage[] {
+    switch (event.type) {
+      case 'turnStarted':
+        return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant), status: this.status() }];
+      case 'textAppended':
+        return [{ type: 'streamChunk', messageId: event.messageId, offset: event.offset, text: event.text }];
+      case 'turnStatus':
+        return [{ type: 'streamStatus', messageId: event.messageId, text: event.text }];
+      case 'turnEnded':
+        return [{ type: 'turnEnded', message: messageView(event.message), status: this.status() }];
+      case 'conversationChanged':
+        return [this.conversationMessage()];
+      case 'sendErrorChanged':
+        return [{ type: 'status', status: this.status() }];
+      case 'inputReturned':
+        return [{ type: 'restoreInput', text: event.text }];
+    }
+  }
+
+  /** Called with every event of the session. */
+  onSessionEvent(event: SessionEvent): void {
+    for (const m of this.toMessages(event)) this.deps.post(m);
+  }
+
+  /** Settings, models or the key changed: only the settings snapshot is sent. */
+  settingsChanged(): void {
+    this.deps.post(this.settingsMessage());
+  }
+
+  /** A send from the panel, a selection or a command: busy, key and model are checked here only. */
+  async send(text: string): Promise<void> {
+    const session = this.deps.session;
+    if (session.busy) {
+      this.deps.post({ type: 'restoreInput', text });
+      this.deps.notifyBusy();
+      return;
+    }
+    if (!(await this.deps.loadKey())) {
+      session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.settings().baseUrl));
+      return;
+    }
+    if (!(await this.ensureModel())) {
+      this.deps.post({ type: 'restoreInput', text });
+      this.settingsChanged();
+      return;
+    }
+    await session.send(text);
+  }
+
+  /** Retry of a failed or stopped reply (the model may have been unset since). */
+  async retry(): Promise<void> {
+    if (this.deps.session.busy) return;
+    if (!(await this.ensureModel())) return;
+    await this.deps.session.retry();
+  }
+
+  /** The model is required: ask for it on the first send. */
+  private async ensureModel(): Promise<boolean> {
+    if (this.deps.settings().model) return true;
+    return (await this.deps.pickModel()) && !!this.deps.settings().model;
+  }
+}

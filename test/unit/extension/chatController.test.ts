@@ -1,0 +1,192 @@
+import { strict as assert } from 'node:assert';
+import {
+  ChatSession,
+  ConversationStore,
+  MemoryConversationStorage,
+  appendMessage,
+  type ChatBackend,
+  type SessionStreamEvent,
+} from '../../../src/core';
+import { parseHostMessage, type HostMessage } from '../../../src/protocol';
+import { ChatController } from '../../../src/extension/chat/controller';
+
+const events = (...texts: string[]): SessionStreamEvent[] => [
+  { event: 'f', messageId: 'srv' },
+  ...texts.map((data) => ({ event: '0' as const, data })),
+  { event: 'd', finishReason: 'stop' },
+];
+
+function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {}) {
+  const settings = { model: opts.model ?? 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
+  let hold: (() => void) | undefined;
+  const requests: string[] = [];
+  const backend: ChatBackend = {
+    async chat() {
+      throw new Error('not used');
+    },
+    async chatStream(req, { signal }) {
+      requests.push(req.messages[req.messages.length - 1].content);
+      return {
+        abort() {},
+        async *[Symbol.asyncIterator]() {
+          for (const ev of events('Hel', 'lo')) yield ev;
+          if (hold) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        },
+      };
+    },
+  };
+  const posted: HostMessage[] = [];
+  let picks = 0;
+  let busyNotes = 0;
+  let n = 0;
+  const store = new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
+  // The session reaches the controller through its events, as in the composition root.
+  let controller: ChatController | undefined;
+  const session = new ChatSession({
+    store,
+    backend: () => backend,
+    settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
+    modelCost: () => 1,
+    onEvent: (e) => controller?.onSessionEvent(e),
+    flushIntervalMs: 0,
+  });
+  controller = new ChatController({
+    session,
+    settings: () => settings,
+    models: () => ({ models: [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }], loading: false, error: undefined, costOf: () => 1 }),
+    hasKey: () => opts.key ?? true,
+    loadKey: async () => opts.key ?? true,
+    pickModel: async () => {
+      picks++;
+      if (opts.pickGives) settings.model = opts.pickGives;
+      return !!opts.pickGives;
+    },
+    notifyBusy: () => busyNotes++,
+    post: (m) => {
+      // Everything posted is valid on the wire.
+      const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
+      assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+      posted.push(m);
+    },
+  });
+  return {
+    controller,
+    session,
+    store,
+    posted,
+    requests,
+    holdReplies: () => (hold = () => undefined),
+    picks: () => picks,
+    busyNotes: () => busyNotes,
+  };
+}
+
+const bytes = (m: HostMessage) => Buffer.byteLength(JSON.stringify(m));
+
+/** A conversation of `turns` turns with replies of about `replyChars` characters. */
+function fill(store: ConversationStore, turns: number, replyChars: number) {
+  const conv = store.current;
+  const reply = 'A line of a reply with `code` and **bold** words.\n'.repeat(Math.ceil(replyChars / 50)).slice(0, replyChars);
+  for (let i = 0; i < turns; i++) {
+    appendMessage(conv, 'user', `Question ${i}`, new Date());
+    appendMessage(conv, 'assistant', reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
+  }
+}
+
+describe('chat controller', () => {
+  it('turns a streamed turn into turnStarted, chunks and the final message, never the whole conversation', async () => {
+    const t = setup();
+    fill(t.store, 5, 100);
+    await t.controller.send('Hi');
+    assert.deepEqual(
+      t.posted.map((m) => m.type),
+      ['turnStarted', 'streamChunk', 'streamChunk', 'turnEnded'],
+    );
+    const [start, , , end] = t.posted;
+    assert.ok(start.type === 'turnStarted' && start.user.content === 'Hi' && start.assistant.status === 'streaming' && start.status.busy);
+    assert.ok(end.type === 'turnEnded' && end.message.content === 'Hello' && end.message.status === 'complete' && !end.status.busy);
+    assert.deepEqual(end.type === 'turnEnded' && end.message.meta, { model: 'swift-chat', credits: 1 });
+  });
+
+  it('refuses a send while a reply runs, in one place: the text goes back and the user is told', async () => {
+    const t = setup();
+    t.holdReplies();
+    const first = t.controller.send('first');
+    while (!t.posted.some((m) => m.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    await t.controller.send('second');
+    assert.deepEqual(t.requests, ['first']);
+    assert.equal(t.busyNotes(), 1);
+    assert.ok(t.posted.some((m) => m.type === 'restoreInput' && m.text === 'second'));
+    t.session.stop();
+    await first;
+    const end = t.posted.find((m) => m.type === 'turnEnded');
+    assert.ok(end?.type === 'turnEnded' && end.message.status === 'stopped');
+  });
+
+  it('without a key: no request, the send error in a status message, the text back in the box', async () => {
+    const t = setup({ key: false });
+    await t.controller.send('hello');
+    assert.deepEqual(t.requests, []);
+    const status = t.posted.find((m) => m.type === 'status');
+    assert.ok(status?.type === 'status' && status.status.sendError?.kind === 'auth' && status.status.sendError.actions.includes('setApiKey'));
+    assert.ok(t.posted.some((m) => m.type === 'restoreInput' && m.text === 'hello'));
+    assert.equal(t.session.conversation.messages.length, 0);
+  });
+
+  it('without a model: asks for one; nothing is sent when none is chosen', async () => {
+    const t = setup({ model: '' });
+    await t.controller.send('hello');
+    assert.equal(t.picks(), 1);
+    assert.deepEqual(t.requests, []);
+    assert.ok(t.posted.some((m) => m.type === 'restoreInput' && m.text === 'hello'));
+  });
+
+  it('without a model: the one chosen in the prompt is used', async () => {
+    const t = setup({ model: '', pickGives: 'swift-chat' });
+    await t.controller.send('hello');
+    assert.equal(t.picks(), 1);
+    assert.deepEqual(t.requests, ['hello']);
+  });
+
+  it('retry checks the model too', async () => {
+    const t = setup({ model: '' });
+    await t.controller.retry();
+    assert.equal(t.picks(), 1);
+    assert.deepEqual(t.requests, []);
+  });
+
+  it('a settings change posts a settings snapshot whose size does not depend on the conversation', () => {
+    const small = setup();
+    const large = setup();
+    fill(large.store, 300, 8000);
+    small.controller.settingsChanged();
+    large.controller.settingsChanged();
+    assert.deepEqual(small.posted.map((m) => m.type), ['settings']);
+    assert.deepEqual(large.posted.map((m) => m.type), ['settings']);
+    assert.equal(bytes(large.posted[0]), bytes(small.posted[0]));
+    assert.ok(bytes(large.posted[0]) < 8 * 1024, `${bytes(large.posted[0])} bytes`);
+    // the conversation itself is large: it is only sent on open, switch and restore
+    assert.ok(bytes(large.controller.conversationMessage()) > 2_000_000);
+  });
+
+  it('the conversation is posted when it changes other than by a turn (new chat, edit)', async () => {
+    const t = setup();
+    await t.controller.send('Q1');
+    t.posted.length = 0;
+    await t.session.editLast();
+    assert.deepEqual(t.posted.map((m) => m.type), ['conversation', 'restoreInput']);
+    const conv = t.posted[0];
+    assert.ok(conv.type === 'conversation' && conv.conversation.messages.length === 0);
+    t.posted.length = 0;
+    await t.session.newChat();
+    assert.deepEqual(t.posted.map((m) => m.type), ['conversation']);
+  });
+
+  it('a new surface gets the settings, then the conversation', () => {
+    const t = setup();
+    fill(t.store, 2, 10);
+    const msgs = t.controller.initialMessages();
+    assert.deepEqual(msgs.map((m) => m.type), ['settings', 'conversation']);
+    assert.ok(msgs[1].type === 'conversation' && msgs[1].conversation.messages.length === 4);
+  });
+});
