@@ -1,6 +1,4 @@
 // Steps shared by several journeys, each done through the UI as a user would.
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../server/fixtures';
 import { e2e } from './setup';
@@ -49,18 +47,17 @@ export async function waitForChatRequests(count: number): Promise<ReturnType<typ
   );
 }
 
-/** Writes one user setting into the profile's settings.json (VS Code applies it on change). */
-export function setUserSetting(key: string, value: unknown): void {
-  const file = path.join(e2e().demo.profile.userDataDir, 'User', 'settings.json');
-  const current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  if (value === undefined) delete current[key];
-  else current[key] = value;
-  writeFileSync(file, `${JSON.stringify(current, null, 2)}\n`);
-}
-
-/** Switches the colour theme and waits until the chat frame `frame` shows it (its body class). */
-export async function useTheme(frame: Frame, theme: string, bodyClass: string): Promise<void> {
-  setUserSetting('workbench.colorTheme', theme);
+/** Switches the colour theme with "Preferences: Color Theme" and waits until the chat frame shows it. */
+export async function useTheme(wb: Workbench, frame: Frame, theme: string, bodyClass: string): Promise<void> {
+  await wb.focusWorkbench();
+  await wb.runCommand('Preferences: Color Theme');
+  await wb.quickInputBox().fill(theme);
+  const row = wb.quickPickRows().filter({ hasText: theme }).first();
+  await row.waitFor({ timeout: 15_000 }).catch(async () => {
+    throw new Error(`no theme "${theme}"; listed: ${(await wb.quickPickLabels()).join(' | ')}`);
+  });
+  await row.click();
+  await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => wb.page.keyboard.press('Enter'));
   await waitFor(
     () => frame.evaluate((cls) => document.body.classList.contains(cls), bodyClass),
     `the chat never showed the theme "${theme}" (body class ${bodyClass})`,
