@@ -55,7 +55,9 @@ describe('Journey 11: Themes', () => {
     resetServer();
     const wb = await readyWithKey();
     const { page } = e2e();
-    await wb.runCommand('AI Chat: Focus Chat Input');
+    // In the side bar (an earlier journey may have moved it into the editor).
+    await wb.runCommand('AI Chat: Move Chat to Side Bar');
+    await e2e().page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
     const chat = new Chat(wb, await wb.chatFrame());
     const reply = await chat.ask('Show me a code block e2e-theme-check');
     assert.ok(reply.length > 0);
