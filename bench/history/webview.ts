@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ChatServiceClient } from '../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage } from '../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, type Conversation } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
 import type { HostMessage } from '../../src/protocol';
 import { DEMO_KEY } from '../../test/server/fixtures';
@@ -44,10 +44,43 @@ export interface WebviewFigures {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const bytes = (m: HostMessage) => Buffer.byteLength(JSON.stringify(m));
+const bytes = (m: unknown) => Buffer.byteLength(JSON.stringify(m));
+
+/** A chat path to measure: the webview bundle's entry and how a chat is built on the host side. */
+export interface ChatPath {
+  /** Entry of the webview bundle, relative to the project root. */
+  entry: string;
+  chat(serverUrl: string, client: ChatServiceClient, conversation: Conversation): Promise<BenchChat>;
+}
+
+/** What the benchmark needs of a chat: loosely typed messages, so an older protocol can be measured. */
+export interface BenchChat {
+  /** What a fresh panel receives when it says it is ready. */
+  initialMessages(): unknown[];
+  /** What is posted when a setting changes. */
+  settingsChanged(): unknown[];
+  send(text: string): Promise<void>;
+  onPost(listener: (m: { type: string }) => void): void;
+}
+
+const current: ChatPath = {
+  entry: 'src/webview/main.ts',
+  chat: async (serverUrl, client, conversation) => chat(serverUrl, client, conversation),
+};
+
+/** A conversation of `turns` turns, replies of about REPLY_BYTES. */
+export function conversationOf(turns: number): Conversation {
+  const conv = createConversation('conv-bench');
+  const reply = generateReply(REPLY_BYTES);
+  for (let i = 0; i < turns; i++) {
+    appendMessage(conv, 'user', `Question ${i}: how would you write this part?`, new Date());
+    appendMessage(conv, 'assistant', reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
+  }
+  return conv;
+}
 
 /** Serves the panel's page: the real bundle after a stand-in for acquireVsCodeApi. */
-async function servePanel() {
+async function servePanel(entry: string) {
   const prelude = `
     window.__posted = [];
     window.acquireVsCodeApi = () => ({
@@ -55,7 +88,7 @@ async function servePanel() {
       getState: () => undefined,
       setState: () => undefined,
     });`;
-  const script = prelude + '\n' + (await bundle('src/webview/main.ts', true));
+  const script = prelude + '\n' + (await bundle(entry, true));
   const files: Record<string, [string, string]> = {
     '/page.js': ['text/javascript', script],
     '/chat.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'chat.css'), 'utf8')],
@@ -79,16 +112,11 @@ async function servePanel() {
 }
 
 /** A chat as the extension builds it, talking to the reference server; posts are recorded. */
-function chat(serverUrl: string, client: ChatServiceClient, turns: number) {
+async function chat(serverUrl: string, client: ChatServiceClient, conversation: Conversation): Promise<BenchChat> {
   const settings = { model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: serverUrl };
-  let n = 0;
-  const store = new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
-  const conv = store.current;
-  const reply = generateReply(REPLY_BYTES);
-  for (let i = 0; i < turns; i++) {
-    appendMessage(conv, 'user', `Question ${i}: how would you write this part?`, new Date());
-    appendMessage(conv, 'assistant', reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
-  }
+  const store = new ConversationStore(new MemoryConversationStorage());
+  await store.save(conversation);
+  await store.open(conversation.id);
   const listeners: Array<(m: HostMessage) => void> = [];
   let controller: ChatController | undefined;
   const session = new ChatSession({
@@ -116,24 +144,29 @@ function chat(serverUrl: string, client: ChatServiceClient, turns: number) {
     notifyBusy: () => undefined,
     post: (m) => listeners.forEach((l) => l(m)),
   });
-  return { controller, session, onPost: (l: (m: HostMessage) => void) => listeners.push(l) };
+  const ctl = controller;
+  return {
+    initialMessages: () => ctl.initialMessages(),
+    settingsChanged: () => [ctl.settingsMessage()],
+    send: (text) => ctl.send(text),
+    onPost: (l) => listeners.push(l),
+  };
 }
 
 /** Delivers host messages to the page in order, as VS Code does (JSON, then a message event). */
 function deliver(page: Page) {
   let chain = Promise.resolve();
-  return (m: HostMessage) => {
+  return (m: unknown) => {
     const json = JSON.stringify(m);
     chain = chain.then(() => page.evaluate((data) => window.postMessage(JSON.parse(data), '*'), json));
     return chain;
   };
 }
 
-async function openPanel(page: Page, url: string, messages: HostMessage[]): Promise<number> {
+async function openPanel(page: Page, url: string, messages: unknown[], expectReply: boolean): Promise<number> {
   await page.goto(url);
   await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
   const json = messages.map((m) => JSON.stringify(m));
-  const expectReply = messages.some((m) => m.type === 'conversation' && m.conversation.messages.length > 0);
   return page.evaluate(async ([data, expectReply]) => {
     const t0 = performance.now();
     for (const d of data) window.postMessage(JSON.parse(d), '*');
@@ -150,48 +183,52 @@ async function openPanel(page: Page, url: string, messages: HostMessage[]): Prom
 }
 
 /** Sends `text` and resolves with the ms until the finished reply is rendered in the page. */
-async function sendToDone(page: Page, c: ReturnType<typeof chat>, send: (m: HostMessage) => Promise<void>, text: string): Promise<number> {
+async function sendToDone(page: Page, c: BenchChat, send: (m: unknown) => Promise<void>, text: string, endType: string): Promise<number> {
   const t0 = performance.now();
   let ended: Promise<void> | undefined;
+  let last: Promise<void> = Promise.resolve();
   const done = new Promise<void>((ok) =>
     c.onPost((m) => {
-      const p = send(m);
-      if (m.type === 'turnEnded' && !ended) ended = p.then(ok);
+      last = send(m);
+      if (m.type === endType && !ended) ended = last.then(ok);
     }),
   );
-  await c.controller.send(text);
+  await c.send(text);
   await done;
+  // Whatever the turn posted after its end (an older protocol's state snapshot) counts too.
+  await last;
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
   return performance.now() - t0;
 }
 
-export async function measureWebview(): Promise<WebviewFigures> {
+export function measureWebview(): Promise<WebviewFigures> {
+  return measureChatPath(current, 'turnEnded');
+}
+
+/** Measures a chat path; `endType` is the message that ends a turn in its protocol. */
+export async function measureChatPath(path: ChatPath, endType: string): Promise<WebviewFigures> {
   const srv = await startReferenceServer({ quiet: true });
   const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY });
-  const panel = await servePanel();
+  const panel = await servePanel(path.entry);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
 
     // Open of a 300-turn conversation.
-    const big = chat(srv.url, client, TURNS);
+    const big = await path.chat(srv.url, client, conversationOf(TURNS));
     const openMs: number[] = [];
-    for (let i = 0; i < OPEN_RUNS; i++) openMs.push(await openPanel(page, panel.url, big.controller.initialMessages()));
+    for (let i = 0; i < OPEN_RUNS; i++) openMs.push(await openPanel(page, panel.url, big.initialMessages(), true));
 
     // Bytes per settings change at 300 turns.
-    const settingsPosts: HostMessage[] = [];
-    big.onPost((m) => settingsPosts.push(m));
-    big.controller.settingsChanged();
-    const postBytesPerSettingsChange = settingsPosts.reduce((s, m) => s + bytes(m), 0);
-    settingsPosts.length = 0;
+    const postBytesPerSettingsChange = big.settingsChanged().reduce<number>((s, m) => s + bytes(m), 0);
 
     // A short reply streams at the end of the 300-turn chat, traced.
-    await openPanel(page, panel.url, big.controller.initialMessages());
+    await openPanel(page, panel.url, big.initialMessages(), true);
     await browser.startTracing(page, { categories: ['toplevel'] });
     const chunkBytes: number[] = [];
     big.onPost((m) => m.type === 'streamChunk' && chunkBytes.push(bytes(m)));
     const send = deliver(page);
-    await sendToDone(page, big, send, 'One more short question');
+    await sendToDone(page, big, send, 'One more short question', endType);
     const longest = longestMainThreadTask(await browser.stopTracing());
 
     // Send to done, 300 turns against an empty chat (alternating, fresh panel each).
@@ -199,9 +236,9 @@ export async function measureWebview(): Promise<WebviewFigures> {
     const empty: number[] = [];
     for (let i = 0; i < SEND_RUNS; i++) {
       for (const [turns, out] of [[TURNS, at300], [0, empty]] as const) {
-        const c = chat(srv.url, client, turns);
-        await openPanel(page, panel.url, c.controller.initialMessages());
-        out.push(await sendToDone(page, c, deliver(page), 'One more short question'));
+        const c = await path.chat(srv.url, client, conversationOf(turns));
+        await openPanel(page, panel.url, c.initialMessages(), turns > 0);
+        out.push(await sendToDone(page, c, deliver(page), 'One more short question', endType));
       }
     }
     return {
@@ -220,22 +257,24 @@ export async function measureWebview(): Promise<WebviewFigures> {
   }
 }
 
+export function printFigures(f: WebviewFigures, label = 'webview'): void {
+  console.log(`open of a ${TURNS}-turn conversation (replies of ${REPLY_BYTES / 1024} KB), median of ${OPEN_RUNS}: ${f.open300Ms} ms`);
+  console.log(`bytes posted per streamed chunk (mean): ${f.postBytesPerChunk}`);
+  console.log(`bytes posted per settings change at ${TURNS} turns: ${f.postBytesPerSettingsChange}`);
+  console.log(`longest main-thread task while a short reply streams at ${TURNS} turns: ${f.longestTaskMs} ms`);
+  console.log(
+    `send to done, median of ${SEND_RUNS}: ${f.sendToDone300Ms} ms at ${TURNS} turns, ${f.sendToDoneEmptyMs} ms in an empty chat ` +
+      `(ratio ${(f.sendToDone300Ms / f.sendToDoneEmptyMs).toFixed(2)})`,
+  );
+  console.log(
+    `${label}: open300Ms=${f.open300Ms} postBytesPerChunk=${f.postBytesPerChunk} postBytesPerSettingsChange=${f.postBytesPerSettingsChange} ` +
+      `longestTaskMs=${f.longestTaskMs} sendToDone300Ms=${f.sendToDone300Ms} sendToDoneEmptyMs=${f.sendToDoneEmptyMs}`,
+  );
+}
+
 if (require.main === module) {
   void measureWebview().then(
-    (f) => {
-      console.log(`open of a ${TURNS}-turn conversation (replies of ${REPLY_BYTES / 1024} KB), median of ${OPEN_RUNS}: ${f.open300Ms} ms`);
-      console.log(`bytes posted per streamed chunk (mean): ${f.postBytesPerChunk}`);
-      console.log(`bytes posted per settings change at ${TURNS} turns: ${f.postBytesPerSettingsChange}`);
-      console.log(`longest main-thread task while a short reply streams at ${TURNS} turns: ${f.longestTaskMs} ms`);
-      console.log(
-        `send to done, median of ${SEND_RUNS}: ${f.sendToDone300Ms} ms at ${TURNS} turns, ${f.sendToDoneEmptyMs} ms in an empty chat ` +
-          `(ratio ${(f.sendToDone300Ms / f.sendToDoneEmptyMs).toFixed(2)})`,
-      );
-      console.log(
-        `webview: open300Ms=${f.open300Ms} postBytesPerChunk=${f.postBytesPerChunk} postBytesPerSettingsChange=${f.postBytesPerSettingsChange} ` +
-          `longestTaskMs=${f.longestTaskMs} sendToDone300Ms=${f.sendToDone300Ms} sendToDoneEmptyMs=${f.sendToDoneEmptyMs}`,
-      );
-    },
+    (f) => printFigures(f),
     (err) => {
       console.error(err);
       process.exitCode = 1;

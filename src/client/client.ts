@@ -24,17 +24,20 @@ import { silentLogger, type Logger } from './logger';
 import { DEFAULT_RETRY, isRetryableError, isRetryableStatus, retryDelayMs, sleep, type RetryOptions, type RetryPolicy } from './retry';
 import {
   BalanceResponseSchema,
-  ChatResponseSchema,
+  ChatReplySchema,
   ErrorBodySchema,
   ModelListSchema,
   SubscriptionListSchema,
   type BalanceResponse,
   type ChatRequest,
+  type ChatReply,
   type ChatResponse,
+  type CheckedChatResponse,
   type Model,
   type Subscription,
 } from './schemas';
 import { ChatStream } from './stream';
+import { balanceAmount, creditAmount, warnOncePerField, type RangeWarning } from './sanitize';
 import { parseResponse, validateChatRequest } from './validate';
 import type { z } from 'zod';
 
@@ -47,9 +50,30 @@ export interface ClientTimeouts {
   bodyMs?: number;
   /** Whole non-streaming call (headers and body), per attempt; undefined: no overall limit. */
   requestMs?: number;
+  /**
+   * Waiting for a non-streaming chat reply: the service writes the whole reply before the headers,
+   * so it gets longer than the time to the first byte of a stream (headersMs). Default 5 min.
+   */
+  chatReplyMs?: number;
+  /** Overall deadline of a streamed reply (a stream of keep-alive comments ends here). Default 10 min. */
+  replyDeadlineMs?: number;
+  /** After `d` / [DONE], how long the rest of the body may take before the connection is closed. Default 1 s. */
+  closeGraceMs?: number;
 }
 
-export const DEFAULT_TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 } as const;
+export const DEFAULT_TIMEOUTS = {
+  connectMs: 10_000,
+  headersMs: 60_000,
+  bodyMs: 60_000,
+  chatReplyMs: 300_000,
+  replyDeadlineMs: 600_000,
+  closeGraceMs: 1000,
+} as const;
+
+/** Largest non-streaming body read (a chat reply, the model list...): 16 MiB. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Longest stream line / SSE event, in characters: 1 MiB. */
+export { MAX_LINE_CHARS } from './decoder';
 
 export interface ChatServiceClientOptions {
   /** e.g. https://chat.muffinscorp.com/api/public; a path prefix is kept, trailing slashes dropped. */
@@ -132,8 +156,11 @@ interface CallSpec<T> {
   policy: RetryPolicy;
   signal: AbortSignal | undefined;
   onRetry?: (notice: RetryNotice) => void;
-  /** Overall per-attempt timeout (non-streaming calls only). */
+  /** Overall per-attempt timeout; `timeoutPhase` names it in the TimeoutError. */
   timeoutMs: number | undefined;
+  timeoutPhase?: 'request' | 'reply';
+  /** Set for a non-streaming chat reply: its longer wait for the headers (its own connections). */
+  headersTimeoutMs?: number;
   /**
    * Handles a 2xx response inside the attempt. Returns the result and whether the attempt's control
    * was handed over (a stream keeps it until it ends).
@@ -154,12 +181,18 @@ export class ChatServiceClient {
   private readonly apiKey: ChatServiceClientOptions['apiKey'];
   private readonly logger: Logger;
   private readonly timeouts: Required<Omit<ClientTimeouts, 'requestMs'>> & Pick<ClientTimeouts, 'requestMs'>;
+  /** Reports out-of-range values once per field (see sanitize.ts). */
+  get warnRange(): RangeWarning {
+    return this.rangeWarning;
+  }
   private readonly maxRetries: number;
   private readonly retry: Required<RetryOptions>;
   private readonly userAgent: string;
   private readonly dispatcher: Dispatcher;
+  private readonly replyDispatcher: Dispatcher;
   private readonly active = new Set<AttemptControl>();
   private closed = false;
+  private readonly rangeWarning: RangeWarning;
 
   constructor(opts: ChatServiceClientOptions) {
     let url: URL;
@@ -176,6 +209,7 @@ export class ChatServiceClient {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.apiKey = opts.apiKey;
     this.logger = opts.logger ?? silentLogger;
+    this.rangeWarning = warnOncePerField(this.logger);
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(opts.timeouts ?? {}) };
     this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? 2));
     this.retry = { ...DEFAULT_RETRY, ...stripUndefined(opts.retry ?? {}) };
@@ -187,6 +221,10 @@ export class ChatServiceClient {
       keepAliveTimeout: 10_000,
     };
     this.dispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...agentOptions }) : new Agent(agentOptions);
+    // Non-streaming chat replies are written whole before their headers: their own connections,
+    // with a longer wait for the headers.
+    const replyOptions = { ...agentOptions, headersTimeout: this.timeouts.chatReplyMs };
+    this.replyDispatcher = opts.proxy ? new ProxyAgent({ uri: opts.proxy, ...replyOptions }) : new Agent(replyOptions);
   }
 
   /** Base URL in use (origin + path prefix, no trailing slash). */
@@ -194,11 +232,15 @@ export class ChatServiceClient {
     return this.origin + this.prefix;
   }
 
-  /** Non-streaming reply (the request's `stream` is sent as false). */
-  async chat(req: ChatRequest, opts: RequestOptions = {}): Promise<ChatResponse> {
+  /**
+   * Non-streaming reply (the request's `stream` is sent as false). The reply was paid for once the
+   * service answered 200: a missing or out-of-range field other than `content` is filled sensibly
+   * and named in `problems` (and logged), never a reason to throw the reply away.
+   */
+  async chat(req: ChatRequest, opts: RequestOptions = {}): Promise<CheckedChatResponse> {
     validateChatRequest(req);
     const body = JSON.stringify({ ...req, stream: false });
-    return this.call<ChatResponse>({
+    return this.call<CheckedChatResponse>({
       method: 'POST',
       path: '/chat',
       body,
@@ -207,13 +249,15 @@ export class ChatServiceClient {
       signal: opts.signal,
       onRetry: opts.onRetry,
       timeoutMs: this.timeouts.requestMs,
-      onSuccess: async (res) => ({ value: await this.readJson(res, ChatResponseSchema, 'chat reply') }),
+      headersTimeoutMs: this.timeouts.chatReplyMs,
+      onSuccess: async (res) => ({ value: this.checkChatResponse(await this.readJson(res, ChatReplySchema, 'chat reply')) }),
     });
   }
 
   /**
    * Streamed reply (the request's `stream` is sent as true). Resolves once the response headers are
-   * OK; error statuses reject with the typed error before any event.
+   * OK; error statuses reject with the typed error before any event. The whole reply must be complete
+   * within replyDeadlineMs (TimeoutError, phase 'reply').
    */
   async chatStream(req: ChatRequest, opts: RequestOptions = {}): Promise<ChatStream> {
     validateChatRequest(req);
@@ -226,17 +270,48 @@ export class ChatServiceClient {
       policy: 'chat',
       signal: opts.signal,
       onRetry: opts.onRetry,
-      timeoutMs: undefined,
+      timeoutMs: this.timeouts.replyDeadlineMs,
+      timeoutPhase: 'reply',
       onSuccess: async (res, ctl, meta) => ({ value: this.makeStream(res, ctl, meta), keep: true }),
     });
   }
 
-  async balance(opts: RequestOptions = {}): Promise<BalanceResponse> {
-    return this.getJson('/user/balance', BalanceResponseSchema, 'balance', opts);
+  private checkChatResponse(raw: ChatReply): CheckedChatResponse {
+    const problems: string[] = [];
+    for (const field of ['id', 'role', 'createdAt', 'creditsUsed', 'creditsRemaining'] as const) {
+      if (raw[field] === undefined) problems.push(`${field} is missing`);
+    }
+    const warn: RangeWarning = (field, value, shown) => {
+      problems.push(`${field} is out of range (${String(value).slice(0, 20)})`);
+      this.rangeWarning(field, value, shown);
+    };
+    const creditsUsed = creditAmount(raw.creditsUsed, 'creditsUsed', warn);
+    const creditsRemaining = raw.creditsRemaining === undefined ? undefined : balanceAmount(raw.creditsRemaining, 'creditsRemaining', warn);
+    if (problems.length) this.logger.warn('Chat reply kept despite problems', { problems });
+    const out: CheckedChatResponse = { ...raw, creditsUsed, creditsRemaining };
+    if (problems.length) out.problems = problems;
+    return out;
   }
 
+  /** The balance; negative or fractional totals are made sensible (see sanitize.ts) and logged once. */
+  async balance(opts: RequestOptions = {}): Promise<BalanceResponse> {
+    const res = await this.getJson('/user/balance', BalanceResponseSchema, 'balance', opts);
+    const b = res.balance;
+    for (const field of ['regularBalance', 'dailyBalance', 'totalBalance'] as const) {
+      b[field] = balanceAmount(b[field], `balance.${field}`, this.rangeWarning);
+    }
+    return res;
+  }
+
+  /** The models; a negative or non-finite cost makes the model unusable (isActive false), logged once. */
   async models(opts: RequestOptions = {}): Promise<Model[]> {
-    return this.getJson('/ai-model', ModelListSchema, 'model list', opts);
+    const list = await this.getJson('/ai-model', ModelListSchema, 'model list', opts);
+    for (const m of list) {
+      const cost = creditAmount(m.costInCreditPerUse, `model ${m.valueId.slice(0, 40)} costInCreditPerUse`, this.rangeWarning);
+      if (cost === undefined) m.isActive = false;
+      else m.costInCreditPerUse = cost;
+    }
+    return list;
   }
 
   async subscriptions(opts: RequestOptions = {}): Promise<Subscription[]> {
@@ -248,7 +323,7 @@ export class ChatServiceClient {
     if (this.closed) return;
     this.closed = true;
     for (const ctl of this.active) ctl.abort('closed');
-    await this.dispatcher.close();
+    await Promise.all([this.dispatcher.close(), this.replyDispatcher.close()]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -267,7 +342,7 @@ export class ChatServiceClient {
   }
 
   private async readJson<S extends z.ZodType>(res: Dispatcher.ResponseData, schema: S, what: string): Promise<z.infer<S>> {
-    const text = await res.body.text();
+    const text = await readBounded(res.body, MAX_BODY_BYTES, what);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -324,6 +399,9 @@ export class ChatServiceClient {
       const outcome = await this.attempt(spec, headers, meta);
       if (outcome.ok) return outcome.value;
       const failure = outcome.failure;
+      if (failure instanceof TimeoutError && failure.phase === 'headers' && spec.headersTimeoutMs !== undefined) {
+        (failure as { timeoutMs: number | undefined }).timeoutMs = spec.headersTimeoutMs;
+      }
       const retryable =
         (failure instanceof APIError && failure.status !== undefined && isRetryableStatus(failure.status, spec.policy)) ||
         isRetryableError(failure, spec.policy);
@@ -358,7 +436,7 @@ export class ChatServiceClient {
         method: spec.method,
         headers,
         body: spec.body,
-        dispatcher: this.dispatcher,
+        dispatcher: spec.headersTimeoutMs !== undefined ? this.replyDispatcher : this.dispatcher,
         signal: ctl.signal,
       });
       gotHeaders = true;
@@ -373,7 +451,7 @@ export class ChatServiceClient {
       this.logger.warn(`${spec.method} ${meta.path} ${status}`, this.logData(meta, errorData(failure)));
       return { ok: false, failure };
     } catch (err) {
-      return { ok: false, failure: this.mapFailure(err, ctl, meta, gotHeaders) };
+      return { ok: false, failure: this.mapFailure(err, ctl, meta, gotHeaders, spec) };
     } finally {
       if (!keep) {
         ctl.dispose();
@@ -406,7 +484,13 @@ export class ChatServiceClient {
   }
 
   /** Maps anything thrown during an attempt to a ChatServiceError. */
-  private mapFailure(err: unknown, ctl: AttemptControl, meta: { path: string }, duringBody = false): ChatServiceError {
+  private mapFailure(
+    err: unknown,
+    ctl: AttemptControl,
+    meta: { path: string },
+    duringBody = false,
+    spec?: Pick<CallSpec<unknown>, 'timeoutMs' | 'timeoutPhase' | 'headersTimeoutMs'>,
+  ): ChatServiceError {
     if (err instanceof APIError) return err;
     switch (ctl.reason) {
       case 'caller':
@@ -416,9 +500,16 @@ export class ChatServiceClient {
       case 'closed':
         return new UserAbortError('The client was closed', { cause: err });
       case 'timeout':
-        return new TimeoutError(`No complete answer from the service within ${this.timeouts.requestMs} ms`, {
+        if (spec?.timeoutPhase === 'reply') {
+          return new TimeoutError(`The reply was not complete within ${Math.round((spec.timeoutMs ?? 0) / 60_000)} minutes (reply deadline)`, {
+            phase: 'reply',
+            timeoutMs: spec.timeoutMs,
+            cause: err,
+          });
+        }
+        return new TimeoutError(`No complete answer from the service within ${spec?.timeoutMs ?? this.timeouts.requestMs} ms`, {
           phase: 'request',
-          timeoutMs: this.timeouts.requestMs,
+          timeoutMs: spec?.timeoutMs ?? this.timeouts.requestMs,
           cause: err,
         });
       default:
@@ -435,9 +526,10 @@ export class ChatServiceClient {
       });
     }
     if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return new TimeoutError(`The service did not answer within ${this.timeouts.headersMs} ms`, {
+      const ms = spec?.headersTimeoutMs ?? this.timeouts.headersMs;
+      return new TimeoutError(`The service did not answer within ${ms} ms`, {
         phase: 'headers',
-        timeoutMs: this.timeouts.headersMs,
+        timeoutMs: ms,
         cause: err,
       });
     }
@@ -469,7 +561,8 @@ export class ChatServiceClient {
           res.body.destroy();
         }
       },
-      mapError: (err) => this.mapFailure(err, ctl, meta, true),
+      mapError: (err) => this.mapFailure(err, ctl, meta, true, { timeoutMs: this.timeouts.replyDeadlineMs, timeoutPhase: 'reply' }),
+      closeGraceMs: this.timeouts.closeGraceMs,
       onEnd: (outcome) => {
         ctl.dispose();
         this.active.delete(ctl);
@@ -526,6 +619,21 @@ function errorData(err: ChatServiceError): Record<string, unknown> {
   if (err instanceof ConnectionError && err.code) data.code = err.code;
   if (err instanceof TimeoutError) data.phase = err.phase;
   return data;
+}
+
+/** The whole body as text; over `limit` bytes -> ProtocolError (memory stays bounded). */
+async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number, what: string): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw new ProtocolError(`The ${what} from the service is larger than ${Math.round(limit / (1024 * 1024))} MB; it was not read`);
+    }
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
 
 async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<string> {

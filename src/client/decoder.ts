@@ -7,8 +7,13 @@
  * The line decoder works on any chunk split: CR, LF and CRLF line ends (also a CR at the end of one
  * chunk followed by LF at the start of the next), UTF-8 sequences split across chunks (TextDecoder in
  * streaming mode), and a last line without a newline (flushed by end()).
+ *
+ * Event kinds and their meaning are those of the data stream protocol the service's stack sends
+ * (Vercel AI SDK v4): `f` step start, `0` text, `e` step finish (NOT an error: finishReason says how
+ * the step ended), `d` message finished, `3` error part. Where the interface text differs, the
+ * service wins.
  */
-import { ProtocolError, StreamEventError, formatPath, ruleOf, shorten, valueAt } from './errors';
+import { ProtocolError, formatPath, ruleOf, shorten, valueAt } from './errors';
 import { STREAM_EVENT_KINDS, STREAM_EVENT_SCHEMAS, type StreamEvent, type StreamEventKind } from './schemas';
 
 export type Framing = 'sse' | 'ndjson' | 'prefixed';
@@ -23,9 +28,19 @@ export interface DecoderLogger {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Splits a byte stream into text lines; line ends are CR, LF or CRLF and are not part of the line. */
+/** Longest line (and longest SSE event) accepted, in characters: 1 MiB of ASCII. */
+export const MAX_LINE_CHARS = 1024 * 1024;
+
+export const LINE_TOO_LONG_MESSAGE = 'A line of the stream is longer than 1 MB';
+
+/**
+ * Splits a byte stream into text lines; line ends are CR, LF or CRLF and are not part of the line.
+ * A line longer than `maxLineChars` throws a ProtocolError (memory stays bounded).
+ */
 export class LineDecoder {
   private readonly text = new TextDecoder('utf-8');
+  constructor(private readonly maxLineChars: number = MAX_LINE_CHARS) {}
+
   private partial = '';
   /** The previous chunk ended with CR: a LF at the start of the next chunk belongs to it. */
   private pendingCR = false;
@@ -55,6 +70,7 @@ export class LineDecoder {
     for (let i = start; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c !== LF && c !== CR) continue;
+      if (this.partial.length + (i - start) > this.maxLineChars) this.tooLong();
       lines.push(this.partial + text.slice(start, i));
       this.partial = '';
       if (c === CR) {
@@ -67,7 +83,14 @@ export class LineDecoder {
       start = i + 1;
     }
     if (start < text.length) this.partial += text.slice(start);
+    if (this.partial.length > this.maxLineChars) this.tooLong();
     return lines;
+  }
+
+  private tooLong(): never {
+    const excerpt = shorten(this.partial.slice(0, 200));
+    this.partial = '';
+    throw new ProtocolError(`${LINE_TOO_LONG_MESSAGE} (limit ${this.maxLineChars} characters): "${excerpt}"`, { excerpt });
   }
 }
 
@@ -121,6 +144,8 @@ export interface EventDecoderOptions {
   framing?: Framing;
   /** Receives a warning for each skipped event of an unknown kind. */
   logger?: DecoderLogger;
+  /** Longest line / SSE event in characters; default MAX_LINE_CHARS. */
+  maxLineChars?: number;
 }
 
 /**
@@ -128,7 +153,8 @@ export interface EventDecoderOptions {
  * `error` item after every event that preceded it, and the decoder then ignores further input.
  */
 export class EventDecoder {
-  private readonly lines = new LineDecoder();
+  private readonly lines: LineDecoder;
+  private readonly maxLineChars: number;
   private readonly logger: DecoderLogger | undefined;
   private chosen: Framing | undefined;
   /** Lines seen before the framing could be sniffed (blank lines only). */
@@ -137,9 +163,12 @@ export class EventDecoder {
   private finished = false;
   // SSE state
   private sseData: string[] = [];
+  private sseChars = 0;
 
   constructor(opts: EventDecoderOptions = {}) {
     this.logger = opts.logger;
+    this.maxLineChars = opts.maxLineChars ?? MAX_LINE_CHARS;
+    this.lines = new LineDecoder(this.maxLineChars);
     this.chosen = opts.framing ?? framingFromContentType(opts.contentType);
   }
 
@@ -150,13 +179,26 @@ export class EventDecoder {
 
   push(chunk: Uint8Array): DecodedItem[] {
     if (this.failed || this.finished) return [];
-    return this.feed(this.lines.push(chunk), false);
+    return this.guarded(() => this.lines.push(chunk), false);
   }
 
   /** End of input: flushes the last line (and a pending SSE event). */
   end(): DecodedItem[] {
     if (this.failed || this.finished) return [];
-    return this.feed(this.lines.end(), true);
+    return this.guarded(() => this.lines.end(), true);
+  }
+
+  private guarded(read: () => string[], atEnd: boolean): DecodedItem[] {
+    let lines: string[];
+    try {
+      lines = read();
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) throw err;
+      const out: DecodedItem[] = [];
+      this.fail(out, err);
+      return out;
+    }
+    return this.feed(lines, atEnd);
   }
 
   private feed(lines: string[], atEnd: boolean): DecodedItem[] {
@@ -204,7 +246,14 @@ export class EventDecoder {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.sseData.push(value);
+    if (field === 'data') {
+      this.sseChars += value.length;
+      if (this.sseChars > this.maxLineChars) {
+        this.sseData = [];
+        return this.fail(out, new ProtocolError(`${LINE_TOO_LONG_MESSAGE} (one event over ${this.maxLineChars} characters)`));
+      }
+      this.sseData.push(value);
+    }
     // `event`, `id`, `retry` and unknown fields carry nothing this interface uses: the event kind is
     // the `event` property of the JSON object.
     return true;
@@ -214,6 +263,7 @@ export class EventDecoder {
     if (this.sseData.length === 0) return true;
     const data = this.sseData.join('\n');
     this.sseData = [];
+    this.sseChars = 0;
     if (data.trim() === '[DONE]') {
       out.push({ type: 'done' });
       this.finished = true;
@@ -243,9 +293,13 @@ export class EventDecoder {
     try {
       value = JSON.parse(payload);
     } catch {
+      // A malformed start of a reply the service already charged for: the reply goes on.
+      if (kind === 'f') return this.checked({ event: 'f' }, line, out);
       return this.malformed(line, 'the payload is not valid JSON', out);
     }
     if (kind === '0') return this.checked({ event: '0', data: value }, line, out);
+    if (kind === 'f' && (value === null || typeof value !== 'object' || Array.isArray(value))) return this.checked({ event: 'f' }, line, out);
+    if (kind === '3') return this.checked({ event: '3', error: value }, line, out);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       return this.malformed(line, 'the payload must be a JSON object', out);
     }
@@ -266,7 +320,9 @@ export class EventDecoder {
     const kind = (value as Record<string, unknown>).event;
     if (typeof kind !== 'string') return this.malformed(text, 'the event object has no string `event` field', out);
     if (!KNOWN_KINDS.has(kind)) return this.unknownKind(kind);
-    return this.checked(value as Record<string, unknown>, text, out);
+    const obj = value as Record<string, unknown>;
+    if (kind === '3') return this.checked({ ...obj, error: errorPartText(obj) }, text, out);
+    return this.checked(obj, text, out);
   }
 
   private checked(obj: Record<string, unknown>, raw: string, out: DecodedItem[]): boolean {
@@ -277,6 +333,12 @@ export class EventDecoder {
       const field = formatPath(issue.path);
       const rule = ruleOf(issue, valueAt(obj, issue.path));
       return this.malformed(raw, `event '${kind}': ${field} ${rule}`, out, field);
+    }
+    if (kind === 'f' && typeof obj.messageId !== 'string') {
+      // The reply goes on; the event says what was wrong (the consumer may show it).
+      this.logger?.warn('Stream start event without a usable messageId; the reply goes on', { kind: 'f', excerpt: shorten(raw) });
+      out.push({ type: 'event', event: { ...(r.data as StreamEvent), malformed: `the start of the reply was malformed: "${shorten(raw, 60)}"` } as StreamEvent });
+      return true;
     }
     out.push({ type: 'event', event: r.data as StreamEvent });
     return true;
@@ -299,28 +361,34 @@ export class EventDecoder {
   }
 }
 
+/** Text of a JSON-object `3` event: its `error`, else `message`, else `data` (a string, or an object's message). */
+function errorPartText(obj: Record<string, unknown>): unknown {
+  for (const key of ['error', 'message', 'data'] as const) {
+    const v = obj[key];
+    if (typeof v === 'string') return v;
+    if (v !== null && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') {
+      return (v as { message: string }).message;
+    }
+  }
+  return obj.error;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reply semantics
-
-/** finishReason values of an `e` event that end the reply whatever isContinued says. */
-export const FAILURE_FINISH_REASONS: ReadonlySet<string> = new Set(['error']);
-
-/** True when an `e` event ends the reply. */
-export function isTerminalErrorEvent(ev: StreamEvent): boolean {
-  return ev.event === 'e' && (ev.isContinued !== true || FAILURE_FINISH_REASONS.has(ev.finishReason));
-}
 
 export const INCOMPLETE_STREAM_MESSAGE = 'The stream ended before the reply was complete';
 
 /**
- * Decodes a whole event stream with the reply's rules:
- * - events are yielded as soon as their frame is complete;
- * - an `e` event that ends the reply -> StreamEventError after everything before it was yielded;
- *   an `e` event with isContinued true is yielded and the stream goes on;
+ * Decodes a whole event stream:
+ * - events are yielded as soon as their frame is complete, `e` (step finish) and `3` (error part)
+ *   included: what they mean for the reply is up to the consumer (see ReplyAssembler);
  * - a malformed frame -> ProtocolError quoting it (shortened), after everything before it;
- * - the reply is complete after a `d` event or `[DONE]`; the rest of the input is drained (so the
- *   connection can be reused); input ending before that -> ProtocolError (INCOMPLETE_STREAM_MESSAGE).
- * Returning early (consumer `break`) calls return() on `source`.
+ * - the reply is complete at a `d` event or `[DONE]`: the generator returns at once, without waiting
+ *   for the end of the input and without closing `source` (its owner drains or closes it; a server
+ *   may keep the connection open after `d`);
+ * - input ending before that -> ProtocolError (INCOMPLETE_STREAM_MESSAGE), unless a `3` error part
+ *   came (the reply already failed with its text).
+ * Returning early (consumer `break`, error) calls return() on `source`.
  */
 export async function* decodeEventStream(
   source: AsyncIterable<Uint8Array>,
@@ -328,6 +396,7 @@ export async function* decodeEventStream(
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const decoder = new EventDecoder(opts);
   let complete = false;
+  let errorPart = false;
   let announced = false;
   function* handle(items: DecodedItem[]): Generator<StreamEvent, void, undefined> {
     if (!announced && decoder.framing !== undefined) {
@@ -335,15 +404,16 @@ export async function* decodeEventStream(
       opts.onFraming?.(decoder.framing);
     }
     for (const item of items) {
+      if (complete) return;
       if (item.type === 'error') throw item.error;
       if (item.type === 'done') {
         complete = true;
-        continue;
+        return;
       }
       const ev = item.event;
-      if (ev.event === 'e' && isTerminalErrorEvent(ev)) throw new StreamEventError(ev.finishReason, ev);
-      if (ev.event === 'd') complete = true;
+      if (ev.event === '3') errorPart = true;
       yield ev;
+      if (ev.event === 'd') complete = true;
     }
   }
   const chunks = source[Symbol.asyncIterator]();
@@ -355,8 +425,7 @@ export async function* decodeEventStream(
         next = await chunks.next();
       } catch (err) {
         drained = true; // a failed iterator is finished
-        // The reply was already complete: a connection failure while draining the rest loses nothing.
-        if (complete) return;
+        if (errorPart) return;
         throw err;
       }
       if (next.done) {
@@ -364,11 +433,13 @@ export async function* decodeEventStream(
         break;
       }
       yield* handle(decoder.push(next.value));
+      if (complete) return;
     }
     yield* handle(decoder.end());
-    if (!complete) throw new ProtocolError(INCOMPLETE_STREAM_MESSAGE);
+    if (!complete && !errorPart) throw new ProtocolError(INCOMPLETE_STREAM_MESSAGE);
   } finally {
     // Stopped early (consumer break, or an error frame): let the source release its resources.
-    if (!drained) await chunks.return?.();
+    // A complete reply leaves the source to its owner.
+    if (!drained && !complete) await chunks.return?.();
   }
 }

@@ -136,9 +136,9 @@ export class ConnectionError extends ChatServiceError {
   }
 }
 
-export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'request';
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'request' | 'reply';
 
-/** A timeout elapsed: connecting, waiting for headers, between body chunks, or the whole request. */
+/** A timeout elapsed: connecting, waiting for headers, between body chunks, the whole request, or the reply deadline of a stream. */
 export class TimeoutError extends ChatServiceError {
   readonly kind = 'timeout' as const;
   readonly phase: TimeoutPhase;
@@ -172,15 +172,18 @@ export class ProtocolError extends ChatServiceError {
   }
 }
 
-/** An `e` event that ended the reply (isContinued false, or a failure finishReason). */
+/**
+ * The reply failed while it was written: a `3` error part (message: its text) or a step finished with
+ * finishReason `error`. `text` is what arrived before (kept: the reply was paid for).
+ */
 export class StreamEventError extends ChatServiceError {
   readonly kind = 'stream' as const;
   readonly finishReason: string;
-  readonly event: Record<string, unknown> | undefined;
-  constructor(finishReason: string, event?: Record<string, unknown>) {
-    super(`The reply stopped with an error event (finishReason: ${finishReason})`);
+  readonly text: string;
+  constructor(message: string, finishReason: string, text = '') {
+    super(message);
     this.finishReason = finishReason;
-    this.event = event;
+    this.text = text;
   }
 }
 

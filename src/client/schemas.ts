@@ -97,55 +97,101 @@ export const ChatResponseSchema = z.looseObject({
 });
 export type ChatResponse = z.infer<typeof ChatResponseSchema>;
 
+/**
+ * What the client accepts as a non-streaming reply after a 200: the reply was paid for, so only
+ * `content` is required; a missing field is named in CheckedChatResponse.problems.
+ */
+export const ChatReplySchema = z.looseObject({
+  id: z.string().optional(),
+  content: z.string(),
+  role: z.string().optional(),
+  createdAt: z.string().optional(),
+  creditsUsed: z.number().optional(),
+  creditsRemaining: z.number().optional(),
+  model: z.string().optional(),
+});
+
+export type ChatReply = z.infer<typeof ChatReplySchema>;
+
+/** A non-streaming reply as the client returns it: values checked, problems named. */
+export type CheckedChatResponse = z.infer<typeof ChatReplySchema> & {
+  /** What was missing or out of range (the reply is kept). */
+  problems?: string[];
+};
+
+/**
+ * Token counts of a step or of the whole reply. Both fields are optional (a missing optional field
+ * never breaks a reply); out-of-range values (negative, fractional) pass here and are made sensible
+ * by checkUsage (sanitize.ts), which logs them once.
+ */
 export const UsageSchema = z.looseObject({
-  promptTokens: z.number(),
-  completionTokens: z.number(),
+  promptTokens: z.number().optional(),
+  completionTokens: z.number().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** `f`: start of the reply. */
+/**
+ * Event kinds of the stream. They are those of the Vercel AI SDK data stream protocol (v4), which the
+ * service's stack uses; where the interface text differs (it calls `e` "error"), the service wins.
+ */
+/** `f`: a step starts. A missing or unusable messageId is tolerated (the reply is paid for). */
 export const StartEventSchema = z.looseObject({
   event: z.literal('f'),
-  messageId: z.string(),
+  messageId: z.string().optional().catch(undefined),
 });
 /** `0`: a chunk of reply text. */
 export const ChunkEventSchema = z.looseObject({
   event: z.literal('0'),
   data: z.string(),
 });
-/** `e`: an error; the reply goes on only when isContinued is true (absent counts as false). */
-export const ErrorEventSchema = z.looseObject({
+/**
+ * `e`: a step finished (not an error by itself). finishReason: stop, length, content-filter,
+ * tool-calls, error, other, unknown; with isContinued true another step follows.
+ */
+export const StepFinishEventSchema = z.looseObject({
   event: z.literal('e'),
-  finishReason: z.string(),
+  finishReason: z.string().optional(),
+  usage: UsageSchema.optional(),
   isContinued: z.boolean().optional(),
 });
-/** `d`: end of the reply. */
+/** `d`: the message is finished; the reply is complete here. */
 export const DoneEventSchema = z.looseObject({
   event: z.literal('d'),
-  finishReason: z.string(),
+  finishReason: z.string().optional(),
   usage: UsageSchema.optional(),
+});
+/**
+ * `3`: an error part. Line-prefixed framing: `3:"message"`; JSON-object framings: `{"event":"3", …}`
+ * with the text in `error` (or `message` / `data`), normalised to `error` by the decoder.
+ */
+export const ErrorPartEventSchema = z.looseObject({
+  event: z.literal('3'),
+  error: z.string(),
 });
 
 export const StreamEventSchema = z.discriminatedUnion('event', [
   StartEventSchema,
   ChunkEventSchema,
-  ErrorEventSchema,
+  StepFinishEventSchema,
   DoneEventSchema,
+  ErrorPartEventSchema,
 ]);
 export type StartEvent = z.infer<typeof StartEventSchema>;
 export type ChunkEvent = z.infer<typeof ChunkEventSchema>;
-export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
+export type StepFinishEvent = z.infer<typeof StepFinishEventSchema>;
 export type DoneEvent = z.infer<typeof DoneEventSchema>;
+export type ErrorPartEvent = z.infer<typeof ErrorPartEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
-export const STREAM_EVENT_KINDS = ['f', '0', 'e', 'd'] as const;
+export const STREAM_EVENT_KINDS = ['f', '0', 'e', 'd', '3'] as const;
 export type StreamEventKind = (typeof STREAM_EVENT_KINDS)[number];
 
 /** Schema of one event kind (for validating an event whose kind is already known). */
 export const STREAM_EVENT_SCHEMAS = {
   f: StartEventSchema,
   '0': ChunkEventSchema,
-  e: ErrorEventSchema,
+  e: StepFinishEventSchema,
   d: DoneEventSchema,
+  '3': ErrorPartEventSchema,
 } as const;
 
 // ---------------------------------------------------------------------------------------------

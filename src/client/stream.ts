@@ -2,7 +2,13 @@
 import { decodeEventStream, type Framing } from './decoder';
 import type { ChatServiceError, ResponseHeaders } from './errors';
 import type { Logger } from './logger';
-import type { ErrorEvent, StreamEvent, Usage } from './schemas';
+import { ReplyAssembler, type ReplyOutcome, type ReplyUsage } from './reply';
+import type { RangeWarning } from './sanitize';
+import { StreamEventError } from './errors';
+import type { StreamEvent } from './schemas';
+
+/** After `d` / [DONE], how long the rest of the body may take before the connection is closed. */
+export const DEFAULT_CLOSE_GRACE_MS = 1000;
 
 /** How a stream ended, for the client's bookkeeping (logging, releasing the attempt). */
 export interface StreamOutcome {
@@ -26,14 +32,20 @@ export interface ChatStreamInit {
   mapError(err: unknown): ChatServiceError;
   /** Called exactly once when the stream is over, whatever the reason. */
   onEnd(outcome: StreamOutcome): void;
+  /** After the reply is complete, the rest of the body is read for at most this long, then closed. */
+  closeGraceMs?: number;
+  /** Longest line / SSE event in characters (default 1 MiB). */
+  maxLineChars?: number;
 }
 
 /**
  * A streamed reply. Iterate it once with `for await`; events come as soon as each frame is complete.
  * Breaking out of the loop, abort(), or the request's AbortSignal abort the request and close the
- * connection. Errors: StreamEventError (an `e` event ending the reply), ProtocolError (malformed frame,
- * or the stream ended before the reply was complete), ConnectionError, TimeoutError, UserAbortError;
- * each is thrown after every event that came before it was yielded.
+ * connection. Every event is yielded, `e` (step finish) and `3` (error part) included: ReplyAssembler
+ * says what they mean. Iteration ends at `d` / [DONE] even when the server keeps the connection open
+ * (the rest is read for a short grace, then the connection is closed). Errors: ProtocolError
+ * (malformed frame, line over 1 MB, or the stream ended before the reply was complete),
+ * ConnectionError, TimeoutError, UserAbortError; each is thrown after every event that came before it.
  * A stream that is neither iterated nor aborted keeps its connection until the body timeout.
  */
 export class ChatStream implements AsyncIterable<StreamEvent> {
@@ -81,9 +93,12 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     let error: ChatServiceError | undefined;
     try {
       if (this.ended) throw this.init.mapError(new Error('aborted before reading'));
-      const decoded = decodeEventStream(this.init.body, {
+      const source = this.init.body[Symbol.asyncIterator]();
+      const tracked = trackEnd(source);
+      const decoded = decodeEventStream(tracked, {
         contentType,
         logger: this.init.logger,
+        ...(this.init.maxLineChars !== undefined ? { maxLineChars: this.init.maxLineChars } : {}),
         onFraming: (f) => (this.detected = f),
       });
       for await (const ev of decoded) {
@@ -91,6 +106,7 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
         yield ev;
       }
       complete = true;
+      if (!tracked.ended) void this.drainThenClose(source);
     } catch (err) {
       error = this.init.mapError(err);
       throw error;
@@ -99,6 +115,54 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
       this.finish({ complete, stoppedEarly: !complete && !error, error, events, framing: this.detected });
     }
   }
+
+  /** The reply is complete: reads what is left (e.g. [DONE]) for a short grace, then closes the connection. */
+  private async drainThenClose(source: AsyncIterator<Uint8Array>): Promise<void> {
+    const graceMs = this.init.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), graceMs)));
+    let read = 0;
+    try {
+      for (;;) {
+        const next = await Promise.race([source.next(), expired]);
+        if (next === 'expired' || read > 64 * 1024) {
+          this.init.logger.debug('Reply complete; closing the connection the server kept open', { graceMs });
+          this.init.abortRequest(false);
+          return;
+        }
+        if (next.done) return;
+        read += next.value.length;
+      }
+    } catch {
+      // The reply was complete: a failure while reading the rest loses nothing.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** An iterable over `source` that remembers whether it was read to its end (or failed). */
+function trackEnd(source: AsyncIterator<Uint8Array>): AsyncIterable<Uint8Array> & { ended: boolean } {
+  const out = {
+    ended: false,
+    [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => ({
+      next: async () => {
+        try {
+          const r = await source.next();
+          if (r.done) out.ended = true;
+          return r;
+        } catch (err) {
+          out.ended = true;
+          throw err;
+        }
+      },
+      return: async () => {
+        out.ended = true;
+        return (await source.return?.()) ?? { done: true, value: undefined };
+      },
+    }),
+  };
+  return out;
 }
 
 function headerString(v: string | string[] | undefined): string | undefined {
@@ -108,40 +172,29 @@ function headerString(v: string | string[] | undefined): string | undefined {
 export interface CollectedReply {
   text: string;
   messageId: string | undefined;
-  finishReason: string | undefined;
-  usage: Usage | undefined;
-  /** `e` events the reply continued after (isContinued true). */
-  errorEvents: ErrorEvent[];
+  finishReason: string;
+  usage: ReplyUsage | undefined;
+  outcome: ReplyOutcome;
 }
 
 /**
- * Reads a whole stream: text of the `0` events joined, messageId of `f`, finishReason and usage of `d`.
- * `onEvent` sees every event as it arrives. Errors of the stream are rethrown.
+ * Reads a whole stream into one reply (all steps of a multi-step reply, usage summed). `onEvent`
+ * sees every event as it arrives. A failed reply (`3` error part, finishReason error) throws
+ * StreamEventError carrying the text that came before; other stream errors are rethrown.
  */
 export async function collectStream(
   stream: AsyncIterable<StreamEvent>,
   onEvent?: (event: StreamEvent) => void,
+  warn?: RangeWarning,
 ): Promise<CollectedReply> {
-  const parts: string[] = [];
-  const out: CollectedReply = { text: '', messageId: undefined, finishReason: undefined, usage: undefined, errorEvents: [] };
+  const reply = new ReplyAssembler(warn);
   for await (const ev of stream) {
     onEvent?.(ev);
-    switch (ev.event) {
-      case 'f':
-        out.messageId = ev.messageId;
-        break;
-      case '0':
-        parts.push(ev.data);
-        break;
-      case 'e':
-        out.errorEvents.push(ev);
-        break;
-      case 'd':
-        out.finishReason = ev.finishReason;
-        out.usage = ev.usage;
-        break;
-    }
+    reply.push(ev);
   }
-  out.text = parts.join('');
-  return out;
+  const outcome = reply.outcome;
+  if (outcome.ending === 'error') {
+    throw new StreamEventError(outcome.errorMessage ?? 'The reply failed', outcome.finishReason, reply.text);
+  }
+  return { text: reply.text, messageId: reply.messageId, finishReason: outcome.finishReason, usage: outcome.usage, outcome };
 }

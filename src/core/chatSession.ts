@@ -6,6 +6,15 @@ import { appendMessage, buildHistory, lastUserMessageIndex, refreshTitle, type C
 import { creditsCharged } from './cost';
 import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from './store';
+import { ReplyAssembler } from '../client/reply';
+import { creditAmount, warnOncePerField, type RangeWarning } from '../client/sanitize';
+import type { StreamEvent } from '../client/schemas';
+
+/** The follow-up Continue sends after a reply cut at the model's length limit. */
+export const CONTINUE_PROMPT = 'Please continue your previous reply exactly where it stopped.';
+
+/** Added to the error of a reply that was paid for, before its Retry. */
+export const RETRY_COSTS_AGAIN = 'Retry sends the message again and costs credits again.';
 
 /** The request this session sends (a subset of the client's ChatRequest). */
 export interface SessionChatRequest {
@@ -16,11 +25,8 @@ export interface SessionChatRequest {
   search?: boolean;
 }
 
-export type SessionStreamEvent =
-  | { event: 'f'; messageId: string }
-  | { event: '0'; data: string }
-  | { event: 'e'; finishReason: string; isContinued?: boolean }
-  | { event: 'd'; finishReason: string; usage?: { promptTokens: number; completionTokens: number } };
+/** Events of the stream, as the client decodes them (f, 0, e step finish, d, 3 error part). */
+export type SessionStreamEvent = StreamEvent;
 
 /** Told by the client before it tries a request again (ChatServiceClient's RetryNotice). */
 export interface SessionRetryNotice {
@@ -40,7 +46,7 @@ export interface ChatBackend {
   chat(
     req: SessionChatRequest,
     opts: SessionCallOptions,
-  ): Promise<{ content: string; creditsUsed: number; creditsRemaining: number; model?: string }>;
+  ): Promise<{ content: string; creditsUsed?: number; creditsRemaining?: number; model?: string; problems?: string[] }>;
   chatStream(req: SessionChatRequest, opts: SessionCallOptions): Promise<AsyncIterable<SessionStreamEvent> & { abort(): void }>;
 }
 
@@ -56,6 +62,14 @@ export interface SessionSettings {
 export interface ReplyFinished {
   /** From a non-streaming reply. */
   creditsRemaining?: number;
+  /** What the service said the reply cost (non-streaming). */
+  creditsUsed?: number;
+  /** What the reply was expected to cost (the model's price), when known. */
+  expectedCost?: number;
+  /** Id of the reply, so a charge found later can be shown under it. */
+  messageId?: string;
+  /** Conversation of the reply. */
+  conversationId?: string;
   streamed: boolean;
   /** Kind of the error when the turn failed. */
   errorKind?: string;
@@ -76,6 +90,8 @@ export type SessionEvent =
   | { type: 'turnStatus'; messageId: string; text: string }
   /** The reply reached its final state (complete, stopped or error). */
   | { type: 'turnEnded'; message: StoredMessage }
+  /** A finished message changed (e.g. its charge became known). */
+  | { type: 'messageChanged'; message: StoredMessage }
   /** The conversation was replaced or changed other than by a turn (open, new, edit, a turn taken back). */
   | { type: 'conversationChanged' }
   /** The error of the last send appeared or went away. */
@@ -91,6 +107,8 @@ export interface ChatSessionDeps {
   /** Told of every domain event. */
   onEvent: (event: SessionEvent) => void;
   replyFinished?: (info: ReplyFinished) => void;
+  /** A reply starts (before its request is sent). */
+  replyStarted?: (info: { conversationId: string; messageId: string }) => void;
   logger?: SessionLogger;
   now?: () => Date;
   /** Streamed text is posted at most once per this many ms (0: every chunk). */
@@ -114,9 +132,12 @@ export class ChatSession {
   /** Text of a send that failed before any reply, for Retry when the box was emptied. */
   private failedText: string | undefined;
   private readonly now: () => Date;
+  /** Out-of-range values in replies are logged once per field. */
+  private readonly rangeWarning: RangeWarning;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.rangeWarning = warnOncePerField({ warn: (msg, data) => deps.logger?.warn(msg, data) });
   }
 
   get busy(): boolean {
@@ -150,6 +171,12 @@ export class ChatSession {
   /** Resends the history of a failed or stopped reply (or a send that failed before any reply). */
   async retry(): Promise<void> {
     if (this.running) return;
+    // The turn that failed last is the one to regenerate: a send that failed before any reply comes
+    // first, never an older stopped reply above it.
+    if (this.failedText !== undefined) {
+      await this.send(this.failedText);
+      return;
+    }
     const conv = this.conversation;
     const last = conv.messages[conv.messages.length - 1];
     if (last && last.role === 'assistant' && (last.status === 'error' || last.status === 'stopped')) {
@@ -167,9 +194,28 @@ export class ChatSession {
       await this.run(conv, last);
       return;
     }
-    if (this.failedText !== undefined) {
-      await this.send(this.failedText);
-    }
+  }
+
+  /**
+   * The charge of a reply became known after it finished (from the balance change): the reply's
+   * footer shows it, the same figure the status bar's balance moved by.
+   */
+  setReplyCredits(conversationId: string, messageId: string, credits: number): void {
+    const conv = this.conversation;
+    if (conv.id !== conversationId) return;
+    const m = conv.messages.find((x) => x.id === messageId && x.role === 'assistant');
+    if (!m?.meta || m.meta.credits === credits) return;
+    m.meta = { ...m.meta, credits };
+    this.emit({ type: 'messageChanged', message: m });
+    void this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
+  }
+
+  /** After a reply cut at the model's length limit: asks the model to go on (a new turn). */
+  async continueReply(): Promise<void> {
+    if (this.running) return;
+    const last = this.conversation.messages[this.conversation.messages.length - 1];
+    if (!last || last.role !== 'assistant' || last.meta?.ending !== 'length') return;
+    await this.send(CONTINUE_PROMPT);
   }
 
   /** Drops the error of the last send (e.g. its cause was fixed: a key was set). */
@@ -260,6 +306,7 @@ export class ChatSession {
     const running: Running = { conv, assistant, controller: new AbortController() };
     this.running = running;
     this.emit({ type: 'turnStarted', user, assistant, model });
+    this.deps.replyStarted?.({ conversationId: conv.id, messageId: assistant.id });
     // The turn is on disk from the start (a reply cut by a crash reopens as stopped, with Retry),
     // and the partial reply is written now and then while it streams.
     const saveQuietly = () =>
@@ -281,6 +328,7 @@ export class ChatSession {
     const onRetry = (notice: SessionRetryNotice) =>
       this.emit({ type: 'turnStatus', messageId: assistant.id, text: retryNoticeText(notice, settings.baseUrl) });
     let started = false;
+    let paid = false;
     let pending = '';
     let flushed = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -295,48 +343,63 @@ export class ChatSession {
       flushed += text.length;
     };
     const meta: ReplyMeta = { model };
-    const finished: ReplyFinished = { streamed: settings.stream };
+    const finished: ReplyFinished = {
+      streamed: settings.stream,
+      messageId: assistant.id,
+      conversationId: conv.id,
+      ...(cost !== null ? { expectedCost: cost } : {}),
+    };
+    const warn = this.rangeWarning;
+    const reply = new ReplyAssembler(warn);
 
     try {
       if (settings.stream) {
         const stream = await this.deps.backend().chatStream(req, { signal, onRetry });
+        // The service answered 200: the reply is paid for from here on, and is never thrown away.
+        paid = true;
         running.stream = stream;
         if (signal.aborted) stream.abort();
         for await (const ev of stream) {
-          if (ev.event === 'f') {
-            started = true;
-          } else if (ev.event === '0') {
-            started = true;
-            assistant.content += ev.data;
-            pending += ev.data;
+          if (ev.event === 'f' || ev.event === '0') started = true;
+          const text = reply.push(ev);
+          if (text) {
+            assistant.content += text;
+            pending += text;
             if (flushMs <= 0) flush();
             else if (timer === undefined) timer = setTimeout(flush, flushMs);
             if (saveEveryMs > 0 && Date.now() - lastSave >= saveEveryMs) {
               lastSave = Date.now();
               void saveQuietly();
             }
-          } else if (ev.event === 'd') {
-            if (ev.usage) {
-              meta.promptTokens = ev.usage.promptTokens;
-              meta.completionTokens = ev.usage.completionTokens;
-            }
-          } else if (ev.event === 'e') {
-            this.deps.logger?.warn('Stream error event', { finishReason: ev.finishReason, isContinued: ev.isContinued });
+          } else if (ev.event === 'e' || ev.event === 'd' || ev.event === '3') {
+            this.deps.logger?.debug('Stream event', { event: ev.event, finishReason: ev.event === '3' ? undefined : ev.finishReason });
           }
           if (signal.aborted) break;
         }
         if (signal.aborted) throw Object.assign(new Error('The request was aborted'), { kind: 'aborted' });
+        const outcome = reply.outcome;
+        if (outcome.usage?.promptTokens !== undefined) meta.promptTokens = outcome.usage.promptTokens;
+        if (outcome.usage?.completionTokens !== undefined) meta.completionTokens = outcome.usage.completionTokens;
+        if (outcome.steps > 1) this.deps.logger?.debug('Multi-step reply', { steps: outcome.steps });
+        if (outcome.ending === 'error') {
+          throw Object.assign(new Error(outcome.errorMessage ?? 'The reply failed'), { kind: 'stream' });
+        }
+        if (outcome.ending === 'length' || outcome.ending === 'content-filter') meta.ending = outcome.ending;
+        if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
         const charged = creditsCharged(undefined, cost);
         if (charged !== undefined) meta.credits = charged;
       } else {
         const res = await this.deps.backend().chat(req, { signal, onRetry });
         started = true;
+        paid = true;
         assistant.content = res.content;
         pending = res.content;
-        if (res.model) meta.model = res.model;
-        const charged = creditsCharged(res.creditsUsed, cost);
+        if (res.model) meta.model = displayModelId(res.model, model, warn);
+        const charged = creditsCharged(creditAmount(res.creditsUsed, 'creditsUsed', warn), cost);
         if (charged !== undefined) meta.credits = charged;
-        finished.creditsRemaining = res.creditsRemaining;
+        if (res.creditsUsed !== undefined) finished.creditsUsed = meta.credits;
+        if (res.creditsRemaining !== undefined) finished.creditsRemaining = creditAmount(res.creditsRemaining, 'creditsRemaining', warn);
+        if (res.problems?.length) meta.note = `The service's reply was incomplete (${res.problems.join('; ')}); the text is kept.`.slice(0, 500);
       }
       flush();
       assistant.status = 'complete';
@@ -347,13 +410,13 @@ export class ChatSession {
       finished.errorKind = kind;
       if (kind === 'aborted') {
         assistant.status = 'stopped';
-        meta.credits = started ? creditsCharged(undefined, cost) : undefined;
+        meta.credits = paid || started ? creditsCharged(undefined, cost) : undefined;
         if (meta.credits === undefined) delete meta.credits;
         assistant.meta = meta;
       } else {
         const view = errorToView(err, settings.baseUrl);
         this.deps.logger?.warn('Chat request failed', { kind, message: view.message });
-        if (!started && assistant.content === '') {
+        if (!paid && !started && assistant.content === '') {
           // Nothing of the reply arrived: take the turn back and return the text to the box.
           const i = conv.messages.indexOf(user);
           if (i >= 0) conv.messages.splice(i);
@@ -368,8 +431,9 @@ export class ChatSession {
           return;
         }
         assistant.status = 'error';
-        assistant.error = view;
-        if (started && cost !== null) meta.credits = cost;
+        // The service answered 200, so the reply was paid for: its text stays, and Retry says it costs credits again.
+        assistant.error = paid ? { ...view, message: `${view.message} ${RETRY_COSTS_AGAIN}` } : view;
+        if (paid && cost !== null) meta.credits = cost;
         assistant.meta = meta;
       }
     } finally {
@@ -389,4 +453,11 @@ export class ChatSession {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** The model id a reply names, fit to show: an id that is not a plausible model id is replaced by the one asked for. */
+export function displayModelId(replyModel: string, asked: string, warn: RangeWarning): string {
+  if (/^[\w.:/-]{1,100}$/.test(replyModel)) return replyModel;
+  warn('model', replyModel, asked);
+  return asked;
 }

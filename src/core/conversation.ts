@@ -175,12 +175,121 @@ export function summarize(conv: Conversation): ConversationSummary {
   return { id: conv.id, title: conv.title, updatedAt: conv.updatedAt, messageCount: conv.messages.length };
 }
 
-/** Parses stored JSON; returns undefined for anything that is not a valid conversation. */
-export function parseConversation(data: unknown): Conversation | undefined {
-  const r = ConversationSchema.safeParse(data);
-  if (!r.success) return undefined;
-  const conv = r.data;
+/**
+ * Parses stored JSON. A conversation that fails its schema is repaired (see repairConversation);
+ * undefined only when nothing can be read (not an object, or no usable id).
+ */
+export function parseConversation(data: unknown, fallbackId?: string): Conversation | undefined {
+  const conv = repairConversation(data, fallbackId).conv;
+  if (!conv) return undefined;
   // A reply that was streaming when the window closed is kept as stopped.
   for (const m of conv.messages) if (m.status === 'streaming') m.status = 'stopped';
   return conv;
+}
+
+export interface RepairResult {
+  /** The conversation, repaired; undefined when nothing can be read. */
+  conv: Conversation | undefined;
+  /** What was wrong and what was done about it (empty for a valid conversation). */
+  problems: string[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isDate = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 100;
+
+/**
+ * A stored conversation as far as it can be read (pure): fields that fail the schema are replaced
+ * by sensible values, messages that cannot be read are dropped, ids are made valid and distinct,
+ * out-of-range reply meta is dropped field by field. Each repair is named in `problems`.
+ * `fallbackId` (e.g. from the file name) is used when the id itself is unusable.
+ */
+export function repairConversation(raw: unknown, fallbackId?: string): RepairResult {
+  const ok = ConversationSchema.safeParse(raw);
+  if (ok.success) return { conv: ok.data, problems: [] };
+  const problems: string[] = [];
+  if (!isRecord(raw)) return { conv: undefined, problems: ['not a JSON object'] };
+  let id = typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 200 ? raw.id : undefined;
+  if (id === undefined && fallbackId) {
+    id = fallbackId;
+    problems.push('id replaced by the file name');
+  }
+  if (id === undefined) return { conv: undefined, problems: ['no usable id'] };
+  const createdAt = isDate(raw.createdAt) ? raw.createdAt : isDate(raw.updatedAt) ? raw.updatedAt : new Date(0).toISOString();
+  if (!isDate(raw.createdAt)) problems.push('createdAt missing');
+  const updatedAt = isDate(raw.updatedAt) ? raw.updatedAt : createdAt;
+  if (!isDate(raw.updatedAt)) problems.push('updatedAt missing');
+  const conv: Conversation = { version: 1, id, title: DEFAULT_TITLE, createdAt, updatedAt, nextSeq: 0, messages: [] };
+  if (raw.version !== 1) problems.push(`version ${JSON.stringify(raw.version)} read as 1`);
+  const rawMessages = Array.isArray(raw.messages) ? raw.messages : [];
+  if (!Array.isArray(raw.messages)) problems.push('messages missing');
+  const needsId: StoredMessage[] = [];
+  const seen = new Set<string>();
+  rawMessages.forEach((m, i) => {
+    const msg = repairMessage(m, createdAt, `messages[${i}]`, problems);
+    if (!msg) return;
+    if (seen.has(msg.id) || !MESSAGE_ID_PATTERN.test(msg.id)) needsId.push(msg);
+    else seen.add(msg.id);
+    conv.messages.push(msg);
+  });
+  const maxSeq = Math.max(-1, ...[...seen].map((x) => parseInt(x.slice(4), 16)));
+  conv.nextSeq =
+    typeof raw.nextSeq === 'number' && Number.isInteger(raw.nextSeq) && raw.nextSeq >= 0 && raw.nextSeq < MESSAGE_ID_SPACE
+      ? raw.nextSeq
+      : (maxSeq + 1) % MESSAGE_ID_SPACE;
+  for (const msg of needsId) {
+    problems.push(`message id ${JSON.stringify(msg.id).slice(0, 30)} replaced`);
+    msg.id = nextMessageId(conv);
+  }
+  if (typeof raw.title === 'string') conv.title = raw.title;
+  else {
+    problems.push('title missing');
+    refreshTitle(conv);
+  }
+  return { conv, problems };
+}
+
+function repairMessage(raw: unknown, fallbackDate: string, where: string, problems: string[]): StoredMessage | undefined {
+  const ok = StoredMessageSchema.safeParse(raw);
+  if (ok.success) return ok.data;
+  if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant')) {
+    problems.push(`${where} dropped (no role)`);
+    return undefined;
+  }
+  const content = typeof raw.content === 'string' ? raw.content : typeof raw.content === 'number' ? String(raw.content) : undefined;
+  if (content === undefined) {
+    problems.push(`${where} dropped (no text)`);
+    return undefined;
+  }
+  const statuses = ['complete', 'streaming', 'stopped', 'error'] as const;
+  const status = statuses.find((x) => x === raw.status) ?? (raw.role === 'user' ? 'complete' : 'stopped');
+  const msg: StoredMessage = {
+    id: typeof raw.id === 'string' ? raw.id : '',
+    role: raw.role,
+    content,
+    createdAt: isDate(raw.createdAt) ? raw.createdAt : fallbackDate,
+    status,
+  };
+  if (raw.meta !== undefined) {
+    const meta = repairMeta(raw.meta);
+    if (meta) msg.meta = meta;
+  }
+  const error = ErrorViewSchema.safeParse(raw.error);
+  if (error.success) msg.error = error.data;
+  else if (status === 'error') msg.error = { kind: 'unknown', message: 'The reply failed.', actions: ['retry'] };
+  problems.push(`${where} repaired`);
+  return msg;
+}
+
+/** Reply meta field by field: what fails its rule (e.g. negative credits) is left out. */
+function repairMeta(raw: unknown): ReplyMeta | undefined {
+  const ok = ReplyMetaSchema.safeParse(raw);
+  if (ok.success) return ok.data;
+  if (!isRecord(raw) || typeof raw.model !== 'string') return undefined;
+  const meta: Record<string, unknown> = { model: raw.model };
+  for (const [key, schema] of Object.entries(ReplyMetaSchema.shape)) {
+    if (key === 'model' || raw[key] === undefined) continue;
+    const r = schema.safeParse(raw[key]);
+    if (r.success) meta[key] = r.data;
+  }
+  return meta as ReplyMeta;
 }

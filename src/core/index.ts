@@ -8,3 +8,4 @@ export * from './selection';
 export * from './export';
 export * from './subscriptions';
 export * from './chatSession';
+export * from './charge';

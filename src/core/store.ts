@@ -101,7 +101,7 @@ export class ConversationStore {
   /** Makes a saved conversation current; returns undefined when it is missing or unreadable. */
   async open(id: string): Promise<Conversation | undefined> {
     if (id === this.currentConv.id) return this.currentConv;
-    const conv = parseConversation(await this.storage.read(id));
+    const conv = parseConversation(await this.storage.read(id), id);
     if (!conv) return undefined;
     this.currentConv = conv;
     return conv;

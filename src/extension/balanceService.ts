@@ -1,6 +1,6 @@
 // The credit balance: refreshed on an interval, after replies and on command.
 import * as vscode from 'vscode';
-import type { BalanceLike } from '../core';
+import { ChargeTracker, totalCredits, type BalanceLike, type ReplyFinished, type TurnCharge } from '../core';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
@@ -21,6 +21,7 @@ export class BalanceService implements vscode.Disposable {
   private timer: ReturnType<typeof setInterval> | undefined;
   private generation = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly charges: ChargeTracker;
 
   constructor(
     private readonly clients: ClientProvider,
@@ -42,6 +43,38 @@ export class BalanceService implements vscode.Disposable {
       }),
     );
     this.schedule();
+    this.charges = new ChargeTracker({
+      fetchTotal: () => this.fetchFresh(),
+      currentTotal: () => (this.current.balance ? totalCredits(this.current.balance) : undefined),
+      log: (msg, data) => this.logger.info(msg, data),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+  }
+
+  /** A reply starts (its balance change is attributed to it only if no other turn overlaps). */
+  replyStarted(key: string): void {
+    this.charges.begin(key);
+  }
+
+  /**
+   * A reply finished (complete, failed or stopped): the balance is brought up to date by a request
+   * started now (an answer to an earlier request is dropped), and the reply's charge is settled:
+   * from creditsUsed, else from the balance change. Resolves with the charge once known.
+   */
+  async replyFinished(key: string, info: ReplyFinished): Promise<TurnCharge> {
+    if (info.creditsRemaining !== undefined) this.setRemaining(info.creditsRemaining);
+    return this.charges.end(key, {
+      ...(info.creditsUsed !== undefined ? { reported: info.creditsUsed } : {}),
+      ...(info.expectedCost !== undefined ? { expected: info.expectedCost } : {}),
+    });
+  }
+
+  /** Fetches the balance with a request started now (an answer to an earlier one is dropped); resolves with the total. */
+  private async fetchFresh(): Promise<number | undefined> {
+    this.generation++;
+    this.inFlight = undefined;
+    await this.refresh();
+    return this.current.balance && !this.current.error ? totalCredits(this.current.balance) : undefined;
   }
 
   get state(): BalanceState {

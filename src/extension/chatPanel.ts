@@ -108,13 +108,16 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   }
 
   /**
-   * After every turn the balance is brought up to date: from creditsRemaining of a non-streaming
-   * reply, else from the service (a streamed reply, and any failed or stopped one, which the service
-   * may have charged for: a stream dropped mid-way is charged).
+   * After every turn the balance is brought up to date, and the reply's charge shown once it is
+   * known from the balance change.
    */
   replyFinished(info: ReplyFinished): void {
-    if (info.creditsRemaining !== undefined) this.deps.balance.setRemaining(info.creditsRemaining);
-    else void this.deps.balance.refresh();
+    const key = `${info.conversationId}/${info.messageId}`;
+    void this.deps.balance.replyFinished(key, info).then((charge) => {
+      if (charge.charged !== undefined && info.conversationId && info.messageId) {
+        this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
+      }
+    });
   }
 
   get isOpen(): boolean {
@@ -370,6 +373,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return;
       case 'retry':
         return this.controller.retry();
+      case 'continue':
+        return this.controller.continueReply();
       case 'editLast':
         return this.session.editLast();
       case 'newChat':

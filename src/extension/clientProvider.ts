@@ -25,7 +25,7 @@ export class ClientProvider implements vscode.Disposable {
 
   private currentSignature(): string {
     const s = this.config.settings;
-    return JSON.stringify([s.baseUrl, s.requestTimeoutSeconds, this.config.proxy ?? '']);
+    return JSON.stringify([s.baseUrl, s.requestTimeoutSeconds, s.replyDeadlineMinutes, this.config.proxy ?? '']);
   }
 
   get(): ChatServiceClient {
@@ -38,7 +38,7 @@ export class ClientProvider implements vscode.Disposable {
         baseUrl: s.baseUrl,
         apiKey: () => this.keys.get(),
         logger: this.logger,
-        timeouts: clientTimeouts(s.requestTimeoutSeconds),
+        timeouts: clientTimeouts(s.requestTimeoutSeconds, s.replyDeadlineMinutes),
         userAgent: this.userAgent,
         ...(proxy ? { proxy } : {}),
       });

@@ -38,7 +38,7 @@ export class FileConversationStorage implements ConversationStoragePort {
     const out: ConversationSummary[] = [];
     for (const name of names) {
       try {
-        const conv = parseConversation(JSON.parse(await readFile(join(this.dir, name), 'utf8')));
+        const conv = parseConversation(JSON.parse(await readFile(join(this.dir, name), 'utf8')), name.slice(0, -'.json'.length));
         if (conv) out.push(summarize(conv));
       } catch {
         // unreadable file: skipped

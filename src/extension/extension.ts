@@ -34,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
     modelCost: (id) => models.costOf(id),
     onEvent: (event) => chat.onSessionEvent(event),
     replyFinished: (info) => chat.replyFinished(info),
+    replyStarted: (info) => balance.replyStarted(`${info.conversationId}/${info.messageId}`),
     logger,
     flushIntervalMs: 24,
   });

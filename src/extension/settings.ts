@@ -12,6 +12,8 @@ export interface AiChatSettings {
   systemPrompt: string;
   requestTimeoutSeconds: number;
   balanceRefreshMinutes: number;
+  /** Overall deadline of a streamed reply (a stream of keep-alives only ends here). */
+  replyDeadlineMinutes: number;
   fontSize: number;
 }
 
@@ -43,12 +45,26 @@ export function readSettings(get: (key: string) => unknown): AiChatSettings {
     systemPrompt: str('systemPrompt', ''),
     requestTimeoutSeconds: num(get('requestTimeoutSeconds'), 120, 5, 3600),
     balanceRefreshMinutes: num(get('balanceRefreshMinutes'), 5, 0, 1440),
+    replyDeadlineMinutes: num(get('replyDeadlineMinutes'), 10, 1, 120),
     fontSize: num(get('fontSize'), 0, 0, 48),
   };
 }
 
-/** Client timeouts from the single request timeout setting. */
-export function clientTimeouts(requestTimeoutSeconds: number): { connectMs: number; headersMs: number; bodyMs: number } {
+/**
+ * Client timeouts from the request timeout and reply deadline settings. A non-streaming reply is
+ * written whole before its headers, so it waits longer than a stream's first byte: at least 5
+ * minutes, and at least twice the request timeout.
+ */
+export function clientTimeouts(
+  requestTimeoutSeconds: number,
+  replyDeadlineMinutes = 10,
+): { connectMs: number; headersMs: number; bodyMs: number; chatReplyMs: number; replyDeadlineMs: number } {
   const ms = Math.round(requestTimeoutSeconds * 1000);
-  return { connectMs: Math.min(ms, 30_000), headersMs: ms, bodyMs: ms };
+  return {
+    connectMs: Math.min(ms, 30_000),
+    headersMs: ms,
+    bodyMs: ms,
+    chatReplyMs: Math.max(300_000, 2 * ms),
+    replyDeadlineMs: Math.round(replyDeadlineMinutes * 60_000),
+  };
 }

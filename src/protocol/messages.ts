@@ -40,11 +40,19 @@ export const ErrorViewSchema = z.object({
 });
 export type ErrorView = z.infer<typeof ErrorViewSchema>;
 
+/** How a complete reply ended when it is worth a note under it: cut at the model's limit, or filtered. */
+export const ReplyEndingSchema = z.enum(['length', 'content-filter']);
+export type ReplyEnding = z.infer<typeof ReplyEndingSchema>;
+
 export const ReplyMetaSchema = z.object({
   model: z.string(),
   credits: z.number().nonnegative().optional(),
   promptTokens: z.number().int().nonnegative().optional(),
   completionTokens: z.number().int().nonnegative().optional(),
+  /** `length`: a note and a Continue button under the reply; `content-filter`: a note. */
+  ending: ReplyEndingSchema.optional(),
+  /** What the service got wrong in a reply that was kept (e.g. a missing field). */
+  note: z.string().max(500).optional(),
 });
 export type ReplyMeta = z.infer<typeof ReplyMetaSchema>;
 
@@ -126,6 +134,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().int().nonnegative(), text }),
   /** The final state of the reply (complete, stopped or error). */
   z.object({ type: z.literal('turnEnded'), message: MessageViewSchema, status: ChatStatusSchema }),
+  /** A finished message changed (e.g. its charge became known after the turn). */
+  z.object({ type: z.literal('messageChanged'), message: MessageViewSchema }),
   /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
   z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().max(1000) }),
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
@@ -142,6 +152,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send'), text: text.min(1) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
+  /** Ask the model to go on with a reply cut at its length limit. */
+  z.object({ type: z.literal('continue') }),
   z.object({ type: z.literal('editLast') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openHistory') }),

@@ -29,3 +29,10 @@ export function replyMetaText(meta: ReplyMeta): string {
   }
   return parts.join(' · ');
 }
+
+/** The note under a reply that ended early: cut at the model's length limit, or filtered. */
+export function replyEndingText(ending: ReplyMeta['ending']): string | undefined {
+  if (ending === 'length') return 'The reply was cut off at the model’s length limit.';
+  if (ending === 'content-filter') return 'The reply was stopped by the service’s content filter.';
+  return undefined;
+}

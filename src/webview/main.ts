@@ -6,6 +6,7 @@
 // a page at a time as the top of the list comes into view, keeping what is on screen in place.
 import {
   nextMessageText,
+  replyEndingText,
   replyMetaText,
   parseHostMessage,
   type ChatSettings,
@@ -221,6 +222,14 @@ class ChatApp {
         this.applyStatus(msg.status);
         if (m.status === 'complete') announce('Assistant reply complete');
         else if (m.status === 'stopped') announce('Reply stopped');
+        return;
+      }
+      case 'messageChanged': {
+        const i = this.indexOf(msg.message.id);
+        if (i >= 0) this.list[i] = msg.message;
+        const entry = this.entries.get(msg.message.id);
+        if (entry) this.updateBody(entry, msg.message);
+        this.refreshFooters();
         return;
       }
       case 'streamStatus': {
@@ -445,6 +454,14 @@ class ChatApp {
     }
     if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: 'Stopped' }));
     if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
+    const endingNote = m.status === 'complete' ? replyEndingText(m.meta?.ending) : undefined;
+    if (endingNote || m.meta?.note) {
+      const note = el('p', { class: 'reply-note', text: [endingNote, m.meta?.note].filter(Boolean).join(' ') });
+      if (m.meta?.ending === 'length' && canRetry) {
+        note.append(' ', button('Continue', () => this.post({ type: 'continue' }), { class: 'secondary', title: 'Ask the model to go on where it stopped' }));
+      }
+      footer.append(note);
+    }
     if (m.status === 'error' && m.error) {
       // Only the newest failure is an alert; older ones stay as plain text in the history.
       footer.append(this.errorBox(m.error, canRetry, undefined, ctx.isLast && !ctx.hasSendError));

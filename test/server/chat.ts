@@ -2,7 +2,7 @@
 // object or as a stream of events in the configured framing (with stream faults).
 import { randomUUID } from 'node:crypto';
 import type { FaultSpec, Framing, ServerConfig } from './fixtures';
-import { framingWriter, type StreamEvent } from './framing';
+import { framingWriter, type StreamEvent, type Usage } from './framing';
 import { estimateTokens, generateReply, splitChunks } from './reply';
 import { sendError, sendJson, type RequestContext } from './respond';
 import type { BalanceStore, UserState } from './state';
@@ -91,18 +91,51 @@ export async function handleChat({ ctx, user, store, config, raw, tooLarge, faul
     'content-type': writer.contentType,
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
+    ...writer.headers,
   });
   ctx.res.flushHeaders();
   const send = (ev: StreamEvent) => ctx.write(writer.event(ev));
-  if (!(await send({ event: 'f', messageId: randomUUID() }))) return;
+
+  if (fault?.kind === 'keep-alive-only') {
+    // Only keep-alives, until the client leaves (or the server closes).
+    while (await ctx.sleep(fault.ms ?? 1000)) if (!(await ctx.write(writer.keepAlive()))) return;
+    return;
+  }
+
+  // Steps of the reply: one by default; `multi-step` splits the chunks into several (isContinued).
+  const stepCount = fault?.kind === 'multi-step' ? Math.min(fault.steps ?? 2, Math.max(1, chunks.length)) : 1;
+  const perStep = Math.ceil(chunks.length / stepCount);
+  const stepStarts = new Set(Array.from({ length: stepCount }, (_, k) => k * perStep));
+  const stepUsage = (from: number, to: number, first: boolean): Usage => ({
+    promptTokens: first ? usage.promptTokens : 0,
+    completionTokens: estimateTokens(chunks.slice(from, to).join('').length),
+  });
 
   const faultAt =
-    fault && (fault.kind === 'drop-mid-stream' || fault.kind === 'malformed-frame' || fault.kind === 'error-event')
-      ? Math.min(fault.afterChunks ?? 0, chunks.length)
+    fault && (fault.kind === 'drop-mid-stream' || fault.kind === 'malformed-frame' || fault.kind === 'error-part' || fault.kind === 'finish')
+      ? Math.min(fault.afterChunks ?? (fault.kind === 'finish' ? chunks.length : 0), chunks.length)
       : fault?.kind === 'truncated-body'
         ? Math.floor(chunks.length / 2)
         : -1;
 
+  /** Ends the reply: the step's `e`, then `d` with the reply's usage (every step summed), then [DONE]. */
+  const finish = async (finishReason: string, stepFrom: number, upTo: number): Promise<void> => {
+    const whole = { promptTokens: usage.promptTokens, completionTokens: estimateTokens(chunks.slice(0, upTo).join('').length) };
+    const step = stepUsage(stepFrom, upTo, stepFrom === 0);
+    if (!(await send({ event: 'e', finishReason, usage: step, isContinued: false }))) return;
+    if (!(await send({ event: 'd', finishReason, usage: whole }))) return;
+    if (fault?.kind === 'hold-open') {
+      // The reply is complete, but the body does not end: a decoder must finish at `d` / [DONE].
+      if (!(await ctx.write(writer.done()))) return;
+      await ctx.sleep(fault.ms ?? 600_000);
+      if (!ctx.closed) ctx.res.end();
+      return;
+    }
+    ctx.res.end(writer.done());
+  };
+
+  if (!(await send({ event: 'f', messageId: randomUUID() }))) return;
+  let stepFrom = 0;
   for (let i = 0; i <= chunks.length; i++) {
     if (i === faultAt && fault) {
       switch (fault.kind) {
@@ -117,25 +150,29 @@ export async function handleChat({ ctx, user, store, config, raw, tooLarge, faul
         case 'malformed-frame':
           if (!(await ctx.write(writer.malformed()))) return;
           break;
-        case 'error-event': {
-          const isContinued = fault.isContinued ?? false;
-          if (!(await send({ event: 'e', finishReason: fault.finishReason ?? 'error', isContinued }))) return;
-          if (!isContinued) {
-            ctx.res.end(writer.done());
+        case 'error-part':
+          if (!(await send({ event: '3', error: fault.message ?? 'An error occurred while generating the reply.' }))) return;
+          if (fault.close) {
+            ctx.res.end();
             return;
           }
-          break;
-        }
+          return finish('error', stepFrom, i);
+        case 'finish':
+          return finish(fault.finishReason, stepFrom, i);
         default:
           break;
       }
     }
     if (i === chunks.length) break;
+    if (i > 0 && stepStarts.has(i)) {
+      if (!(await send({ event: 'e', finishReason: 'tool-calls', usage: stepUsage(stepFrom, i, stepFrom === 0), isContinued: true }))) return;
+      stepFrom = i;
+      if (!(await send({ event: 'f', messageId: randomUUID() }))) return;
+    }
     if (delay > 0 && !(await ctx.sleep(delay))) return;
     if (!(await send({ event: '0', data: chunks[i] }))) return;
     // With no delay, still yield to the event loop now and then so other requests progress.
     if (delay === 0 && i % 256 === 255 && !(await ctx.sleep(0))) return;
   }
-  if (!(await send({ event: 'd', finishReason: 'stop', usage }))) return;
-  ctx.res.end(writer.done());
+  await finish('stop', stepFrom, chunks.length);
 }

@@ -134,8 +134,16 @@ export type FaultSpec =
   | { kind: 'status'; status: number; html?: boolean; retryAfter?: number }
   /** Writes one unparsable frame after `afterChunks` chunks, then continues the stream. */
   | { kind: 'malformed-frame'; afterChunks?: number }
-  /** Sends an `e` event after `afterChunks` chunks; the stream ends there unless isContinued. */
-  | { kind: 'error-event'; afterChunks?: number; finishReason?: string; isContinued?: boolean }
+  /** The reply ends after `afterChunks` chunks (default: all) with `e` and `d` of this finishReason. */
+  | { kind: 'finish'; finishReason: string; afterChunks?: number }
+  /** A multi-step reply: `steps` steps (f, text, e isContinued:true ... e isContinued:false), then d. */
+  | { kind: 'multi-step'; steps?: number }
+  /** A `3` error part after `afterChunks` chunks; then `e`/`d` with finishReason error (or, close: the body just ends). */
+  | { kind: 'error-part'; afterChunks?: number; message?: string; close?: boolean }
+  /** The normal reply, then the connection stays open (no end of body) for `ms` (default: until the client leaves). */
+  | { kind: 'hold-open'; ms?: number }
+  /** Headers, then only keep-alive comments every `ms` (SSE `: keep-alive`; other framings: blank lines), never an event. */
+  | { kind: 'keep-alive-only'; ms?: number }
   /** Uses another wire framing for the stream. */
   | { kind: 'framing'; framing: Framing }
   /** Non-streaming: JSON body cut in half, connection closed. Streaming: ends cleanly after half the chunks, without `d`. */
@@ -161,7 +169,11 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'drop-mid-stream',
   'status',
   'malformed-frame',
-  'error-event',
+  'finish',
+  'multi-step',
+  'error-part',
+  'hold-open',
+  'keep-alive-only',
   'framing',
   'truncated-body',
   'reset-before-headers',

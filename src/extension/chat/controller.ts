@@ -85,6 +85,8 @@ export class ChatController {
         return [{ type: 'streamStatus', messageId: event.messageId, text: event.text }];
       case 'turnEnded':
         return [{ type: 'turnEnded', message: messageView(event.message), status: this.status() }];
+      case 'messageChanged':
+        return [{ type: 'messageChanged', message: messageView(event.message) }];
       case 'conversationChanged':
         return [this.conversationMessage()];
       case 'sendErrorChanged':
@@ -129,6 +131,13 @@ export class ChatController {
     if (this.deps.session.busy) return;
     if (!(await this.ensureModel())) return;
     await this.deps.session.retry();
+  }
+
+  /** Continue of a reply cut at the model's length limit (a new turn: the same checks as a send). */
+  async continueReply(): Promise<void> {
+    if (this.deps.session.busy) return;
+    if (!(await this.ensureModel())) return;
+    await this.deps.session.continueReply();
   }
 
   /** The model is required: ask for it on the first send. */

@@ -175,7 +175,7 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(got.text, whole.content);
       assert.equal(got.finishReason, 'stop');
       assert.ok(got.messageId && got.messageId.length > 0);
-      assert.ok(got.usage && got.usage.completionTokens > 0 && got.usage.promptTokens > 0);
+      assert.ok(got.usage && got.usage.completionTokens! > 0 && got.usage.promptTokens! > 0);
       assert.equal(seen[0].event, 'f');
       assert.equal(seen[seen.length - 1].event, 'd');
       assert.ok(seen.filter((e) => e.event === '0').length > 10);
@@ -607,10 +607,86 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(requests('/chat').length, 1);
     });
 
+    it('a non-streaming chat reply has its own, longer wait than the time to a stream\'s first byte', async () => {
+      // undici checks header timeouts on a coarse clock (about 0.5 s): the delays leave room for it.
+      srv.control.injectFault({ kind: 'delay-headers', ms: 2000, times: 2 });
+      const c = client({ timeouts: { headersMs: 150, chatReplyMs: 8000 }, maxRetries: 0 });
+      const reply = await c.chat(hello);
+      assert.ok(reply.content.length > 100, 'the non-streaming reply waited past headersMs');
+      const e = await expectError(c.chatStream(hello), TimeoutError);
+      assert.equal(e.phase, 'headers');
+      assert.equal(e.timeoutMs, 150);
+      srv.control.injectFault({ kind: 'delay-headers', ms: 3000, times: 1 });
+      const slow = await expectError(client({ timeouts: { chatReplyMs: 150 }, maxRetries: 0 }).chat(hello), TimeoutError);
+      assert.equal(slow.phase, 'headers');
+      assert.equal(slow.timeoutMs, 150);
+    });
+
     it('requestMs bounds a whole non-streaming call', async () => {
       srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/ai-model', times: 3 });
       const e = await expectError(client({ timeouts: { requestMs: 100 }, maxRetries: 0 }).models(), TimeoutError);
       assert.equal(e.phase, 'request');
+    });
+  });
+
+  describe('limits and out-of-range values', () => {
+    it('a non-streaming body over 16 MB is a protocol error, not unbounded memory', async () => {
+      const big = Buffer.alloc(17 * 1024 * 1024, 0x61);
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"content":"');
+        res.end(big);
+      });
+      try {
+        const e = await expectError(client({ baseUrl: url, maxRetries: 0 }).chat(hello), ProtocolError);
+        assert.match(e.message, /larger than 16 MB/);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    it('a stream line over 1 MB is a protocol error after the events before it', async () => {
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-vercel-ai-data-stream': 'v1' });
+        res.write('f:{"messageId":"m"}\n0:"ok"\n');
+        res.end('0:"' + 'x'.repeat(1100 * 1024) + '"\ne:{"finishReason":"stop"}\nd:{"finishReason":"stop"}\n');
+      });
+      try {
+        const { events, error } = await drain(await client({ baseUrl: url }).chatStream(hello));
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.match(error.message, /longer than 1 MB/);
+        assert.deepEqual(events.map((e) => e.event), ['f', '0']);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    it('negative or fractional credits and costs, and missing fields after a 200, are made sensible and logged once', async () => {
+      const { server, url } = await tinyServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (req.url?.endsWith('/chat')) res.end(JSON.stringify({ content: 'Kept text', creditsUsed: -2, creditsRemaining: 10.456 }));
+        else if (req.url?.endsWith('/user/balance')) res.end(JSON.stringify({ balance: { regularBalance: -5, dailyBalance: 1.5, totalBalance: -3.5 } }));
+        else res.end(JSON.stringify([{ valueId: 'odd', name: 'Odd', type: 'text', costInCreditPerUse: -1, isActive: true }, { valueId: 'half', name: 'Half', type: 'text', costInCreditPerUse: 0.255, isActive: true }]));
+      });
+      try {
+        const c = client({ baseUrl: url });
+        const r = await c.chat(hello);
+        assert.equal(r.content, 'Kept text');
+        assert.equal(r.creditsUsed, undefined);
+        assert.equal(r.creditsRemaining, 10.46);
+        assert.ok(r.problems?.some((p) => p.includes('id is missing')));
+        assert.ok(r.problems?.some((p) => p.includes('creditsUsed is out of range')));
+        await c.chat(hello);
+        const b = await c.balance();
+        assert.deepEqual([b.balance.regularBalance, b.balance.dailyBalance, b.balance.totalBalance], [0, 1.5, 0]);
+        const models = await c.models();
+        assert.equal(models[0].isActive, false, 'a model with a negative cost cannot be used');
+        assert.equal(models[1].costInCreditPerUse, 0.26);
+        const warnings = log.calls.filter((e) => e.msg === 'Out-of-range value from the service');
+        assert.equal(warnings.filter((w) => w.data?.field === 'creditsUsed').length, 1, 'logged once per field');
+      } finally {
+        await closeServer(server);
+      }
     });
   });
 
@@ -629,23 +705,97 @@ describe('ChatServiceClient against the reference server', function () {
       });
     }
 
-    it('an e event that does not continue -> StreamEventError after the events before it', async () => {
-      srv.control.injectFault({ kind: 'error-event', afterChunks: 2, finishReason: 'content-filter', isContinued: false });
-      const { events, error } = await drain(await client().chatStream(hello));
-      assert.ok(error instanceof StreamEventError, String(error));
-      assert.equal(error.kind, 'stream');
-      assert.equal(error.finishReason, 'content-filter');
-      assert.deepEqual(
-        events.map((e) => e.event),
-        ['f', '0', '0'],
+    for (const framing of ['sse', 'ndjson', 'prefixed'] as const) {
+      it(`${framing}: a normal reply (f, 0..., e stop, d) is complete, with no error`, async () => {
+        srv.control.injectFault({ kind: 'framing', framing });
+        const got = await collectStream(await client().chatStream(hello));
+        assert.equal(got.outcome.ending, 'complete');
+        assert.equal(got.finishReason, 'stop');
+        assert.ok(got.text.length > 500);
+      });
+
+      it(`${framing}: a 3 error part -> StreamEventError with its text, after the text kept`, async () => {
+        srv.control.injectFault({ kind: 'error-part', afterChunks: 2, message: 'upstream model failed', framing });
+        const stream = await client().chatStream(hello);
+        const error = await collectStream(stream).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof StreamEventError, String(error));
+        assert.equal(error.message, 'upstream model failed');
+        assert.ok(error.text.length > 0, 'the text before the error is kept');
+      });
+
+      it(`${framing}: a 3 error part and the body ends without d -> still the error part, not a cut stream`, async () => {
+        srv.control.injectFault({ kind: 'error-part', afterChunks: 1, message: 'boom', framing, close: true });
+        const error = await collectStream(await client().chatStream(hello)).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof StreamEventError, String(error));
+        assert.equal(error.message, 'boom');
+      });
+
+      it(`${framing}: a multi-step reply is one reply, usage summed`, async () => {
+        srv.control.injectFault({ kind: 'multi-step', steps: 3, framing });
+        const whole = await collectStream(await client().chatStream(hello));
+        srv.control.injectFault({ kind: 'framing', framing });
+        const single = await collectStream(await client().chatStream(hello));
+        assert.equal(whole.text, single.text);
+        assert.equal(whole.outcome.steps, 3);
+        assert.equal(whole.outcome.ending, 'complete');
+        assert.ok(whole.usage!.completionTokens! >= single.usage!.completionTokens! - 3);
+      });
+    }
+
+    for (const reason of ['length', 'content-filter', 'other', 'unknown', 'tool-calls'] as const) {
+      it(`finishReason ${reason} is not an error (ending ${reason === 'length' || reason === 'content-filter' ? reason : 'complete'})`, async () => {
+        srv.control.injectFault({ kind: 'finish', finishReason: reason, afterChunks: 3 });
+        const got = await collectStream(await client().chatStream(hello));
+        assert.equal(got.finishReason, reason);
+        assert.equal(got.outcome.ending, reason === 'length' || reason === 'content-filter' ? reason : 'complete');
+      });
+    }
+
+    it('finishReason error -> StreamEventError after the text kept', async () => {
+      srv.control.injectFault({ kind: 'finish', finishReason: 'error', afterChunks: 3 });
+      const error = await collectStream(await client().chatStream(hello)).then(
+        () => undefined,
+        (e: unknown) => e,
       );
+      assert.ok(error instanceof StreamEventError, String(error));
+      assert.equal(error.finishReason, 'error');
+      assert.ok(error.text.length > 0);
     });
 
-    it('an e event with isContinued true is yielded and the reply goes on', async () => {
-      srv.control.injectFault({ kind: 'error-event', afterChunks: 1, finishReason: 'length', isContinued: true, framing: 'prefixed' });
-      const got = await collectStream(await client().chatStream(hello));
-      assert.equal(got.finishReason, 'stop');
-      assert.deepEqual(got.errorEvents, [{ event: 'e', finishReason: 'length', isContinued: true }]);
+    it('d with the connection kept open: the reply ends at d, and the connection is closed after the grace', async () => {
+      srv.control.injectFault({ kind: 'hold-open', ms: 60_000 });
+      const c = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, timeouts: { closeGraceMs: 100 } });
+      try {
+        const started = Date.now();
+        const got = await collectStream(await c.chatStream(hello));
+        assert.equal(got.outcome.ending, 'complete');
+        assert.ok(Date.now() - started < 30_000, 'the reply did not wait for the held connection');
+        // The client closes the connection the server kept open.
+        for (let i = 0; i < 100 && srv.control.requests().at(-1)?.clientClosed !== true; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(srv.control.requests().at(-1)?.clientClosed, true);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('keep-alive only: the stream ends at the reply deadline with a TimeoutError (phase reply)', async () => {
+      srv.control.injectFault({ kind: 'keep-alive-only', ms: 20 });
+      const c = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, maxRetries: 0, timeouts: { replyDeadlineMs: 300 } });
+      try {
+        const { events, error } = await drain(await c.chatStream(hello));
+        assert.equal(events.length, 0);
+        assert.ok(error instanceof TimeoutError, String(error));
+        assert.equal(error.phase, 'reply');
+        assert.match(error.message, /reply deadline/);
+      } finally {
+        await c.close();
+      }
     });
 
     it('a stream that ends without d or [DONE] -> ProtocolError after what came', async () => {

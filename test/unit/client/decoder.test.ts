@@ -36,7 +36,7 @@ interface Outcome {
   framing: Framing | undefined;
 }
 
-async function decodeAll(chunks: Uint8Array[], opts: { contentType?: string; framing?: Framing } = {}): Promise<Outcome> {
+async function decodeAll(chunks: Uint8Array[], opts: { contentType?: string; framing?: Framing; maxLineChars?: number } = {}): Promise<Outcome> {
   const warns: Outcome['warns'] = [];
   const events: StreamEvent[] = [];
   let framing: Framing | undefined;
@@ -62,6 +62,8 @@ const c2: StreamEvent = { event: '0', data: TEXT };
 const c3: StreamEvent = { event: '0', data: 'line1\nline2' };
 const d: StreamEvent = { event: 'd', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 34 } };
 const FULL = [f, c1, c2, c3, d];
+const eStop: StreamEvent = { event: 'e', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 34 }, isContinued: false };
+const eCont: StreamEvent = { event: 'e', finishReason: 'tool-calls', usage: { promptTokens: 12, completionTokens: 10 }, isContinued: true };
 
 const sse = (events: unknown[], nl = '\n') =>
   events.map((e) => `data: ${JSON.stringify(e)}${nl}${nl}`).join('') + `data: [DONE]${nl}${nl}`;
@@ -235,25 +237,54 @@ const fixtures: Fixture[] = [
     error: { type: ProtocolError, includes: '"<html><body>Bad Gateway</body></html>"' },
   },
   {
-    name: 'e event that does not continue ends the reply with StreamEventError after what came before',
-    body: sse([f, c1, { event: 'e', finishReason: 'content-filter', isContinued: false }, c2, d]),
+    name: 'e is a step finish, not an error: f, 0, e (stop), d in SSE',
+    body: sse([f, c1, eStop, d]),
     contentType: 'text/event-stream',
-    events: [f, c1],
-    error: { type: StreamEventError, includes: 'content-filter', finishReason: 'content-filter' },
+    events: [f, c1, eStop, d],
   },
   {
-    name: 'e event without isContinued ends the reply',
-    body: ndjson([f, c1, { event: 'e', finishReason: 'length' }]),
+    name: 'e with isContinued true: the next step follows (NDJSON)',
+    body: ndjson([f, c1, eCont, f, c2, eStop, d]),
     contentType: 'application/x-ndjson',
-    events: [f, c1],
-    error: { type: StreamEventError, includes: 'length', finishReason: 'length' },
+    events: [f, c1, eCont, f, c2, eStop, d],
   },
   {
-    name: "e event with finishReason 'error' ends the reply even when marked continued",
-    body: prefixed([f, c1, { event: 'e', finishReason: 'error', isContinued: true }, c2, d]),
+    name: 'e with finishReason error is yielded (the consumer decides), line-prefixed',
+    body: prefixed([f, c1, { event: 'e', finishReason: 'error', isContinued: false }, d]),
     contentType: 'text/plain',
-    events: [f, c1],
-    error: { type: StreamEventError, includes: 'error', finishReason: 'error' },
+    events: [f, c1, { event: 'e', finishReason: 'error', isContinued: false }, d],
+  },
+  {
+    name: '3 error part, line-prefixed: 3:"message"',
+    body: prefixed([f, c1]) + '3:"model overloaded"\n' + prefixed([d]),
+    contentType: 'text/plain',
+    events: [f, c1, { event: '3', error: 'model overloaded' }, d],
+  },
+  {
+    name: '3 error part, SSE JSON object with `error`',
+    body: sse([f, c1, { event: '3', error: 'model overloaded' }, d]),
+    contentType: 'text/event-stream',
+    events: [f, c1, { event: '3', error: 'model overloaded' }, d],
+  },
+  {
+    name: '3 error part, NDJSON object with `message`, body ending without d: no incomplete-stream error',
+    body: ndjson([f, c1, { event: '3', message: 'model overloaded' }]),
+    contentType: 'application/x-ndjson',
+    events: [f, c1, { event: '3', message: 'model overloaded', error: 'model overloaded' } as StreamEvent],
+  },
+  {
+    name: 'f without messageId is tolerated (the reply goes on)',
+    body: ndjson([{ event: 'f' }, c1, d]),
+    contentType: 'application/x-ndjson',
+    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "{"event":"f"}"' } as StreamEvent, c1, d],
+    warnKinds: ['f'],
+  },
+  {
+    name: 'a malformed f in the line-prefixed framing: the reply goes on, the event says what was wrong',
+    body: 'f:{not json\n' + prefixed([c1, d]),
+    contentType: 'text/plain',
+    events: [{ event: 'f', malformed: 'the start of the reply was malformed: "f:{not json"' } as StreamEvent, c1, d],
+    warnKinds: ['f'],
   },
   {
     name: 'stream ending without d or [DONE] fails after yielding what came',
@@ -432,6 +463,39 @@ describe('client stream decoder', () => {
       if (ev.event === '0') break;
     }
     assert.equal(returned, true);
+  });
+
+  it('the reply is complete at d: the decoder returns without waiting for the end of the input, and leaves the source open', async () => {
+    let returned = false;
+    let pulledAfterD = false;
+    async function* heldOpen(): AsyncGenerator<Uint8Array> {
+      try {
+        yield enc.encode(sse([f, c1, eStop, d]).replace('data: [DONE]\n\n', ''));
+        pulledAfterD = true;
+        await new Promise(() => {}); // the server keeps the connection open
+      } finally {
+        returned = true;
+      }
+    }
+    const got: StreamEvent[] = [];
+    for await (const ev of decodeEventStream(heldOpen(), { contentType: 'text/event-stream' })) got.push(ev);
+    assert.deepEqual(got, [f, c1, eStop, d]);
+    assert.equal(pulledAfterD, false, 'nothing was read after d');
+    assert.equal(returned, false, 'the source is left to its owner (drained or closed after a grace)');
+  });
+
+  it('a line over 1 MB is a protocol error, not unbounded memory (also in SSE events of many data lines)', async () => {
+    const long = '0:"' + 'x'.repeat(2 * 1024 * 1024) + '"\n';
+    const out = await decodeAll([enc.encode(prefixed([f])), enc.encode(long.slice(0, 1_500_000)), enc.encode(long.slice(1_500_000))], { contentType: 'text/plain' });
+    assert.deepEqual(out.events, [f]);
+    assert.ok(out.error instanceof ProtocolError, String(out.error));
+    assert.match((out.error as Error).message, /longer than 1 MB/);
+    const manyData = 'data: {"event":"0","data":"\n' + 'data: xxxxxxxxxxxxxxxx\n'.repeat(80_000) + '\n';
+    const sseOut = await decodeAll([enc.encode(manyData)], { contentType: 'text/event-stream' });
+    assert.ok(sseOut.error instanceof ProtocolError);
+    assert.match((sseOut.error as Error).message, /longer than 1 MB/);
+    const small = await decodeAll([enc.encode(prefixed([f]) + '0:"' + 'x'.repeat(1000) + '"\n' + prefixed([d]))], { contentType: 'text/plain', maxLineChars: 100 });
+    assert.ok(small.error instanceof ProtocolError, 'the limit is configurable');
   });
 
   it('a source failing after the reply was complete loses nothing; failing before, the error propagates', async () => {

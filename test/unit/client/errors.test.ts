@@ -93,9 +93,10 @@ describe('client errors', () => {
     }
     assert.equal((cases[0][0] as ConnectionError).code, 'ECONNREFUSED');
     assert.equal((cases[1][0] as TimeoutError).phase, 'headers');
-    const s = new StreamEventError('content-filter', { event: 'e' });
+    const s = new StreamEventError('model overloaded', 'error', 'partial text');
     assert.equal(s.kind, 'stream');
-    assert.equal(s.finishReason, 'content-filter');
+    assert.equal(s.finishReason, 'error');
+    assert.equal(s.text, 'partial text');
     const v = new RequestValidationError([{ field: 'temperature', rule: 'must be <= 2' }]);
     assert.equal(v.kind, 'validation');
     assert.equal(v.message, 'Invalid request: temperature must be <= 2');

@@ -10,7 +10,11 @@ import {
   type SessionSettings,
   type ReplyFinished,
   type SessionEvent,
+  toConversationView,
 } from '../../../src/core';
+import { CONTINUE_PROMPT } from '../../../src/core/chatSession';
+import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../src/protocol';
+import { viewMessages } from '../viewMessages';
 
 class FakeError extends Error {
   constructor(
@@ -99,6 +103,7 @@ function setup(overrides: Partial<SessionSettings> = {}) {
 const chunks = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'srv' },
   ...texts.map((data) => ({ event: '0' as const, data })),
+  { event: 'e', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 340 }, isContinued: false },
   { event: 'd', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 340 } },
 ];
 
@@ -128,7 +133,7 @@ describe('chat session', () => {
     const offsets = t.posts.flatMap((p) => (p.type === 'textAppended' ? [[p.offset, p.text]] : []));
     assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
-    assert.deepEqual(t.finished, [{ streamed: true }]);
+    assert.deepEqual(t.finished, [{ streamed: true, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages[1].content, 'Hello');
   });
@@ -141,7 +146,7 @@ describe('chat session', () => {
     assert.equal(reply.content, 'Answer');
     assert.equal(reply.meta?.credits, 1);
     assert.equal(t.fb.requests[0].search, undefined);
-    assert.deepEqual(t.finished, [{ streamed: false, creditsRemaining: 999 }]);
+    assert.deepEqual(t.finished, [{ streamed: false, creditsRemaining: 999, creditsUsed: 1, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
   });
 
   it('batches chunks into fewer posts when a flush interval is set', async () => {
@@ -293,5 +298,231 @@ describe('chat session', () => {
     assert.equal(t.session.conversation.messages.length, 0);
     assert.ok(await t.session.open(oldId));
     assert.equal(t.session.conversation.messages.length, 2);
+  });
+
+  describe('reply endings (the stream as the service sends it)', () => {
+    const reply = (finishReason: string, ...texts: string[]): SessionStreamEvent[] => [
+      { event: 'f', messageId: 'srv' },
+      ...texts.map((data) => ({ event: '0' as const, data })),
+      { event: 'e', finishReason, usage: { promptTokens: 5, completionTokens: 7 }, isContinued: false },
+      { event: 'd', finishReason, usage: { promptTokens: 5, completionTokens: 7 } },
+    ];
+
+    for (const reason of ['stop', 'other', 'unknown', 'tool-calls']) {
+      it(`finishReason ${reason}: a normal end, no error, no note`, async () => {
+        const t = setup();
+        t.fb.scripts.push({ events: reply(reason, 'All ', 'good') });
+        await t.session.send('Q');
+        const m = t.session.conversation.messages[1];
+        assert.equal(m.status, 'complete');
+        assert.equal(m.content, 'All good');
+        assert.equal(m.error, undefined);
+        assert.equal(m.meta?.ending, undefined);
+        assert.ok(!t.posts.some((p) => p.type === 'turnEnded' && p.message.status === 'error'));
+        assert.equal(t.finished[0].errorKind, undefined);
+      });
+    }
+
+    it('finishReason length: complete, marked cut (note + Continue), and Continue sends a follow-up asking to continue', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: reply('length', 'Half of the ans') });
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.status, 'complete');
+      assert.equal(m.meta?.ending, 'length');
+      const end = t.posts.find((p) => p.type === 'turnEnded');
+      assert.ok(end && end.type === 'turnEnded' && end.message.meta?.ending === 'length');
+      t.fb.scripts.push({ events: reply('stop', 'wer.') });
+      await t.session.continueReply();
+      assert.equal(t.fb.requests.length, 2);
+      const sent = t.fb.requests[1].messages;
+      assert.equal(sent.at(-1)!.content, CONTINUE_PROMPT);
+      assert.equal(sent.at(-2)!.content, 'Half of the ans');
+      // Continue does nothing after a reply that was not cut.
+      await t.session.continueReply();
+      assert.equal(t.fb.requests.length, 2);
+    });
+
+    it('finishReason content-filter (or content_filter): complete, with the filter note', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: reply('content_filter', 'Some text') });
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.status, 'complete');
+      assert.equal(m.meta?.ending, 'content-filter');
+      assert.match(replyEndingText(m.meta?.ending) ?? '', /content filter/);
+    });
+
+    it('finishReason error: a failure shown after the text that came, which is kept (paid), Retry warns about credits', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: reply('error', 'Partial') });
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.status, 'error');
+      assert.equal(m.content, 'Partial');
+      assert.equal(m.error?.kind, 'stream');
+      assert.match(m.error?.message ?? '', /finishReason: error/);
+      assert.match(m.error?.message ?? '', /costs credits again/);
+      assert.equal(m.meta?.credits, 1);
+    });
+
+    it('a 3 error part: an error with its text, after the text kept', async () => {
+      const t = setup();
+      t.fb.scripts.push({
+        events: [
+          { event: 'f', messageId: 'srv' },
+          { event: '0', data: 'Begin' },
+          { event: '3', error: 'The model is overloaded' },
+          { event: 'e', finishReason: 'error', isContinued: false },
+          { event: 'd', finishReason: 'error' },
+        ],
+      });
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.status, 'error');
+      assert.equal(m.content, 'Begin');
+      assert.match(m.error?.message ?? '', /The model is overloaded/);
+      const err = t.posts.find((p) => p.type === 'turnEnded' && p.message.status === 'error');
+      assert.ok(err);
+    });
+
+    it('multi-step: one reply in the panel, usage summed over the steps', async () => {
+      const t = setup();
+      t.fb.scripts.push({
+        events: [
+          { event: 'f', messageId: 's1' },
+          { event: '0', data: 'Step one. ' },
+          { event: 'e', finishReason: 'tool-calls', usage: { promptTokens: 10, completionTokens: 4 }, isContinued: true },
+          { event: 'f', messageId: 's2' },
+          { event: '0', data: 'Step two.' },
+          { event: 'e', finishReason: 'stop', usage: { promptTokens: 20, completionTokens: 6 }, isContinued: false },
+          { event: 'd', finishReason: 'stop', usage: { promptTokens: 30, completionTokens: 10 } },
+        ],
+      });
+      await t.session.send('Q');
+      const msgs = t.session.conversation.messages;
+      assert.equal(msgs.length, 2);
+      assert.equal(msgs[1].content, 'Step one. Step two.');
+      assert.equal(msgs[1].status, 'complete');
+      assert.equal(msgs[1].meta?.promptTokens, 30);
+      assert.equal(msgs[1].meta?.completionTokens, 10);
+      assert.equal(t.posts.filter((p) => p.type === 'turnStarted').length, 1);
+    });
+
+    it('out-of-range values (negative/fractional tokens and credits, odd model id, missing fields) keep the panel usable', async () => {
+      const warnings: string[] = [];
+      const t = setup();
+      const session = new ChatSession({
+        store: t.store,
+        backend: () => t.fb.backend,
+        settings: () => t.settings,
+        modelCost: () => null,
+        onEvent: (e) => t.posts.push(e),
+        flushIntervalMs: 0,
+        logger: { debug() {}, warn: (msg, data) => warnings.push(`${msg} ${String(data?.field)}`) },
+      });
+      t.fb.scripts.push({
+        events: [
+          { event: 'f' },
+          { event: '0', data: 'Text' },
+          { event: 'e', usage: { promptTokens: -3, completionTokens: 2.6 } },
+          { event: 'e', usage: { promptTokens: -1, completionTokens: 1.2 } },
+          { event: 'd' },
+        ] as SessionStreamEvent[],
+      });
+      await session.send('Q');
+      t.settings.stream = false;
+      t.fb.scripts.push({ content: 'Second', creditsUsed: -4, creditsRemaining: 12.345, model: '<b>odd model</b>' });
+      await session.send('Q2');
+      // Every message posted to the panel passes the panel's own validation.
+      for (const p of viewMessages(session, t.posts)) assert.ok(parseHostMessage(p).ok, `${p.type}: ${JSON.stringify(p)}`);
+      const view = { conversation: toConversationView(session.conversation) };
+      for (const m of view.conversation.messages) assert.ok(MessageViewSchema.safeParse(m).success, JSON.stringify(m));
+      const [, first, , second] = session.conversation.messages;
+      assert.equal(first.status, 'complete');
+      assert.equal(first.meta?.promptTokens, undefined);
+      assert.equal(first.meta?.completionTokens, 4);
+      assert.equal(second.content, 'Second');
+      assert.equal(second.meta?.credits, undefined);
+      assert.equal(second.meta?.model, 'swift-chat');
+      // Logged once per field, however often it came.
+      assert.equal(warnings.filter((w) => w.includes('e.usage.promptTokens')).length, 1);
+      assert.ok(warnings.some((w) => w.includes('creditsUsed')));
+      assert.ok(warnings.some((w) => w.includes('model')));
+    });
+  });
+
+  describe('Retry target and paid replies', () => {
+    it('Retry regenerates the turn that failed, never an older stopped one above it', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: chunks('part').slice(0, 2), waitForAbort: true });
+      const done = t.session.send('Old question');
+      while (!t.posts.some((p) => p.type === 'textAppended')) await new Promise((r) => setImmediate(r));
+      t.session.stop();
+      await done;
+      // The next send fails before any reply: the turn is taken back, the text returned.
+      t.fb.scripts.push(new FakeError('connection', 'refused'));
+      await t.session.send('New question');
+      assert.ok(t.session.sendError);
+      t.fb.scripts.push({ events: chunks('New answer') });
+      await t.session.retry();
+      const last = t.fb.requests.at(-1)!.messages.at(-1)!;
+      assert.equal(last.content, 'New question');
+      assert.deepEqual(t.session.conversation.messages.map((m) => [m.content, m.status]), [
+        ['Old question', 'complete'],
+        ['part', 'stopped'],
+        ['New question', 'complete'],
+        ['New answer', 'complete'],
+      ]);
+    });
+
+    it('a reply the service paid for is kept when the stream breaks (f came, even with no text), Retry warns it costs again', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: [{ event: 'f', messageId: 'srv' }], failAfter: new FakeError('protocol', 'Malformed stream frame') });
+      await t.session.send('Q');
+      const msgs = t.session.conversation.messages;
+      assert.equal(msgs.length, 2, 'the turn is kept');
+      assert.equal(msgs[1].status, 'error');
+      assert.match(msgs[1].error?.message ?? '', /costs credits again/);
+      assert.equal(t.session.sendError, undefined);
+    });
+
+    it('a stream that fails right after the 200, before any event, keeps the turn (paid) with Retry warning about credits', async () => {
+      const t = setup();
+      t.fb.scripts.push({ events: [], failAfter: new FakeError('protocol', 'Malformed stream frame') });
+      await t.session.send('Q');
+      const msgs = t.session.conversation.messages;
+      assert.equal(msgs.length, 2);
+      assert.equal(msgs[1].status, 'error');
+      assert.match(msgs[1].error?.message ?? '', /costs credits again/);
+    });
+
+    it('a malformed f: the reply is kept and its note says what was wrong', async () => {
+      const t = setup();
+      t.fb.scripts.push({
+        events: [
+          { event: 'f', malformed: 'the start of the reply was malformed: "f:{x"' } as SessionStreamEvent,
+          { event: '0', data: 'Text' },
+          { event: 'e', finishReason: 'stop', isContinued: false },
+          { event: 'd', finishReason: 'stop' },
+        ],
+      });
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.status, 'complete');
+      assert.equal(m.content, 'Text');
+      assert.match(m.meta?.note ?? '', /start of the reply was malformed/);
+    });
+
+    it('a non-streaming reply missing fields after a 200 keeps its text and says what was wrong', async () => {
+      const t = setup({ stream: false });
+      t.fb.scripts.push({ content: 'Kept', problems: ['creditsUsed is missing'] } as never);
+      await t.session.send('Q');
+      const m = t.session.conversation.messages[1];
+      assert.equal(m.content, 'Kept');
+      assert.equal(m.status, 'complete');
+      assert.match(m.meta?.note ?? '', /creditsUsed is missing/);
+      assert.equal(m.meta?.credits, 1, 'the model price stands in for the missing charge');
+    });
   });
 });

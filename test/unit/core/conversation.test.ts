@@ -10,6 +10,8 @@ import {
   MESSAGE_ID_PATTERN,
   nextMessageId,
   parseConversation,
+  repairConversation,
+  ConversationSchema,
   type Conversation,
 } from '../../../src/core';
 
@@ -183,12 +185,62 @@ describe('conversation store', () => {
     assert.equal(saved?.messages.length, 1);
   });
 
-  it('returns undefined for a missing or corrupt conversation', async () => {
+  it('returns undefined for a missing conversation; one failing its schema opens with what can be read', async () => {
     const storage = new MemoryConversationStorage();
     storage.data.set('bad', JSON.stringify({ id: 'bad', messages: 'nope' }));
     const store = new ConversationStore(storage, opts);
     assert.equal(await store.open('missing'), undefined);
-    assert.equal(await store.open('bad'), undefined);
+    const bad = await store.open('bad');
+    assert.equal(bad?.id, 'bad');
+    assert.deepEqual(bad?.messages, []);
+  });
+
+  describe('repairConversation', () => {
+    it('a valid conversation comes back unchanged, with no problems', () => {
+      const c = conv();
+      appendMessage(c, 'user', 'q', t0);
+      const r = repairConversation(JSON.parse(JSON.stringify(c)));
+      assert.deepEqual(r.problems, []);
+      assert.deepEqual(r.conv, c);
+    });
+
+    it('repairs what fails the schema and keeps every message that can be read', () => {
+      const raw = {
+        version: 2,
+        id: 'c1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        messages: [
+          { id: 'msg_000', role: 'user', content: 'First question', createdAt: 'x', status: 'complete' },
+          { id: 'msg_000', role: 'assistant', content: 'Answer', status: 'weird', meta: { model: 'm', credits: -3, promptTokens: 1.5, completionTokens: 7 } },
+          { id: 'bad-id', role: 'assistant', content: 'Failed one', createdAt: 'x', status: 'error' },
+          { role: 'system', content: 'dropped' },
+          { id: 'msg_003', role: 'user', content: null },
+          'garbage',
+        ],
+        nextSeq: -5,
+      };
+      const { conv: c, problems } = repairConversation(raw);
+      assert.ok(c);
+      assert.ok(ConversationSchema.safeParse(c).success, 'the repaired conversation passes the schema');
+      assert.deepEqual(c.messages.map((m) => [m.role, m.content, m.status]), [
+        ['user', 'First question', 'complete'],
+        ['assistant', 'Answer', 'stopped'],
+        ['assistant', 'Failed one', 'error'],
+      ]);
+      assert.equal(new Set(c.messages.map((m) => m.id)).size, 3, 'ids made distinct');
+      assert.deepEqual(c.messages[1].meta, { model: 'm', completionTokens: 7 });
+      assert.equal(c.messages[2].error?.kind, 'unknown');
+      assert.equal(c.title, 'First question');
+      assert.equal(c.updatedAt, '2026-01-01T00:00:00.000Z');
+      assert.ok(problems.length >= 5, problems.join('; '));
+    });
+
+    it('uses the file name when the id is unusable; nothing to read without either', () => {
+      assert.equal(repairConversation({ messages: [] }, 'from-file').conv?.id, 'from-file');
+      assert.equal(repairConversation({ messages: [] }).conv, undefined);
+      assert.equal(repairConversation('not an object', 'x').conv, undefined);
+      assert.equal(parseConversation([1, 2], 'x'), undefined);
+    });
   });
 
   it('turns a reply that was streaming when saved into a stopped one', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
@@ -55,5 +55,26 @@ describe('conversation files', () => {
     await assert.rejects(s.writeCurrentId('../../etc/passwd'));
     await s.writeCurrentId('abc-123');
     assert.equal(await s.readCurrentId(), 'abc-123');
+  });
+
+  it('a saved conversation that fails its schema is listed in History and opens with what can be read', async () => {
+    await mkdir(join(dir, 'conversations'), { recursive: true });
+    const broken = {
+      version: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-02T00:00:00.000Z',
+      nextSeq: 'x',
+      messages: [
+        { id: 'msg_000', role: 'user', content: 'Question kept', createdAt: '2026-01-01T00:00:00.000Z', status: 'complete' },
+        { id: 'msg_001', role: 'assistant', content: 'Answer kept', status: 'done', meta: { model: 'm', credits: -1 } },
+      ],
+    };
+    await writeFile(join(dir, 'conversations', 'old-chat.json'), JSON.stringify(broken));
+    const store = newStore();
+    const list = await store.list();
+    assert.deepEqual(list.map((c) => [c.id, c.title]), [['old-chat', 'Question kept']]);
+    const opened = await store.open('old-chat');
+    assert.deepEqual(opened?.messages.map((m) => m.content), ['Question kept', 'Answer kept']);
+    assert.deepEqual(opened?.messages[1].meta, { model: 'm' });
   });
 });

@@ -57,6 +57,7 @@ describe('settings', () => {
       systemPrompt: '',
       requestTimeoutSeconds: 120,
       balanceRefreshMinutes: 5,
+      replyDeadlineMinutes: 10,
       fontSize: 0,
     });
   });
@@ -70,8 +71,10 @@ describe('settings', () => {
     assert.equal(s.model, 'swift-chat');
   });
   it('maps the request timeout to client timeouts', () => {
-    assert.deepEqual(clientTimeouts(120), { connectMs: 30_000, headersMs: 120_000, bodyMs: 120_000 });
-    assert.deepEqual(clientTimeouts(10), { connectMs: 10_000, headersMs: 10_000, bodyMs: 10_000 });
+    assert.deepEqual(clientTimeouts(120), { connectMs: 30_000, headersMs: 120_000, bodyMs: 120_000, chatReplyMs: 300_000, replyDeadlineMs: 600_000 });
+    assert.deepEqual(clientTimeouts(10, 2), { connectMs: 10_000, headersMs: 10_000, bodyMs: 10_000, chatReplyMs: 300_000, replyDeadlineMs: 120_000 });
+    // A non-streaming reply always waits longer than the time to a stream's first byte.
+    assert.ok(clientTimeouts(600).chatReplyMs > clientTimeouts(600).headersMs);
   });
 });
 

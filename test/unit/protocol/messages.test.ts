@@ -52,6 +52,7 @@ const validHost: unknown[] = [
     message: { ...reply, status: 'error', error: { kind: 'server', message: 'boom', actions: ['retry'] } },
     status: idle,
   },
+  { type: 'messageChanged', message: { ...reply, content: 'abc', status: 'complete', meta: { model: 'swift-chat', credits: 2 } } },
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
@@ -69,6 +70,7 @@ const invalidHost: Array<[string, unknown]> = [
   ['streamChunk text not a string', { type: 'streamChunk', messageId: 'msg_001', offset: 0, text: 42 }],
   ['streamChunk negative offset', { type: 'streamChunk', messageId: 'msg_001', offset: -1, text: 'a' }],
   ['turnEnded bad status', { type: 'turnEnded', message: { ...reply, status: 'done' }, status: idle }],
+  ['messageChanged without the message', { type: 'messageChanged' }],
   ['streamStatus without text', { type: 'streamStatus', messageId: 'm' }],
   ['streamStatus text too long', { type: 'streamStatus', messageId: 'm', text: 'x'.repeat(1001) }],
   [
@@ -84,6 +86,7 @@ const validWebview: unknown[] = [
   { type: 'ready' },
   { type: 'send', text: 'hello' },
   { type: 'stop' },
+  { type: 'continue' },
   { type: 'retry' },
   { type: 'editLast' },
   { type: 'newChat' },

@@ -175,31 +175,84 @@ describe('reference server: fault injection', () => {
     assert.throws(() => JSON.parse(text));
   });
 
-  it('error-event (not continued): e event, no d, stream ends', async () => {
-    ctx.s.control.injectFault({ kind: 'error-event', afterChunks: 2, finishReason: 'content_filter', isContinued: false });
+  it('default stream is what the service sends: f, many 0, e (step finish, stop), d, [DONE]', async () => {
     const res = await postChat(ctx.s, streamBody);
     const { events, done } = parseSse((await readAll(res)).text);
-    assert.deepEqual(events.map((e) => e.event), ['f', '0', '0', 'e']);
-    assert.deepEqual(events[3], { event: 'e', finishReason: 'content_filter', isContinued: false });
+    const kinds = events.map((e) => e.event);
+    assert.equal(kinds[0], 'f');
+    assert.ok(kinds.filter((k) => k === '0').length > 10);
+    assert.deepEqual(kinds.slice(-2), ['e', 'd']);
+    const e = events.at(-2) as unknown as { finishReason: string; isContinued: boolean; usage: { promptTokens: number; completionTokens: number } };
+    assert.equal(e.finishReason, 'stop');
+    assert.equal(e.isContinued, false);
+    assert.ok(e.usage.promptTokens > 0 && e.usage.completionTokens > 0);
+    assert.equal((events.at(-1) as unknown as { finishReason: string }).finishReason, 'stop');
     assert.ok(done);
-  });
-
-  it('error-event (continued): e event in the middle, then the rest and d', async () => {
-    ctx.s.control.injectFault({ kind: 'error-event', afterChunks: 1, finishReason: 'error', isContinued: true });
-    const res = await postChat(ctx.s, streamBody);
-    const { events } = parseSse((await readAll(res)).text);
-    assert.deepEqual(events[2], { event: 'e', finishReason: 'error', isContinued: true });
-    assert.equal(events.at(-1)!.event, 'd');
     assert.equal(textOf(events), reply);
   });
 
-  it('error-event combined with NDJSON framing', async () => {
-    ctx.s.control.injectFault({ kind: 'error-event', afterChunks: 0, framing: 'ndjson' });
+  it('finish: e and d with that finishReason after N chunks', async () => {
+    ctx.s.control.injectFault({ kind: 'finish', afterChunks: 2, finishReason: 'length' });
+    const res = await postChat(ctx.s, streamBody);
+    const { events, done } = parseSse((await readAll(res)).text);
+    assert.deepEqual(events.map((e) => e.event), ['f', '0', '0', 'e', 'd']);
+    assert.equal((events[3] as unknown as { finishReason: string }).finishReason, 'length');
+    assert.equal((events[4] as unknown as { finishReason: string }).finishReason, 'length');
+    assert.ok(done);
+  });
+
+  it('multi-step: steps joined by e isContinued:true, one d whose usage is the sum of the steps', async () => {
+    ctx.s.control.injectFault({ kind: 'multi-step', steps: 3 });
+    const res = await postChat(ctx.s, streamBody);
+    const { events } = parseSse((await readAll(res)).text);
+    const es = events.filter((e) => e.event === 'e') as unknown as Array<{ isContinued: boolean; usage: { completionTokens: number } }>;
+    assert.deepEqual(es.map((e) => e.isContinued), [true, true, false]);
+    assert.equal(events.filter((e) => e.event === 'f').length, 3);
+    const d = events.at(-1) as unknown as { event: string; usage: { completionTokens: number } };
+    assert.equal(d.event, 'd');
+    const summed = es.reduce((n, e) => n + e.usage.completionTokens, 0);
+    assert.ok(Math.abs(summed - d.usage.completionTokens) <= 3, `${summed} vs ${d.usage.completionTokens}`);
+    assert.equal(textOf(events), reply);
+  });
+
+  it('error-part in the line-prefixed framing: 3:"message", then e/d with finishReason error; the v1 header is sent', async () => {
+    ctx.s.control.injectFault({ kind: 'error-part', afterChunks: 1, message: 'model overloaded', framing: 'prefixed' });
+    const res = await postChat(ctx.s, streamBody);
+    assert.equal(res.headers.get('x-vercel-ai-data-stream'), 'v1');
+    const lines = (await res.text()).split('\n').filter(Boolean);
+    assert.equal(lines[2], '3:"model overloaded"');
+    assert.match(lines[3], /^e:\{"finishReason":"error"/);
+    assert.match(lines[4], /^d:\{"finishReason":"error"/);
+  });
+
+  it('error-part combined with NDJSON framing, closing the body after it', async () => {
+    ctx.s.control.injectFault({ kind: 'error-part', afterChunks: 0, framing: 'ndjson', close: true });
     const res = await postChat(ctx.s, streamBody);
     assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
     const lines = (await res.text()).split('\n').filter(Boolean);
     assert.equal(lines.length, 2);
-    assert.deepEqual(JSON.parse(lines[1]), { event: 'e', finishReason: 'error', isContinued: false });
+    assert.equal(JSON.parse(lines[1]).event, '3');
+  });
+
+  it('hold-open: the whole reply and [DONE], then the body stays open until the client leaves', async () => {
+    ctx.s.control.injectFault({ kind: 'hold-open', ms: 300 });
+    const res = await postChat(ctx.s, streamBody);
+    const started = Date.now();
+    const { events, done } = parseSse((await readAll(res)).text);
+    assert.ok(done);
+    assert.equal(events.at(-1)!.event, 'd');
+    assert.ok(Date.now() - started >= 250, 'the body ended only after the hold');
+  });
+
+  it('keep-alive-only: comments and no event', async () => {
+    ctx.s.control.injectFault({ kind: 'keep-alive-only', ms: 20 });
+    const res = await postChat(ctx.s, streamBody);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (text.length < 40) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    assert.match(text, /^(: keep-alive\n\n)+/);
+    assert.doesNotMatch(text, /data:/);
   });
 
   it('truncated-body (non-streaming): half the JSON, then the connection closes', async () => {
@@ -239,7 +292,7 @@ describe('reference server: fault injection', () => {
   });
 
   it('every fault kind is covered by a test above', () => {
-    const covered: Fault['kind'][] = ['delay-headers', 'slow-chunks', 'drop-mid-stream', 'status', 'malformed-frame', 'error-event', 'framing', 'truncated-body', 'reset-before-headers'];
+    const covered: Fault['kind'][] = ['delay-headers', 'slow-chunks', 'drop-mid-stream', 'status', 'malformed-frame', 'finish', 'multi-step', 'error-part', 'hold-open', 'keep-alive-only', 'framing', 'truncated-body', 'reset-before-headers'];
     assert.deepEqual([...covered].sort(), [...FAULT_KINDS].sort());
   });
 

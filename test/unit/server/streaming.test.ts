@@ -21,6 +21,10 @@ const PROMPT = 'Stream this please 🚀 len:600';
 function checkEventOrder(events: StreamEventLike[], expectedText: string): void {
   assert.equal(events[0].event, 'f');
   assert.match(String(events[0].messageId), UUID_RE);
+  const step = events.at(-2)!;
+  assert.equal(step.event, 'e');
+  assert.equal(step.finishReason, 'stop');
+  assert.equal(step.isContinued, false);
   const last = events.at(-1)!;
   assert.equal(last.event, 'd');
   assert.equal(last.finishReason, 'stop');
@@ -28,7 +32,7 @@ function checkEventOrder(events: StreamEventLike[], expectedText: string): void 
   assert.ok(Number.isInteger(usage.promptTokens) && Number.isInteger(usage.completionTokens));
   assert.equal(usage.promptTokens, estimateTokens(PROMPT.length));
   assert.equal(usage.completionTokens, estimateTokens(expectedText.length));
-  assert.ok(events.slice(1, -1).every((e) => e.event === '0' && typeof e.data === 'string'));
+  assert.ok(events.slice(1, -2).every((e) => e.event === '0' && typeof e.data === 'string'));
   assert.equal(textOf(events), expectedText);
 }
 
@@ -36,7 +40,7 @@ describe('reference server: streaming', () => {
   const ctx = useServer();
   const expected = generateReply([{ role: 'user', content: PROMPT }]);
 
-  it('SSE by default: headers, f, chunks, d with usage, [DONE]', async () => {
+  it('SSE by default: headers, f, chunks, e (step finish, stop), d with usage, [DONE]', async () => {
     const res = await postChat(ctx.s, { ...userMessage(PROMPT), stream: true });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/event-stream');
@@ -86,7 +90,9 @@ describe('reference server: streaming', () => {
     const lines = text.split('\n').filter(Boolean);
     assert.match(lines[0], /^f:\{"messageId":"[0-9a-f-]{36}"\}$/);
     assert.match(lines[1], /^0:"/);
+    assert.match(lines.at(-2)!, /^e:\{"finishReason":"stop","usage":\{"promptTokens":\d+,"completionTokens":\d+\},"isContinued":false\}$/);
     assert.match(lines.at(-1)!, /^d:\{"finishReason":"stop","usage":\{"promptTokens":\d+,"completionTokens":\d+\}\}$/);
+    assert.equal(res.headers.get('x-vercel-ai-data-stream'), 'v1');
     checkEventOrder(parsePrefixed(text), expected);
   });
 

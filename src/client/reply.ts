@@ -1,0 +1,140 @@
+/**
+ * What a stream of events means as one reply (pure). The data stream protocol the service sends:
+ * - `f` starts a step, `0` adds text;
+ * - `e` finishes a step: not an error by itself; with isContinued true another step follows, and all
+ *   steps are one reply, their usage summed;
+ * - `d` finishes the message: the reply is complete;
+ * - `3` is an error part: the reply failed with its text, after the text that came before.
+ * The finish reason of the reply (the `d`'s, else the last `e`'s) tells how it ended:
+ * `error` a failure, `length` cut at the model's limit, `content-filter` filtered, anything else a
+ * normal end.
+ */
+import { tokenCount, type RangeWarning } from './sanitize';
+import type { StreamEvent, Usage } from './schemas';
+
+/** How the reply ended, for the user. */
+export type ReplyEnding = 'complete' | 'length' | 'content-filter' | 'error';
+
+export interface ReplyUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+export interface ReplyOutcome {
+  ending: ReplyEnding;
+  /** finishReason as sent (normalised: lower case, `_` -> `-`), 'unknown' when none came. */
+  finishReason: string;
+  /** Why the reply failed (ending 'error'): the `3` part's text, or a sentence about finishReason error. */
+  errorMessage?: string;
+  usage?: ReplyUsage;
+  steps: number;
+  /** A `d` event came. */
+  done: boolean;
+  /** What was wrong in a reply that was kept (e.g. a malformed `f`). */
+  problems?: string[];
+}
+
+export const FINISH_ERROR_MESSAGE = 'The service reported an error while writing the reply (finishReason: error)';
+
+const noWarning: RangeWarning = () => {};
+
+/** finishReason as a ReplyEnding. */
+export function endingOf(finishReason: string): ReplyEnding {
+  switch (finishReason) {
+    case 'error':
+      return 'error';
+    case 'length':
+      return 'length';
+    case 'content-filter':
+      return 'content-filter';
+    default:
+      return 'complete';
+  }
+}
+
+function normaliseReason(reason: string | undefined): string | undefined {
+  return reason === undefined ? undefined : reason.trim().toLowerCase().replace(/_/g, '-');
+}
+
+/** Collects a reply event by event; `push` returns the text the event adds ('' for none). */
+export class ReplyAssembler {
+  private parts: string[] = [];
+  private steps = 0;
+  private stepReason: string | undefined;
+  private doneReason: string | undefined;
+  private stepUsage: ReplyUsage | undefined;
+  private doneUsage: ReplyUsage | undefined;
+  private errorPart: string | undefined;
+  private done = false;
+  private problems: string[] = [];
+  messageId: string | undefined;
+
+  constructor(private readonly warn: RangeWarning = noWarning) {}
+
+  push(ev: StreamEvent): string {
+    switch (ev.event) {
+      case 'f':
+        this.steps++;
+        this.messageId ??= ev.messageId;
+        if (typeof ev.malformed === 'string' && !this.problems.includes(ev.malformed)) this.problems.push(ev.malformed);
+        return '';
+      case '0':
+        this.parts.push(ev.data);
+        return ev.data;
+      case 'e':
+        if (this.steps === 0) this.steps = 1;
+        this.stepReason = normaliseReason(ev.finishReason) ?? this.stepReason;
+        if (ev.usage) this.stepUsage = addUsage(this.stepUsage, this.usage(ev.usage, 'e.usage'));
+        return '';
+      case 'd':
+        this.done = true;
+        this.doneReason = normaliseReason(ev.finishReason);
+        if (ev.usage) this.doneUsage = this.usage(ev.usage, 'd.usage');
+        return '';
+      case '3':
+        // The first error part says what went wrong; later ones repeat it in practice.
+        this.errorPart ??= ev.error.trim() || 'The service reported an error while writing the reply';
+        return '';
+    }
+  }
+
+  get text(): string {
+    if (this.parts.length > 1) this.parts = [this.parts.join('')];
+    return this.parts[0] ?? '';
+  }
+
+  get outcome(): ReplyOutcome {
+    const finishReason = this.doneReason ?? this.stepReason ?? 'unknown';
+    const usage = this.stepUsage ?? this.doneUsage;
+    const base = {
+      finishReason,
+      steps: Math.max(this.steps, this.parts.length > 0 ? 1 : 0),
+      done: this.done,
+      ...(usage ? { usage } : {}),
+      ...(this.problems.length ? { problems: [...this.problems] } : {}),
+    };
+    if (this.errorPart !== undefined) return { ...base, ending: 'error', errorMessage: this.errorPart };
+    const ending = endingOf(finishReason);
+    return ending === 'error' ? { ...base, ending, errorMessage: FINISH_ERROR_MESSAGE } : { ...base, ending };
+  }
+
+  private usage(u: Usage, field: string): ReplyUsage {
+    const out: ReplyUsage = {};
+    const p = tokenCount(u.promptTokens, `${field}.promptTokens`, this.warn);
+    const c = tokenCount(u.completionTokens, `${field}.completionTokens`, this.warn);
+    if (p !== undefined) out.promptTokens = p;
+    if (c !== undefined) out.completionTokens = c;
+    return out;
+  }
+}
+
+function addUsage(a: ReplyUsage | undefined, b: ReplyUsage): ReplyUsage {
+  if (!a) return { ...b };
+  const sum = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : x + y);
+  const out: ReplyUsage = {};
+  const p = sum(a.promptTokens, b.promptTokens);
+  const c = sum(a.completionTokens, b.completionTokens);
+  if (p !== undefined) out.promptTokens = p;
+  if (c !== undefined) out.completionTokens = c;
+  return out;
+}
