@@ -1,4 +1,4 @@
-// Journey 10: the "Get Started with AI Chat" walkthrough opens and its steps complete as the
+// Journey 21: the "Get Started with AI Chat" walkthrough opens and its steps complete as the
 // user does what they say.
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
@@ -8,7 +8,7 @@ import { waitFor } from '../workbench';
 
 const STEPS = ['Set your API key', 'Pick a model', 'Send a selection', 'Check your balance'];
 
-describe('Journey 10: Walkthrough', () => {
+describe('Journey 21: Walkthrough', () => {
   it('opens from "Welcome: Open Walkthrough..." and each step is checked off once done', async () => {
     resetServer();
     const wb = await readyWithKey();

@@ -1,4 +1,4 @@
-// Journey 11: the chat looks at home in every kind of theme: its controls take the theme's
+// Journey 22: the chat looks at home in every kind of theme: its controls take the theme's
 // colours (computed styles equal the theme's variables), high contrast outlines them, every
 // button has an accessible name. Also takes the README's side bar screenshots.
 import assert from 'node:assert/strict';
@@ -49,7 +49,7 @@ function controlColours(frame: Frame): Promise<Colours> {
   return frame.evaluate(COLOURS_SCRIPT) as Promise<Colours>;
 }
 
-describe('Journey 11: Themes', () => {
+describe('Journey 22: Themes', () => {
 
   it('every control takes the theme colours in dark, light and both high-contrast themes, and has a name', async () => {
     resetServer();

@@ -1,4 +1,4 @@
-// Journey 9: the chat in the side bar: found from the activity bar, moved to the secondary
+// Journey 20: the chat in the side bar: found from the activity bar, moved to the secondary
 // side bar, and the same conversation moved into the editor and back (never in two places).
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
@@ -20,7 +20,7 @@ async function placeholderFrame(wb: Workbench): Promise<Frame> {
   );
 }
 
-describe('Journey 9: Chat in the side bar', () => {
+describe('Journey 20: Chat in the side bar', () => {
   it('opens from the activity bar, sends, moves to the secondary side bar, and moves into the editor and back', async () => {
     resetServer();
     const wb = await readyWithKey();
