@@ -271,6 +271,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     // The chat leaves the view (a reply in progress goes on, now shown in the panel).
     if (this.surface?.kind === 'view') this.unbind();
     this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.mediaRoot(), 'chat-icon.svg');
     if (this.view) this.showPlaceholder(this.view);
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus) }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
