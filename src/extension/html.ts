@@ -6,6 +6,10 @@ export interface ChatHtmlInput {
   scriptUri: string;
   chatCssUri: string;
   renderCssUri: string;
+  /** The codicon font's stylesheet (copied into media/dist by the build). */
+  codiconCssUri: string;
+  /** Where the chat is shown: an editor panel or the side bar view (the view has title actions). */
+  surface?: 'panel' | 'view';
 }
 
 function attr(value: string): string {
@@ -33,13 +37,48 @@ export function chatHtml(input: ChatHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(input.cspSource, input.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(input.codiconCssUri)}">
 <link rel="stylesheet" href="${attr(input.chatCssUri)}">
 <link rel="stylesheet" href="${attr(input.renderCssUri)}">
 <title>AI Chat</title>
 </head>
 <body>
-<div id="app" class="app"></div>
+<div id="app" class="app" data-surface="${input.surface === 'view' ? 'view' : 'panel'}"></div>
 <script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>
+</body>
+</html>`;
+}
+
+export interface PlaceholderHtmlInput {
+  cspSource: string;
+  nonce: string;
+  chatCssUri: string;
+  codiconCssUri: string;
+  text: string;
+  buttonLabel: string;
+}
+
+/** The side bar view while the chat is in an editor: a line and one button (posts `bringBack`). */
+export function placeholderHtml(input: PlaceholderHtmlInput): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(input.cspSource, input.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(input.codiconCssUri)}">
+<link rel="stylesheet" href="${attr(input.chatCssUri)}">
+<title>AI Chat</title>
+</head>
+<body>
+<div class="placeholder">
+<p>${attr(input.text)}</p>
+<button type="button" id="bring-back" class="primary"><span class="codicon codicon-layout-sidebar-left" aria-hidden="true"></span> ${attr(input.buttonLabel)}</button>
+</div>
+<script nonce="${attr(input.nonce)}">
+const api = acquireVsCodeApi();
+document.getElementById('bring-back').addEventListener('click', () => api.postMessage({ type: 'bringBack' }));
+</script>
 </body>
 </html>`;
 }

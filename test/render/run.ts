@@ -197,7 +197,7 @@ async function positive(probe: Probe): Promise<void> {
     const seen: string[] = [];
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
-      const name = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      const name = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
       seen.push(name);
       if (name === 'Insert at Cursor') break;
     }
