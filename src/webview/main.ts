@@ -288,6 +288,8 @@ class ChatApp {
     for (let i = this.firstRendered; i < this.list.length; i++) fragment.append(this.entryFor(this.list[i]).article);
     this.messages.append(this.olderSentinel, fragment);
     this.olderSentinel.hidden = this.firstRendered === 0;
+    this.olderObserver.unobserve(this.olderSentinel);
+    if (this.firstRendered > 0) this.olderObserver.observe(this.olderSentinel);
     if (this.list.length === 0) this.messages.append(this.emptyHint);
     this.refreshFooters();
     this.follower.scrollToBottom();
@@ -309,6 +311,9 @@ class ChatApp {
     this.firstRendered = from;
     this.olderSentinel.hidden = from === 0;
     if (anchor instanceof HTMLElement) this.messages.scrollTop += anchor.getBoundingClientRect().top - before;
+    // The observer tells only changes: observed anew, it says at once whether the top is still near.
+    this.olderObserver.unobserve(this.olderSentinel);
+    if (from > 0) this.olderObserver.observe(this.olderSentinel);
   }
 
   private turnStarted(user: MessageView, assistant: MessageView): void {
