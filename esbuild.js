@@ -38,7 +38,18 @@ const builds = [
   },
 ];
 
+/** The codicon font and its stylesheet, served to the webview from media/dist/codicons. */
+function copyCodicons() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const from = path.join(path.dirname(require.resolve('@vscode/codicons/package.json')), 'dist');
+  const to = path.join(__dirname, 'media', 'dist', 'codicons');
+  fs.mkdirSync(to, { recursive: true });
+  for (const name of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, name), path.join(to, name));
+}
+
 async function main() {
+  copyCodicons();
   if (watch) {
     for (const options of builds) {
       const ctx = await esbuild.context(options);

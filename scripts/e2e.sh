@@ -4,7 +4,7 @@
 # Ends with `N passed, N failed`; exits non-zero on any failure. Screenshots go to
 # test-results/screenshots/, a failure's screenshot and logs to test-results/failures/.
 # Extra arguments go to mocha (e.g. --grep "Journey 3"). UPDATE_SCREENSHOTS=1 copies the
-# README's three screenshots to media/screenshots/ after a passing run.
+# README's screenshots to media/screenshots/ after a passing run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,9 +23,9 @@ npx mocha --config test/e2e/.mocharc.json "$@" || status=$?
 # UPDATE_SCREENSHOTS=1 refreshes the README's pictures from this run (when it passed).
 if [ "${UPDATE_SCREENSHOTS:-}" = "1" ] && [ "$status" -eq 0 ]; then
   mkdir -p media/screenshots
-  for name in chat-streaming model-pick status-bar-tooltip; do
+  for name in side-bar-chat-dark side-bar-chat-light code-block-toolbar model-pick status-bar-tooltip; do
     cp "test-results/screenshots/$name.png" "media/screenshots/$name.png"
   done
-  echo "Updated media/screenshots/ (chat-streaming, model-pick, status-bar-tooltip)."
+  echo "Updated media/screenshots/ (side bar dark and light, code block toolbar, model pick, status bar tooltip)."
 fi
 exit "$status"

@@ -14,10 +14,6 @@
 //
 // Every message goes to the page as VS Code's postMessage does: JSON-serialised, then a
 // `message` event; the page's acquireVsCodeApi records what the webview posts back.
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ChatServiceClient } from '../../src/client';
 import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, type Conversation } from '../../src/core';
@@ -25,7 +21,7 @@ import { ChatController } from '../../src/extension/chat/controller';
 import type { HostMessage } from '../../src/protocol';
 import { DEMO_KEY } from '../../test/server/fixtures';
 import { startReferenceServer } from '../../test/server/server';
-import { ROOT, bundle, launchChromium } from '../../test/render/harness';
+import { launchChromium, serveChatPanel } from '../../test/render/harness';
 import { generateReply } from '../render/generate';
 import { longestMainThreadTask } from '../render/trace';
 
@@ -77,38 +73,6 @@ export function conversationOf(turns: number): Conversation {
     appendMessage(conv, 'assistant', reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
   }
   return conv;
-}
-
-/** Serves the panel's page: the real bundle after a stand-in for acquireVsCodeApi. */
-async function servePanel(entry: string) {
-  const prelude = `
-    window.__posted = [];
-    window.acquireVsCodeApi = () => ({
-      postMessage: (m) => window.__posted.push(m),
-      getState: () => undefined,
-      setState: () => undefined,
-    });`;
-  const script = prelude + '\n' + (await bundle(entry, true));
-  const files: Record<string, [string, string]> = {
-    '/page.js': ['text/javascript', script],
-    '/chat.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'chat.css'), 'utf8')],
-    '/render.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'render.css'), 'utf8')],
-    '/': [
-      'text/html',
-      '<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/chat.css"><link rel="stylesheet" href="/render.css">' +
-        '<style>html,body{height:100%;margin:0}</style></head><body><div id="app" class="app"></div><script src="/page.js"></script></body></html>',
-    ],
-  };
-  const server = createServer((req, res) => {
-    const f = files[(req.url ?? '/').split('?')[0]];
-    if (!f) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': `${f[0]}; charset=utf-8` }).end(f[1]);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
 }
 
 /** A chat as the extension builds it, talking to the reference server; posts are recorded. */
@@ -209,7 +173,7 @@ export function measureWebview(): Promise<WebviewFigures> {
 export async function measureChatPath(path: ChatPath, endType: string): Promise<WebviewFigures> {
   const srv = await startReferenceServer({ quiet: true });
   const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY });
-  const panel = await servePanel(path.entry);
+  const panel = await serveChatPanel(path.entry);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });

@@ -1,6 +1,8 @@
-// The chat panel: a WebviewPanel beside the editor (lifecycle, HTML and CSP, the queue until the
-// webview is ready, typed post/receive) and the VS Code side of what the webview asks for.
-// What the panel shows comes from the chat controller.
+// The chat's surfaces: the side bar view (a WebviewView) and an editor panel (a WebviewPanel),
+// one at a time (lifecycle, HTML and CSP, the queue until the webview is ready, typed
+// post/receive), and the VS Code side of what the webview asks for. Opening the panel moves the
+// chat there and the view shows a placeholder with a button to bring it back; closing the panel
+// brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ChatSession, ConversationStore, ReplyFinished, SessionEvent } from '../core';
@@ -11,7 +13,7 @@ import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { EditorTracker } from './editorTracker';
 import { showHistory } from './history';
-import { chatHtml } from './html';
+import { chatHtml, placeholderHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
 import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
@@ -19,6 +21,15 @@ import { REVIEW_COMMAND, ignoredAddressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
+/** The side bar view (package.json contributes.views). */
+export const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
+
+/** Where the chat is attached: its webview, and how to bring it to the front. */
+interface Surface {
+  kind: 'panel' | 'view';
+  webview: vscode.Webview;
+  reveal(preserveFocus: boolean): void;
+}
 const DRAFT_KEY = 'aiChat.draft';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
@@ -51,8 +62,13 @@ export interface ChatPanelDeps {
   logger: Logger;
 }
 
-export class ChatPanelController implements vscode.Disposable {
+export class ChatPanelController implements vscode.Disposable, vscode.WebviewViewProvider {
   private panel: vscode.WebviewPanel | undefined;
+  private view: vscode.WebviewView | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+  /** The surface the chat is attached to (the panel when there is one, else the view). */
+  private surface: Surface | undefined;
+  private readonly viewWaiters: Array<() => void> = [];
   private panelDisposables: vscode.Disposable[] = [];
   private ready = false;
   private queue: HostMessage[] = [];
@@ -113,7 +129,7 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.surface !== undefined;
   }
 
   /** The conversation of the last session is current (also before the panel was opened). */
@@ -133,8 +149,28 @@ export class ChatPanelController implements vscode.Disposable {
     return this.restoredCurrent;
   }
 
-  /** Opens the panel beside the editor, or reveals it. */
+  /** Shows the chat where it is: the editor panel when open, else the side bar view. */
   async show(preserveFocus = false): Promise<void> {
+    await this.restoreCurrent();
+    if (this.surface) {
+      this.surface.reveal(preserveFocus);
+      return;
+    }
+    // Resolves the view (resolveWebviewView attaches the chat to it).
+    await vscode.commands.executeCommand(`${CHAT_SIDEBAR_VIEW}.focus`);
+    await this.viewResolved(5000);
+    // A host without the view (hidden by the user, or never resolved): the editor panel.
+    if (!this.surface) await this.openInEditor(preserveFocus);
+  }
+
+  /** Shows the chat and puts the cursor in its message box. */
+  async focusInput(): Promise<void> {
+    await this.show();
+    this.post({ type: 'focusInput' });
+  }
+
+  /** Moves the chat into an editor panel beside the editor (or reveals it there). */
+  async openInEditor(preserveFocus = false): Promise<void> {
     if (this.panel) {
       this.panel.reveal(undefined, preserveFocus);
       return;
@@ -146,7 +182,70 @@ export class ChatPanelController implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [this.mediaRoot()] },
     );
-    this.attach(panel);
+    this.attachPanel(panel);
+  }
+
+  /** Closes the editor panel: the chat goes back to the side bar view. */
+  async moveToSideBar(): Promise<void> {
+    this.panel?.dispose();
+    await this.show();
+  }
+
+  /** The side bar view is shown for the first time (or again after it was moved or closed). */
+  resolveWebviewView(view: vscode.WebviewView): void {
+    for (const d of this.viewDisposables) d.dispose();
+    this.viewDisposables = [];
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    this.viewDisposables.push(
+      view.onDidDispose(() => {
+        if (this.view !== view) return;
+        for (const d of this.viewDisposables) d.dispose();
+        this.viewDisposables = [];
+        this.view = undefined;
+        // A view moved to another side bar is disposed and resolved again: the reply goes on.
+        if (this.surface?.kind === 'view') this.unbind();
+      }),
+    );
+    if (this.panel) this.showPlaceholder(view);
+    else this.attachView(view);
+    for (const resolve of this.viewWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
+  private viewResolved(ms: number): Promise<void> {
+    if (this.view) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.viewWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private attachView(view: vscode.WebviewView): void {
+    if (this.panel || this.view !== view) return;
+    this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus) }, []);
+  }
+
+  /** The view while the chat is in the editor: a line saying so and a button to bring it back. */
+  private showPlaceholder(view: vscode.WebviewView): void {
+    const webview = view.webview;
+    const media = this.mediaRoot();
+    webview.html = placeholderHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
+      text: 'The chat is open in the editor.',
+      buttonLabel: 'Move Chat to Side Bar',
+    });
+    this.viewDisposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
+      }),
+    );
   }
 
   /** Called by the WebviewPanelSerializer after a window reload. */
@@ -165,20 +264,32 @@ export class ChatPanelController implements vscode.Disposable {
       // The restored panel is the one on screen: it replaces a stale one.
       const old = this.panel;
       this.unbind();
+      this.panel = undefined;
       old.dispose();
     }
     panel.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
-    this.attach(panel);
+    this.attachPanel(panel);
   }
 
   private mediaRoot(): vscode.Uri {
     return vscode.Uri.joinPath(this.deps.context.extensionUri, 'media');
   }
 
-  private attach(panel: vscode.WebviewPanel): void {
+  private attachPanel(panel: vscode.WebviewPanel): void {
+    // The chat leaves the view (a reply in progress goes on, now shown in the panel).
+    if (this.surface?.kind === 'view') this.unbind();
     this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.mediaRoot(), 'chat-icon.svg');
+    if (this.view) this.showPlaceholder(this.view);
+    this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus) }, [
+      panel.onDidDispose(() => this.detachPanel(panel)),
+    ]);
+  }
+
+  private attach(surface: Surface, listeners: vscode.Disposable[]): void {
+    this.surface = surface;
     this.ready = false;
-    const webview = panel.webview;
+    const webview = surface.webview;
     const media = this.mediaRoot();
     webview.html = chatHtml({
       cspSource: webview.cspSource,
@@ -186,43 +297,45 @@ export class ChatPanelController implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
+      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
+      surface: surface.kind,
     });
-    this.panelDisposables.push(
-      webview.onDidReceiveMessage((raw) => void this.receive(raw)),
-      panel.onDidDispose(() => this.detach()),
-    );
+    this.panelDisposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)), ...listeners);
   }
 
-  /** Forgets the panel (listeners, queue) without touching the chat. */
+  /** Forgets the surface (listeners, queue) without touching the chat. */
   private unbind(): void {
     for (const d of this.panelDisposables) d.dispose();
     this.panelDisposables = [];
-    this.panel = undefined;
+    this.surface = undefined;
     this.ready = false;
     this.queue = [];
   }
 
-  private detach(): void {
+  private detachPanel(panel: vscode.WebviewPanel): void {
+    if (this.panel !== panel) return;
     this.unbind();
-    // Closing the panel stops a reply in progress (its partial text is kept).
+    this.panel = undefined;
+    // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
     this.session.stop();
+    if (this.view) this.attachView(this.view);
   }
 
   /** Posts now when the webview is ready, else queues until it says `ready`. */
   private post(message: HostMessage): void {
-    if (!this.panel) return;
+    if (!this.surface) return;
     if (!this.ready) {
       this.queue.push(message);
       return;
     }
-    void this.panel.webview.postMessage(message).then(undefined, (err: unknown) =>
+    void this.surface.webview.postMessage(message).then(undefined, (err: unknown) =>
       this.deps.logger.debug('postMessage failed', { message: String(err) }),
     );
   }
 
   /** Coalesces settings snapshots caused by bursts of setting/model/key events. */
   private scheduleSettings(): void {
-    if (this.settingsTimer || !this.panel) return;
+    if (this.settingsTimer || !this.surface) return;
     this.settingsTimer = setTimeout(() => {
       this.settingsTimer = undefined;
       this.controller.settingsChanged();
@@ -319,7 +432,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
-    if (!this.panel) await this.show(true);
+    if (!this.surface) await this.show(true);
     await this.controller.send(text);
   }
 
@@ -373,6 +486,7 @@ export class ChatPanelController implements vscode.Disposable {
     if (this.settingsTimer) clearTimeout(this.settingsTimer);
     for (const d of this.disposables) d.dispose();
     this.panel?.dispose();
-    this.detach();
+    this.unbind();
+    for (const d of this.viewDisposables) d.dispose();
   }
 }

@@ -35,7 +35,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     });
   return [
-    reg('aiChat.openChat', () => deps.chat.show()),
+    reg('aiChat.openChat', () => deps.chat.openInEditor()),
+    reg('aiChat.focusChatInput', () => deps.chat.focusInput()),
+    reg('aiChat.showHistory', () => deps.chat.openHistory()),
+    reg('aiChat.moveChatToSideBar', () => deps.chat.moveToSideBar()),
     reg('aiChat.newChat', () => deps.chat.newChat()),
     reg('aiChat.setApiKey', () => setApiKey(deps)),
     reg('aiChat.clearApiKey', () => clearApiKey(deps)),
@@ -46,7 +49,6 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.sendSelection', () => sendSelection(deps)),
     reg('aiChat.exportChat', () => exportChat(deps)),
     reg(REVIEW_COMMAND, () => deps.address.review()),
-    reg('aiChat.showHistory', () => deps.chat.openHistory()),
   ];
 }
 

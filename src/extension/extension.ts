@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
-import { CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
+import { CHAT_SIDEBAR_VIEW, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
     editors,
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
+    vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
     }),
@@ -67,6 +68,10 @@ export function activate(context: vscode.ExtensionContext): void {
 
   logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
   address.announceIgnored();
+  // `aiChat.hasApiKey` completes the walkthrough's first step (and can guard menus).
+  const publishHasKey = () => void keys.get().then((key) => vscode.commands.executeCommand('setContext', 'aiChat.hasApiKey', !!key));
+  context.subscriptions.push(keys.onDidChange(publishHasKey));
+  publishHasKey();
   void keys.get().then((key) => {
     status.update();
     if (key) {

@@ -31,3 +31,22 @@ export function button(label: string, onClick: () => void, attrs: Attrs = {}): H
 export function clear(node: Element): void {
   while (node.firstChild) node.firstChild.remove();
 }
+
+/** A codicon glyph (decorative: the button around it carries the name). */
+export function codicon(name: string): HTMLElement {
+  return el('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+}
+
+/** A toolbar-style button showing only an icon; `label` is its accessible name and tooltip. */
+export function iconButton(icon: string, label: string, onClick: () => void, attrs: Attrs = {}): HTMLButtonElement {
+  const b = el('button', { type: 'button', title: label, 'aria-label': label, ...attrs, class: `icon-button ${attrs.class ?? ''}`.trim() }, codicon(icon));
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** Changes an icon button's glyph, name and tooltip. */
+export function setIconButton(b: HTMLButtonElement, icon: string, label: string): void {
+  b.replaceChildren(codicon(icon));
+  b.title = label;
+  b.setAttribute('aria-label', label);
+}

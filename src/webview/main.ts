@@ -19,7 +19,7 @@ import {
   type WebviewMessage,
 } from '../protocol';
 import { announce, createReplyView, createScrollFollower, type ReplyView } from './render/index';
-import { button, clear, el } from './dom';
+import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -74,7 +74,7 @@ class ChatApp {
   private readonly newChatButton: HTMLButtonElement;
   private readonly historyButton: HTMLButtonElement;
   private readonly modelSelect: HTMLSelectElement;
-  private readonly searchBox: HTMLInputElement;
+  private readonly searchToggle: HTMLButtonElement;
   private readonly temperatureInput: HTMLInputElement;
   private readonly notice: HTMLElement;
   private readonly messages: HTMLElement;
@@ -91,12 +91,14 @@ class ChatApp {
     this.vscode = acquireVsCodeApi();
     this.root = root;
 
-    this.newChatButton = button('New Chat', () => this.post({ type: 'newChat' }), { class: 'secondary' });
-    this.historyButton = button('History', () => this.post({ type: 'openHistory' }), { class: 'secondary' });
+    this.newChatButton = iconButton('add', 'New Chat', () => this.post({ type: 'newChat' }));
+    this.historyButton = iconButton('history', 'History', () => this.post({ type: 'openHistory' }));
     this.modelSelect = el('select', { id: 'model', 'aria-label': 'Model' });
     this.modelSelect.addEventListener('change', () => this.onModelChange());
-    this.searchBox = el('input', { type: 'checkbox', id: 'search' });
-    this.searchBox.addEventListener('change', () => this.post({ type: 'setSearch', value: this.searchBox.checked }));
+    this.searchToggle = iconButton('globe', 'Web search', () => this.post({ type: 'setSearch', value: !this.settings?.search }), {
+      'aria-pressed': 'false',
+      class: 'toggle',
+    });
     this.temperatureInput = el('input', {
       type: 'number',
       id: 'temperature',
@@ -105,18 +107,19 @@ class ChatApp {
       step: 0.1,
       inputmode: 'decimal',
       'aria-label': 'Temperature',
+      title: 'Temperature (0 to 2)',
     });
     this.temperatureInput.addEventListener('change', () => this.onTemperatureChange());
 
+    // A compact header: the model as a dropdown, the options as icons, the actions at the end.
     const toolbar = el(
       'div',
       { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat settings' },
-      this.newChatButton,
-      this.historyButton,
+      el('span', { class: 'dropdown' }, this.modelSelect, el('span', { class: 'dropdown-chevron' }, codicon('chevron-down'))),
+      this.searchToggle,
+      el('label', { class: 'field', for: 'temperature', title: 'Temperature (0 to 2)' }, codicon('flame'), this.temperatureInput),
       el('span', { class: 'spacer' }),
-      el('label', { class: 'field', for: 'model' }, el('span', { class: 'field-label', text: 'Model' }), this.modelSelect),
-      el('label', { class: 'field check', for: 'search' }, this.searchBox, el('span', { text: 'Web search' })),
-      el('label', { class: 'field', for: 'temperature' }, el('span', { class: 'field-label', text: 'Temperature' }), this.temperatureInput),
+      el('span', { class: 'actions' }, this.newChatButton, this.historyButton),
     );
 
     this.notice = el('div', { class: 'notice', role: 'status', hidden: true });
@@ -133,7 +136,7 @@ class ChatApp {
     });
     this.input.addEventListener('keydown', (e) => this.onKeyDown(e));
     this.input.addEventListener('input', () => this.saveDraftSoon());
-    this.sendButton = button('Send', () => this.onSendButton(), { class: 'primary send' });
+    this.sendButton = iconButton('send', 'Send', () => this.onSendButton(), { class: 'primary send' });
     this.costLine = el('span', { class: 'cost', text: nextMessageText(null) });
     this.replying = el('span', { class: 'replying', role: 'status', 'aria-live': 'polite' });
     const composer = el(
@@ -261,7 +264,7 @@ class ChatApp {
   private applyStatus(status: ChatStatus): void {
     this.status = status;
     this.root.classList.toggle('busy', status.busy);
-    this.sendButton.textContent = status.busy ? 'Stop' : 'Send';
+    setIconButton(this.sendButton, status.busy ? 'debug-stop' : 'send', status.busy ? 'Stop' : 'Send');
     this.sendButton.classList.toggle('stop', status.busy);
     this.replying.textContent = status.busy ? 'Assistant is replying…' : '';
     this.renderNotice();
@@ -285,6 +288,8 @@ class ChatApp {
     for (let i = this.firstRendered; i < this.list.length; i++) fragment.append(this.entryFor(this.list[i]).article);
     this.messages.append(this.olderSentinel, fragment);
     this.olderSentinel.hidden = this.firstRendered === 0;
+    this.olderObserver.unobserve(this.olderSentinel);
+    if (this.firstRendered > 0) this.olderObserver.observe(this.olderSentinel);
     if (this.list.length === 0) this.messages.append(this.emptyHint);
     this.refreshFooters();
     this.follower.scrollToBottom();
@@ -306,6 +311,9 @@ class ChatApp {
     this.firstRendered = from;
     this.olderSentinel.hidden = from === 0;
     if (anchor instanceof HTMLElement) this.messages.scrollTop += anchor.getBoundingClientRect().top - before;
+    // The observer tells only changes: observed anew, it says at once whether the top is still near.
+    this.olderObserver.unobserve(this.olderSentinel);
+    if (from > 0) this.olderObserver.observe(this.olderSentinel);
   }
 
   private turnStarted(user: MessageView, assistant: MessageView): void {
@@ -366,7 +374,8 @@ class ChatApp {
       select.value = state.selectedModel;
       select.title = state.modelsError ? `Could not load the models: ${state.modelsError}` : '';
     }
-    this.searchBox.checked = state.search;
+    this.searchToggle.setAttribute('aria-pressed', String(state.search));
+    this.searchToggle.classList.toggle('checked', state.search);
     if (document.activeElement !== this.temperatureInput) this.temperatureInput.value = String(state.temperature);
   }
 

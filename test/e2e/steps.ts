@@ -1,4 +1,5 @@
 // Steps shared by several journeys, each done through the UI as a user would.
+import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../server/fixtures';
 import { e2e } from './setup';
 import { waitFor, type Workbench } from './workbench';
@@ -43,5 +44,22 @@ export async function waitForChatRequests(count: number): Promise<ReturnType<typ
       return reqs.length >= count ? reqs : undefined;
     },
     `the reference server did not receive ${count} chat request(s)`,
+  );
+}
+
+/** Switches the colour theme with "Preferences: Color Theme" and waits until the chat frame shows it. */
+export async function useTheme(wb: Workbench, frame: Frame, theme: string, bodyClass: string): Promise<void> {
+  await wb.focusWorkbench();
+  await wb.runCommand('Preferences: Color Theme');
+  await wb.quickInputBox().fill(theme);
+  const row = wb.quickPickRows().filter({ hasText: theme }).first();
+  await row.waitFor({ timeout: 15_000 }).catch(async () => {
+    throw new Error(`no theme "${theme}"; listed: ${(await wb.quickPickLabels()).join(' | ')}`);
+  });
+  await row.click();
+  await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => wb.page.keyboard.press('Enter'));
+  await waitFor(
+    () => frame.evaluate((cls) => document.body.classList.contains(cls), bodyClass),
+    `the chat never showed the theme "${theme}" (body class ${bodyClass})`,
   );
 }

@@ -114,3 +114,39 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
   ensureChromium();
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
+
+/**
+ * Serves the chat panel's page: the real webview bundle (or `entry`) after a stand-in for
+ * acquireVsCodeApi that records what the page posts in window.__posted; host messages are given
+ * with window.postMessage.
+ */
+export async function serveChatPanel(entry = 'src/webview/main.ts'): Promise<{ url: string; close(): Promise<void> }> {
+  const prelude = `
+    window.__posted = [];
+    window.acquireVsCodeApi = () => ({
+      postMessage: (m) => window.__posted.push(m),
+      getState: () => undefined,
+      setState: () => undefined,
+    });`;
+  const script = prelude + '\n' + (await bundle(entry, true));
+  const files: Record<string, [string, string]> = {
+    '/page.js': ['text/javascript', script],
+    '/chat.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'chat.css'), 'utf8')],
+    '/render.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'render.css'), 'utf8')],
+    '/': [
+      'text/html',
+      '<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/chat.css"><link rel="stylesheet" href="/render.css">' +
+        '<style>html,body{height:100%;margin:0}</style></head><body><div id="app" class="app"></div><script src="/page.js"></script></body></html>',
+    ],
+  };
+  const server = createServer((req, res) => {
+    const f = files[(req.url ?? '/').split('?')[0]];
+    if (!f) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': `${f[0]}; charset=utf-8` }).end(f[1]);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+}

@@ -11,6 +11,7 @@
 import type { Page } from 'playwright-core';
 import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
+import { windowingChecks } from './windowing';
 
 interface Outcome {
   group: string;
@@ -197,7 +198,7 @@ async function positive(probe: Probe): Promise<void> {
     const seen: string[] = [];
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
-      const name = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      const name = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
       seen.push(name);
       if (name === 'Insert at Cursor') break;
     }
@@ -299,6 +300,7 @@ async function main(): Promise<number> {
     const probe = await openProbe(server, server.strictUrl, browser);
     await positive(probe);
     await probe.page.context().close();
+    await windowingChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();

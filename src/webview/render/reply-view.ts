@@ -59,11 +59,25 @@ export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): D
 const GROUP_SIZE = 16;
 const SECTION_SIZE = 16;
 
-const CODE_BUTTONS: ReadonlyArray<[CodeAction, string]> = [
-  ['copy', 'Copy'],
-  ['insert', 'Insert at Cursor'],
-  ['newEditor', 'Open in New Editor'],
+const CODE_BUTTONS: ReadonlyArray<[CodeAction, string, string]> = [
+  ['copy', 'Copy', 'copy'],
+  ['insert', 'Insert at Cursor', 'insert'],
+  ['newEditor', 'Open in New Editor', 'go-to-file'],
 ];
+
+/** A button showing a codicon only; `name` is its accessible name and tooltip. */
+function iconButton(doc: Document, className: string, name: string, icon: string): HTMLButtonElement {
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = `${className} icon-button`;
+  button.title = name;
+  button.setAttribute('aria-label', name);
+  const glyph = doc.createElement('span');
+  glyph.className = `codicon codicon-${icon}`;
+  glyph.setAttribute('aria-hidden', 'true');
+  button.append(glyph);
+  return button;
+}
 
 /** Wraps each `pre.md-code` of a finished block with a toolbar of code actions. */
 function addCodeToolbars(root: DocumentFragment | Element): void {
@@ -83,12 +97,9 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
     label.textContent = language;
     label.setAttribute('aria-hidden', 'true');
     bar.append(label);
-    for (const [action, name] of CODE_BUTTONS) {
-      const button = doc.createElement('button');
-      button.type = 'button';
-      button.className = 'code-action';
+    for (const [action, name, icon] of CODE_BUTTONS) {
+      const button = iconButton(doc, 'code-action', name, icon);
       button.dataset.codeAction = action;
-      button.textContent = name;
       bar.append(button);
     }
     pre.replaceWith(wrapper);
@@ -303,11 +314,8 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     if (actions) return;
     actions = doc.createElement('div');
     actions.className = 'reply-actions';
-    const copy = doc.createElement('button');
-    copy.type = 'button';
-    copy.className = 'reply-action';
+    const copy = iconButton(doc, 'reply-action', 'Copy reply', 'copy');
     copy.dataset.replyAction = 'copy';
-    copy.textContent = 'Copy reply';
     actions.append(copy);
     element.append(actions);
   };

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect as netConnect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import {
   APIError,
   AuthenticationError,
@@ -23,6 +23,7 @@ import {
   type StreamEvent,
 } from '../../../src/client';
 import { DEMO_KEY, EMPTY_KEY, LOW_KEY } from '../../server/fixtures';
+import { startConnectProxy } from '../connectProxy';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 
 type LogCall = { level: keyof Logger; msg: string; data?: Record<string, unknown> };
@@ -244,28 +245,14 @@ describe('ChatServiceClient against the reference server', function () {
     });
 
     it('goes through the configured proxy', async () => {
-      const connects: string[] = [];
-      const proxy = createServer();
-      proxy.on('connect', (req: IncomingMessage, socket, head) => {
-        connects.push(String(req.url));
-        const [host, port] = String(req.url).split(':');
-        const upstream = netConnect(Number(port), host, () => {
-          socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          upstream.write(head);
-          upstream.pipe(socket);
-          socket.pipe(upstream);
-        });
-        upstream.on('error', () => socket.destroy());
-        socket.on('error', () => upstream.destroy());
-      });
-      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      const proxy = await startConnectProxy();
       try {
-        const c = client({ proxy: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+        const c = client({ proxy: proxy.url });
         assert.equal((await c.balance()).balance.totalBalance, 1000);
-        assert.deepEqual(connects, [new URL(srv.url).host]);
+        assert.deepEqual(proxy.tunnels, [new URL(srv.url).host]);
         await c.close();
       } finally {
-        await closeServer(proxy);
+        await proxy.close();
       }
     });
   });

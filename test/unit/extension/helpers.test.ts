@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { chatHtml, contentSecurityPolicy } from '../../../src/extension/html';
+import { chatHtml, contentSecurityPolicy, placeholderHtml } from '../../../src/extension/html';
 import { isSafeConversationId, normalizeBaseUrl, safeExternalUrl } from '../../../src/extension/links';
 import { formatLogLine, redact, redactData } from '../../../src/extension/redact';
 import { clientTimeouts, DEFAULT_BASE_URL, readSettings } from '../../../src/extension/settings';
@@ -84,6 +84,7 @@ describe('chat panel HTML', () => {
     scriptUri: 'https://webview.example/media/dist/webview.js',
     chatCssUri: 'https://webview.example/media/chat.css',
     renderCssUri: 'https://webview.example/media/render.css',
+    codiconCssUri: 'https://webview.example/media/dist/codicons/codicon.css',
   });
   it('has a strict CSP with a script nonce', () => {
     const csp = contentSecurityPolicy('https://webview.example', 'abc123==');
@@ -99,6 +100,27 @@ describe('chat panel HTML', () => {
     assert.ok(html.includes('<script nonce="abc123==" src="https://webview.example/media/dist/webview.js"></script>'));
     assert.ok(html.includes('href="https://webview.example/media/chat.css"'));
     assert.ok(html.includes('href="https://webview.example/media/render.css"'));
+    assert.ok(html.includes('href="https://webview.example/media/dist/codicons/codicon.css"'));
+    assert.ok(contentSecurityPolicy('https://webview.example', 'n').includes('font-src https://webview.example'), 'the codicon font may load');
     assert.equal((html.match(/<script/g) ?? []).length, 1);
+  });
+});
+
+describe('side bar placeholder HTML', () => {
+  const html = placeholderHtml({
+    cspSource: 'https://webview.example',
+    nonce: 'n0nce',
+    chatCssUri: 'https://webview.example/media/chat.css',
+    codiconCssUri: 'https://webview.example/media/dist/codicons/codicon.css',
+    text: 'The chat is open in the <editor>.',
+    buttonLabel: 'Move Chat to Side Bar',
+  });
+  it('has the strict CSP, one nonce script that posts only bringBack, and escaped text', () => {
+    assert.ok(html.includes(`content="${contentSecurityPolicy('https://webview.example', 'n0nce').replace(/'/g, "'")}"`));
+    assert.equal((html.match(/<script/g) ?? []).length, 1);
+    assert.ok(html.includes('<script nonce="n0nce">'));
+    assert.match(html, /postMessage\(\{ type: 'bringBack' \}\)/);
+    assert.ok(html.includes('The chat is open in the &lt;editor&gt;.'));
+    assert.ok(html.includes('Move Chat to Side Bar'));
   });
 });

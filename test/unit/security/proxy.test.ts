@@ -1,9 +1,9 @@
 // Proxy resolution from every source, and the client really going through the proxy.
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient } from '../../../src/client';
+import { startConnectProxy, type ConnectProxy } from '../connectProxy';
 import { ProxyConfigError, matchesNoProxy, normalizeProxyUrl, resolveProxy } from '../../../src/core/proxy';
 
 const env = (o: Record<string, string>) => o;
@@ -74,8 +74,7 @@ describe('proxy resolution', () => {
 
 describe('the client goes through the proxy it is given', () => {
   let service: http.Server;
-  let proxy: http.Server;
-  const tunnels: string[] = [];
+  let proxy: ConnectProxy;
   const seenKeys: string[] = [];
   before(async () => {
     service = http.createServer((req, res) => {
@@ -84,31 +83,16 @@ describe('the client goes through the proxy it is given', () => {
       res.end(JSON.stringify({ success: true, timestamp: new Date().toISOString(), balance: { totalBalance: 5, regularBalance: 5, dailyBalance: 0 } }));
     });
     await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
-    // A CONNECT proxy (what undici's ProxyAgent speaks) that records each tunnel.
-    proxy = http.createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(String(req.url));
-      const [host, port] = String(req.url).split(':');
-      const upstream = net.connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxy = await startConnectProxy();
   });
   after(async () => {
     await new Promise((r) => service.close(r));
-    await new Promise((r) => proxy.close(r));
+    await proxy.close();
   });
 
-  it('a balance request (as in the key check) is tunnelled through the proxy', async () => {
+  it('a balance request (as in the key check) is tunnelled through a proxy named without a scheme', async () => {
     const servicePort = (service.address() as AddressInfo).port;
-    const proxyPort = (proxy.address() as AddressInfo).port;
-    const choice = resolveProxy(`http://127.0.0.1:${servicePort}`, { httpProxy: `127.0.0.1:${proxyPort}`, env: {} });
+    const choice = resolveProxy(`http://127.0.0.1:${servicePort}`, { httpProxy: proxy.url.replace('http://', ''), env: {} });
     const client = new ChatServiceClient({ baseUrl: `http://127.0.0.1:${servicePort}`, apiKey: () => 'sk-proxy-test-key', proxy: choice.proxy, maxRetries: 0 });
     try {
       const res = await client.balance();
@@ -116,7 +100,7 @@ describe('the client goes through the proxy it is given', () => {
     } finally {
       await client.close();
     }
-    assert.deepEqual(tunnels, [`127.0.0.1:${servicePort}`]);
+    assert.deepEqual(proxy.tunnels, [`127.0.0.1:${servicePort}`]);
     assert.deepEqual(seenKeys, ['sk-proxy-test-key']);
   });
 });

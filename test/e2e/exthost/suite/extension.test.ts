@@ -20,7 +20,9 @@ const COMMANDS = [
   'aiChat.sendSelection',
   'aiChat.exportChat',
   'aiChat.reviewServiceAddress',
+  'aiChat.focusChatInput',
   'aiChat.showHistory',
+  'aiChat.moveChatToSideBar',
 ];
 
 function chatTabs(): vscode.Tab[] {
@@ -98,11 +100,16 @@ describe('AI Chat Assistant in the extension host', () => {
     await until(() => chatTabs().length === 1, 'a new AI Chat panel');
   });
 
-  it('New Chat opens the panel when it is closed', async () => {
+  it('New Chat keeps the chat where it is: in the open editor panel, else in the side bar (no editor tab)', async () => {
+    await vscode.commands.executeCommand('aiChat.openChat');
+    await until(() => chatTabs().length === 1, 'the AI Chat panel');
+    await vscode.commands.executeCommand('aiChat.newChat');
+    assert.equal(chatTabs().length, 1, 'New Chat used the open panel');
     await vscode.window.tabGroups.close(chatTabs());
     await until(() => chatTabs().length === 0, 'the AI Chat panel to close');
     await vscode.commands.executeCommand('aiChat.newChat');
-    await until(() => chatTabs().length === 1, 'the AI Chat panel');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(chatTabs().length, 0, 'New Chat showed the side bar view, not a new editor panel');
   });
 
   it('Export Chat of a new, empty conversation opens no document', async () => {

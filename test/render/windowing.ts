@@ -1,0 +1,125 @@
+// The chat panel's windowing in Chromium, through the real webview bundle: a 300-turn
+// conversation opens with only its newest messages rendered, the last reply on screen; older
+// ones are rendered as the top comes into view, without moving what is on screen; a turn at the
+// end streams in as usual.
+import type { Browser, Page } from 'playwright-core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation } from '../../src/core';
+import { ChatController } from '../../src/extension/chat/controller';
+import type { HostMessage } from '../../src/protocol';
+import { serveChatPanel } from './harness';
+
+type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
+
+const TURNS = 300;
+const WINDOW_PAGE = 12; // src/webview/main.ts
+
+async function conversationMessages(): Promise<HostMessage[]> {
+  const conv = createConversation('conv-window');
+  const reply = Array.from({ length: 40 }, (_, i) => `Line ${i} of the reply, with **bold** and \`code\`.`).join('\n\n');
+  for (let i = 0; i < TURNS; i++) {
+    appendMessage(conv, 'user', `Question ${i}`, new Date());
+    appendMessage(conv, 'assistant', `Answer ${i}\n\n${reply}`, new Date(), { status: 'complete', meta: { model: 'swift-chat' } });
+  }
+  const store = new ConversationStore(new MemoryConversationStorage());
+  await store.save(conv);
+  await store.open(conv.id);
+  const session = new ChatSession({
+    store,
+    backend: () => {
+      throw new Error('no requests here');
+    },
+    settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: 'http://127.0.0.1' }),
+    modelCost: () => 1,
+    onEvent: () => undefined,
+  });
+  const controller = new ChatController({
+    session,
+    settings: () => ({ model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1' }),
+    models: () => ({ models: undefined, loading: false, error: undefined, costOf: () => 1 }),
+    hasKey: () => true,
+    loadKey: async () => true,
+    pickModel: async () => true,
+    notifyBusy: () => undefined,
+    post: () => undefined,
+  });
+  return controller.initialMessages();
+}
+
+const frames = (page: Page, n = 3) =>
+  page.evaluate(async (count) => {
+    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+  }, n);
+
+const give = (page: Page, messages: unknown[]) =>
+  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
+
+export async function windowingChecks(browser: Browser, record: Record): Promise<void> {
+  const group = 'windowing';
+  const panel = await serveChatPanel();
+  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(panel.url);
+    await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
+    await give(page, await conversationMessages());
+    await frames(page);
+    const opened = await page.evaluate(() => {
+      const articles = [...document.querySelectorAll('article.message')];
+      const last = articles[articles.length - 1];
+      const box = last?.getBoundingClientRect();
+      return { count: articles.length, lastText: last?.textContent ?? '', lastInView: !!box && box.top < window.innerHeight && box.bottom > 0 };
+    });
+    record(group, `a ${TURNS}-turn conversation opens with only its newest messages rendered`,
+      opened.count >= WINDOW_PAGE && opened.count <= 2 * WINDOW_PAGE, `${opened.count} rendered`);
+    record(group, 'the last reply is on screen after open', opened.lastInView && opened.lastText.includes(`Answer ${TURNS - 1}`), opened.lastText.slice(0, 80));
+
+    // Scrolling to the top renders the page above, and what was on screen stays where it was.
+    const kept = await page.evaluate(async () => {
+      const list = document.querySelector('.messages') as HTMLElement;
+      const firstBefore = document.querySelector('article.message') as HTMLElement;
+      const countBefore = document.querySelectorAll('article.message').length;
+      list.scrollTop = 0;
+      const topBefore = firstBefore.getBoundingClientRect().top;
+      for (let i = 0; i < 5; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      return {
+        added: document.querySelectorAll('article.message').length - countBefore,
+        moved: Math.abs(firstBefore.getBoundingClientRect().top - topBefore),
+      };
+    });
+    record(group, 'older messages are rendered as the top comes into view', kept.added > 0, `${kept.added} added`);
+    record(group, 'the scroll position is kept when older messages are added above', kept.moved <= 2, `moved ${kept.moved.toFixed(1)} px`);
+
+    // All the way up: every message, in order.
+    const all = await page.evaluate(async () => {
+      const list = document.querySelector('.messages') as HTMLElement;
+      for (let i = 0; i < 200 && document.querySelectorAll('article.message').length < 600; i++) {
+        list.scrollTop = 0;
+        await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      }
+      const articles = [...document.querySelectorAll('article.message')];
+      return { count: articles.length, first: articles[0]?.textContent ?? '' };
+    });
+    record(group, 'scrolled to the top, every message is rendered, oldest first', all.count === 2 * TURNS && all.first.includes('Question 0'), JSON.stringify(all).slice(0, 120));
+
+    // A turn at the end streams in after all that.
+    const user = { id: 'msg_600', role: 'user', content: 'One more', status: 'complete' };
+    const reply = { id: 'msg_601', role: 'assistant', content: '', status: 'streaming' };
+    await give(page, [
+      { type: 'turnStarted', user, assistant: reply, status: { busy: true } },
+      { type: 'streamChunk', messageId: 'msg_601', offset: 0, text: 'Streamed ' },
+      { type: 'streamChunk', messageId: 'msg_601', offset: 9, text: 'reply' },
+      { type: 'turnEnded', message: { ...reply, content: 'Streamed reply', status: 'complete' }, status: { busy: false } },
+    ]);
+    await frames(page);
+    const end = await page.evaluate(() => {
+      const articles = [...document.querySelectorAll('article.message')];
+      return { count: articles.length, last: articles[articles.length - 1]?.querySelector('.assistant-body')?.textContent ?? '' };
+    });
+    record(group, 'a turn at the end streams in', end.count === 2 * TURNS + 2 && end.last.includes('Streamed reply'), JSON.stringify(end));
+    record(group, 'no page errors', errors.length === 0, errors.join('; ').slice(0, 300));
+  } finally {
+    await page.close();
+    await panel.close();
+  }
+}

@@ -1,0 +1,73 @@
+// The manifest's side bar view, title actions, keybindings and walkthrough fit together.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+/** The view id registered in src/extension/chatPanel.ts (CHAT_SIDEBAR_VIEW; that module needs vscode). */
+const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+/** The parts of package.json these tests read. */
+interface Manifest {
+  contributes: {
+    commands: Array<{ command: string; icon?: string }>;
+    viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
+    views: Record<string, Array<{ id: string; type?: string }>>;
+    menus: Record<string, Array<{ command: string; when?: string }>>;
+    keybindings: Array<{ command: string; key: string }>;
+    walkthroughs: Array<{ steps: Array<{ id: string; description: string; completionEvents: string[]; media: { markdown: string } }> }>;
+  };
+}
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+const contributes = pkg.contributes;
+const commandIds = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
+
+describe('manifest: side bar view and walkthrough', () => {
+  it('declares the chat view in its own activity bar container, with an icon file that is packaged', () => {
+    const container = contributes.viewsContainers.activitybar.find((c: { id: string }) => c.id === 'aiChat');
+    assert.ok(container, 'an "aiChat" activity bar container');
+    assert.ok(existsSync(path.join(root, container.icon)), `icon ${container.icon} exists`);
+    const view = contributes.views.aiChat.find((v: { id: string }) => v.id === CHAT_SIDEBAR_VIEW);
+    assert.equal(view?.type, 'webview');
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chatPanel.ts'), 'utf8');
+    assert.ok(source.includes(`export const CHAT_SIDEBAR_VIEW = '${CHAT_SIDEBAR_VIEW}';`), 'the provider is registered for this id');
+    assert.match(readFileSync(path.join(root, '.vscodeignore'), 'utf8'), new RegExp(`^!${container.icon.replace(/[.]/g, '\\.')}$`, 'm'));
+  });
+
+  it('the view title has New Chat, History and Open in Editor, each a declared command with an icon', () => {
+    const actions = contributes.menus['view/title'].filter((m) => m.when === `view == ${CHAT_SIDEBAR_VIEW}`);
+    assert.deepEqual(
+      actions.map((m: { command: string }) => m.command),
+      ['aiChat.newChat', 'aiChat.showHistory', 'aiChat.openChat'],
+    );
+    for (const a of actions) {
+      const cmd = contributes.commands.find((c: { command: string }) => c.command === a.command);
+      assert.ok(cmd?.icon, `${a.command} has an icon`);
+    }
+  });
+
+  it('Focus Chat Input has a keybinding that is not the core chat\'s Ctrl+Alt+I nor a common one', () => {
+    const kb = contributes.keybindings.find((k: { command: string }) => k.command === 'aiChat.focusChatInput');
+    assert.ok(kb, 'a keybinding');
+    const taken = ['ctrl+alt+i', 'ctrl+shift+i', 'ctrl+i', 'ctrl+l', 'ctrl+alt+enter', 'ctrl+/', 'ctrl+shift+/'];
+    assert.ok(!taken.includes(kb.key.toLowerCase()), `${kb.key} is free`);
+    const keys = contributes.keybindings.map((k: { key: string }) => k.key.toLowerCase());
+    assert.equal(new Set(keys).size, keys.length, 'no two of our keybindings share a key');
+  });
+
+  it('the walkthrough has its four steps, each with a declared command link, a completion event and packaged media', () => {
+    const [walkthrough] = contributes.walkthroughs;
+    assert.equal(walkthrough.steps.length, 4);
+    const ignore = readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!media\/walkthrough\/\*\.md$/m, 'walkthrough media is packaged');
+    for (const step of walkthrough.steps) {
+      const link = /\(command:([\w.]+)\)/.exec(step.description);
+      assert.ok(link && commandIds.has(link[1]), `${step.id}: its action runs a declared command`);
+      assert.ok(step.completionEvents.length > 0, `${step.id}: has a completion event`);
+      for (const e of step.completionEvents) {
+        assert.match(e, /^(onCommand:aiChat\.\w+|onContext:aiChat\.\w+|onSettingChanged:aiChat\.\w+)$/, `${step.id}: ${e}`);
+        if (e.startsWith('onCommand:')) assert.ok(commandIds.has(e.slice('onCommand:'.length)), `${step.id}: ${e} is a declared command`);
+      }
+      assert.ok(existsSync(path.join(root, step.media.markdown)), `${step.id}: ${step.media.markdown} exists`);
+    }
+  });
+});
