@@ -15,6 +15,7 @@ import { keysInText, keysUsedBy, scanForKeys } from '../keyAudit';
 import { ROOT } from '../launcher';
 import { RESULTS, e2e } from '../setup';
 import { readyWithKey, resetServer } from '../steps';
+import { Chat } from '../workbench';
 
 function e2eSources(): string[] {
   const dir = path.join(ROOT, 'test', 'e2e');
@@ -36,7 +37,11 @@ describe('Journey 99: key-leak audit', () => {
     // writes its state databases.
     resetServer(0);
     await readyWithKey();
-    const chat = await wb.openChat();
+    await wb.openChat();
+    // Opening the chat in the editor moves it out of the side bar, where the previous journeys
+    // left it: ask in the frame that stays.
+    await new Promise((r) => setTimeout(r, 2000));
+    const chat = new Chat(wb, await wb.chatFrame());
     await chat.ask('A last question before the audit');
     await wb.runCommand('AI Chat: Export Chat');
 
