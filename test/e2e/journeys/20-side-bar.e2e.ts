@@ -21,6 +21,13 @@ async function placeholderFrame(wb: Workbench): Promise<Frame> {
 }
 
 describe('Journey 20: Chat in the side bar', () => {
+  // Whatever happens, the next journeys find the view where a new user has it.
+  after(async () => {
+    const { wb } = e2e();
+    await wb.closeQuickInput().catch(() => undefined);
+    await wb.runCommand('View: Reset View Locations').catch(() => undefined);
+  });
+
   it('opens from the activity bar, sends, moves to the secondary side bar, and moves into the editor and back', async () => {
     resetServer();
     const wb = await readyWithKey();
@@ -55,14 +62,14 @@ describe('Journey 20: Chat in the side bar', () => {
     await target.click();
     await page.locator('.part.auxiliarybar').getByText('Chat', { exact: false }).first().waitFor({ timeout: 30_000 });
     const moved = new Chat(wb, await wb.chatFrame());
-    assert.ok((await moved.transcript()).some((t) => t.includes('e2e-sidebar-one')), 'the conversation came along to the secondary side bar');
+    await waitFor(async () => (await moved.transcript()).some((t) => t.includes('e2e-sidebar-one')), 'the conversation did not come along to the secondary side bar');
     await wb.screenshot('side-bar-secondary');
 
     // The same conversation in the editor: the view shows a placeholder, never a second chat.
     await wb.runCommand('AI Chat: Open Chat in Editor');
     await page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
     const inEditor = new Chat(wb, await wb.chatFrame());
-    assert.ok((await inEditor.transcript()).some((t) => t.includes('e2e-sidebar-one')), 'the editor shows the same conversation');
+    await waitFor(async () => (await inEditor.transcript()).some((t) => t.includes('e2e-sidebar-one')), 'the editor does not show the same conversation');
     const holder = await placeholderFrame(wb);
     assert.equal(await holder.getByRole('textbox', { name: 'Message' }).count(), 0, 'no second chat in the view');
     const second = await inEditor.ask('Second question in the editor e2e-sidebar-two');
@@ -71,15 +78,22 @@ describe('Journey 20: Chat in the side bar', () => {
     // Back to the side bar with the placeholder's button: the editor tab closes, both messages are there.
     await holder.getByRole('button', { name: 'Move Chat to Side Bar' }).click();
     await page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ state: 'detached', timeout: 30_000 });
+    // The view's webview loads the conversation after its message box shows: wait for it.
     const back = new Chat(wb, await wb.chatFrame());
-    const transcript = (await back.transcript()).join('\n');
-    assert.match(transcript, /e2e-sidebar-one[\s\S]*e2e-sidebar-two/, 'the whole conversation is back in the view');
+    let transcript = '';
+    await waitFor(
+      async () => {
+        transcript = (await back.transcript()).join('\n');
+        return /e2e-sidebar-one[\s\S]*e2e-sidebar-two/.test(transcript);
+      },
+      'the whole conversation did not come back to the view',
+    ).catch((e: unknown) => {
+      throw new Error(`${String(e)}; the view shows: ${transcript.slice(0, 400)}`);
+    });
 
     // Keyboard: Focus Chat Input puts the cursor in the message box.
     await wb.focusWorkbench();
     await wb.runCommand('AI Chat: Focus Chat Input');
     await waitFor(() => back.frame.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'Message'), 'the message box did not get focus');
-
-    await wb.runCommand('View: Reset View Locations');
   });
 });

@@ -55,7 +55,8 @@ describe('Journey 22: Themes', () => {
     resetServer();
     const wb = await readyWithKey();
     const { page } = e2e();
-    // In the side bar (an earlier journey may have moved it into the editor).
+    // In the side bar (an earlier journey may have moved it into the editor or elsewhere).
+    await wb.runCommand('View: Reset View Locations');
     await wb.runCommand('AI Chat: Move Chat to Side Bar');
     await e2e().page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
     const chat = new Chat(wb, await wb.chatFrame());
