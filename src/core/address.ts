@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 // Where the API key may go. Pure: the settings, the remembered decisions and the key's bound
 // origin are passed in; the extension asks the user and stores the answers.
 //
@@ -111,15 +112,15 @@ export function keyConsentText(route: Exclude<KeyRoute, { send: true }>, workspa
   const lines: string[] = [];
   if (workspaceUrl) {
     lines.push(
-      `This workspace's settings name ${workspaceUrl} as the AI Chat service. If you allow it, your API key and your messages are sent there while this workspace is open. Allow it only if you trust this repository.`,
+      l10n.t('This workspace\'s settings name {0} as the AI Chat service. If you allow it, your API key and your messages are sent there while this workspace is open. Allow it only if you trust this repository.', workspaceUrl),
     );
   } else if (route.boundOrigin) {
-    lines.push(`Your API key was checked against ${route.boundOrigin}. The service address now points to ${route.origin}.`);
+    lines.push(l10n.t('Your API key was checked against {0}. The service address now points to {1}.', route.boundOrigin, route.origin));
   }
   if (isCleartext(where)) {
-    lines.push('The address uses http:// to another machine: the key would travel in clear text, readable by anyone on the network path.');
+    lines.push(l10n.t('The address uses http:// to another machine: the key would travel in clear text, readable by anyone on the network path.'));
   }
-  return { message: `Send your AI Chat API key to ${where}?`, detail: lines.join('\n\n') };
+  return { message: l10n.t('Send your AI Chat API key to {0}?', where), detail: lines.join('\n\n') };
 }
 
 /** A stable key for remembering the decision on one workspace's address. */

@@ -9,12 +9,15 @@ import type { ConversationStore } from './store';
 import { ReplyAssembler } from '../client/reply';
 import { creditAmount, warnOncePerField, type RangeWarning } from '../client/sanitize';
 import type { StreamEvent } from '../client/schemas';
+import * as l10n from '@vscode/l10n';
 
 /** The follow-up Continue sends after a reply cut at the model's length limit. */
-export const CONTINUE_PROMPT = 'Please continue your previous reply exactly where it stopped.';
+export const CONTINUE_PROMPT = 'Please continue your previous reply exactly where it stopped.'; // l10n-ignore: sent to the model as the user message
 
 /** Added to the error of a reply that was paid for, before its Retry. */
-export const RETRY_COSTS_AGAIN = 'Retry sends the message again and costs credits again.';
+export function retryCostsAgain(): string {
+  return l10n.t('Retry sends the message again and costs credits again.');
+}
 
 /** The request this session sends (a subset of the client's ChatRequest). */
 export interface SessionChatRequest {
@@ -376,13 +379,13 @@ export class ChatSession {
           }
           if (signal.aborted) break;
         }
-        if (signal.aborted) throw Object.assign(new Error('The request was aborted'), { kind: 'aborted' });
+        if (signal.aborted) throw Object.assign(new Error('The request was aborted'), { kind: 'aborted' }); // l10n-ignore: an aborted request shows as Stopped
         const outcome = reply.outcome;
         if (outcome.usage?.promptTokens !== undefined) meta.promptTokens = outcome.usage.promptTokens;
         if (outcome.usage?.completionTokens !== undefined) meta.completionTokens = outcome.usage.completionTokens;
         if (outcome.steps > 1) this.deps.logger?.debug('Multi-step reply', { steps: outcome.steps });
         if (outcome.ending === 'error') {
-          throw Object.assign(new Error(outcome.errorMessage ?? 'The reply failed'), { kind: 'stream' });
+          throw Object.assign(new Error(outcome.errorMessage ?? l10n.t('The reply failed')), { kind: 'stream' });
         }
         if (outcome.ending === 'length' || outcome.ending === 'content-filter') meta.ending = outcome.ending;
         if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
@@ -432,7 +435,7 @@ export class ChatSession {
         }
         assistant.status = 'error';
         // The service answered 200, so the reply was paid for: its text stays, and Retry says it costs credits again.
-        assistant.error = paid ? { ...view, message: `${view.message} ${RETRY_COSTS_AGAIN}` } : view;
+        assistant.error = paid ? { ...view, message: `${view.message} ${retryCostsAgain()}` } : view;
         if (paid && cost !== null) meta.credits = cost;
         assistant.meta = meta;
       }

@@ -1,6 +1,7 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
 import * as z from 'zod';
 import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../protocol';
+import * as l10n from '@vscode/l10n';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
@@ -41,7 +42,7 @@ export interface ConversationSummary {
   firstLine: string;
 }
 
-export const DEFAULT_TITLE = 'New chat';
+export const DEFAULT_TITLE = 'New chat'; // l10n-ignore: stored in conversation files and compared
 
 export function createConversation(id: string, now: Date = new Date()): Conversation {
   const at = now.toISOString();
@@ -67,7 +68,7 @@ export function nextMessageId(conv: Conversation): string {
     }
   }
   // Unreachable: at most 4095 ids are in `recent`.
-  throw new Error('no free message id');
+  throw new Error('no free message id'); // l10n-ignore: repair notes for the log
 }
 
 /** A title from the first line of the first user message. */
@@ -223,21 +224,21 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
   const ok = ConversationSchema.safeParse(raw);
   if (ok.success) return { conv: ok.data, problems: [] };
   const problems: string[] = [];
-  if (!isRecord(raw)) return { conv: undefined, problems: ['not a JSON object'] };
+  if (!isRecord(raw)) return { conv: undefined, problems: ['not a JSON object'] }; // l10n-ignore: repair notes for the log
   let id = typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 200 ? raw.id : undefined;
   if (id === undefined && fallbackId) {
     id = fallbackId;
-    problems.push('id replaced by the file name');
+    problems.push('id replaced by the file name'); // l10n-ignore: repair notes for the log
   }
-  if (id === undefined) return { conv: undefined, problems: ['no usable id'] };
+  if (id === undefined) return { conv: undefined, problems: ['no usable id'] }; // l10n-ignore: repair notes for the log
   const createdAt = isDate(raw.createdAt) ? raw.createdAt : isDate(raw.updatedAt) ? raw.updatedAt : new Date(0).toISOString();
-  if (!isDate(raw.createdAt)) problems.push('createdAt missing');
+  if (!isDate(raw.createdAt)) problems.push('createdAt missing'); // l10n-ignore: repair notes for the log
   const updatedAt = isDate(raw.updatedAt) ? raw.updatedAt : createdAt;
-  if (!isDate(raw.updatedAt)) problems.push('updatedAt missing');
+  if (!isDate(raw.updatedAt)) problems.push('updatedAt missing'); // l10n-ignore: repair notes for the log
   const conv: Conversation = { version: 1, id, title: DEFAULT_TITLE, createdAt, updatedAt, nextSeq: 0, messages: [] };
-  if (raw.version !== 1) problems.push(`version ${JSON.stringify(raw.version)} read as 1`);
+  if (raw.version !== 1) problems.push(`version ${JSON.stringify(raw.version)} read as 1`); // l10n-ignore: repair notes for the log
   const rawMessages = Array.isArray(raw.messages) ? raw.messages : [];
-  if (!Array.isArray(raw.messages)) problems.push('messages missing');
+  if (!Array.isArray(raw.messages)) problems.push('messages missing'); // l10n-ignore: repair notes for the log
   const needsId: StoredMessage[] = [];
   const seen = new Set<string>();
   rawMessages.forEach((m, i) => {
@@ -253,12 +254,12 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
       ? raw.nextSeq
       : (maxSeq + 1) % MESSAGE_ID_SPACE;
   for (const msg of needsId) {
-    problems.push(`message id ${JSON.stringify(msg.id).slice(0, 30)} replaced`);
+    problems.push(`message id ${JSON.stringify(msg.id).slice(0, 30)} replaced`); // l10n-ignore: repair notes for the log
     msg.id = nextMessageId(conv);
   }
   if (typeof raw.title === 'string') conv.title = raw.title;
   else {
-    problems.push('title missing');
+    problems.push('title missing'); // l10n-ignore: repair notes for the log
     refreshTitle(conv);
   }
   return { conv, problems };
@@ -268,12 +269,12 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
   const ok = StoredMessageSchema.safeParse(raw);
   if (ok.success) return ok.data;
   if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant')) {
-    problems.push(`${where} dropped (no role)`);
+    problems.push(`${where} dropped (no role)`); // l10n-ignore: repair notes for the log
     return undefined;
   }
   const content = typeof raw.content === 'string' ? raw.content : typeof raw.content === 'number' ? String(raw.content) : undefined;
   if (content === undefined) {
-    problems.push(`${where} dropped (no text)`);
+    problems.push(`${where} dropped (no text)`); // l10n-ignore: repair notes for the log
     return undefined;
   }
   const statuses = ['complete', 'streaming', 'stopped', 'error'] as const;
@@ -291,7 +292,7 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
   }
   const error = ErrorViewSchema.safeParse(raw.error);
   if (error.success) msg.error = error.data;
-  else if (status === 'error') msg.error = { kind: 'unknown', message: 'The reply failed.', actions: ['retry'] };
+  else if (status === 'error') msg.error = { kind: 'unknown', message: l10n.t('The reply failed.'), actions: ['retry'] };
   problems.push(`${where} repaired`);
   return msg;
 }

@@ -10,6 +10,7 @@
 // record; it is folded into the log when the conversation is opened.
 import * as z from 'zod';
 import {
+  DEFAULT_TITLE,
   formatMessageId,
   parseConversation,
   StoredMessageSchema,
@@ -115,7 +116,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   const conv = parseConversation({
     version: 1,
     id: header.id,
-    title: title ?? 'New chat',
+    title: title ?? DEFAULT_TITLE,
     createdAt: header.createdAt,
     updatedAt: updatedAt ?? header.createdAt,
     nextSeq,

@@ -1,5 +1,6 @@
 // Errors of the service client turned into what the chat panel shows and the action that fixes it.
 import { ErrorKindSchema, type ErrorAction, type ErrorKind, type ErrorView } from '../protocol';
+import * as l10n from '@vscode/l10n';
 
 const KINDS: readonly ErrorKind[] = ErrorKindSchema.options.filter((k) => k !== 'unknown');
 
@@ -28,7 +29,7 @@ export function errorKind(err: unknown): ErrorKind {
 function messageOf(err: unknown): string {
   const e = (err ?? {}) as ErrorLike;
   const m = typeof e.message === 'string' ? e.message.trim() : typeof err === 'string' ? err : '';
-  return m || 'Unknown error';
+  return m || l10n.t('Unknown error');
 }
 
 /** Keeps a message readable in the panel (the service may send long details). */
@@ -41,7 +42,7 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
   const kind = errorKind(err);
   const detail = clip(messageOf(err));
   const traceId = typeof e.traceId === 'string' ? e.traceId : undefined;
-  const withTrace = (s: string) => (traceId ? `${s} (trace ${traceId})` : s);
+  const withTrace = (s: string) => (traceId ? l10n.t('{0} (trace {1})', s, traceId) : s);
   let message: string;
   let actions: ErrorAction[];
   let retryAfterSeconds: number | undefined;
@@ -50,59 +51,59 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
     case 'auth':
       message =
         e.code === 'MISSING_API_KEY'
-          ? 'No API key is set. Set your API key to chat.'
-          : withTrace(`The service rejected the API key: ${detail}`);
+          ? l10n.t('No API key is set. Set your API key to chat.')
+          : withTrace(l10n.t('The service rejected the API key: {0}', detail));
       actions = ['setApiKey'];
       break;
     case 'credits': {
-      const left = typeof e.creditsRemaining === 'number' ? ` You have ${e.creditsRemaining} left.` : '';
-      message = withTrace(`Not enough credits for this message.${left}`);
+      const left = typeof e.creditsRemaining === 'number' ? l10n.t(' You have {0} left.', e.creditsRemaining) : '';
+      message = withTrace(l10n.t('Not enough credits for this message.{0}', left));
       actions = ['showSubscriptions'];
       break;
     }
     case 'rate-limit': {
       const ms = typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs) ? e.retryAfterMs : undefined;
       retryAfterSeconds = ms !== undefined ? Math.max(0, Math.ceil(ms / 1000)) : DEFAULT_RETRY_AFTER_SECONDS;
-      message = withTrace(`The service is rate limiting requests. Try again in ${retryAfterSeconds} s.`);
+      message = withTrace(l10n.t('The service is rate limiting requests. Try again in {0} s.', retryAfterSeconds));
       actions = ['retry'];
       break;
     }
     case 'connection':
       tried = baseUrl;
-      message = `Connection to the service at ${baseUrl} failed: ${detail}`;
+      message = l10n.t('Connection to the service at {0} failed: {1}', baseUrl, detail);
       actions = ['openSettings', 'retry'];
       break;
     case 'timeout':
       tried = baseUrl;
-      message = `The service at ${baseUrl} did not answer in time: ${detail}`;
+      message = l10n.t('The service at {0} did not answer in time: {1}', baseUrl, detail);
       actions = ['openSettings', 'retry'];
       break;
     case 'invalid':
-      message = withTrace(`The service refused the request: ${detail}`);
+      message = withTrace(l10n.t('The service refused the request: {0}', detail));
       actions = ['retry'];
       break;
     case 'validation':
-      message = `The request is not valid: ${detail}`;
+      message = l10n.t('The request is not valid: {0}', detail);
       actions = ['openSettings'];
       break;
     case 'aborted':
-      message = 'Stopped';
+      message = l10n.t('Stopped');
       actions = ['retry'];
       break;
     case 'server':
-      message = withTrace(`Server error: ${detail}`);
+      message = withTrace(l10n.t('Server error: {0}', detail));
       actions = ['retry'];
       break;
     case 'protocol':
-      message = withTrace(`The service sent a reply that could not be read: ${detail}`);
+      message = withTrace(l10n.t('The service sent a reply that could not be read: {0}', detail));
       actions = ['retry'];
       break;
     case 'stream':
-      message = withTrace(`The reply ended with an error: ${detail}`);
+      message = withTrace(l10n.t('The reply ended with an error: {0}', detail));
       actions = ['retry'];
       break;
     default:
-      message = `Something went wrong: ${detail}`;
+      message = l10n.t('Something went wrong: {0}', detail);
       actions = ['retry'];
   }
   return {
@@ -125,11 +126,11 @@ export function retryNoticeText(
   const seconds = Math.max(1, Math.ceil(notice.delayMs / 1000));
   const why =
     kind === 'rate-limit'
-      ? 'The service is rate limiting requests'
+      ? l10n.t('The service is rate limiting requests')
       : e.status === 503
-        ? 'The service is busy'
+        ? l10n.t('The service is busy')
         : kind === 'connection' || kind === 'timeout'
-          ? `Could not reach ${baseUrl}`
-          : 'The request failed';
-  return `${why}; trying again in ${seconds} s (retry ${notice.retry} of ${notice.maxRetries})…`;
+          ? l10n.t('Could not reach {0}', baseUrl)
+          : l10n.t('The request failed');
+  return l10n.t('{0}; trying again in {1} s (retry {2} of {3})…', why, seconds, notice.retry, notice.maxRetries);
 }

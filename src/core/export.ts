@@ -1,11 +1,12 @@
 // A conversation as a Markdown document.
 import type { Conversation } from './conversation';
 import { replyMetaText } from './cost';
+import * as l10n from '@vscode/l10n';
 
 export function conversationToMarkdown(conv: Conversation, exportedAt: Date = new Date()): string {
   const out: string[] = [];
   out.push(`# ${conv.title.replace(/\n/g, ' ')}`);
-  out.push(`_Exported ${exportedAt.toISOString()} · ${conv.messages.length} messages_`);
+  out.push(l10n.t('_Exported {0} · {1} messages_', exportedAt.toISOString(), conv.messages.length));
   conv.messages.forEach((m, i) => {
     if (m.role === 'user') {
       if (i > 0) out.push('---');

@@ -1,6 +1,7 @@
 // Which models can be used for chat, and the items of the model quick pick.
 import type { ModelSummary } from '../protocol';
 import { creditsText, formatNumber } from './cost';
+import * as l10n from '@vscode/l10n';
 
 /** The fields of a Model (GET /ai-model) that the extension uses. */
 export interface ModelLike {
@@ -18,17 +19,17 @@ export const MODEL_ID_PATTERN = /^[a-z-]+$/;
 export type Usability = { usable: true } | { usable: false; reason: string };
 
 export function modelUsability(m: ModelLike): Usability {
-  if (!m.isActive) return { usable: false, reason: 'Inactive: the service does not offer it now' };
-  if (m.type !== 'text') return { usable: false, reason: `${/^[aeiou]/i.test(m.type) ? 'An' : 'A'} ${m.type} model: chat needs a text model` };
+  if (!m.isActive) return { usable: false, reason: l10n.t('Inactive: the service does not offer it now') };
+  if (m.type !== 'text') return { usable: false, reason: (/^[aeiou]/i.test(m.type) ? l10n.t('An {0} model: chat needs a text model', m.type) : l10n.t('A {0} model: chat needs a text model', m.type)) };
   if (!MODEL_ID_PATTERN.test(m.valueId)) {
-    return { usable: false, reason: `Its id "${m.valueId}" is not accepted by the chat request (lowercase letters and "-" only)` };
+    return { usable: false, reason: l10n.t('Its id "{0}" is not accepted by the chat request (lowercase letters and "-" only)', m.valueId) };
   }
   return { usable: true };
 }
 
 export function modelDescription(m: ModelLike): string {
-  const parts = [m.valueId, `${creditsText(m.costInCreditPerUse)} per message`, m.type];
-  if (typeof m.max_tokens === 'number') parts.push(`max ${formatNumber(m.max_tokens)} tokens`);
+  const parts = [m.valueId, l10n.t('{0} per message', creditsText(m.costInCreditPerUse)), m.type];
+  if (typeof m.max_tokens === 'number') parts.push(l10n.t('max {0} tokens', formatNumber(m.max_tokens)));
   return parts.join(' · ');
 }
 
@@ -54,12 +55,12 @@ export interface ModelPickInput {
 export function buildModelPickItems(input: ModelPickInput): ModelPickItem[] {
   const items: ModelPickItem[] = [];
   if (input.error !== undefined) {
-    items.push({ kind: 'info', label: '$(error) Could not load the models', detail: input.error });
-    items.push({ kind: 'retry', label: '$(refresh) Try again' });
+    items.push({ kind: 'info', label: l10n.t('$(error) Could not load the models'), detail: input.error });
+    items.push({ kind: 'retry', label: l10n.t('$(refresh) Try again') });
     return items;
   }
   if (!input.models) {
-    items.push({ kind: 'info', label: input.loading ? '$(sync~spin) Loading models…' : 'No models loaded' });
+    items.push({ kind: 'info', label: input.loading ? l10n.t('$(sync~spin) Loading models…') : l10n.t('No models loaded') });
     return items;
   }
   const usable: ModelLike[] = [];
@@ -69,14 +70,14 @@ export function buildModelPickItems(input: ModelPickInput): ModelPickItem[] {
     if (u.usable) usable.push(m);
     else other.push({ m, reason: u.reason });
   }
-  if (usable.length === 0) items.push({ kind: 'info', label: 'No model can be used for chat' });
+  if (usable.length === 0) items.push({ kind: 'info', label: l10n.t('No model can be used for chat') });
   for (const m of usable) {
     const current = m.valueId === input.current;
     items.push({
       kind: 'model',
       label: `${current ? '$(check) ' : ''}${m.name}`,
       description: modelDescription(m),
-      ...(current ? { detail: 'Current model' } : {}),
+      ...(current ? { detail: l10n.t('Current model') } : {}),
       valueId: m.valueId,
       current,
     });
@@ -84,12 +85,12 @@ export function buildModelPickItems(input: ModelPickInput): ModelPickItem[] {
   if (input.current && !input.models.some((m) => m.valueId === input.current)) {
     items.push({
       kind: 'info',
-      label: `$(warning) Current setting "${input.current}" is not offered by the service`,
-      detail: 'Choose one of the models above',
+      label: l10n.t('$(warning) Current setting "{0}" is not offered by the service', input.current),
+      detail: l10n.t('Choose one of the models above'),
     });
   }
   if (other.length) {
-    items.push({ kind: 'separator', label: 'Not available for chat' });
+    items.push({ kind: 'separator', label: l10n.t('Not available for chat') });
     for (const { m, reason } of other) {
       const current = m.valueId === input.current;
       items.push({

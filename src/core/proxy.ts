@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 // Which proxy a request to the service goes through. Pure: VS Code's settings and the process
 // environment are passed in.
 //
@@ -34,7 +35,7 @@ export class ProxyConfigError extends Error {
     readonly value: string,
     why: string,
   ) {
-    super(`The proxy in ${setting} ("${value}") cannot be used: ${why}. Fix ${setting} (for example http://proxy.example.com:8080).`);
+    super(l10n.t('The proxy in {0} ("{1}") cannot be used: {2}. Fix {3} (for example http://proxy.example.com:8080).', setting, value, why, setting));
     this.name = 'ProxyConfigError';
   }
 }
@@ -55,12 +56,12 @@ export function normalizeProxyUrl(value: string, setting: string): string {
   try {
     u = new URL(withScheme);
   } catch {
-    throw new ProxyConfigError(setting, raw, 'it is not a URL');
+    throw new ProxyConfigError(setting, raw, l10n.t('it is not a URL'));
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new ProxyConfigError(setting, raw, `the scheme ${u.protocol} is not supported (use http:// or https://)`);
+    throw new ProxyConfigError(setting, raw, l10n.t('the scheme {0} is not supported (use http:// or https://)', u.protocol));
   }
-  if (!u.hostname) throw new ProxyConfigError(setting, raw, 'it names no host');
+  if (!u.hostname) throw new ProxyConfigError(setting, raw, l10n.t('it names no host'));
   return withScheme.replace(/\/+$/, '');
 }
 

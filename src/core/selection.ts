@@ -25,7 +25,7 @@ export function fenceLanguage(languageId: string): string {
 }
 
 export function lineRangeText(start: number, end: number): string {
-  return start === end ? `line ${start}` : `lines ${start}-${end}`;
+  return start === end ? `line ${start}` : `lines ${start}-${end}`; // l10n-ignore: part of the message sent to the model
 }
 
 /**

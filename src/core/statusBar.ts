@@ -1,5 +1,6 @@
 // The status bar item's state, computed from what the extension knows about the balance.
 import { creditsText, formatNumber, isLowBalance } from './cost';
+import * as l10n from '@vscode/l10n';
 
 /** The balance object of GET /user/balance; the interface does not say which fields are required. */
 export interface BalanceLike {
@@ -59,14 +60,14 @@ function dayDiff(from: Date, to: Date): number {
 }
 
 function expiryText(iso: string | null | undefined, now: Date): string {
-  if (!iso) return 'no expiry given';
+  if (!iso) return l10n.t('no expiry given');
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return 'no expiry given';
+  if (Number.isNaN(d.getTime())) return l10n.t('no expiry given');
   const days = dayDiff(now, d);
   const date = d.toISOString().slice(0, 10);
-  if (days < 0) return `expired ${date}`;
-  if (days === 0) return `expires today (${date})`;
-  return `expires ${date} (in ${days} ${days === 1 ? 'day' : 'days'})`;
+  if (days < 0) return l10n.t('expired {0}', date);
+  if (days === 0) return l10n.t('expires today ({0})', date);
+  return l10n.t('expires {0} (in {1} {2})', date, days, days === 1 ? 'day' : 'days');
 }
 
 /** The tooltip's breakdown of a balance. */
@@ -74,28 +75,28 @@ export function balanceBreakdown(b: BalanceLike, now: Date): string[] {
   const lines: string[] = [];
   lines.push(`**Total:** ${escapeMarkdown(creditsText(totalCredits(b)))}`);
   const parts: string[] = [];
-  if (b.regularBalance !== undefined) parts.push(`Regular ${formatNumber(b.regularBalance)}`);
-  if (b.dailyBalance !== undefined) parts.push(`Daily ${formatNumber(b.dailyBalance)}`);
+  if (b.regularBalance !== undefined) parts.push(l10n.t('Regular {0}', formatNumber(b.regularBalance)));
+  if (b.dailyBalance !== undefined) parts.push(l10n.t('Daily {0}', formatNumber(b.dailyBalance)));
   if (parts.length) lines.push(escapeMarkdown(parts.join(' · ')));
   if (b.hasDailyCredit !== undefined || b.dailyCredit) {
     const used = b.dailyCredit?.used;
     const daily = b.hasDailyCredit === false
-      ? 'No daily credit'
+      ? l10n.t('No daily credit')
       : used === true
-        ? 'Daily credit used'
+        ? l10n.t('Daily credit used')
         : used === false
-          ? 'Daily credit not used yet'
-          : 'Daily credit available';
-    const granted = b.dailyCredit?.grantedAmount !== undefined ? ` (granted ${formatNumber(b.dailyCredit.grantedAmount)})` : '';
+          ? l10n.t('Daily credit not used yet')
+          : l10n.t('Daily credit available');
+    const granted = b.dailyCredit?.grantedAmount !== undefined ? l10n.t(' (granted {0})', formatNumber(b.dailyCredit.grantedAmount)) : '';
     lines.push(escapeMarkdown(daily + granted));
   }
   const grants = (b.credits ?? []).filter((c) => typeof c.amount === 'number');
   if (grants.length) {
-    const grantLines = ['Credit grants:'];
+    const grantLines = [l10n.t('Credit grants:')];
     const sorted = [...grants].sort((x, y) => (x.extendedExpiresAt ?? x.expiresAt ?? '').localeCompare(y.extendedExpiresAt ?? y.expiresAt ?? ''));
     for (const c of sorted) {
       const left = (c.amount ?? 0) - (c.usedAmount ?? 0);
-      const used = c.usedAmount ? ` of ${formatNumber(c.amount ?? 0)}` : '';
+      const used = c.usedAmount ? l10n.t(' of {0}', formatNumber(c.amount ?? 0)) : '';
       grantLines.push(`- ${escapeMarkdown(`${formatNumber(left)}${used} ${expiryText(c.extendedExpiresAt ?? c.expiresAt, now)}`)}`);
     }
     lines.push(grantLines.join('\n'));
@@ -108,55 +109,55 @@ export function computeStatusBarState(input: StatusBarInput): StatusBarState {
   const formatTime = input.formatTime ?? ((d: Date) => d.toLocaleTimeString());
   const footer: string[] = [];
   if (input.selectedModel) {
-    const cost = typeof input.selectedModelCost === 'number' ? ` (${creditsText(input.selectedModelCost)} per message)` : '';
+    const cost = typeof input.selectedModelCost === 'number' ? l10n.t(' ({0} per message)', creditsText(input.selectedModelCost)) : '';
     footer.push(escapeMarkdown(`Model: ${input.selectedModel}${cost}`));
   }
-  if (input.lastUpdated) footer.push(escapeMarkdown(`Last updated ${formatTime(input.lastUpdated)}`));
+  if (input.lastUpdated) footer.push(escapeMarkdown(l10n.t('Last updated {0}', formatTime(input.lastUpdated))));
   if (input.serviceUrl) footer.push(escapeMarkdown(`Service: ${input.serviceUrl}`));
   if (input.ignoredWorkspaceUrl) {
     footer.push(
       '$(shield) ' +
         escapeMarkdown(
-          `This workspace names ${input.ignoredWorkspaceUrl} as the service address; it is not used until you allow it (AI Chat: Review Service Address), because your API key would be sent there.`,
+          l10n.t('This workspace names {0} as the service address; it is not used until you allow it (AI Chat: Review Service Address), because your API key would be sent there.', input.ignoredWorkspaceUrl),
         ),
     );
   }
-  footer.push('Click for balance actions');
-  const tooltipOf = (head: string[]) => ['**AI Chat credits**', ...head, ...footer].join('\n\n');
+  footer.push(l10n.t('Click for balance actions'));
+  const tooltipOf = (head: string[]) => [l10n.t('**AI Chat credits**'), ...head, ...footer].join('\n\n');
 
   if (!input.hasKey) {
     return {
-      text: '$(key) Set API Key',
-      tooltip: ['**AI Chat**', 'No API key set. Click to set your API key.', ...footer.slice(0, -1)].join('\n\n'),
+      text: l10n.t('$(key) Set API Key'),
+      tooltip: [l10n.t('**AI Chat**'), l10n.t('No API key set. Click to set your API key.'), ...footer.slice(0, -1)].join('\n\n'),
       background: undefined,
-      accessibilityLabel: 'AI Chat: no API key set. Set API Key',
+      accessibilityLabel: l10n.t('AI Chat: no API key set. Set API Key'),
     };
   }
   if (input.error !== undefined && !input.loading) {
     return {
       text: '$(warning) Credits',
-      tooltip: tooltipOf([escapeMarkdown(`Could not get the balance: ${input.error}`)]),
+      tooltip: tooltipOf([escapeMarkdown(l10n.t('Could not get the balance: {0}', input.error))]),
       background: 'warning',
-      accessibilityLabel: `AI Chat credits unavailable: ${input.error}`,
+      accessibilityLabel: l10n.t('AI Chat credits unavailable: {0}', input.error),
     };
   }
   if (!input.balance) {
     return {
       text: '$(sync~spin) Credits',
-      tooltip: tooltipOf(['Loading the balance…']),
+      tooltip: tooltipOf([l10n.t('Loading the balance…')]),
       background: undefined,
-      accessibilityLabel: 'AI Chat credits: loading',
+      accessibilityLabel: l10n.t('AI Chat credits: loading'),
     };
   }
   const total = totalCredits(input.balance);
   const low = isLowBalance(total, input.selectedModelCost);
   const head = balanceBreakdown(input.balance, now);
-  if (low) head.unshift('$(warning) ' + escapeMarkdown('Low balance: not enough for the next message of the selected model.'));
-  if (input.loading) head.push('Refreshing…');
+  if (low) head.unshift('$(warning) ' + escapeMarkdown(l10n.t('Low balance: not enough for the next message of the selected model.')));
+  if (input.loading) head.push(l10n.t('Refreshing…'));
   return {
     text: `$(credit-card) ${creditsText(total)}`,
     tooltip: tooltipOf(head),
     background: low ? 'warning' : undefined,
-    accessibilityLabel: `AI Chat credits: ${formatNumber(total)}${low ? ' (low)' : ''}`,
+    accessibilityLabel: l10n.t('AI Chat credits: {0}{1}', formatNumber(total), low ? ' (low)' : ''),
   };
 }

@@ -1,5 +1,6 @@
 // Subscription plans (GET /subscription) as readable items.
 import { formatNumber } from './cost';
+import * as l10n from '@vscode/l10n';
 
 export interface SubscriptionLike {
   id?: string;
@@ -16,7 +17,7 @@ export interface SubscriptionItem {
 
 /** The interface gives no currency or period: the price is shown as a plain number. */
 export function priceText(price: number): string {
-  return price === 0 ? 'Free' : `Price ${formatNumber(price)}`;
+  return price === 0 ? l10n.t('Free') : l10n.t('Price {0}', formatNumber(price));
 }
 
 export function subscriptionItems(subs: readonly SubscriptionLike[]): SubscriptionItem[] {
@@ -25,6 +26,6 @@ export function subscriptionItems(subs: readonly SubscriptionLike[]): Subscripti
     .map((s) => ({
       label: s.name,
       description: priceText(s.price),
-      detail: s.features?.length ? s.features.join(' · ') : 'No features listed',
+      detail: s.features?.length ? s.features.join(' · ') : l10n.t('No features listed'),
     }));
 }

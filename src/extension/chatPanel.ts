@@ -91,7 +91,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       },
       loadKey: async () => !!(await deps.keys.get()),
       pickModel: async () => !!(await deps.models.pick()),
-      notifyBusy: () => void vscode.window.showInformationMessage('A reply is still being generated. Stop it or wait, then send again.'),
+      notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post: (m) => this.post(m),
     });
     this.disposables.push(
@@ -178,7 +178,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     await this.restoreCurrent();
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
-      'AI Chat',
+      vscode.l10n.t('AI Chat'),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [this.mediaRoot()] },
     );
@@ -238,8 +238,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       nonce: randomBytes(16).toString('base64'),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
-      text: 'The chat is open in the editor.',
-      buttonLabel: 'Move Chat to Side Bar',
+      text: vscode.l10n.t('The chat is open in the editor.'),
+      buttonLabel: vscode.l10n.t('Move Chat to Side Bar'),
     });
     this.viewDisposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -299,6 +299,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
       surface: surface.kind,
+      l10nBundle: vscode.l10n.bundle,
     });
     this.panelDisposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)), ...listeners);
   }
@@ -392,14 +393,14 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return this.openHistory();
       case 'loadConversation':
         if (!isSafeConversationId(msg.id) || !(await this.session.open(msg.id))) {
-          void vscode.window.showWarningMessage('That conversation could not be opened.');
+          void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be opened.'));
         }
         return;
       case 'selectModel':
         if (msg.valueId === undefined) {
           await this.deps.models.pick();
         } else if (!(await this.deps.models.select(msg.valueId))) {
-          void vscode.window.showWarningMessage(`The model "${msg.valueId}" cannot be used for chat.`);
+          void vscode.window.showWarningMessage(vscode.l10n.t('The model "{0}" cannot be used for chat.', msg.valueId));
         }
         this.controller.settingsChanged();
         return;
@@ -458,13 +459,13 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   private async codeAction(action: 'copy' | 'insert' | 'newEditor', code: string, language: string): Promise<void> {
     if (action === 'copy') {
       await vscode.env.clipboard.writeText(code);
-      vscode.window.setStatusBarMessage('$(check) Copied to the clipboard', 2000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied to the clipboard'), 2000);
       return;
     }
     if (action === 'insert') {
       const editor = this.deps.editors.lastEditor();
       if (!editor) {
-        const choice = await vscode.window.showWarningMessage('There is no editor to insert the code into.', 'Open in New Editor');
+        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('There is no editor to insert the code into.'), vscode.l10n.t('Open in New Editor'));
         if (choice) await this.codeAction('newEditor', code, language);
         return;
       }
@@ -472,7 +473,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       const ok = await shown.edit((eb) => {
         for (const sel of shown.selections) eb.replace(sel, code);
       });
-      if (!ok) void vscode.window.showWarningMessage('The code could not be inserted (is the editor read-only?).');
+      if (!ok) void vscode.window.showWarningMessage(vscode.l10n.t('The code could not be inserted (is the editor read-only?).'));
       return;
     }
     const known = await vscode.languages.getLanguages();

@@ -38,7 +38,7 @@ export class ClientProvider implements vscode.Disposable {
    * and ProxyConfigError (naming the setting) for a proxy value that cannot be used.
    */
   create(opts: Pick<ChatServiceClientOptions, 'baseUrl' | 'apiKey' | 'timeouts' | 'maxRetries'>): ChatServiceClient {
-    if (this.disposed) throw new Error('AI Chat is shutting down; no new request is made.');
+    if (this.disposed) throw new Error(vscode.l10n.t('AI Chat is shutting down; no new request is made.'));
     const proxy = resolveProxy(opts.baseUrl, this.config.proxyInputs());
     this.logger.debug('Client created', {
       baseUrl: opts.baseUrl,

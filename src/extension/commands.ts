@@ -31,7 +31,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         await fn(...args);
       } catch (err) {
         deps.logger.error(`Command ${id} failed`, { message: err instanceof Error ? err.message : String(err) });
-        void vscode.window.showErrorMessage(`AI Chat: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat: {0}', err instanceof Error ? err.message : String(err)));
       }
     });
   return [
@@ -54,12 +54,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 
 async function setApiKey(deps: CommandDeps): Promise<void> {
   const key = await vscode.window.showInputBox({
-    title: 'AI Chat: Set API Key',
-    prompt: 'Your API key for the chat service. It is kept in VS Code\'s secret storage.',
-    placeHolder: 'API key',
+    title: vscode.l10n.t('AI Chat: Set API Key'),
+    prompt: vscode.l10n.t('Your API key for the chat service. It is kept in VS Code\'s secret storage.'),
+    placeHolder: vscode.l10n.t('API key'),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Enter a key (or press Escape to cancel)'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a key (or press Escape to cancel)')),
   });
   if (key === undefined) return;
   const trimmed = key.trim();
@@ -68,11 +68,11 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
   const ignored = deps.config.baseUrlChoice.ignoredWorkspaceUrl;
   if (ignored) {
     void vscode.window.showInformationMessage(
-      `AI Chat: the key is checked against your own address ${s.baseUrl}, not ${ignored} named by this workspace (run "AI Chat: Review Service Address" to allow that one).`,
+      vscode.l10n.t('AI Chat: the key is checked against your own address {0}, not {1} named by this workspace (run "AI Chat: Review Service Address" to allow that one).', s.baseUrl, ignored),
     );
   }
   if (!(await deps.address.confirmKeyCheck(s.baseUrl))) {
-    void vscode.window.showInformationMessage('AI Chat: the key was not sent and not saved.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: the key was not sent and not saved.'));
     return;
   }
   // Check the key at once against GET /user/balance before keeping it: the same proxy as every
@@ -93,7 +93,7 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
   let verdict: { ok: true; total: number } | { ok: false; kind: string; message: string };
   try {
     verdict = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'AI Chat: checking the API key…' },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AI Chat: checking the API key…') },
       async () => {
         try {
           const res = await probe.balance();
@@ -110,26 +110,26 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
   }
   if (verdict.ok) {
     await deps.keys.set(trimmed, origin);
-    void vscode.window.showInformationMessage(`AI Chat: API key saved. Balance: ${creditsText(verdict.total)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: API key saved. Balance: {0}.', creditsText(verdict.total)));
     return;
   }
   if (verdict.kind === 'auth') {
     const again = await vscode.window.showErrorMessage(
-      `AI Chat: the service rejected this API key (${verdict.message}). It was not saved.`,
-      'Try Again',
+      vscode.l10n.t('AI Chat: the service rejected this API key ({0}). It was not saved.', verdict.message),
+      vscode.l10n.t('Try Again'),
     );
     if (again) await setApiKey(deps);
     return;
   }
   const choice = await vscode.window.showWarningMessage(
-    `AI Chat: could not check the key at ${s.baseUrl}: ${verdict.message}`,
+    vscode.l10n.t('AI Chat: could not check the key at {0}: {1}', s.baseUrl, verdict.message),
     { modal: false },
-    'Save Anyway',
-    'Open Settings',
+    vscode.l10n.t('Save Anyway'),
+    vscode.l10n.t('Open Settings'),
   );
   if (choice === 'Save Anyway') {
     await deps.keys.set(trimmed, origin);
-    void vscode.window.showInformationMessage('AI Chat: API key saved (not verified).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: API key saved (not verified).'));
   } else if (choice === 'Open Settings') {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'aiChat.baseUrl');
   }
@@ -138,22 +138,22 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
 async function clearApiKey(deps: CommandDeps): Promise<void> {
   await deps.keys.get();
   if (!deps.keys.hasKey) {
-    void vscode.window.showInformationMessage('AI Chat: no API key is set.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: no API key is set.'));
     return;
   }
   await deps.keys.clear();
-  void vscode.window.showInformationMessage('AI Chat: API key cleared.');
+  void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: API key cleared.'));
 }
 
 async function refreshBalance(deps: CommandDeps): Promise<void> {
   if (!(await deps.keys.get())) {
-    const set = await vscode.window.showInformationMessage('AI Chat: set an API key to see your balance.', 'Set API Key');
+    const set = await vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: set an API key to see your balance.'), vscode.l10n.t('Set API Key'));
     if (set) await vscode.commands.executeCommand('aiChat.setApiKey');
     return;
   }
   await deps.balance.refresh();
   const st = deps.balance.state;
-  if (st.error) void vscode.window.showWarningMessage(`AI Chat: could not get the balance: ${st.error}`);
+  if (st.error) void vscode.window.showWarningMessage(vscode.l10n.t('AI Chat: could not get the balance: {0}', st.error));
 }
 
 async function showBalanceMenu(deps: CommandDeps): Promise<void> {
@@ -163,43 +163,43 @@ async function showBalanceMenu(deps: CommandDeps): Promise<void> {
   }
   const st = deps.balance.state;
   const title = st.balance
-    ? `AI Chat: ${creditsText(totalCredits(st.balance))}`
+    ? vscode.l10n.t('AI Chat: {0}', creditsText(totalCredits(st.balance)))
     : st.error
-      ? `AI Chat: balance unavailable (${st.error})`
-      : 'AI Chat: balance loading…';
+      ? vscode.l10n.t('AI Chat: balance unavailable ({0})', st.error)
+      : vscode.l10n.t('AI Chat: balance loading…');
   const items: Array<vscode.QuickPickItem & { command: string }> = [
-    { label: '$(refresh) Refresh Balance', command: 'aiChat.refreshBalance' },
-    { label: '$(symbol-enum) Select Model', description: deps.config.settings.model || 'none selected', command: 'aiChat.selectModel' },
-    { label: '$(credit-card) Show Subscriptions', command: 'aiChat.showSubscriptions' },
-    { label: '$(key) Set API Key', command: 'aiChat.setApiKey' },
-    { label: '$(comment-discussion) Open Chat', command: 'aiChat.openChat' },
+    { label: vscode.l10n.t('$(refresh) Refresh Balance'), command: 'aiChat.refreshBalance' },
+    { label: vscode.l10n.t('$(symbol-enum) Select Model'), description: deps.config.settings.model || vscode.l10n.t('none selected'), command: 'aiChat.selectModel' },
+    { label: vscode.l10n.t('$(credit-card) Show Subscriptions'), command: 'aiChat.showSubscriptions' },
+    { label: vscode.l10n.t('$(key) Set API Key'), command: 'aiChat.setApiKey' },
+    { label: vscode.l10n.t('$(comment-discussion) Open Chat'), command: 'aiChat.openChat' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose an action' });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Choose an action') });
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
 async function showSubscriptions(deps: CommandDeps): Promise<void> {
   type Item = vscode.QuickPickItem & { action?: 'setApiKey' | 'retry' };
   const qp = vscode.window.createQuickPick<Item>();
-  qp.title = 'AI Chat: Subscriptions';
-  qp.placeholder = 'Plans offered by the service (price as given by the service)';
+  qp.title = vscode.l10n.t('AI Chat: Subscriptions');
+  qp.placeholder = vscode.l10n.t('Plans offered by the service (price as given by the service)');
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   const load = async () => {
     if (!(await deps.keys.get())) {
-      qp.items = [{ label: '$(key) Set API Key', detail: 'The plans are listed by the service and need your API key.', action: 'setApiKey' }];
+      qp.items = [{ label: vscode.l10n.t('$(key) Set API Key'), detail: vscode.l10n.t('The plans are listed by the service and need your API key.'), action: 'setApiKey' }];
       return;
     }
     qp.busy = true;
-    qp.items = [{ label: '$(sync~spin) Loading subscriptions…' }];
+    qp.items = [{ label: vscode.l10n.t('$(sync~spin) Loading subscriptions…') }];
     try {
       const subs = await deps.clients.get().subscriptions();
       const items = subscriptionItems(subs);
-      qp.items = items.length ? items : [{ label: 'The service lists no subscriptions' }];
+      qp.items = items.length ? items : [{ label: vscode.l10n.t('The service lists no subscriptions') }];
     } catch (err) {
       qp.items = [
-        { label: '$(error) Could not load the subscriptions', detail: err instanceof Error ? err.message : String(err) },
-        { label: '$(refresh) Try again', action: 'retry' },
+        { label: vscode.l10n.t('$(error) Could not load the subscriptions'), detail: err instanceof Error ? err.message : String(err) },
+        { label: vscode.l10n.t('$(refresh) Try again'), action: 'retry' },
       ];
     } finally {
       qp.busy = false;
@@ -226,16 +226,16 @@ async function showSubscriptions(deps: CommandDeps): Promise<void> {
 async function sendSelection(deps: CommandDeps): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) {
-    void vscode.window.showInformationMessage('AI Chat: select some code first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: select some code first.'));
     return;
   }
   const sel = editor.selection;
   const code = editor.document.getText(sel);
   const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
   const question = await vscode.window.showInputBox({
-    title: 'AI Chat: Send Selection',
-    prompt: 'Optional: a question about the selected code (Enter to send as is, Escape to cancel)',
-    placeHolder: 'e.g. What does this do?',
+    title: vscode.l10n.t('AI Chat: Send Selection'),
+    prompt: vscode.l10n.t('Optional: a question about the selected code (Enter to send as is, Escape to cancel)'),
+    placeHolder: vscode.l10n.t('e.g. What does this do?'),
     ignoreFocusOut: true,
   });
   if (question === undefined) return;
@@ -255,7 +255,7 @@ async function exportChat(deps: CommandDeps): Promise<void> {
   await deps.chat.ensureRestored();
   const conv = deps.chat.session.conversation;
   if (conv.messages.length === 0) {
-    void vscode.window.showInformationMessage('AI Chat: the current conversation is empty; nothing to export.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.'));
     return;
   }
   const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });

@@ -123,7 +123,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   }
 
   private logFile(id: string): string {
-    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
+    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`); // l10n-ignore: refused file names, logged
     return join(this.dir, id + LOG_EXT);
   }
 
@@ -185,7 +185,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   }
 
   private partialFile(id: string, writer: string): string {
-    if (!isSafeConversationId(id) || !/^[a-z0-9]{1,20}$/.test(writer)) throw new Error(`Invalid side file name: ${id}`);
+    if (!isSafeConversationId(id) || !/^[a-z0-9]{1,20}$/.test(writer)) throw new Error(`Invalid side file name: ${id}`); // l10n-ignore: refused file names, logged
     return join(this.dir, `${id}.${writer}${PARTIAL_EXT}`);
   }
 
@@ -235,7 +235,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   }
 
   async writeCurrentId(id: string): Promise<void> {
-    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`);
+    if (!isSafeConversationId(id)) throw new Error(`Invalid conversation id: ${id}`); // l10n-ignore: refused file names, logged
     await mkdir(this.windowDir, { recursive: true });
     await writeDurably(join(this.windowDir, CURRENT_FILE), id);
   }

@@ -1,6 +1,7 @@
 // Composition root: creates the pieces, wires them together and registers everything into
 // context.subscriptions. No logic of its own; its only module-level state is the save that
 // deactivate() waits for.
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
@@ -17,7 +18,9 @@ import { ServiceAddress } from './serviceAddress';
 import { StatusBarController } from './statusBar';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const channel = vscode.window.createOutputChannel('AI Chat', { log: true });
+  // The pure modules (src/core, src/protocol) translate with @vscode/l10n: same bundle.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  const channel = vscode.window.createOutputChannel(vscode.l10n.t('AI Chat'), { log: true });
   const keys = new ApiKeyStore(context.secrets);
   const logger = createChannelLogger(channel, () => keys.knownSecrets());
   const config = new ConfigService(context.globalState);

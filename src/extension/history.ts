@@ -17,9 +17,9 @@ export interface HistoryDeps {
 
 type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
 
-const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
-const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: 'Export as Markdown' };
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
+const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
+const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export as Markdown') };
+const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
 const SEARCH_DELAY_MS = 60;
 
 function toItem(c: ConversationSummary, currentId: string, matches?: number): Item {
@@ -29,7 +29,7 @@ function toItem(c: ConversationSummary, currentId: string, matches?: number): It
   return {
     label: (c.id === currentId ? '$(check) ' : '') + c.title,
     description: parts.join(' · '),
-    detail: matches !== undefined ? `$(search) ${matches === 1 ? '1 matching message' : `${matches} matching messages`}${c.firstLine ? ' · ' + c.firstLine : ''}` : c.firstLine || undefined,
+    detail: matches !== undefined ? `$(search) ${matches === 1 ? vscode.l10n.t('1 matching message') : vscode.l10n.t('{0} matching messages', matches)}${c.firstLine ? ' · ' + c.firstLine : ''}` : c.firstLine || undefined,
     id: c.id,
     buttons: [RENAME, EXPORT, DELETE],
     // Items are matched by content, not only by label: the quick pick must not filter them out.
@@ -39,12 +39,12 @@ function toItem(c: ConversationSummary, currentId: string, matches?: number): It
 
 export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise<void> {
   const qp = vscode.window.createQuickPick<Item>();
-  qp.title = 'AI Chat: History';
-  qp.placeholder = 'Search every message, or pick a conversation';
+  qp.title = vscode.l10n.t('AI Chat: History');
+  qp.placeholder = vscode.l10n.t('Search every message, or pick a conversation');
   qp.matchOnDescription = false;
   qp.matchOnDetail = false;
   qp.value = initialQuery;
-  const newChatItem: Item = { label: '$(add) New Chat', newChat: true, alwaysShow: true };
+  const newChatItem: Item = { label: vscode.l10n.t('$(add) New Chat'), newChat: true, alwaysShow: true };
   let all: ConversationSummary[] = [];
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,10 +57,10 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     if (!query) {
       qp.items = [
         newChatItem,
-        ...(all.length ? [{ label: 'Saved conversations', kind: vscode.QuickPickItemKind.Separator } as Item] : []),
+        ...(all.length ? [{ label: vscode.l10n.t('Saved conversations'), kind: vscode.QuickPickItemKind.Separator } as Item] : []),
         ...all.map((c) => toItem(c, current)),
       ];
-      if (!all.length) qp.placeholder = 'No saved conversations yet';
+      if (!all.length) qp.placeholder = vscode.l10n.t('No saved conversations yet');
       return;
     }
     const lower = query.toLowerCase();
@@ -74,7 +74,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       items.push(toItem(h, current, h.matches));
     }
     for (const c of byTitle) if (!seen.has(c.id)) items.push(toItem(c, current));
-    qp.items = items.length ? items : [{ label: `No conversation contains “${query}”`, alwaysShow: true }];
+    qp.items = items.length ? items : [{ label: vscode.l10n.t('No conversation contains “{0}”', query), alwaysShow: true }];
   };
   const reload = async () => {
     all = await deps.store.list();
@@ -93,7 +93,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     qp.hide();
     if (picked.newChat) return deps.newChat();
     if (picked.id && !(await deps.open(picked.id))) {
-      void vscode.window.showWarningMessage('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.'));
     }
     await deps.show();
   });
@@ -105,9 +105,9 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       const query = qp.value;
       qp.hide();
       const title = await vscode.window.showInputBox({
-        title: 'Rename conversation',
+        title: vscode.l10n.t('Rename conversation'),
         value: summary?.title ?? '',
-        validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty.'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')),
       });
       if (title !== undefined) await deps.store.rename(id, title);
       return showHistory(deps, query);
@@ -115,7 +115,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     if (button === EXPORT) {
       const conv = await deps.store.load(id);
       if (!conv) {
-        void vscode.window.showWarningMessage('That conversation could not be read: its file is missing or damaged.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be read: its file is missing or damaged.'));
         return;
       }
       qp.hide();
@@ -129,13 +129,13 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       await deps.store.remove(id);
       if (wasCurrent) await deps.currentRemoved();
       await reload();
-      const title = summary?.title ?? conv?.title ?? 'the conversation';
-      void vscode.window.showInformationMessage(`Deleted “${title}”.`, 'Undo').then(async (choice) => {
+      const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Deleted “{0}”.', title), vscode.l10n.t('Undo')).then(async (choice) => {
         if (choice !== 'Undo' || !conv) return;
         await deps.store.restore(conv);
         if (wasCurrent) await deps.open(id);
         await reload().catch(() => undefined);
-        vscode.window.setStatusBarMessage(`$(history) Restored “${title}”`, 3000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('$(history) Restored “{0}”', title), 3000);
       });
     }
   });
@@ -146,14 +146,14 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     await reload();
     // The full-text index catches up with conversations changed elsewhere (once, then per turn).
     await deps.store.catchUpSearch((n, total) => {
-      qp.placeholder = `Indexing conversations for search (${n}/${total})…`;
+      qp.placeholder = vscode.l10n.t('Indexing conversations for search ({0}/{1})…', n, total);
     });
     searchReady = true;
-    qp.placeholder = all.length ? 'Search every message, or pick a conversation' : 'No saved conversations yet';
+    qp.placeholder = all.length ? vscode.l10n.t('Search every message, or pick a conversation') : vscode.l10n.t('No saved conversations yet');
     if (qp.value.trim()) await render();
   } catch (err) {
     deps.logger.warn('History could not be read', { message: String(err) });
-    qp.placeholder = 'History could not be read; see the AI Chat output channel. Titles are still listed.';
+    qp.placeholder = vscode.l10n.t('History could not be read; see the AI Chat output channel. Titles are still listed.');
   } finally {
     qp.busy = false;
   }

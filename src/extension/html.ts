@@ -10,6 +10,8 @@ export interface ChatHtmlInput {
   codiconCssUri: string;
   /** Where the chat is shown: an editor panel or the side bar view (the view has title actions). */
   surface?: 'panel' | 'view';
+  /** Translations of the panel's strings (vscode.l10n.bundle); absent in English. */
+  l10nBundle?: Record<string, string>;
 }
 
 function attr(value: string): string {
@@ -18,22 +20,22 @@ function attr(value: string): string {
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    "connect-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-src 'none'",
+    "default-src 'none'", // l10n-ignore: security policy and page markup
+    `script-src 'nonce-${nonce}'`, // l10n-ignore: security policy and page markup
+    `style-src ${cspSource}`, // l10n-ignore: security policy and page markup
+    `img-src ${cspSource} data:`, // l10n-ignore: security policy and page markup
+    `font-src ${cspSource}`, // l10n-ignore: security policy and page markup
+    "connect-src 'none'", // l10n-ignore: security policy and page markup
+    "base-uri 'none'", // l10n-ignore: security policy and page markup
+    "form-action 'none'", // l10n-ignore: security policy and page markup
+    "frame-src 'none'", // l10n-ignore: security policy and page markup
   ].join('; ');
 }
 
 /** A page under the strict CSP: the given stylesheets in the head, then `body`. */
 function page(cspSource: string, nonce: string, styles: string[], body: string): string {
   const links = styles.map((href) => `<link rel="stylesheet" href="${attr(href)}">`).join('\n');
-  return `<!DOCTYPE html>
+  return `<!DOCTYPE html> // l10n-ignore: security policy and page markup
 <html lang="en">
 <head>
 <meta charset="UTF-8">
@@ -48,12 +50,17 @@ ${body}
 </html>`;
 }
 
+/** ` data-l10n="…"`: the translations as escaped JSON, read by the panel before it builds anything. */
+function l10nAttribute(bundle: Record<string, string> | undefined): string {
+  return bundle && Object.keys(bundle).length ? ` data-l10n="${attr(JSON.stringify(bundle))}"` : '';
+}
+
 export function chatHtml(input: ChatHtmlInput): string {
   return page(
     input.cspSource,
     input.nonce,
     [input.codiconCssUri, input.chatCssUri, input.renderCssUri],
-    `<div id="app" class="app" data-surface="${input.surface === 'view' ? 'view' : 'panel'}"></div>
+    `<div id="app" class="app" data-surface="${input.surface === 'view' ? 'view' : 'panel'}"${l10nAttribute(input.l10nBundle)}></div>
 <script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>`,
   );
 }

@@ -99,8 +99,8 @@ export class ModelService implements vscode.Disposable {
   pick(): Promise<string | undefined> {
     type Item = vscode.QuickPickItem & { valueId?: string; retry?: boolean; setKey?: boolean; selectable: boolean };
     const qp = vscode.window.createQuickPick<Item>();
-    qp.title = 'AI Chat: Select Model';
-    qp.placeholder = 'Choose the model for chat (cost per message shown)';
+    qp.title = vscode.l10n.t('AI Chat: Select Model');
+    qp.placeholder = vscode.l10n.t('Choose the model for chat (cost per message shown)');
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
 
@@ -155,7 +155,7 @@ export class ModelService implements vscode.Disposable {
           }
           if (!item.selectable || !item.valueId) {
             // Not selectable: say why and keep the pick open.
-            if (item.detail) qp.placeholder = `${item.label.replace(/\$\([^)]+\)\s*/g, '')} cannot be used: ${item.detail}`;
+            if (item.detail) qp.placeholder = vscode.l10n.t('{0} cannot be used: {1}', item.label.replace(/\$\([^)]+\)\s*/g, ''), item.detail);
             qp.selectedItems = [];
             return;
           }
@@ -180,7 +180,7 @@ export class ModelService implements vscode.Disposable {
       qp.show();
       void this.keys.get().then((key) => {
         if (!key) {
-          qp.items = [{ label: '$(key) Set API Key', detail: 'The model list comes from the service and needs your API key first.', setKey: true, selectable: false, alwaysShow: true }];
+          qp.items = [{ label: vscode.l10n.t('$(key) Set API Key'), detail: vscode.l10n.t('The model list comes from the service and needs your API key first.'), setKey: true, selectable: false, alwaysShow: true }];
           qp.busy = false;
           return;
         }

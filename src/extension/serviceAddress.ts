@@ -9,14 +9,14 @@ import type { ApiKeyStore } from './keyStore';
 import type { Logger } from './log';
 
 export const REVIEW_COMMAND = 'aiChat.reviewServiceAddress';
-export const ALLOW = 'Allow';
-export const SEND_KEY = 'Send Key';
-export const REVIEW = 'Review…';
-export const KEEP_MINE = 'Keep My Address';
+export const ALLOW = vscode.l10n.t('Allow');
+export const SEND_KEY = vscode.l10n.t('Send Key');
+export const REVIEW = vscode.l10n.t('Review…');
+export const KEEP_MINE = vscode.l10n.t('Keep My Address');
 
 /** Text of the notice shown while a workspace address is not used (panel, status bar, notification). */
 export function ignoredAddressNotice(workspaceUrl: string, ownUrl: string): string {
-  return `AI Chat: this workspace sets the service address to ${workspaceUrl}. It is not used until you allow it, because your API key would be sent there; your own address ${ownUrl} is used instead.`;
+  return vscode.l10n.t('AI Chat: this workspace sets the service address to {0}. It is not used until you allow it, because your API key would be sent there; your own address {1} is used instead.', workspaceUrl, ownUrl);
 }
 
 export class ServiceAddress implements vscode.Disposable {
@@ -78,7 +78,7 @@ export class ServiceAddress implements vscode.Disposable {
     return new AuthenticationError({
       status: undefined,
       code: 'KEY_NOT_SENT',
-      message: `Your API key was not sent to ${origin}, because you did not allow it. Run "AI Chat: Review Service Address" to answer again, or change aiChat.baseUrl in your user settings.`,
+      message: vscode.l10n.t('Your API key was not sent to {0}, because you did not allow it. Run "AI Chat: Review Service Address" to answer again, or change aiChat.baseUrl in your user settings.', origin),
     });
   }
 
@@ -130,20 +130,24 @@ export class ServiceAddress implements vscode.Disposable {
     const choice = this.config.baseUrlChoice;
     const ws = choice.ignoredWorkspaceUrl ?? (choice.source === 'workspace' ? choice.url : undefined);
     if (!ws) {
-      void vscode.window.showInformationMessage(`AI Chat: the service address in use is ${choice.url} (${choice.source === 'default' ? 'the default' : 'from your user settings'}).`);
+      void vscode.window.showInformationMessage(
+        choice.source === 'default'
+          ? vscode.l10n.t('AI Chat: the service address in use is {0} (the default).', choice.url)
+          : vscode.l10n.t('AI Chat: the service address in use is {0} (from your user settings).', choice.url),
+      );
       return;
     }
     if (choice.source === 'workspace') {
-      const stop = 'Stop Using It';
+      const stop = vscode.l10n.t('Stop Using It');
       const picked = await vscode.window.showInformationMessage(
-        `AI Chat: this workspace's service address ${ws} is in use, as you allowed.`,
+        vscode.l10n.t('AI Chat: this workspace\'s service address {0} is in use, as you allowed.', ws),
         stop,
       );
       if (picked === stop) await this.config.decide(ws, 'declined');
       return;
     }
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(`AI Chat: this workspace is in Restricted Mode; its service address ${ws} cannot be used. Trust the workspace first.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('AI Chat: this workspace is in Restricted Mode; its service address {0} cannot be used. Trust the workspace first.', ws));
       return;
     }
     const origin = originOf(ws) ?? ws;

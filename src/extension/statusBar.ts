@@ -17,7 +17,7 @@ export class StatusBarController implements vscode.Disposable {
     private readonly config: ConfigService,
   ) {
     this.item = vscode.window.createStatusBarItem('aiChat.balance', vscode.StatusBarAlignment.Right, 100);
-    this.item.name = 'AI Chat Balance';
+    this.item.name = vscode.l10n.t('AI Chat Balance');
     this.disposables.push(
       this.item,
       balance.onDidChange(() => this.update()),

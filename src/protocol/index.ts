@@ -1,2 +1,3 @@
 export * from './messages';
 export * from './wording';
+export * from './l10n';

@@ -179,7 +179,7 @@ function parseWith<T>(schema: z.ZodType<T>, data: unknown): ParseResult<T> {
   if (result.success) return { ok: true, message: result.data };
   const first = result.error.issues[0];
   const where = first && first.path.length ? first.path.join('.') + ': ' : '';
-  return { ok: false, error: where + (first?.message ?? 'invalid message') };
+  return { ok: false, error: where + (first?.message ?? 'invalid message') }; // l10n-ignore: validation detail for the log
 }
 
 /** Validates a message received by the webview from the host. */

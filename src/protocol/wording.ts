@@ -1,6 +1,7 @@
 // Wording of credits and reply meta, shared by the extension host and the panel (the webview may
 // import only src/protocol).
 import type { ReplyMeta } from './messages';
+import * as l10n from '@vscode/l10n';
 
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
@@ -16,8 +17,8 @@ export function creditsText(n: number): string {
 
 /** The line near Send: "Next message: 1 credit". */
 export function nextMessageText(cost: number | null | undefined): string {
-  if (cost === null || cost === undefined || !Number.isFinite(cost)) return 'Next message: cost unknown';
-  return `Next message: ${creditsText(cost)}`;
+  if (cost === null || cost === undefined || !Number.isFinite(cost)) return l10n.t('Next message: cost unknown');
+  return l10n.t('Next message: {0}', creditsText(cost));
 }
 
 /** "swift-chat · 1 credit · 12 prompt + 340 completion tokens". */
@@ -25,14 +26,14 @@ export function replyMetaText(meta: ReplyMeta): string {
   const parts = [meta.model];
   if (meta.credits !== undefined) parts.push(creditsText(meta.credits));
   if (meta.promptTokens !== undefined || meta.completionTokens !== undefined) {
-    parts.push(`${formatNumber(meta.promptTokens ?? 0)} prompt + ${formatNumber(meta.completionTokens ?? 0)} completion tokens`);
+    parts.push(l10n.t('{0} prompt + {1} completion tokens', formatNumber(meta.promptTokens ?? 0), formatNumber(meta.completionTokens ?? 0)));
   }
   return parts.join(' · ');
 }
 
 /** The note under a reply that ended early: cut at the model's length limit, or filtered. */
 export function replyEndingText(ending: ReplyMeta['ending']): string | undefined {
-  if (ending === 'length') return 'The reply was cut off at the model’s length limit.';
-  if (ending === 'content-filter') return 'The reply was stopped by the service’s content filter.';
+  if (ending === 'length') return l10n.t('The reply was cut off at the model’s length limit.');
+  if (ending === 'content-filter') return l10n.t('The reply was stopped by the service’s content filter.');
   return undefined;
 }

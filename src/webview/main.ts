@@ -9,6 +9,7 @@ import {
   replyEndingText,
   replyMetaText,
   parseHostMessage,
+  readL10nBundle,
   type ChatSettings,
   type ChatStatus,
   type ConversationView,
@@ -20,6 +21,7 @@ import {
 } from '../protocol';
 import { announce, createReplyView, createScrollFollower, type ReplyView } from './render/index';
 import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
+import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -33,12 +35,12 @@ interface SavedState {
   conversationId?: string;
 }
 
-const ACTION_LABELS: Record<ErrorAction, string> = {
-  setApiKey: 'Set API Key',
-  showSubscriptions: 'Show Subscriptions',
-  retry: 'Retry',
-  openSettings: 'Open Settings',
-};
+const actionLabels = (): Record<ErrorAction, string> => ({
+  setApiKey: l10n.t('Set API Key'),
+  showSubscriptions: l10n.t('Show Subscriptions'),
+  retry: l10n.t('Retry'),
+  openSettings: l10n.t('Open Settings'),
+});
 
 /** Messages rendered when a conversation opens, and per page as older ones come into view. */
 export const WINDOW_PAGE = 12;
@@ -91,11 +93,11 @@ class ChatApp {
     this.vscode = acquireVsCodeApi();
     this.root = root;
 
-    this.newChatButton = iconButton('add', 'New Chat', () => this.post({ type: 'newChat' }));
-    this.historyButton = iconButton('history', 'History', () => this.post({ type: 'openHistory' }));
-    this.modelSelect = el('select', { id: 'model', 'aria-label': 'Model' });
+    this.newChatButton = iconButton('add', l10n.t('New Chat'), () => this.post({ type: 'newChat' }));
+    this.historyButton = iconButton('history', l10n.t('History'), () => this.post({ type: 'openHistory' }));
+    this.modelSelect = el('select', { id: 'model', 'aria-label': l10n.t('Model') });
     this.modelSelect.addEventListener('change', () => this.onModelChange());
-    this.searchToggle = iconButton('globe', 'Web search', () => this.post({ type: 'setSearch', value: !this.settings?.search }), {
+    this.searchToggle = iconButton('globe', l10n.t('Web search'), () => this.post({ type: 'setSearch', value: !this.settings?.search }), {
       'aria-pressed': 'false',
       class: 'toggle',
     });
@@ -106,37 +108,37 @@ class ChatApp {
       max: 2,
       step: 0.1,
       inputmode: 'decimal',
-      'aria-label': 'Temperature',
-      title: 'Temperature (0 to 2)',
+      'aria-label': l10n.t('Temperature'),
+      title: l10n.t('Temperature (0 to 2)'),
     });
     this.temperatureInput.addEventListener('change', () => this.onTemperatureChange());
 
     // A compact header: the model as a dropdown, the options as icons, the actions at the end.
     const toolbar = el(
       'div',
-      { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat settings' },
+      { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Chat settings') },
       el('span', { class: 'dropdown' }, this.modelSelect, el('span', { class: 'dropdown-chevron' }, codicon('chevron-down'))),
       this.searchToggle,
-      el('label', { class: 'field', for: 'temperature', title: 'Temperature (0 to 2)' }, codicon('flame'), this.temperatureInput),
+      el('label', { class: 'field', for: 'temperature', title: l10n.t('Temperature (0 to 2)') }, codicon('flame'), this.temperatureInput),
       el('span', { class: 'spacer' }),
       el('span', { class: 'actions' }, this.newChatButton, this.historyButton),
     );
 
     this.notice = el('div', { class: 'notice', role: 'status', hidden: true });
-    this.messages = el('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', tabindex: 0 });
-    this.emptyHint = el('p', { class: 'empty-hint', text: 'Ask anything. Enter sends, Shift+Enter adds a new line.' });
+    this.messages = el('div', { class: 'messages', role: 'log', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
+    this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.jumpHost = el('div', { class: 'jump-host' });
     this.sendError = el('div', { class: 'send-error', hidden: true });
 
     this.input = el('textarea', {
       id: 'message',
-      'aria-label': 'Message',
+      'aria-label': l10n.t('Message'),
       rows: 3,
-      placeholder: 'Message (Enter to send, Shift+Enter for a new line)',
+      placeholder: l10n.t('Message (Enter to send, Shift+Enter for a new line)'),
     });
     this.input.addEventListener('keydown', (e) => this.onKeyDown(e));
     this.input.addEventListener('input', () => this.saveDraftSoon());
-    this.sendButton = iconButton('send', 'Send', () => this.onSendButton(), { class: 'primary send' });
+    this.sendButton = iconButton('send', l10n.t('Send'), () => this.onSendButton(), { class: 'primary send' });
     this.costLine = el('span', { class: 'cost', text: nextMessageText(null) });
     this.replying = el('span', { class: 'replying', role: 'status', 'aria-live': 'polite' });
     const composer = el(
@@ -204,7 +206,7 @@ class ChatApp {
         const text = msg.offset < have ? msg.text.slice(have - msg.offset) : msg.text;
         if (entry.content === '') {
           entry.footer.querySelector('.typing')?.replaceChildren();
-          this.replying.textContent = 'Assistant is replying…';
+          this.replying.textContent = l10n.t('Assistant is replying…');
         }
         entry.view.append(text);
         entry.content += text;
@@ -220,8 +222,8 @@ class ChatApp {
         const entry = this.entries.get(m.id);
         if (entry) this.updateBody(entry, m);
         this.applyStatus(msg.status);
-        if (m.status === 'complete') announce('Assistant reply complete');
-        else if (m.status === 'stopped') announce('Reply stopped');
+        if (m.status === 'complete') announce(l10n.t('Assistant reply complete'));
+        else if (m.status === 'stopped') announce(l10n.t('Reply stopped'));
         return;
       }
       case 'messageChanged': {
@@ -264,9 +266,9 @@ class ChatApp {
   private applyStatus(status: ChatStatus): void {
     this.status = status;
     this.root.classList.toggle('busy', status.busy);
-    setIconButton(this.sendButton, status.busy ? 'debug-stop' : 'send', status.busy ? 'Stop' : 'Send');
+    setIconButton(this.sendButton, status.busy ? 'debug-stop' : 'send', status.busy ? l10n.t('Stop') : l10n.t('Send'));
     this.sendButton.classList.toggle('stop', status.busy);
-    this.replying.textContent = status.busy ? 'Assistant is replying…' : '';
+    this.replying.textContent = status.busy ? l10n.t('Assistant is replying…') : '';
     this.renderNotice();
     this.renderSendError(status.sendError);
     this.refreshFooters();
@@ -359,7 +361,7 @@ class ChatApp {
     const focused = document.activeElement === select;
     if (!focused) {
       clear(select);
-      if (!state.selectedModel) select.append(el('option', { value: '', text: 'Choose a model…' }));
+      if (!state.selectedModel) select.append(el('option', { value: '', text: l10n.t('Choose a model…') }));
       const known = new Set<string>();
       for (const m of state.models) {
         known.add(m.valueId);
@@ -370,9 +372,9 @@ class ChatApp {
       if (state.selectedModel && !known.has(state.selectedModel)) {
         select.append(el('option', { value: state.selectedModel, text: state.modelsLoading ? `${state.selectedModel} (loading…)` : state.selectedModel }));
       }
-      select.append(el('option', { value: '__more__', text: 'More models…' }));
+      select.append(el('option', { value: '__more__', text: l10n.t('More models…') }));
       select.value = state.selectedModel;
-      select.title = state.modelsError ? `Could not load the models: ${state.modelsError}` : '';
+      select.title = state.modelsError ? l10n.t('Could not load the models: {0}', state.modelsError) : '';
     }
     this.searchToggle.setAttribute('aria-pressed', String(state.search));
     this.searchToggle.classList.toggle('checked', state.search);
@@ -385,20 +387,20 @@ class ChatApp {
     if (addressNotice) {
       this.notice.append(
         el('p', { text: addressNotice.replace(/^AI Chat: /, '') }),
-        button('Review Service Address', () => this.post({ type: 'runCommand', command: 'reviewServiceAddress' }), { class: 'primary' }),
+        button(l10n.t('Review Service Address'), () => this.post({ type: 'runCommand', command: 'reviewServiceAddress' }), { class: 'primary' }),
       );
     }
     const show = !!this.settings && !this.settings.hasKey && this.status.sendError?.kind !== 'auth';
     this.notice.hidden = !show && !addressNotice;
     if (!show) return;
     this.notice.append(
-      el('span', { text: 'No API key is set. Set your API key to start chatting.' }),
-      button('Set API Key', () => this.post({ type: 'runCommand', command: 'setApiKey' }), { class: 'primary' }),
+      el('span', { text: l10n.t('No API key is set. Set your API key to start chatting.') }),
+      button(l10n.t('Set API Key'), () => this.post({ type: 'runCommand', command: 'setApiKey' }), { class: 'primary' }),
     );
   }
 
   private createEntry(m: MessageView): Entry {
-    const label = m.role === 'user' ? 'You' : 'Assistant';
+    const label = m.role === 'user' ? l10n.t('You') : l10n.t('Assistant');
     const article = el('article', { class: `message ${m.role}`, role: 'article', 'aria-label': label });
     const footer = el('div', { class: 'message-footer' });
     const entry: Entry = { id: m.id, role: m.role, article, footer, content: '', status: m.status, signature: '' };
@@ -456,21 +458,21 @@ class ChatApp {
     entry.article.setAttribute('aria-busy', m.status === 'streaming' ? 'true' : 'false');
     if (m.role === 'user') {
       if (ctx.isLastUser && !ctx.busy) {
-        footer.append(button('Edit', () => this.post({ type: 'editLast' }), { class: 'link', title: 'Edit and resend this message' }));
+        footer.append(button(l10n.t('Edit'), () => this.post({ type: 'editLast' }), { class: 'link', title: l10n.t('Edit and resend this message') }));
       }
       return;
     }
     const canRetry = ctx.isLast && !ctx.busy && !ctx.hasSendError;
     if (m.status === 'streaming') {
-      footer.append(el('span', { class: 'typing', text: m.content ? '' : 'Thinking…' }));
+      footer.append(el('span', { class: 'typing', text: m.content ? '' : l10n.t('Thinking…') }));
     }
-    if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: 'Stopped' }));
+    if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: l10n.t('Stopped') }));
     if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
     const endingNote = m.status === 'complete' ? replyEndingText(m.meta?.ending) : undefined;
     if (endingNote || m.meta?.note) {
       const note = el('p', { class: 'reply-note', text: [endingNote, m.meta?.note].filter(Boolean).join(' ') });
       if (m.meta?.ending === 'length' && canRetry) {
-        note.append(' ', button('Continue', () => this.post({ type: 'continue' }), { class: 'secondary', title: 'Ask the model to go on where it stopped' }));
+        note.append(' ', button(l10n.t('Continue'), () => this.post({ type: 'continue' }), { class: 'secondary', title: l10n.t('Ask the model to go on where it stopped') }));
       }
       footer.append(note);
     }
@@ -478,7 +480,7 @@ class ChatApp {
       // Only the newest failure is an alert; older ones stay as plain text in the history.
       footer.append(this.errorBox(m.error, canRetry, undefined, ctx.isLast && !ctx.hasSendError));
     } else if (m.status === 'stopped' && canRetry) {
-      footer.append(button('Retry', () => this.post({ type: 'retry' }), { class: 'secondary' }));
+      footer.append(button(l10n.t('Retry'), () => this.post({ type: 'retry' }), { class: 'secondary' }));
     }
   }
 
@@ -490,12 +492,12 @@ class ChatApp {
     const actions = el('div', { class: 'error-actions' });
     for (const action of error.actions) {
       if (action === 'retry') {
-        const retry = button('Retry', () => (onRetry ? onRetry() : this.post({ type: 'retry' })), { class: 'secondary' });
+        const retry = button(l10n.t('Retry'), () => (onRetry ? onRetry() : this.post({ type: 'retry' })), { class: 'secondary' });
         if (error.kind === 'rate-limit' && error.retryAfterSeconds) this.countdown(retry, error.retryAfterSeconds);
         actions.append(retry);
       } else {
         const command = action;
-        actions.append(button(ACTION_LABELS[action], () => this.post({ type: 'runCommand', command }), { class: 'primary' }));
+        actions.append(button(actionLabels()[action], () => this.post({ type: 'runCommand', command }), { class: 'primary' }));
       }
     }
     box.append(actions);
@@ -508,13 +510,13 @@ class ChatApp {
     let left = seconds;
     const tick = () => {
       if (left <= 0) {
-        retry.textContent = 'Retry';
+        retry.textContent = l10n.t('Retry');
         retry.disabled = false;
         if (this.countdownTimer) clearInterval(this.countdownTimer);
         this.countdownTimer = undefined;
         return;
       }
-      retry.textContent = `Retry in ${left} s`;
+      retry.textContent = l10n.t('Retry in {0} s', left);
       retry.disabled = true;
       left--;
     };
@@ -601,7 +603,7 @@ class ChatApp {
   private onTemperatureChange(): void {
     const v = Number(this.temperatureInput.value);
     if (this.temperatureInput.value.trim() === '' || !Number.isFinite(v) || v < 0 || v > 2) {
-      this.temperatureInput.setCustomValidity('Temperature must be between 0 and 2');
+      this.temperatureInput.setCustomValidity(l10n.t('Temperature must be between 0 and 2'));
       this.temperatureInput.reportValidity();
       return;
     }
@@ -636,4 +638,9 @@ class ChatApp {
 }
 
 const root = document.getElementById('app');
-if (root) new ChatApp(root);
+if (root) {
+  // Translations first: every string below is looked up when the panel builds it.
+  const bundle = readL10nBundle(root.dataset.l10n);
+  if (bundle) l10n.config({ contents: bundle });
+  new ChatApp(root);
+}

@@ -59,7 +59,7 @@ export function createMarkdown(): MarkdownIt {
     const token = tokens[idx];
     const language = languageOf(token.info);
     const body = env?.plainCode ? escapeHtml(token.content) : highlightCode(token.content, language);
-    const cls = language ? `hljs language-${escapeHtml(language)}` : 'hljs';
+    const cls = language ? `hljs language-${escapeHtml(language)}` : 'hljs'; // l10n-ignore: class names
     return `<pre class="md-code"><code class="${cls}">${body}</code></pre>\n`;
   };
   rules.code_block = (tokens, idx) =>

@@ -12,6 +12,7 @@ import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, pl
 import { languageOf } from './highlight';
 import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
 import { createSanitizer, type Sanitize } from './sanitize';
+import * as l10n from '@vscode/l10n';
 
 export type CodeAction = 'copy' | 'insert' | 'newEditor';
 
@@ -59,10 +60,10 @@ export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): D
 const GROUP_SIZE = 16;
 const SECTION_SIZE = 16;
 
-const CODE_BUTTONS: ReadonlyArray<[CodeAction, string, string]> = [
-  ['copy', 'Copy', 'copy'],
-  ['insert', 'Insert at Cursor', 'insert'],
-  ['newEditor', 'Open in New Editor', 'go-to-file'],
+const codeButtons = (): ReadonlyArray<[CodeAction, string, string]> => [
+  ['copy', l10n.t('Copy'), 'copy'],
+  ['insert', l10n.t('Insert at Cursor'), 'insert'],
+  ['newEditor', l10n.t('Open in New Editor'), 'go-to-file'],
 ];
 
 /** A button showing a codicon only; `name` is its accessible name and tooltip. */
@@ -91,13 +92,13 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
     const bar = doc.createElement('div');
     bar.className = 'code-toolbar';
     bar.setAttribute('role', 'group');
-    bar.setAttribute('aria-label', language ? `${language} code` : 'Code');
+    bar.setAttribute('aria-label', language ? l10n.t('{0} code', language) : l10n.t('Code'));
     const label = doc.createElement('span');
     label.className = 'code-language';
     label.textContent = language;
     label.setAttribute('aria-hidden', 'true');
     bar.append(label);
-    for (const [action, name, icon] of CODE_BUTTONS) {
+    for (const [action, name, icon] of codeButtons()) {
       const button = iconButton(doc, 'code-action', name, icon);
       button.dataset.codeAction = action;
       bar.append(button);
@@ -253,7 +254,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     const pre = doc.createElement('pre');
     pre.className = 'md-code';
     const codeEl = doc.createElement('code');
-    codeEl.className = language ? `hljs language-${language}` : 'hljs';
+    codeEl.className = language ? `hljs language-${language}` : 'hljs'; // l10n-ignore: class names
     const text = doc.createTextNode(code);
     codeEl.append(text);
     pre.append(codeEl);
@@ -314,7 +315,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     if (actions) return;
     actions = doc.createElement('div');
     actions.className = 'reply-actions';
-    const copy = iconButton(doc, 'reply-action', 'Copy reply', 'copy');
+    const copy = iconButton(doc, 'reply-action', l10n.t('Copy reply'), 'copy');
     copy.dataset.replyAction = 'copy';
     actions.append(copy);
     element.append(actions);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 // Follow-the-bottom scrolling for a streaming chat log.
 //
 // While the user is at the bottom (within AT_BOTTOM_PX), new content keeps the view pinned to the
@@ -24,7 +25,7 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
   const button = doc.createElement('button');
   button.type = 'button';
   button.className = 'jump-to-latest';
-  button.textContent = 'Jump to latest';
+  button.textContent = l10n.t('Jump to latest');
   button.hidden = true;
   buttonHost.append(button);
 
@@ -61,7 +62,7 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
   const onUserScrollIntent = (event: Event) => {
     if (scroller.scrollTop <= 0) return; // nothing above to scroll to
     if (event instanceof WheelEvent && event.deltaY < 0) following = false;
-    else if (event instanceof KeyboardEvent && ['PageUp', 'ArrowUp', 'Home'].includes(event.key)) following = false;
+    else if (event instanceof KeyboardEvent && ['PageUp', 'ArrowUp', 'Home'].includes(event.key)) following = false; // l10n-ignore: key names
   };
 
   scroller.addEventListener('scroll', onScroll, { passive: true });

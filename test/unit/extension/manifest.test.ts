@@ -19,6 +19,9 @@ interface Manifest {
 }
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 const contributes = pkg.contributes;
+/** The manifest's user-visible strings are `%key%` references into package.nls.json. */
+const nls = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const text = (value: string): string => (/^%[^%]+%$/.test(value) ? (nls[value.slice(1, -1)] ?? value) : value);
 const commandIds = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
 
 describe('manifest: side bar view and walkthrough', () => {
@@ -60,7 +63,7 @@ describe('manifest: side bar view and walkthrough', () => {
     const ignore = readFileSync(path.join(root, '.vscodeignore'), 'utf8');
     assert.match(ignore, /^!media\/walkthrough\/\*\.md$/m, 'walkthrough media is packaged');
     for (const step of walkthrough.steps) {
-      const link = /\(command:([\w.]+)\)/.exec(step.description);
+      const link = /\(command:([\w.]+)\)/.exec(text(step.description));
       assert.ok(link && commandIds.has(link[1]), `${step.id}: its action runs a declared command`);
       assert.ok(step.completionEvents.length > 0, `${step.id}: has a completion event`);
       for (const e of step.completionEvents) {
