@@ -121,16 +121,18 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
     if (again) await setApiKey(deps);
     return;
   }
+  const saveAnyway = vscode.l10n.t('Save Anyway');
+  const openSettings = vscode.l10n.t('Open Settings');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('AI Chat: could not check the key at {0}: {1}', s.baseUrl, verdict.message),
     { modal: false },
-    vscode.l10n.t('Save Anyway'),
-    vscode.l10n.t('Open Settings'),
+    saveAnyway,
+    openSettings,
   );
-  if (choice === 'Save Anyway') {
+  if (choice === saveAnyway) {
     await deps.keys.set(trimmed, origin);
     void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: API key saved (not verified).'));
-  } else if (choice === 'Open Settings') {
+  } else if (choice === openSettings) {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'aiChat.baseUrl');
   }
 }

@@ -130,8 +130,9 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       if (wasCurrent) await deps.currentRemoved();
       await reload();
       const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Deleted “{0}”.', title), vscode.l10n.t('Undo')).then(async (choice) => {
-        if (choice !== 'Undo' || !conv) return;
+      const undo = vscode.l10n.t('Undo');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Deleted “{0}”.', title), undo).then(async (choice) => {
+        if (choice !== undo || !conv) return;
         await deps.store.restore(conv);
         if (wasCurrent) await deps.open(id);
         await reload().catch(() => undefined);

@@ -60,6 +60,9 @@ describe('Journey 10: History search, rename, delete and 0.1.0 conversations', (
     await waitFor(async () => (await wb.quickPickRows().filter({ hasText: 'Renamed e2e-hist-delta' }).count()) === 0, 'the deleted conversation is still listed');
     await wb.closeQuickInput();
     await wb.notifications().filter({ hasText: 'Deleted' }).getByRole('button', { name: 'Undo' }).first().click();
+    // Undo reopens the conversation in the chat (it was the current one), which takes the focus:
+    // wait until it is done, or the chat closes the History opened meanwhile.
+    await wb.page.locator('.part.statusbar').getByText(/Restored “Renamed e2e-hist-delta”/).first().waitFor({ timeout: 15_000 });
     await showHistory(wb, word);
     await row(wb, 'Renamed e2e-hist-delta');
     await wb.closeQuickInput();

@@ -22,6 +22,7 @@ describe('localization', function () {
       assert.deepEqual(flagged("vscode.window.showErrorMessage('The key was not saved.');"), ['The key was not saved.']);
       assert.deepEqual(flagged('const item = { label: `${n} matching messages` };'), ['{} matching messages']);
       assert.deepEqual(flagged("b.title = 'Retry';", 'src/webview/main.ts'), ['Retry']);
+      assert.deepEqual(flagged("if (choice === 'Save Anyway') save();"), ['Save Anyway'], 'a button answer compared with English');
       assert.deepEqual(flagged("return { reason: 'Inactive: the service does not offer it now' };", 'src/core/models.ts'), [
         'Inactive: the service does not offer it now',
       ]);

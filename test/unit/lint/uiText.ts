@@ -43,7 +43,12 @@ function exempt(node: ts.Node, sf: ts.SourceFile): boolean {
   if (ts.isBinaryExpression(parent) && ts.isPropertyAccessExpression(parent.left) && /^(className|cssText)$/.test(parent.left.name.text)) return true;
   if (ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent) && parent.argumentExpression === node) return true;
   if (ts.isCaseClause(parent)) return true;
-  if (ts.isBinaryExpression(parent) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.InKeyword].includes(parent.operatorToken.kind)) return true;
+  if (ts.isBinaryExpression(parent) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.InKeyword].includes(parent.operatorToken.kind)) {
+    // The answer of a message or pick is the localized label: comparing it with English fails
+    // in every other language.
+    const other = parent.left === node ? parent.right : parent.left;
+    return !/^(choice|answer|picked|pick|selected|action)$/i.test(other.getText(sf));
+  }
   for (let n: ts.Node = node; !ts.isSourceFile(n); n = n.parent) {
     if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       const callee = calleeText(n, sf);
