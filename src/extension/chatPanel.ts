@@ -21,8 +21,21 @@ import { REVIEW_COMMAND, ignoredAddressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
-/** The side bar view (package.json contributes.views). */
+/** The side bar view (package.json contributes.views), shown while aiChat.chatLocation is "sideBar". */
 export const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
+/** The same chat declared in the secondary side bar, shown while aiChat.chatLocation is "secondarySideBar". */
+export const CHAT_SECONDARY_VIEW = 'aiChat.chatViewSecondary';
+export const CHAT_VIEWS = [CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW] as const;
+export type ChatLocation = 'sideBar' | 'secondarySideBar';
+
+/** Where the user keeps the chat view (the manifest's `when` clauses show one view of the two). */
+export function chatLocation(): ChatLocation {
+  return vscode.workspace.getConfiguration('aiChat').get<string>('chatLocation') === 'secondarySideBar' ? 'secondarySideBar' : 'sideBar';
+}
+
+function chatViewId(): string {
+  return chatLocation() === 'secondarySideBar' ? CHAT_SECONDARY_VIEW : CHAT_SIDEBAR_VIEW;
+}
 
 /** Where the chat is attached: its webview, and how to bring it to the front. */
 interface Surface {
@@ -68,7 +81,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   private viewDisposables: vscode.Disposable[] = [];
   /** The surface the chat is attached to (the panel when there is one, else the view). */
   private surface: Surface | undefined;
-  private readonly viewWaiters: Array<() => void> = [];
+  /** Called when a view resolves; each returns true once its wait is over. */
+  private readonly viewWaiters: Array<() => boolean> = [];
   private panelDisposables: vscode.Disposable[] = [];
   private ready = false;
   private queue: HostMessage[] = [];
@@ -157,8 +171,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       return;
     }
     // Resolves the view (resolveWebviewView attaches the chat to it).
-    await vscode.commands.executeCommand(`${CHAT_SIDEBAR_VIEW}.focus`);
+    await vscode.commands.executeCommand(`${chatViewId()}.focus`);
     await this.viewResolved(5000);
+    // The view was resolved while the chat was elsewhere (its location just changed).
+    if (!this.surface && this.view?.viewType === chatViewId()) this.attachView(this.view);
     // A host without the view (hidden by the user, or never resolved): the editor panel.
     if (!this.surface) await this.openInEditor(preserveFocus);
   }
@@ -191,6 +207,25 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     await this.show();
   }
 
+  /**
+   * Keeps the chat in the view of `location` (the setting is what the manifest's `when` clauses
+   * read): the other view goes away, this one is resolved and the chat attached to it.
+   */
+  async moveToLocation(location: ChatLocation): Promise<void> {
+    if (chatLocation() !== location) {
+      await vscode.workspace.getConfiguration('aiChat').update('chatLocation', location, vscode.ConfigurationTarget.Global);
+    }
+    await this.moveToSideBar();
+  }
+
+  /** aiChat.chatLocation changed (here or in the settings): the chat follows to the view now shown. */
+  async locationChanged(): Promise<void> {
+    if (this.surface?.kind === 'panel') return;
+    // The view of the old location is disposed once its `when` clause turns false.
+    if (this.surface?.kind === 'view' && this.view?.viewType !== chatViewId()) this.unbind();
+    await this.show(true);
+  }
+
   /** The side bar view is shown for the first time (or again after it was moved or closed). */
   resolveWebviewView(view: vscode.WebviewView): void {
     for (const d of this.viewDisposables) d.dispose();
@@ -209,17 +244,21 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     );
     if (this.panel) this.showPlaceholder(view);
     else this.attachView(view);
-    for (const resolve of this.viewWaiters.splice(0)) resolve();
+    // Waiters for this location's view are done; a view of the other location leaves them waiting.
+    const waiting = this.viewWaiters.splice(0).filter((done) => !done());
+    this.viewWaiters.push(...waiting);
   }
 
   /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
   private viewResolved(ms: number): Promise<void> {
-    if (this.view) return Promise.resolve();
+    if (this.view?.viewType === chatViewId()) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.viewWaiters.push(() => {
+        if (this.view?.viewType !== chatViewId()) return false;
         clearTimeout(timer);
         resolve();
+        return true;
       });
     });
   }

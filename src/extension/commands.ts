@@ -39,6 +39,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.focusChatInput', () => deps.chat.focusInput()),
     reg('aiChat.showHistory', () => deps.chat.openHistory()),
     reg('aiChat.moveChatToSideBar', () => deps.chat.moveToSideBar()),
+    reg('aiChat.moveChatToSecondarySideBar', () => deps.chat.moveToLocation('secondarySideBar')),
+    reg('aiChat.moveChatToPrimarySideBar', () => deps.chat.moveToLocation('sideBar')),
     reg('aiChat.newChat', () => deps.chat.newChat()),
     reg('aiChat.setApiKey', () => setApiKey(deps)),
     reg('aiChat.clearApiKey', () => clearApiKey(deps)),

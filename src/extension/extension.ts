@@ -5,7 +5,7 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
-import { CHAT_SIDEBAR_VIEW, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
+import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
@@ -63,7 +63,10 @@ export function activate(context: vscode.ExtensionContext): void {
     editors,
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
-    vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
+    ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat, { webviewOptions: { retainContextWhenHidden: true } })),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('aiChat.chatLocation')) void chat.locationChanged();
+    }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
     }),

@@ -35,7 +35,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 /** A page under the strict CSP: the given stylesheets in the head, then `body`. */
 function page(cspSource: string, nonce: string, styles: string[], body: string): string {
   const links = styles.map((href) => `<link rel="stylesheet" href="${attr(href)}">`).join('\n');
-  return `<!DOCTYPE html> // l10n-ignore: security policy and page markup
+  // l10n-ignore: page markup (the title is not shown: panels and views take theirs from VS Code)
+  return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">

@@ -4,14 +4,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 /** The view id registered in src/extension/chatPanel.ts (CHAT_SIDEBAR_VIEW; that module needs vscode). */
 const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
+/** CHAT_SECONDARY_VIEW of src/extension/chatPanel.ts. */
+const CHAT_SECONDARY_VIEW = 'aiChat.chatViewSecondary';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 /** The parts of package.json these tests read. */
 interface Manifest {
   contributes: {
     commands: Array<{ command: string; icon?: string }>;
-    viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
-    views: Record<string, Array<{ id: string; type?: string }>>;
+    viewsContainers: { activitybar: Array<{ id: string; icon: string }>; secondarySidebar?: Array<{ id: string; icon: string }> };
+    views: Record<string, Array<{ id: string; type?: string; when?: string }>>;
+    configuration: { properties: Record<string, { enum?: string[]; default?: unknown }> };
     menus: Record<string, Array<{ command: string; when?: string }>>;
     keybindings: Array<{ command: string; key: string }>;
     walkthroughs: Array<{ steps: Array<{ id: string; description: string; completionEvents: string[]; media: { markdown: string } }> }>;
@@ -36,8 +39,30 @@ describe('manifest: side bar view and walkthrough', () => {
     assert.match(readFileSync(path.join(root, '.vscodeignore'), 'utf8'), new RegExp(`^!${container.icon.replace(/[.]/g, '\\.')}$`, 'm'));
   });
 
+  it('declares the same chat in the secondary side bar; aiChat.chatLocation shows exactly one of the two views', () => {
+    const container = contributes.viewsContainers.secondarySidebar?.find((c) => c.id === 'aiChatSecondary');
+    assert.ok(container, 'an "aiChatSecondary" container in the secondary side bar');
+    const secondary = contributes.views.aiChatSecondary.find((v) => v.id === CHAT_SECONDARY_VIEW);
+    const primary = contributes.views.aiChat.find((v) => v.id === CHAT_SIDEBAR_VIEW);
+    assert.equal(secondary?.type, 'webview');
+    const setting = contributes.configuration.properties['aiChat.chatLocation'];
+    assert.deepEqual(setting.enum, ['sideBar', 'secondarySideBar']);
+    assert.equal(setting.default, 'sideBar', 'a new user finds the chat by the activity bar icon');
+    // The when clauses, evaluated for each value: one view shown, never both, never none.
+    const shown = (when: string | undefined, value: string) => {
+      const m = /^config\.aiChat\.chatLocation (==|!=) '(\w+)'$/.exec(when ?? '');
+      assert.ok(m, `a when clause on aiChat.chatLocation: ${when}`);
+      return m[1] === '==' ? value === m[2] : value !== m[2];
+    };
+    for (const value of setting.enum) {
+      assert.equal([primary, secondary].filter((v) => shown(v?.when, value)).length, 1, `${value}: one view`);
+    }
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chatPanel.ts'), 'utf8');
+    assert.ok(source.includes(`export const CHAT_SECONDARY_VIEW = '${CHAT_SECONDARY_VIEW}';`), 'the provider is registered for this id');
+  });
+
   it('the view title has New Chat, History and Open in Editor, each a declared command with an icon', () => {
-    const actions = contributes.menus['view/title'].filter((m) => m.when === `view == ${CHAT_SIDEBAR_VIEW}`);
+    const actions = contributes.menus['view/title'].filter((m) => m.when === `view == ${CHAT_SIDEBAR_VIEW} || view == ${CHAT_SECONDARY_VIEW}`);
     assert.deepEqual(
       actions.map((m: { command: string }) => m.command),
       ['aiChat.newChat', 'aiChat.showHistory', 'aiChat.openChat'],

@@ -108,6 +108,10 @@ describe('localization', function () {
       assert.deepEqual(readL10nBundle(decoded), bundle);
     });
 
+    it('the page has no source comment in its markup', () => {
+      assert.ok(!page().includes('l10n-ignore') && !page().includes('//'), page());
+    });
+
     it('English needs no bundle, and a damaged one is ignored', () => {
       assert.ok(!page(undefined).includes('data-l10n'));
       assert.ok(!page({}).includes('data-l10n'));

@@ -59,8 +59,10 @@ function exempt(node: ts.Node, sf: ts.SourceFile): boolean {
     }
     if (ts.isTypeNode(n)) return true;
   }
-  const line = sf.text.split('\n')[sf.getLineAndCharacterOfPosition(node.getStart(sf)).line];
-  return line.includes(NOT_UI_MARK);
+  // On the literal's line, or alone on the line before it (a mark inside a template would be text).
+  const lines = sf.text.split('\n');
+  const at = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+  return lines[at].includes(NOT_UI_MARK) || (at > 0 && /^\s*\/\/.*l10n-ignore/.test(lines[at - 1]));
 }
 
 function textOf(node: ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateExpression): string {
