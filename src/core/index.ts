@@ -11,3 +11,4 @@ export * from './export';
 export * from './subscriptions';
 export * from './chatSession';
 export * from './charge';
+export * from './instructions';

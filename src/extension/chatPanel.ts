@@ -12,6 +12,7 @@ import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { EditorTracker } from './editorTracker';
+import type { InstructionsService } from './instructions';
 import { showHistory } from './history';
 import { chatHtml, placeholderHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
@@ -58,6 +59,10 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
       return vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${extensionId}`);
     case 'reviewServiceAddress':
       return vscode.commands.executeCommand(REVIEW_COMMAND);
+    case 'openInstructions':
+      return vscode.commands.executeCommand('aiChat.openInstructions');
+    case 'toggleInstructions':
+      return vscode.commands.executeCommand('aiChat.toggleInstructions');
   }
 }
 
@@ -72,6 +77,7 @@ export interface ChatPanelDeps {
   clients: ClientProvider;
   store: ConversationStore;
   editors: EditorTracker;
+  instructions: InstructionsService;
   logger: Logger;
 }
 
@@ -103,6 +109,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         const ignored = deps.config.baseUrlChoice.ignoredWorkspaceUrl;
         return ignored ? ignoredAddressNotice(ignored, deps.config.settings.baseUrl) : undefined;
       },
+      instructions: () => deps.instructions.view(),
       loadKey: async () => !!(await deps.keys.get()),
       pickModel: async () => !!(await deps.models.pick()),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
@@ -111,6 +118,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     this.disposables.push(
       deps.config.onDidChange(() => this.scheduleSettings()),
       deps.models.onDidChange(() => this.scheduleSettings()),
+      deps.instructions.onDidChange(() => this.scheduleSettings()),
       deps.keys.onDidChange(() => {
         // A key was set: an error about the key is settled.
         if (deps.keys.hasKey && this.session.sendError?.kind === 'auth') this.session.dismissSendError();

@@ -10,6 +10,7 @@ import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
+import { InstructionsService } from './instructions';
 import { EditorTracker } from './editorTracker';
 import { ApiKeyStore } from './keyStore';
 import { createChannelLogger } from './log';
@@ -37,11 +38,16 @@ export function activate(context: vscode.ExtensionContext): void {
     new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
   );
   lastSave = () => store.flush();
+  const instructions = new InstructionsService(context.workspaceState, logger);
   // The session tells its events to the panel's controller, built just below (events come later).
   const session = new ChatSession({
     store,
     backend: () => clients.get(),
-    settings: () => config.settings,
+    // The project's instructions file (AGENTS.md) follows the user's own system prompt.
+    settings: () => {
+      const s = config.settings;
+      return { ...s, systemPrompt: instructions.systemPrompt(s.systemPrompt) };
+    },
     modelCost: (id) => models.costOf(id),
     onEvent: (event) => chat.onSessionEvent(event),
     replyFinished: (info) => chat.replyFinished(info),
@@ -49,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
     flushIntervalMs: 24,
   });
-  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, logger });
+  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, instructions, logger });
 
   context.subscriptions.push(
     channel,
@@ -63,6 +69,9 @@ export function activate(context: vscode.ExtensionContext): void {
     editors,
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
+    instructions,
+    vscode.commands.registerCommand('aiChat.openInstructions', () => instructions.open()),
+    vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions.toggle()),
     ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat, { webviewOptions: { retainContextWhenHidden: true } })),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('aiChat.chatLocation')) void chat.locationChanged();

@@ -89,6 +89,18 @@ export type ModelSummary = z.infer<typeof ModelSummarySchema>;
  * Everything the panel shows apart from the conversation. Sent whole when any of it changes:
  * its size does not depend on the conversation's.
  */
+/** The project instructions file (AGENTS.md) as the panel shows it. */
+export const InstructionsViewSchema = z.object({
+  name: z.string().max(300),
+  /** Sent with every message now. */
+  active: z.boolean(),
+  /** Turned off by the user for this workspace (the panel offers to turn it on). */
+  off: z.boolean(),
+  /** What the panel says about it. */
+  text: z.string().max(1000),
+});
+export type InstructionsView = z.infer<typeof InstructionsViewSchema>;
+
 export const ChatSettingsSchema = z.object({
   models: z.array(ModelSummarySchema),
   modelsLoading: z.boolean(),
@@ -103,6 +115,8 @@ export const ChatSettingsSchema = z.object({
   hasKey: z.boolean(),
   /** Why the workspace's service address is not used (the user has not allowed it). */
   addressNotice: z.string().max(1000).optional(),
+  /** The project instructions file, when the workspace has one. */
+  instructions: InstructionsViewSchema.optional(),
 });
 export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
 
@@ -117,7 +131,15 @@ export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor']);
 export type CodeActionKind = z.infer<typeof CodeActionSchema>;
 
 /** Commands the webview may ask the host to run; nothing else is accepted. */
-export const AllowedCommandSchema = z.enum(['setApiKey', 'showSubscriptions', 'openSettings', 'selectModel', 'reviewServiceAddress']);
+export const AllowedCommandSchema = z.enum([
+  'setApiKey',
+  'showSubscriptions',
+  'openSettings',
+  'selectModel',
+  'reviewServiceAddress',
+  'openInstructions',
+  'toggleInstructions',
+]);
 export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 
 // ---------------------------------------------------------------------------------------------

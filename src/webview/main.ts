@@ -79,6 +79,8 @@ class ChatApp {
   private readonly searchToggle: HTMLButtonElement;
   private readonly temperatureInput: HTMLInputElement;
   private readonly notice: HTMLElement;
+  /** The project instructions line (AGENTS.md): what is sent, Open, Turn off / on. */
+  private readonly instructionsBar: HTMLElement;
   private readonly messages: HTMLElement;
   private readonly emptyHint: HTMLElement;
   private readonly jumpHost: HTMLElement;
@@ -125,6 +127,7 @@ class ChatApp {
     );
 
     this.notice = el('div', { class: 'notice', role: 'status', hidden: true });
+    this.instructionsBar = el('div', { class: 'instructions', hidden: true });
     this.messages = el('div', { class: 'messages', role: 'log', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.jumpHost = el('div', { class: 'jump-host' });
@@ -148,7 +151,7 @@ class ChatApp {
       el('div', { class: 'composer-bar' }, this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
     );
 
-    root.append(toolbar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.sendError, composer);
+    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.sendError, composer);
     this.follower = createScrollFollower(this.messages, this.jumpHost);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {
@@ -259,6 +262,7 @@ class ChatApp {
     if (settings.fontSize > 0) document.documentElement.style.setProperty('--chat-font-size', `${settings.fontSize}px`);
     else document.documentElement.style.removeProperty('--chat-font-size');
     this.renderControls(settings);
+    this.renderInstructions(settings.instructions);
     this.renderNotice();
     this.costLine.textContent = nextMessageText(settings.selectedModelCost);
   }
@@ -379,6 +383,27 @@ class ChatApp {
     this.searchToggle.setAttribute('aria-pressed', String(state.search));
     this.searchToggle.classList.toggle('checked', state.search);
     if (document.activeElement !== this.temperatureInput) this.temperatureInput.value = String(state.temperature);
+  }
+
+  private renderInstructions(view: ChatSettings['instructions']): void {
+    clear(this.instructionsBar);
+    this.instructionsBar.hidden = !view;
+    if (!view) return;
+    this.instructionsBar.classList.toggle('active', view.active);
+    this.instructionsBar.append(
+      codicon(view.active ? 'book' : 'circle-slash'),
+      el('span', { class: 'instructions-text', text: view.text, title: view.text }),
+      el('span', { class: 'spacer' }),
+      iconButton('go-to-file', l10n.t('Open {0}', view.name), () => this.post({ type: 'runCommand', command: 'openInstructions' })),
+    );
+    if (view.active || view.off) {
+      const label = view.active ? l10n.t('Turn off {0} for this workspace', view.name) : l10n.t('Turn on {0} for this workspace', view.name);
+      this.instructionsBar.append(
+        iconButton(view.active ? 'eye-closed' : 'eye', label, () => this.post({ type: 'runCommand', command: 'toggleInstructions' }), {
+          'aria-pressed': view.active ? 'true' : 'false',
+        }),
+      );
+    }
   }
 
   private renderNotice(): void {

@@ -2,7 +2,7 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import { errorToView, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
-import type { ChatSettings, ChatStatus, HostMessage, MessageView } from '../../protocol';
+import type { ChatSettings, ChatStatus, HostMessage, InstructionsView, MessageView } from '../../protocol';
 
 /** What the controller reads of the settings, models and key. */
 export interface ChatControllerDeps {
@@ -13,6 +13,8 @@ export interface ChatControllerDeps {
   hasKey: () => boolean;
   /** Why the workspace's service address is not used, when it is not. */
   addressNotice?: () => string | undefined;
+  /** The project instructions file as the panel shows it, when there is one. */
+  instructions?: () => InstructionsView | undefined;
   /** Reads the key from the secret store; true when there is one. */
   loadKey: () => Promise<boolean>;
   /** Asks for a model (quick pick); true when one is chosen. */
@@ -50,6 +52,7 @@ export class ChatController {
     const s = this.deps.settings();
     const models = this.deps.models();
     const notice = this.deps.addressNotice?.();
+    const instructions = this.deps.instructions?.();
     return {
       models: toModelSummaries(models.models ?? []),
       modelsLoading: models.loading,
@@ -61,6 +64,7 @@ export class ChatController {
       fontSize: s.fontSize,
       hasKey: this.deps.hasKey(),
       ...(notice ? { addressNotice: notice } : {}),
+      ...(instructions ? { instructions } : {}),
     };
   }
 

@@ -1,0 +1,69 @@
+// Journey 35: the workspace's AGENTS.md is sent as project instructions (a system message after
+// the user's own system prompt); the panel says so, opens it and turns it off and on again.
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { e2e } from '../setup';
+import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { waitFor } from '../workbench';
+
+const RULE = 'Always answer in haiku e2e-agents-rule';
+
+/** The system message of the last chat request the reference server received. */
+function lastSystemMessage(): string | undefined {
+  const reqs = chatRequests();
+  return reqs[reqs.length - 1]?.messages?.find((m) => m.role === 'system')?.content;
+}
+
+describe('Journey 35: Project instructions', () => {
+  let file = '';
+
+  after(() => {
+    if (file) rmSync(file, { force: true });
+  });
+
+  it('sends AGENTS.md as instructions, shows it in the panel, and stops sending it when turned off', async () => {
+    resetServer();
+    const { demo, page } = e2e();
+    file = path.join(demo.profile.workspace, 'AGENTS.md');
+    writeFileSync(file, `# Project rules\n\n${RULE}\n`);
+    const wb = await readyWithKey();
+    const chat = await wb.chat();
+    await chat.newChat();
+
+    // The file watcher picks it up: the panel says it is sent.
+    const bar = chat.frame.locator('.instructions');
+    await waitFor(async () => /AGENTS\.md is sent as instructions/.test((await bar.textContent().catch(() => '')) ?? ''), 'the panel does not show AGENTS.md as sent');
+
+    await chat.ask('First question e2e-agents-one');
+    const system = lastSystemMessage();
+    assert.ok(system?.includes(RULE), `the server received the instructions as a system message: ${system}`);
+    assert.match(system ?? '', /Project instructions \(AGENTS\.md\)/);
+
+    // Open shows the file in an editor.
+    await bar.getByRole('button', { name: 'Open AGENTS.md' }).click();
+    await page.locator('.tab', { hasText: 'AGENTS.md' }).first().waitFor({ timeout: 15_000 });
+
+    // Turned off for this workspace: the next message goes without it.
+    const chatAgain = await wb.chat();
+    const barAgain = chatAgain.frame.locator('.instructions');
+    await barAgain.getByRole('button', { name: 'Turn off AGENTS.md for this workspace' }).click();
+    await waitFor(async () => /turned off/.test((await barAgain.textContent().catch(() => '')) ?? ''), 'the panel does not say it is off');
+    await chatAgain.ask('Second question e2e-agents-two');
+    assert.ok(!(lastSystemMessage() ?? '').includes(RULE), 'the instructions were sent although turned off');
+
+    // On again, and an edit of the file is what the next message carries.
+    await barAgain.getByRole('button', { name: 'Turn on AGENTS.md for this workspace' }).click();
+    writeFileSync(file, `# Project rules\n\n${RULE} (edited)\n`);
+    await waitFor(async () => /is sent as instructions/.test((await barAgain.textContent().catch(() => '')) ?? ''), 'not back on');
+    await waitFor(async () => {
+      await chatAgain.ask('Third question e2e-agents-three');
+      return (lastSystemMessage() ?? '').includes(`${RULE} (edited)`);
+    }, 'the edited file was not sent', 60_000);
+
+    // Without the file, nothing is shown and nothing is sent.
+    rmSync(file);
+    await waitFor(async () => (await barAgain.isHidden()), 'the panel still shows AGENTS.md after it was deleted');
+    await wb.runCommand('View: Close All Editors');
+  });
+});
