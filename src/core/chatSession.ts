@@ -273,6 +273,16 @@ export class ChatSession {
     this.emit({ type: 'conversationChanged' });
   }
 
+  /**
+   * Starts a new conversation from the current one, with every message up to and including
+   * `messageId`, and opens it (the original stays as it was). False when there is no such message.
+   */
+  async fork(messageId: string): Promise<boolean> {
+    if (this.running) return false;
+    const forked = await this.deps.store.fork(messageId);
+    return forked ? this.open(forked.id) : false;
+  }
+
   async open(id: string): Promise<boolean> {
     if (this.running) {
       this.stop();

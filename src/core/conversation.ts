@@ -18,10 +18,15 @@ export const StoredMessageSchema = z.object({
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
+/** Where a forked conversation came from: the original and the message it was forked at. */
+export const ForkOriginSchema = z.object({ id: z.string().min(1).max(200), title: z.string().max(500), messageId: z.string().max(20) });
+export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
+
 export const ConversationSchema = z.object({
   version: z.literal(1),
   id: z.string().min(1).max(200),
   title: z.string(),
+  forkedFrom: ForkOriginSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Sequence number of the next message id (wraps at 4096). */
@@ -40,6 +45,8 @@ export interface ConversationSummary {
   model?: string;
   /** First line of the first reply (what the conversation is about, beside its title). */
   firstLine: string;
+  /** Set on a fork: the conversation it was started from. */
+  forkedFrom?: { id: string; title: string };
 }
 
 export const DEFAULT_TITLE = 'New chat'; // l10n-ignore: stored in conversation files and compared
@@ -189,6 +196,33 @@ export function summarize(conv: Conversation): ConversationSummary {
     messageCount: conv.messages.length,
     ...(model ? { model } : {}),
     firstLine: reply ? deriveTitle(reply.content.replace(/^[#>\s]+/, ''), 120) : '',
+    ...(conv.forkedFrom ? { forkedFrom: { id: conv.forkedFrom.id, title: conv.forkedFrom.title } } : {}),
+  };
+}
+
+/**
+ * A new conversation holding copies of every message of `conv` up to and including
+ * `messageId` (ids kept, replies still streaming not copied); the original is not touched.
+ * Undefined when there is no such message.
+ */
+export function forkConversation(conv: Conversation, messageId: string, newId: string, now: Date = new Date()): Conversation | undefined {
+  const at = conv.messages.findIndex((m) => m.id === messageId);
+  if (at < 0) return undefined;
+  const messages = conv.messages
+    .slice(0, at + 1)
+    .filter((m) => m.status !== 'streaming')
+    .map((m) => structuredClone(m));
+  if (messages.length === 0) return undefined;
+  const stamp = now.toISOString();
+  return {
+    version: 1,
+    id: newId,
+    title: conv.title,
+    forkedFrom: { id: conv.id, title: conv.title.slice(0, 500), messageId },
+    createdAt: stamp,
+    updatedAt: stamp,
+    nextSeq: conv.nextSeq,
+    messages,
   };
 }
 

@@ -11,6 +11,7 @@
 import * as z from 'zod';
 import {
   DEFAULT_TITLE,
+  ForkOriginSchema,
   formatMessageId,
   parseConversation,
   StoredMessageSchema,
@@ -21,7 +22,14 @@ import {
 
 export const LOG_VERSION = 2;
 
-const HeaderRecord = z.object({ t: z.literal('h'), v: z.literal(LOG_VERSION), id: z.string().min(1).max(200), createdAt: z.string() });
+const HeaderRecord = z.object({
+  t: z.literal('h'),
+  v: z.literal(LOG_VERSION),
+  id: z.string().min(1).max(200),
+  createdAt: z.string(),
+  /** A fork's origin (readers that do not know it ignore it). */
+  forkedFrom: ForkOriginSchema.optional(),
+});
 export const MessageRecord = z.object({ t: z.literal('m'), k: z.string().min(1), m: StoredMessageSchema });
 const DropRecord = z.object({ t: z.literal('x'), k: z.array(z.string()) });
 const MetaRecord = z.object({
@@ -38,8 +46,8 @@ export function recordLine(record: LogRecord): string {
   return JSON.stringify(record) + '\n';
 }
 
-export function headerLine(conv: Pick<Conversation, 'id' | 'createdAt'>): string {
-  return recordLine({ t: 'h', v: LOG_VERSION, id: conv.id, createdAt: conv.createdAt });
+export function headerLine(conv: Pick<Conversation, 'id' | 'createdAt' | 'forkedFrom'>): string {
+  return recordLine({ t: 'h', v: LOG_VERSION, id: conv.id, createdAt: conv.createdAt, ...(conv.forkedFrom ? { forkedFrom: conv.forkedFrom } : {}) });
 }
 
 export interface ReplayedLog {
@@ -117,6 +125,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     version: 1,
     id: header.id,
     title: title ?? DEFAULT_TITLE,
+    ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
     createdAt: header.createdAt,
     updatedAt: updatedAt ?? header.createdAt,
     nextSeq,
@@ -167,6 +176,7 @@ const IndexLine = z.union([
     messageCount: z.number().int().nonnegative(),
     model: z.string().optional(),
     firstLine: z.string(),
+    forkedFrom: z.object({ id: z.string(), title: z.string() }).optional(),
   }),
 ]);
 
@@ -207,6 +217,8 @@ export function sameSummary(a: ConversationSummary | undefined, b: ConversationS
     a.messageCount === b.messageCount &&
     a.model === b.model &&
     a.firstLine === b.firstLine &&
+    a.forkedFrom?.id === b.forkedFrom?.id &&
+    a.forkedFrom?.title === b.forkedFrom?.title &&
     a.createdAt === b.createdAt
   );
 }

@@ -4,6 +4,7 @@
 // them, and a full-text index finds them by any word of any message.
 import {
   createConversation,
+  forkConversation,
   formatMessageId,
   MESSAGE_ID_SPACE,
   summarize,
@@ -469,6 +470,18 @@ export class ConversationStore {
   async remove(id: string): Promise<void> {
     await this.enqueue(() => this.erase(id));
     if (id === this.currentConv.id) this.newConversation();
+  }
+
+  /**
+   * A new conversation with every message of the current one up to `messageId` (see
+   * forkConversation), saved and listed; the current conversation is unchanged. Undefined when
+   * there is no such message.
+   */
+  async fork(messageId: string): Promise<Conversation | undefined> {
+    const forked = forkConversation(this.currentConv, messageId, this.newId(), this.now());
+    if (!forked) return undefined;
+    await this.restore(forked);
+    return forked;
   }
 
   /** Writes a conversation back whole (the undo of a remove). */

@@ -434,6 +434,11 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return this.controller.continueReply();
       case 'editLast':
         return this.session.editLast();
+      case 'fork':
+        if (!(await this.controller.fork(msg.messageId)) && !this.session.busy) {
+          void vscode.window.showWarningMessage(vscode.l10n.t('That message could not be forked: it is not in the conversation any more.'));
+        }
+        return;
       case 'newChat':
         return this.session.newChat();
       case 'openHistory':

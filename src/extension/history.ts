@@ -23,7 +23,8 @@ const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'
 const SEARCH_DELAY_MS = 60;
 
 function toItem(c: ConversationSummary, currentId: string, matches?: number): Item {
-  const parts = [`${c.messageCount} messages`];
+  const parts = [vscode.l10n.t('{0} messages', c.messageCount)];
+  if (c.forkedFrom) parts.unshift(vscode.l10n.t('$(repo-forked) forked from “{0}”', c.forkedFrom.title));
   if (c.model) parts.push(c.model);
   parts.push(new Date(c.updatedAt).toLocaleString());
   return {

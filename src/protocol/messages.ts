@@ -179,6 +179,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Ask the model to go on with a reply cut at its length limit. */
   z.object({ type: z.literal('continue') }),
   z.object({ type: z.literal('editLast') }),
+  /** A new conversation with every message up to and including this one. */
+  z.object({ type: z.literal('fork'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openHistory') }),
   z.object({ type: z.literal('loadConversation'), id: z.string().min(1).max(200) }),

@@ -493,6 +493,13 @@ class ChatApp {
     }
     if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: l10n.t('Stopped') }));
     if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
+    if (!ctx.busy && (m.status === 'complete' || m.status === 'stopped')) {
+      footer.append(
+        iconButton('repo-forked', l10n.t('Fork from here: a new conversation with everything up to this reply'), () => this.post({ type: 'fork', messageId: m.id }), {
+          class: 'fork',
+        }),
+      );
+    }
     const endingNote = m.status === 'complete' ? replyEndingText(m.meta?.ending) : undefined;
     if (endingNote || m.meta?.note) {
       const note = el('p', { class: 'reply-note', text: [endingNote, m.meta?.note].filter(Boolean).join(' ') });

@@ -148,6 +148,15 @@ export class ChatController {
     await this.deps.session.continueReply();
   }
 
+  /** A new conversation from the current one, up to a message (not while a reply runs). */
+  async fork(messageId: string): Promise<boolean> {
+    if (this.deps.session.busy) {
+      this.deps.notifyBusy();
+      return false;
+    }
+    return this.deps.session.fork(messageId);
+  }
+
   /** The model is required: ask for it on the first send. */
   private async ensureModel(): Promise<boolean> {
     if (this.deps.settings().model) return true;

@@ -89,6 +89,7 @@ const validWebview: unknown[] = [
   { type: 'continue' },
   { type: 'retry' },
   { type: 'editLast' },
+  { type: 'fork', messageId: 'msg_0a3' },
   { type: 'newChat' },
   { type: 'openHistory' },
   { type: 'loadConversation', id: 'abc' },
@@ -105,6 +106,8 @@ const validWebview: unknown[] = [
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
+  ['fork without a message id', { type: 'fork' }],
+  ['fork of a message id that is not one', { type: 'fork', messageId: '../../x' }],
   ['unknown type', { type: 'getApiKey' }],
   ['send empty text', { type: 'send', text: '' }],
   ['send without text', { type: 'send' }],
