@@ -11,6 +11,7 @@ import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
 import { InstructionsService } from './instructions';
+import { registerParticipant } from './nativeChat/participant';
 import { EditorTracker } from './editorTracker';
 import { ApiKeyStore } from './keyStore';
 import { createChannelLogger } from './log';
@@ -70,6 +71,9 @@ export function activate(context: vscode.ExtensionContext): void {
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
     instructions,
+    ...[registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger })].filter(
+      (d): d is vscode.Disposable => d !== undefined,
+    ),
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions.open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions.toggle()),
     ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat, { webviewOptions: { retainContextWhenHidden: true } })),

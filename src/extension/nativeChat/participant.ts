@@ -1,0 +1,131 @@
+// @aichat in VS Code's Chat view: an extra surface beside the panel, answering through the
+// same client (same key and address rules, same model, credits brought up to date after the
+// reply, the panel's error wording). Registered only where the host offers the Chat API.
+import * as vscode from 'vscode';
+import { answerNative, nativeHistory, type NativeTurn } from '../../core';
+import type { ErrorAction } from '../../protocol';
+import type { BalanceService } from '../balanceService';
+import type { ClientProvider } from '../clientProvider';
+import type { ConfigService } from '../config';
+import type { InstructionsService } from '../instructions';
+import type { ApiKeyStore } from '../keyStore';
+import type { Logger } from '../log';
+import type { ModelService } from '../modelService';
+
+export const PARTICIPANT_ID = 'aiChat.participant';
+
+export interface ParticipantDeps {
+  extensionUri: vscode.Uri;
+  clients: ClientProvider;
+  keys: ApiKeyStore;
+  config: ConfigService;
+  models: ModelService;
+  balance: BalanceService;
+  instructions: InstructionsService;
+  logger: Logger;
+}
+
+/** The part of `vscode.chat` used here; absent on hosts without the Chat API. */
+interface ChatApi {
+  createChatParticipant(id: string, handler: vscode.ChatRequestHandler): vscode.ChatParticipant;
+}
+
+/** Registers @aichat, or returns undefined (and logs why) when the host has no Chat API. */
+export function registerParticipant(deps: ParticipantDeps): vscode.Disposable | undefined {
+  const chat = (vscode as unknown as { chat?: Partial<ChatApi> }).chat;
+  if (typeof chat?.createChatParticipant !== 'function') {
+    deps.logger.info('@aichat is not registered: this host offers no Chat API (vscode.chat)');
+    return undefined;
+  }
+  try {
+    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answer(deps, request, context, stream, token));
+    participant.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'chat-icon.svg');
+    deps.logger.info('@aichat registered in the Chat view');
+    return participant;
+  } catch (err) {
+    deps.logger.warn('@aichat could not be registered', { message: String(err) });
+    return undefined;
+  }
+}
+
+/** The Chat view's earlier turns with @aichat, as text. */
+function turnsOf(context: vscode.ChatContext): NativeTurn[] {
+  const turns: NativeTurn[] = [];
+  for (const turn of context.history) {
+    if (turn.participant !== PARTICIPANT_ID) continue;
+    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', content: turn.prompt });
+    else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('');
+      turns.push({ role: 'assistant', content: text });
+    }
+  }
+  return turns;
+}
+
+const ACTION_COMMANDS: Record<ErrorAction, string | undefined> = {
+  setApiKey: 'aiChat.setApiKey',
+  showSubscriptions: 'aiChat.showSubscriptions',
+  openSettings: 'workbench.action.openSettings',
+  retry: undefined,
+};
+
+function actionTitle(action: ErrorAction): string {
+  switch (action) {
+    case 'setApiKey':
+      return vscode.l10n.t('Set API Key');
+    case 'showSubscriptions':
+      return vscode.l10n.t('Show Subscriptions');
+    case 'openSettings':
+      return vscode.l10n.t('Open Settings');
+    case 'retry':
+      return vscode.l10n.t('Retry');
+  }
+}
+
+let turnCount = 0;
+
+async function answer(
+  deps: ParticipantDeps,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  if (!(await deps.keys.get())) {
+    stream.markdown(vscode.l10n.t('No API key is set. Set your API key to chat with @aichat.'));
+    stream.button({ command: 'aiChat.setApiKey', title: vscode.l10n.t('Set API Key') });
+    return {};
+  }
+  const settings = deps.config.settings;
+  if (!settings.model) {
+    stream.markdown(vscode.l10n.t('No model is selected. Pick the model that answers (its cost per message is shown).'));
+    stream.button({ command: 'aiChat.selectModel', title: vscode.l10n.t('Select Model') });
+    return {};
+  }
+  const messages = nativeHistory(turnsOf(context), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt));
+  const controller = new AbortController();
+  const cancel = token.onCancellationRequested(() => controller.abort());
+  const key = `aichat/${++turnCount}`;
+  const expectedCost = deps.models.costOf(settings.model);
+  deps.balance.replyStarted(key);
+  try {
+    const result = await answerNative(
+      deps.clients.get(),
+      settings,
+      messages,
+      { text: (chunk) => stream.markdown(chunk), progress: (message) => stream.progress(message) },
+      controller.signal,
+    );
+    if (result.ok || result.aborted) return {};
+    for (const action of result.error.actions) {
+      const command = ACTION_COMMANDS[action];
+      if (command) stream.button({ command, title: actionTitle(action) });
+    }
+    return { errorDetails: { message: result.error.message } };
+  } finally {
+    cancel.dispose();
+    void deps.balance.replyFinished(key, { streamed: true, ...(expectedCost !== null ? { expectedCost } : {}) });
+  }
+}

@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import { InsufficientCreditsError } from '../../../src/client';
+import { answerNative, nativeHistory, type ChatBackend, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
+
+const settings = { model: 'swift-chat', temperature: 1, search: false, baseUrl: 'https://chat.example/api' };
+
+/** A backend whose stream yields `events` (or whose call throws `fail`), recording the request. */
+function backend(events: SessionStreamEvent[], fail?: unknown): ChatBackend & { sent: SessionChatRequest[] } {
+  const sent: SessionChatRequest[] = [];
+  return {
+    sent,
+    chat: () => Promise.reject(new Error('not used')),
+    chatStream: async (req) => {
+      sent.push(req);
+      if (fail) throw fail;
+      let aborted = false;
+      return {
+        abort: () => (aborted = true),
+        async *[Symbol.asyncIterator]() {
+          for (const e of events) {
+            if (aborted) return;
+            await Promise.resolve();
+            yield e;
+          }
+        },
+      };
+    },
+  };
+}
+
+const reply = (...texts: string[]): SessionStreamEvent[] => [
+  { event: 'f', messageId: 'm1' },
+  ...texts.map((data) => ({ event: '0' as const, data })),
+  { event: 'e', finishReason: 'stop' },
+  { event: 'd', finishReason: 'stop' },
+];
+
+describe('@aichat: the Chat view answered through the service', () => {
+  it('the Chat view\'s turns and the prompt become the service\'s messages, the system prompt first', () => {
+    const h = nativeHistory(
+      [
+        { role: 'user', content: 'What is a tide?' },
+        { role: 'assistant', content: 'The rise and fall of the sea.' },
+        { role: 'assistant', content: '   ' },
+      ],
+      'And a neap tide?',
+      'Answer briefly.',
+    );
+    assert.deepEqual(
+      h.map((m) => [m.role, m.content]),
+      [
+        ['system', 'Answer briefly.'],
+        ['user', 'What is a tide?'],
+        ['assistant', 'The rise and fall of the sea.'],
+        ['user', 'And a neap tide?'],
+      ],
+    );
+    const ids = h.filter((m) => m.role !== 'system').map((m) => m.id);
+    assert.ok(ids.every((id) => /^msg_[0-9a-f]{3}$/.test(id ?? '')) && new Set(ids).size === ids.length, 'ids as the service wants them');
+  });
+
+  it('a Chat view history longer than the id space keeps the newest turns and the prompt', () => {
+    const turns = Array.from({ length: 5000 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: `turn ${i}` }));
+    const h = nativeHistory(turns, 'the prompt', '');
+    assert.equal(h[h.length - 1].content, 'the prompt');
+    assert.ok(h.length <= 4096);
+    assert.equal(h[h.length - 2].content, 'turn 4999');
+  });
+
+  it('streams the reply into the Chat view and sends the chosen model', async () => {
+    const b = backend(reply('Neap tides ', 'are weak.'));
+    const chunks: string[] = [];
+    const r = await answerNative(b, settings, nativeHistory([], 'q', ''), { text: (c) => chunks.push(c), progress: () => undefined }, new AbortController().signal);
+    assert.deepEqual(r, { ok: true, text: 'Neap tides are weak.' });
+    assert.deepEqual(chunks, ['Neap tides ', 'are weak.']);
+    assert.equal(b.sent[0].model, 'swift-chat');
+    assert.equal(b.sent[0].stream, true);
+  });
+
+  it('a 402 is told with the panel\'s words and the Show Subscriptions action', async () => {
+    const err = new InsufficientCreditsError({ status: 402, message: 'Insufficient credits', creditsRemaining: 0 });
+    const r = await answerNative(backend([], err), settings, nativeHistory([], 'q', ''), { text: () => undefined, progress: () => undefined }, new AbortController().signal);
+    assert.equal(r.ok, false);
+    assert.ok(!r.ok && !r.aborted);
+    assert.ok(!r.ok && /Not enough credits/.test(r.error.message), JSON.stringify(r));
+    assert.ok(!r.ok && r.error.actions.includes('showSubscriptions'));
+  });
+
+  it('an error part after some text keeps the text and fails with the service\'s message', async () => {
+    const events: SessionStreamEvent[] = [{ event: 'f', messageId: 'm' }, { event: '0', data: 'Partial ' }, { event: '3', error: 'model overloaded' }];
+    const r = await answerNative(backend(events), settings, nativeHistory([], 'q', ''), { text: () => undefined, progress: () => undefined }, new AbortController().signal);
+    assert.ok(!r.ok && !r.aborted && r.text === 'Partial ' && /model overloaded/.test(r.error.message), JSON.stringify(r));
+  });
+
+  it('cancelled in the Chat view: stops reading and says nothing more', async () => {
+    const controller = new AbortController();
+    const chunks: string[] = [];
+    const r = await answerNative(
+      backend(reply('one ', 'two ', 'three')),
+      settings,
+      nativeHistory([], 'q', ''),
+      { text: (c) => { chunks.push(c); if (chunks.length === 1) controller.abort(); }, progress: () => undefined },
+      controller.signal,
+    );
+    assert.ok(!r.ok && r.aborted);
+    assert.deepEqual(chunks, ['one ']);
+  });
+});
