@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
-import { answerNative, nativeHistory, type ChatBackend, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
+import { answerNative, nativeHistory, type ChatBackend, type NativeTurn, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
 
 const settings = { model: 'swift-chat', temperature: 1, search: false, baseUrl: 'https://chat.example/api' };
 
 /** A backend whose stream yields `events` (or whose call throws `fail`), recording the request. */
-function backend(events: SessionStreamEvent[], fail?: unknown): ChatBackend & { sent: SessionChatRequest[] } {
+function backend(events: SessionStreamEvent[], fail?: Error): ChatBackend & { sent: SessionChatRequest[] } {
   const sent: SessionChatRequest[] = [];
   return {
     sent,
@@ -60,7 +60,7 @@ describe('@aichat: the Chat view answered through the service', () => {
   });
 
   it('a Chat view history longer than the id space keeps the newest turns and the prompt', () => {
-    const turns = Array.from({ length: 5000 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: `turn ${i}` }));
+    const turns: NativeTurn[] = Array.from({ length: 5000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
     const h = nativeHistory(turns, 'the prompt', '');
     assert.equal(h[h.length - 1].content, 'the prompt');
     assert.ok(h.length <= 4096);
