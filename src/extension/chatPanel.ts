@@ -6,13 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ChatSession, ConversationStore, ReplyFinished, SessionEvent } from '../core';
-import { parseWebviewMessage, type AllowedCommand, type HostMessage, type WebviewMessage } from '../protocol';
+import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { EditorTracker } from './editorTracker';
 import type { InstructionsService } from './instructions';
+import type { ApplyToFile } from './apply/applyToFile';
 import { showHistory } from './history';
 import { chatHtml, placeholderHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
@@ -78,6 +79,7 @@ export interface ChatPanelDeps {
   store: ConversationStore;
   editors: EditorTracker;
   instructions: InstructionsService;
+  apply: ApplyToFile;
   logger: Logger;
 }
 
@@ -463,7 +465,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         await this.deps.config.update('temperature', Math.round(msg.value * 100) / 100);
         return;
       case 'codeAction':
-        return this.codeAction(msg.action, msg.code, msg.language);
+        return this.codeAction(msg.action, msg.code, msg.language, msg.path);
       case 'openLink': {
         const url = safeExternalUrl(msg.href);
         if (!url) {
@@ -508,7 +510,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     });
   }
 
-  private async codeAction(action: 'copy' | 'insert' | 'newEditor', code: string, language: string): Promise<void> {
+  private async codeAction(action: CodeActionKind, code: string, language: string, path?: string): Promise<void> {
+    if (action === 'apply') return this.deps.apply.propose(code, path);
     if (action === 'copy') {
       await vscode.env.clipboard.writeText(code);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied to the clipboard'), 2000);

@@ -10,6 +10,7 @@ import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
+import { ApplyToFile } from './apply/applyToFile';
 import { InstructionsService } from './instructions';
 import { registerParticipant } from './nativeChat/participant';
 import { EditorTracker } from './editorTracker';
@@ -56,7 +57,8 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
     flushIntervalMs: 24,
   });
-  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, instructions, logger });
+  const apply = new ApplyToFile(editors, logger);
+  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, instructions, apply, logger });
 
   context.subscriptions.push(
     channel,
@@ -71,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): void {
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
     instructions,
+    apply,
     ...[registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger })].filter(
       (d): d is vscode.Disposable => d !== undefined,
     ),

@@ -127,7 +127,7 @@ export const ChatStatusSchema = z.object({
 });
 export type ChatStatus = z.infer<typeof ChatStatusSchema>;
 
-export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor']);
+export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor', 'apply']);
 export type CodeActionKind = z.infer<typeof CodeActionSchema>;
 
 /** Commands the webview may ask the host to run; nothing else is accepted. */
@@ -188,7 +188,14 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectModel'), valueId: z.string().max(200).optional() }),
   z.object({ type: z.literal('setSearch'), value: z.boolean() }),
   z.object({ type: z.literal('setTemperature'), value: z.number().min(0).max(2) }),
-  z.object({ type: z.literal('codeAction'), action: CodeActionSchema, code: text, language: z.string().max(100) }),
+  z.object({
+    type: z.literal('codeAction'),
+    action: CodeActionSchema,
+    code: text,
+    language: z.string().max(100),
+    /** The file the block names (Apply to File); checked again by the host. */
+    path: z.string().min(1).max(300).optional(),
+  }),
   z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
   /** The unsent text in the box (kept by the host too, so a reload never loses it). */

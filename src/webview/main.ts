@@ -432,7 +432,7 @@ class ChatApp {
     article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }));
     // Both sides are shown as Markdown (a sent selection is a fenced code block), never as HTML.
     const view = createReplyView({
-      onCodeAction: (action, code, language) => this.post({ type: 'codeAction', action, code, language }),
+      onCodeAction: (action, code, language, path) => this.post({ type: 'codeAction', action, code, language, ...(path ? { path } : {}) }),
       onOpenLink: (href) => this.post({ type: 'openLink', href }),
       onCopyReply: (markdown) => this.post({ type: 'codeAction', action: 'copy', code: markdown, language: 'markdown' }),
     });

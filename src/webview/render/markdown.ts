@@ -10,7 +10,7 @@
 //   unhighlighted (used for the still-streaming tail, highlighted once it is finished).
 // - GFM tables (alignment as classes, no style attributes) and task lists (disabled checkboxes).
 import markdownit, { type Env, type MarkdownIt, type MarkdownItOptions, type Token } from 'markdown-it';
-import { escapeHtml, highlightCode, languageOf } from './highlight';
+import { codePathOf, escapeHtml, highlightCode, languageOf } from './highlight';
 
 export interface RenderEnv extends Env {
   /** Render fenced code without highlighting (cheap; for text that is still changing). */
@@ -60,7 +60,8 @@ export function createMarkdown(): MarkdownIt {
     const language = languageOf(token.info);
     const body = env?.plainCode ? escapeHtml(token.content) : highlightCode(token.content, language);
     const cls = language ? `hljs language-${escapeHtml(language)}` : 'hljs'; // l10n-ignore: class names
-    return `<pre class="md-code"><code class="${cls}">${body}</code></pre>\n`;
+    const path = codePathOf(token.info);
+    return `<pre class="md-code"${path ? ` data-path="${escapeHtml(path)}"` : ''}><code class="${cls}">${body}</code></pre>\n`;
   };
   rules.code_block = (tokens, idx) =>
     `<pre class="md-code"><code class="hljs">${escapeHtml(tokens[idx].content)}</code></pre>\n`;

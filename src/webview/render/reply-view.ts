@@ -14,11 +14,12 @@ import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from
 import { createSanitizer, type Sanitize } from './sanitize';
 import * as l10n from '@vscode/l10n';
 
-export type CodeAction = 'copy' | 'insert' | 'newEditor';
+export type CodeAction = 'copy' | 'insert' | 'newEditor' | 'apply';
 
 export interface RenderHooks {
   /** A code block toolbar button was used. */
-  onCodeAction?(action: CodeAction, code: string, language: string): void;
+  /** `path`: the file the block names in its info string (```ts src/a.ts), if any. */
+  onCodeAction?(action: CodeAction, code: string, language: string, path?: string): void;
   /** A link in a reply was activated (already checked to be http/https). */
   onOpenLink?(href: string): void;
   /** Copy the whole reply as Markdown. */
@@ -61,6 +62,7 @@ const GROUP_SIZE = 16;
 const SECTION_SIZE = 16;
 
 const codeButtons = (): ReadonlyArray<[CodeAction, string, string]> => [
+  ['apply', l10n.t('Apply to File'), 'diff'],
   ['copy', l10n.t('Copy'), 'copy'],
   ['insert', l10n.t('Insert at Cursor'), 'insert'],
   ['newEditor', l10n.t('Open in New Editor'), 'go-to-file'],
@@ -89,6 +91,7 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
     const wrapper = doc.createElement('div');
     wrapper.className = 'code-block';
     wrapper.dataset.language = language;
+    if (pre.dataset.path) wrapper.dataset.path = pre.dataset.path;
     const bar = doc.createElement('div');
     bar.className = 'code-toolbar';
     bar.setAttribute('role', 'group');
@@ -364,7 +367,8 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     if (action) {
       const block = button.closest('.code-block');
       const code = (block?.querySelector('pre code')?.textContent ?? '').replace(/\n$/, '');
-      hooks.onCodeAction?.(action, code, block instanceof HTMLElement ? block.dataset.language ?? '' : '');
+      const info = block instanceof HTMLElement ? block.dataset : undefined;
+      hooks.onCodeAction?.(action, code, info?.language ?? '', info?.path || undefined);
     } else if (button.dataset.replyAction === 'copy') {
       hooks.onCopyReply?.(source);
     }

@@ -11,7 +11,7 @@ export const ALLOWED_TAGS = [
   'a', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'input',
   'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul',
 ];
-export const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'checked', 'disabled'];
+export const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'checked', 'disabled', 'data-path'];
 /** http, https and in-document anchors; whitespace is stripped by DOMPurify before the test. */
 export const ALLOWED_URI_REGEXP = /^(?:https?:\/\/|#)/i;
 
