@@ -13,3 +13,4 @@ export * from './chatSession';
 export * from './charge';
 export * from './instructions';
 export * from './nativeChat';
+export * from './context';
