@@ -14,3 +14,4 @@ export * from './charge';
 export * from './instructions';
 export * from './nativeChat';
 export * from './applyChange';
+export * from './context';

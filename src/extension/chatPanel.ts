@@ -5,9 +5,10 @@
 // brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ChatSession, ConversationStore, ReplyFinished, SessionEvent } from '../core';
+import { assembleMessage, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
 import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
+import { ContextAttachments } from './context/attachments';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
@@ -97,6 +98,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   private readonly disposables: vscode.Disposable[] = [];
   readonly session: ChatSession;
   readonly controller: ChatController;
+  /** The chips of the next message. */
+  readonly attachments = new ContextAttachments();
+  /** The message being sent with attachments: a returned input gets back only the user's text. */
+  private sending: { full: string; text: string } | undefined;
   private restoredCurrent: Promise<void> | undefined;
   private settingsTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -118,6 +123,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       post: (m) => this.post(m),
     });
     this.disposables.push(
+      this.attachments,
+      this.attachments.onDidChange(() => this.post({ type: 'contextChips', chips: this.attachments.chips() })),
       deps.config.onDidChange(() => this.scheduleSettings()),
       deps.models.onDidChange(() => this.scheduleSettings()),
       deps.instructions.onDidChange(() => this.scheduleSettings()),
@@ -374,6 +381,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** Posts now when the webview is ready, else queues until it says `ready`. */
   private post(message: HostMessage): void {
     if (!this.surface) return;
+    if (message.type === 'restoreInput' && this.sending && message.text === this.sending.full) message = { ...message, text: this.sending.text };
     if (!this.ready) {
       this.queue.push(message);
       return;
@@ -415,6 +423,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput');
         this.queue = [];
         for (const m of this.controller.initialMessages()) this.post(m);
+        this.post({ type: 'contextChips', chips: this.attachments.chips() });
         // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
         const draft = this.deps.context.workspaceState.get<string>(DRAFT_KEY);
         if (draft) this.post({ type: 'restoreInput', text: draft });
@@ -478,6 +487,12 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       case 'draft':
         await this.deps.context.workspaceState.update(DRAFT_KEY, msg.text || undefined);
         return;
+      case 'addContext':
+        await this.attachments.pick();
+        return;
+      case 'removeContext':
+        this.attachments.remove(msg.id);
+        return;
       case 'runCommand': {
         await runAllowedCommand(msg.command, this.deps.context.extension.id);
         return;
@@ -488,7 +503,18 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
     if (!this.surface) await this.show(true);
-    await this.controller.send(text);
+    const attached = [...this.attachments.attachments];
+    if (!attached.length) return this.controller.send(text);
+    const full = assembleMessage(text, attached);
+    this.sending = { full, text };
+    try {
+      await this.controller.send(full);
+    } finally {
+      this.sending = undefined;
+    }
+    // Sent when the conversation holds it as a user message; on any refusal the chips stay.
+    const last = this.session.conversation.messages.filter((m) => m.role === 'user').at(-1);
+    if (last?.content === full && !this.session.sendError) this.attachments.sent(attached);
   }
 
   async newChat(): Promise<void> {

@@ -8,6 +8,7 @@ import { BalanceService } from './balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
+import { registerContextCommands } from './context/attachments';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
 import { ApplyToFile } from './apply/applyToFile';
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...[registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger })].filter(
       (d): d is vscode.Disposable => d !== undefined,
     ),
+    ...registerContextCommands(chat.attachments, () => chat.show(true)),
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions.open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions.toggle()),
     ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat, { webviewOptions: { retainContextWhenHidden: true } })),

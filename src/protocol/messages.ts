@@ -142,6 +142,17 @@ export const AllowedCommandSchema = z.enum([
 ]);
 export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 
+/** An attachment of the next message as its chip shows it. */
+export const ContextChipSchema = z.object({
+  id: z.string().regex(/^ctx_[0-9]+$/),
+  name: z.string().max(300),
+  detail: z.string().max(300),
+  icon: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  /** Full path, for the tooltip. */
+  path: z.string().max(2000),
+});
+export type ContextChip = z.infer<typeof ContextChipSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Host -> webview
 
@@ -165,6 +176,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),
+  /** The chips above the message box (all of them, after any change). */
+  z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).max(200) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -200,6 +213,9 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
   /** The unsent text in the box (kept by the host too, so a reload never loses it). */
   z.object({ type: z.literal('draft'), text }),
+  /** The "+" button: the host offers what can be attached. */
+  z.object({ type: z.literal('addContext') }),
+  z.object({ type: z.literal('removeContext'), id: z.string().regex(/^ctx_[0-9]+$/) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

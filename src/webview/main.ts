@@ -20,6 +20,7 @@ import {
   type WebviewMessage,
 } from '../protocol';
 import { announce, createReplyView, createScrollFollower, type ReplyView } from './render/index';
+import { renderContextChips } from './contextChips';
 import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
 import * as l10n from '@vscode/l10n';
 
@@ -89,6 +90,7 @@ class ChatApp {
   private readonly sendButton: HTMLButtonElement;
   private readonly costLine: HTMLElement;
   private readonly replying: HTMLElement;
+  private readonly chips = el('div', { class: 'context-chips', role: 'list', 'aria-label': l10n.t('Attached to the next message'), hidden: true });
   private readonly follower;
 
   constructor(root: HTMLElement) {
@@ -147,8 +149,9 @@ class ChatApp {
     const composer = el(
       'div',
       { class: 'composer' },
+      this.chips,
       this.input,
-      el('div', { class: 'composer-bar' }, this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
+      el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
     );
 
     root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.sendError, composer);
@@ -251,6 +254,9 @@ class ChatApp {
         return;
       case 'focusInput':
         this.input.focus();
+        return;
+      case 'contextChips':
+        renderContextChips(this.chips, msg.chips, (id) => this.post({ type: 'removeContext', id }));
         return;
     }
   }

@@ -56,6 +56,7 @@ const validHost: unknown[] = [
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
+  { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
@@ -103,6 +104,8 @@ const validWebview: unknown[] = [
   { type: 'runCommand', command: 'openSettings' },
   { type: 'draft', text: '' },
   { type: 'draft', text: 'half a question' },
+  { type: 'addContext' },
+  { type: 'removeContext', id: 'ctx_3' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [

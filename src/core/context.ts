@@ -1,0 +1,162 @@
+// Context attached to the next message: files, selections, Problems and terminal text,
+// shown as chips and sent as fenced blocks after the user's text. VS Code-free.
+import * as l10n from '@vscode/l10n';
+import { isBinary } from './instructions';
+import { fenceFor, fenceLanguage, lineRangeText } from './selection';
+
+export type AttachmentKind = 'file' | 'selection' | 'problems' | 'terminal';
+
+export interface Attachment {
+  id: string;
+  kind: AttachmentKind;
+  /** Workspace-relative path (or a name such as "Terminal"). */
+  path: string;
+  /** Fence info string, e.g. "typescript". */
+  language: string;
+  /** Exactly the text that is sent (already cut). */
+  content: string;
+  /** Size of the source before any cut, in bytes. */
+  bytes: number;
+  /** Set when the content was cut: the limit in KB. */
+  cutToKB?: number;
+  startLine?: number;
+  endLine?: number;
+  /** Problems: how many. */
+  count?: number;
+}
+
+export interface ChipLabel {
+  name: string;
+  detail: string;
+  icon: string;
+}
+
+export interface Diagnostic {
+  /** 1-based. */
+  line: number;
+  severity: 'error' | 'warning' | 'info' | 'hint';
+  message: string;
+  source?: string;
+}
+
+export const CUT_MARKER = '[… cut: the rest of this file was not attached]'; // l10n-ignore: text sent to the model
+
+const LANGUAGES: Record<string, string> = {
+  ts: 'typescript', tsx: 'tsx', js: 'javascript', jsx: 'jsx', mjs: 'javascript', cjs: 'javascript', py: 'python', rb: 'ruby',
+  go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', hpp: 'cpp', cs: 'csharp', php: 'php',
+  swift: 'swift', sh: 'bash', bash: 'bash', zsh: 'bash', ps1: 'powershell', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
+  md: 'markdown', html: 'html', css: 'css', scss: 'scss', sql: 'sql', xml: 'xml', vue: 'vue', svelte: 'svelte', lua: 'lua', r: 'r',
+};
+
+/** The fence language for a path, from its extension ("" when unknown). */
+export function languageFromPath(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? '';
+  if (/^dockerfile$/i.test(base)) return 'dockerfile';
+  if (/^makefile$/i.test(base)) return 'makefile';
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return '';
+  return LANGUAGES[base.slice(dot + 1).toLowerCase()] ?? '';
+}
+
+/** "3.2 KB", "512 B", "2.0 MB". */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return l10n.t('{0} B', bytes);
+  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
+  return l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1));
+}
+
+/** Cuts text to at most maxBytes of UTF-8 (at a line end when one is near), with the marker. */
+export function cutText(text: string, maxBytes: number): { text: string; cut: boolean } {
+  const encoded = new TextEncoder().encode(text);
+  if (encoded.length <= maxBytes) return { text, cut: false };
+  // Decoding a prefix may end inside a character: drop the replacement character it leaves.
+  let head = new TextDecoder('utf-8').decode(encoded.slice(0, maxBytes)).replace(/\uFFFD$/, '');
+  const nl = head.lastIndexOf('\n');
+  if (nl > head.length * 0.8) head = head.slice(0, nl + 1);
+  return { text: `${head.replace(/\n?$/, '\n')}${CUT_MARKER}`, cut: true };
+}
+
+export type FileResult = { ok: true; attachment: Attachment } | { ok: false; message: string };
+
+/** A whole file as an attachment: refused when binary, cut above maxKB. */
+export function fileAttachment(id: string, path: string, bytes: Uint8Array, maxKB: number, language?: string): FileResult {
+  if (isBinary(bytes)) {
+    return { ok: false, message: l10n.t('{0} looks like a binary file and was not attached. Attach a text file, or select the text you need and attach the selection.', path) };
+  }
+  const text = new TextDecoder('utf-8').decode(bytes);
+  const { text: content, cut } = cutText(text, maxKB * 1024);
+  return {
+    ok: true,
+    attachment: { id, kind: 'file', path, language: language ?? languageFromPath(path), content, bytes: bytes.length, ...(cut ? { cutToKB: maxKB } : {}) },
+  };
+}
+
+/** Problems as one line each: "line 12 · error · message (source)". */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
+  return [...diagnostics]
+    .sort((a, b) => a.line - b.line)
+    .map((d) => `line ${d.line} · ${d.severity} · ${d.message.replace(/\s+/g, ' ').trim()}${d.source ? ` (${d.source})` : ''}`) // l10n-ignore: text sent to the model
+    .join('\n');
+}
+
+export function problemsAttachment(id: string, path: string, diagnostics: readonly Diagnostic[], maxKB: number): Attachment {
+  const full = formatDiagnostics(diagnostics);
+  const { text, cut } = cutText(full, maxKB * 1024);
+  return { id, kind: 'problems', path, language: '', content: text, bytes: new TextEncoder().encode(full).length, count: diagnostics.length, ...(cut ? { cutToKB: maxKB } : {}) };
+}
+
+export function textAttachment(id: string, kind: 'selection' | 'terminal', path: string, language: string, text: string, maxKB: number, lines?: { start: number; end: number }): Attachment {
+  const { text: content, cut } = cutText(text, maxKB * 1024);
+  return {
+    id, kind, path, language, content, bytes: new TextEncoder().encode(text).length,
+    ...(cut ? { cutToKB: maxKB } : {}),
+    ...(lines ? { startLine: lines.start, endLine: lines.end } : {}),
+  };
+}
+
+/** What a chip shows: "utils.ts · 3.2 KB · lines 10–42". */
+export function chipLabel(a: Attachment): ChipLabel {
+  const name = a.path.split(/[\\/]/).pop() || a.path;
+  const parts = [formatSize(a.bytes)];
+  if (a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined) {
+    parts.push(a.startLine === a.endLine ? l10n.t('line {0}', a.startLine) : l10n.t('lines {0}–{1}', a.startLine, a.endLine));
+  }
+  if (a.kind === 'problems') parts.unshift(a.count === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', a.count ?? 0));
+  if (a.kind === 'terminal') parts.unshift(l10n.t('terminal selection'));
+  if (a.cutToKB !== undefined) parts.push(l10n.t('cut to {0} KB', a.cutToKB));
+  const icon = { file: 'file', selection: 'selection', problems: 'warning', terminal: 'terminal' }[a.kind];
+  return { name, detail: parts.join(' · '), icon };
+}
+
+function header(a: Attachment): string {
+  const path = a.path.replace(/`/g, '');
+  switch (a.kind) {
+    case 'file':
+      return `\`${path}\`${a.cutToKB !== undefined ? ` (cut to ${a.cutToKB} KB)` : ''}:`; // l10n-ignore: text sent to the model
+    case 'selection':
+      return `\`${path}\`, ${lineRangeText(a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)}:`;
+    case 'problems':
+      return `Problems in \`${path}\`:`; // l10n-ignore: text sent to the model
+    case 'terminal':
+      return 'Terminal selection:'; // l10n-ignore: text sent to the model
+  }
+}
+
+/** One attachment as sent: a header line with path, then a fenced block with the language. */
+export function formatAttachment(a: Attachment): string {
+  const fence = fenceFor(a.content);
+  const body = a.content.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  return `${header(a)}\n\n${fence}${fenceLanguage(a.language)}\n${body}\n${fence}`;
+}
+
+/** The message as sent: the user's text, then each attachment in chip order. */
+export function assembleMessage(text: string, attachments: readonly Attachment[]): string {
+  const user = text.replace(/\s+$/, '');
+  if (!attachments.length) return user;
+  return [user, ...attachments.map(formatAttachment)].join('\n\n');
+}
+
+/** Total bytes of what the attachments add to the message. */
+export function attachedBytes(attachments: readonly Attachment[]): number {
+  return attachments.reduce((sum, a) => sum + new TextEncoder().encode(formatAttachment(a)).length, 0);
+}
