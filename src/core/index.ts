@@ -11,3 +11,6 @@ export * from './export';
 export * from './subscriptions';
 export * from './chatSession';
 export * from './charge';
+export * from './queue';
+export * from './usage';
+export * from './creditWarning';
