@@ -60,6 +60,8 @@ export interface ChatPanelDeps {
   store: ConversationStore;
   editors: EditorTracker;
   logger: Logger;
+  /** A reply's charge settled (undefined: unknown), or the reply failed for want of credits. */
+  onReplyCharged?: (charged: number | undefined, errorKind: string | undefined) => void;
 }
 
 export class ChatPanelController implements vscode.Disposable, vscode.WebviewViewProvider {
@@ -125,6 +127,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       if (charge.charged !== undefined && info.conversationId && info.messageId) {
         this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
       }
+      this.deps.onReplyCharged?.(charge.charged, info.errorKind);
     });
   }
 

@@ -8,6 +8,7 @@ import { BalanceService } from './balanceService';
 import { CHAT_SIDEBAR_VIEW, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
+import { CreditsService } from './credits/credits';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
 import { EditorTracker } from './editorTracker';
@@ -49,7 +50,14 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
     flushIntervalMs: 24,
   });
-  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, logger });
+  const credits = new CreditsService(context.globalState, balance, models, config);
+  const chat = new ChatPanelController({
+    context, session, config, keys, models, balance, clients, store, editors, logger,
+    onReplyCharged: (charged, kind) => {
+      if (kind === 'credits') void credits.outOfCredits();
+      else if (config.settings.model) void credits.record(config.settings.model, charged);
+    },
+  });
 
   context.subscriptions.push(
     channel,
@@ -62,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): void {
     status,
     editors,
     chat,
-    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
+    credits,
+    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger, credits }),
     vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
