@@ -5,7 +5,7 @@
 // brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ChatSession, ConversationStore, ReplyFinished, SessionEvent } from '../core';
+import { totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
 import { parseWebviewMessage, type AllowedCommand, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
 import type { BalanceService } from './balanceService';
@@ -62,6 +62,8 @@ export interface ChatPanelDeps {
   logger: Logger;
   /** A reply's charge settled (undefined: unknown), or the reply failed for want of credits. */
   onReplyCharged?: (charged: number | undefined, errorKind: string | undefined) => void;
+  /** A message the balance cannot pay was held back. */
+  onCannotPay?: () => void;
 }
 
 export class ChatPanelController implements vscode.Disposable, vscode.WebviewViewProvider {
@@ -95,6 +97,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       pickModel: async () => !!(await deps.models.pick()),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post: (m) => this.post(m),
+      balanceTotal: () => (deps.balance.state.balance && !deps.balance.state.error ? totalCredits(deps.balance.state.balance) : undefined),
+      notifyCannotPay: () => deps.onCannotPay?.(),
     });
     this.disposables.push(
       deps.config.onDidChange(() => this.scheduleSettings()),

@@ -57,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
       if (kind === 'credits') void credits.outOfCredits();
       else if (config.settings.model) void credits.record(config.settings.model, charged);
     },
+    onCannotPay: () => void credits.outOfCredits(),
   });
 
   context.subscriptions.push(

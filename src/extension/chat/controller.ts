@@ -1,7 +1,7 @@
 // The chat controller: the one translator between the session's domain events and the
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
-import { errorToView, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
+import { canAfford, errorToView, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
 import type { ChatSettings, ChatStatus, HostMessage, MessageView } from '../../protocol';
 
 /** What the controller reads of the settings, models and key. */
@@ -19,6 +19,10 @@ export interface ChatControllerDeps {
   pickModel: () => Promise<boolean>;
   /** Tells the user a send was refused because a reply is running. */
   notifyBusy: () => void;
+  /** The credit balance now, when known. */
+  balanceTotal?: () => number | undefined;
+  /** Tells the user the balance cannot pay for a message of this cost (nothing was sent). */
+  notifyCannotPay?: (cost: number, total: number) => void;
   /** The surface showing the chat (queued until it is ready); undefined when none is open. */
   post: (message: HostMessage) => void;
 }
@@ -125,6 +129,13 @@ export class ChatController {
     if (!(await this.ensureModel())) {
       this.deps.post({ type: 'restoreInput', text });
       this.settingsChanged();
+      return;
+    }
+    const total = this.deps.balanceTotal?.();
+    const cost = this.deps.models().costOf(this.deps.settings().model);
+    if (total !== undefined && !canAfford(total, cost)) {
+      this.deps.post({ type: 'restoreInput', text });
+      this.deps.notifyCannotPay?.(cost ?? 0, total);
       return;
     }
     await session.send(text);

@@ -16,7 +16,7 @@ const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'd', finishReason: 'stop' },
 ];
 
-function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {}) {
+function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?: number } = {}) {
   const settings = { model: opts.model ?? 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
   let hold: (() => void) | undefined;
   const requests: string[] = [];
@@ -38,6 +38,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {})
   const posted: HostMessage[] = [];
   let picks = 0;
   let busyNotes = 0;
+  const cannotPay: Array<[number, number]> = [];
   let n = 0;
   const store = new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
   // The session reaches the controller through its events, as in the composition root.
@@ -62,6 +63,8 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {})
       return !!opts.pickGives;
     },
     notifyBusy: () => busyNotes++,
+    balanceTotal: () => opts.total,
+    notifyCannotPay: (cost, total) => cannotPay.push([cost, total]),
     post: (m) => {
       // Everything posted is valid on the wire.
       const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
@@ -78,6 +81,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {})
     holdReplies: () => (hold = () => undefined),
     picks: () => picks,
     busyNotes: () => busyNotes,
+    cannotPay,
   };
 }
 
@@ -121,6 +125,18 @@ describe('chat controller', () => {
     await first;
     const end = t.posted.find((m) => m.type === 'turnEnded');
     assert.ok(end?.type === 'turnEnded' && end.message.status === 'stopped');
+  });
+
+  it('a message the balance cannot pay is not sent: the text goes back and the user is told', async () => {
+    const t = setup({ total: 0.5 });
+    await t.controller.send('too dear');
+    assert.deepEqual(t.requests, []);
+    assert.deepEqual(t.cannotPay, [[1, 0.5]]);
+    assert.ok(t.posted.some((m) => m.type === 'restoreInput' && m.text === 'too dear'));
+    const paid = setup({ total: 1 });
+    await paid.controller.send('just enough');
+    assert.deepEqual(paid.requests, ['just enough']);
+    assert.deepEqual(paid.cannotPay, []);
   });
 
   it('without a key: no request, the send error in a status message, the text back in the box', async () => {
