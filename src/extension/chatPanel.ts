@@ -392,6 +392,14 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return this.controller.retry();
       case 'continue':
         return this.controller.continueReply();
+      case 'queueRemove':
+        return this.controller.queueRemove(msg.id);
+      case 'queueEdit':
+        return this.controller.queueEdit(msg.id, msg.text);
+      case 'queueResume':
+        return this.controller.queueResume();
+      case 'queueClear':
+        return this.controller.queueClear();
       case 'editLast':
         return this.session.editLast();
       case 'newChat':

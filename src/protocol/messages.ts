@@ -143,6 +143,13 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),
+  /** Messages typed while a reply streams, in the order they go; held (stopped) after a failure or Stop. */
+  z.object({
+    type: z.literal('queue'),
+    items: z.array(z.object({ id: z.string().max(200), text, cost: z.number().optional() })).max(1000),
+    state: z.enum(['idle', 'waiting', 'stopped']),
+    reason: z.string().max(1000).optional(),
+  }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -169,6 +176,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
   /** The unsent text in the box (kept by the host too, so a reload never loses it). */
   z.object({ type: z.literal('draft'), text }),
+  z.object({ type: z.literal('queueRemove'), id: z.string().max(200) }),
+  z.object({ type: z.literal('queueEdit'), id: z.string().max(200), text }),
+  z.object({ type: z.literal('queueResume') }),
+  z.object({ type: z.literal('queueClear') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

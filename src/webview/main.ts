@@ -21,6 +21,7 @@ import {
 } from '../protocol';
 import { announce, createReplyView, createScrollFollower, type ReplyView } from './render/index';
 import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
+import { renderQueue } from './queue';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -61,6 +62,7 @@ class ChatApp {
   private readonly vscode: VsCodeApi;
   private settings: ChatSettings | undefined;
   private status: ChatStatus = { busy: false };
+  private readonly queueHost: HTMLElement;
   private conversationId: string | undefined;
   /** Every message of the conversation, oldest first; only those from `firstRendered` on are in the DOM. */
   private list: MessageView[] = [];
@@ -129,6 +131,8 @@ class ChatApp {
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.jumpHost = el('div', { class: 'jump-host' });
     this.sendError = el('div', { class: 'send-error', hidden: true });
+    const queueHost = el('div', { class: 'queue', hidden: true });
+    this.queueHost = queueHost;
 
     this.input = el('textarea', {
       id: 'message',
@@ -148,7 +152,7 @@ class ChatApp {
       el('div', { class: 'composer-bar' }, this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
     );
 
-    root.append(toolbar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.sendError, composer);
+    root.append(toolbar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, composer);
     this.follower = createScrollFollower(this.messages, this.jumpHost);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {
@@ -248,6 +252,9 @@ class ChatApp {
         return;
       case 'focusInput':
         this.input.focus();
+        return;
+      case 'queue':
+        renderQueue(this.queueHost, msg, (m) => this.post(m));
         return;
     }
   }
@@ -551,7 +558,8 @@ class ChatApp {
   private onKeyDown(e: KeyboardEvent): void {
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
-      if (!this.status.busy) this.trySend();
+      // While a reply streams, the host queues the message.
+      this.trySend();
     }
   }
 

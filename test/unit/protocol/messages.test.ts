@@ -56,6 +56,7 @@ const validHost: unknown[] = [
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
+  { type: 'queue', items: [{ id: 'q1', text: 'next', cost: 1.5 }, { id: 'q2', text: 'then' }], state: 'stopped', reason: 'Stopped' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
@@ -102,6 +103,10 @@ const validWebview: unknown[] = [
   { type: 'runCommand', command: 'openSettings' },
   { type: 'draft', text: '' },
   { type: 'draft', text: 'half a question' },
+  { type: 'queueRemove', id: 'q1' },
+  { type: 'queueEdit', id: 'q1', text: 'edited' },
+  { type: 'queueResume' },
+  { type: 'queueClear' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -118,6 +123,7 @@ const invalidWebview: Array<[string, unknown]> = [
   ['draft without text', { type: 'draft' }],
   ['array', [{ type: 'ready' }]],
   ['undefined', undefined],
+  ['queueEdit without text', { type: 'queueEdit', id: 'q1' }],
 ];
 
 describe('protocol: host -> webview', () => {
