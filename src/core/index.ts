@@ -15,3 +15,6 @@ export * from './instructions';
 export * from './nativeChat';
 export * from './applyChange';
 export * from './context';
+export * from './queue';
+export * from './usage';
+export * from './creditWarning';

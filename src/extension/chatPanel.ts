@@ -5,7 +5,7 @@
 // brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { assembleMessage, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
+import { assembleMessage, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
 import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
 import { ContextAttachments } from './context/attachments';
@@ -82,6 +82,10 @@ export interface ChatPanelDeps {
   instructions: InstructionsService;
   apply: ApplyToFile;
   logger: Logger;
+  /** A reply's charge settled (undefined: unknown), or the reply failed for want of credits. */
+  onReplyCharged?: (charged: number | undefined, errorKind: string | undefined) => void;
+  /** A message the balance cannot pay was held back. */
+  onCannotPay?: () => void;
 }
 
 export class ChatPanelController implements vscode.Disposable, vscode.WebviewViewProvider {
@@ -121,6 +125,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       pickModel: async () => !!(await deps.models.pick()),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post: (m) => this.post(m),
+      balanceTotal: () => (deps.balance.state.balance && !deps.balance.state.error ? totalCredits(deps.balance.state.balance) : undefined),
+      notifyCannotPay: () => deps.onCannotPay?.(),
     });
     this.disposables.push(
       this.attachments,
@@ -156,6 +162,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       if (charge.charged !== undefined && info.conversationId && info.messageId) {
         this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
       }
+      this.deps.onReplyCharged?.(charge.charged, info.errorKind);
     });
   }
 
@@ -443,6 +450,14 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return this.controller.retry();
       case 'continue':
         return this.controller.continueReply();
+      case 'queueRemove':
+        return this.controller.queueRemove(msg.id);
+      case 'queueEdit':
+        return this.controller.queueEdit(msg.id, msg.text);
+      case 'queueResume':
+        return this.controller.queueResume();
+      case 'queueClear':
+        return this.controller.queueClear();
       case 'editLast':
         return this.session.editLast();
       case 'fork':

@@ -1,5 +1,6 @@
 // The extension's commands.
 import * as vscode from 'vscode';
+import type { CreditsService } from './credits/credits';
 import type { ChatServiceClient } from '../client';
 import { originOf } from '../core/address';
 import { conversationToMarkdown, creditsText, formatSelectionMessage, subscriptionItems, totalCredits } from '../core';
@@ -22,6 +23,7 @@ export interface CommandDeps {
   chat: ChatPanelController;
   address: ServiceAddress;
   logger: Logger;
+  credits: CreditsService;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -48,6 +50,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.showBalance', () => showBalanceMenu(deps)),
     reg('aiChat.refreshBalance', () => refreshBalance(deps)),
     reg('aiChat.showSubscriptions', () => showSubscriptions(deps)),
+    reg('aiChat.showUsage', () => deps.credits.showUsage()),
+    reg('aiChat.pickCheaperModel', () => deps.credits.pickCheaperModel()),
     reg('aiChat.sendSelection', () => sendSelection(deps)),
     reg('aiChat.exportChat', () => exportChat(deps)),
     reg(REVIEW_COMMAND, () => deps.address.review()),
@@ -175,6 +179,7 @@ async function showBalanceMenu(deps: CommandDeps): Promise<void> {
     { label: vscode.l10n.t('$(refresh) Refresh Balance'), command: 'aiChat.refreshBalance' },
     { label: vscode.l10n.t('$(symbol-enum) Select Model'), description: deps.config.settings.model || vscode.l10n.t('none selected'), command: 'aiChat.selectModel' },
     { label: vscode.l10n.t('$(credit-card) Show Subscriptions'), command: 'aiChat.showSubscriptions' },
+    { label: vscode.l10n.t('$(graph) Show Usage'), command: 'aiChat.showUsage' },
     { label: vscode.l10n.t('$(key) Set API Key'), command: 'aiChat.setApiKey' },
     { label: vscode.l10n.t('$(comment-discussion) Open Chat'), command: 'aiChat.openChat' },
   ];

@@ -9,6 +9,7 @@ import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { registerContextCommands } from './context/attachments';
+import { CreditsService } from './credits/credits';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
 import { ApplyToFile } from './apply/applyToFile';
@@ -59,7 +60,15 @@ export function activate(context: vscode.ExtensionContext): void {
     flushIntervalMs: 24,
   });
   const apply = new ApplyToFile(editors, logger);
-  const chat = new ChatPanelController({ context, session, config, keys, models, balance, clients, store, editors, instructions, apply, logger });
+  const credits = new CreditsService(context.globalState, balance, models, config);
+  const chat = new ChatPanelController({
+    context, session, config, keys, models, balance, clients, store, editors, instructions, apply, logger,
+    onReplyCharged: (charged, kind) => {
+      if (kind === 'credits') void credits.outOfCredits();
+      else if (config.settings.model) void credits.record(config.settings.model, charged);
+    },
+    onCannotPay: () => void credits.outOfCredits(),
+  });
 
   context.subscriptions.push(
     channel,
@@ -72,7 +81,8 @@ export function activate(context: vscode.ExtensionContext): void {
     status,
     editors,
     chat,
-    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
+    credits,
+    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger, credits }),
     instructions,
     apply,
     ...[registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger })].filter(

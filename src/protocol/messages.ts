@@ -178,6 +178,13 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusInput') }),
   /** The chips above the message box (all of them, after any change). */
   z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).max(200) }),
+  /** Messages typed while a reply streams, in the order they go; held (stopped) after a failure or Stop. */
+  z.object({
+    type: z.literal('queue'),
+    items: z.array(z.object({ id: z.string().max(200), text, cost: z.number().optional() })).max(1000),
+    state: z.enum(['idle', 'waiting', 'stopped']),
+    reason: z.string().max(1000).optional(),
+  }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -216,6 +223,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The "+" button: the host offers what can be attached. */
   z.object({ type: z.literal('addContext') }),
   z.object({ type: z.literal('removeContext'), id: z.string().regex(/^ctx_[0-9]+$/) }),
+  z.object({ type: z.literal('queueRemove'), id: z.string().max(200) }),
+  z.object({ type: z.literal('queueEdit'), id: z.string().max(200), text }),
+  z.object({ type: z.literal('queueResume') }),
+  z.object({ type: z.literal('queueClear') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

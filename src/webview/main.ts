@@ -22,6 +22,7 @@ import {
 import { announce, createReplyView, createScrollFollower, type ReplyView } from './render/index';
 import { renderContextChips } from './contextChips';
 import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
+import { renderQueue } from './queue';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -62,6 +63,7 @@ class ChatApp {
   private readonly vscode: VsCodeApi;
   private settings: ChatSettings | undefined;
   private status: ChatStatus = { busy: false };
+  private readonly queueHost: HTMLElement;
   private conversationId: string | undefined;
   /** Every message of the conversation, oldest first; only those from `firstRendered` on are in the DOM. */
   private list: MessageView[] = [];
@@ -134,6 +136,8 @@ class ChatApp {
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.jumpHost = el('div', { class: 'jump-host' });
     this.sendError = el('div', { class: 'send-error', hidden: true });
+    const queueHost = el('div', { class: 'queue', hidden: true });
+    this.queueHost = queueHost;
 
     this.input = el('textarea', {
       id: 'message',
@@ -154,7 +158,7 @@ class ChatApp {
       el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
     );
 
-    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.sendError, composer);
+    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, composer);
     this.follower = createScrollFollower(this.messages, this.jumpHost);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {
@@ -257,6 +261,9 @@ class ChatApp {
         return;
       case 'contextChips':
         renderContextChips(this.chips, msg.chips, (id) => this.post({ type: 'removeContext', id }));
+        return;
+      case 'queue':
+        renderQueue(this.queueHost, msg, (m) => this.post(m));
         return;
     }
   }
@@ -589,7 +596,8 @@ class ChatApp {
   private onKeyDown(e: KeyboardEvent): void {
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
-      if (!this.status.busy) this.trySend();
+      // While a reply streams, the host queues the message.
+      this.trySend();
     }
   }
 

@@ -1,7 +1,8 @@
 // The chat controller: the one translator between the session's domain events and the
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
-import { errorToView, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
+import * as l10n from '@vscode/l10n';
+import { canAfford, clearQueue, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
 import type { ChatSettings, ChatStatus, HostMessage, InstructionsView, MessageView } from '../../protocol';
 
 /** What the controller reads of the settings, models and key. */
@@ -21,6 +22,10 @@ export interface ChatControllerDeps {
   pickModel: () => Promise<boolean>;
   /** Tells the user a send was refused because a reply is running. */
   notifyBusy: () => void;
+  /** The credit balance now, when known. */
+  balanceTotal?: () => number | undefined;
+  /** Tells the user the balance cannot pay for a message of this cost (nothing was sent). */
+  notifyCannotPay?: (cost: number, total: number) => void;
   /** The surface showing the chat (queued until it is ready); undefined when none is open. */
   post: (message: HostMessage) => void;
 }
@@ -37,7 +42,50 @@ export function messageView(m: StoredMessage): MessageView {
 }
 
 export class ChatController {
+  private queue: MessageQueue = emptyQueue();
+  private queueSeq = 0;
+
   constructor(private readonly deps: ChatControllerDeps) {}
+
+  queueMessage(): HostMessage {
+    const q = this.queue;
+    return { type: 'queue', items: q.items.map((m) => ({ id: m.id, text: m.text, ...(m.cost !== undefined ? { cost: m.cost } : {}) })), state: q.state, ...(q.reason ? { reason: q.reason } : {}) };
+  }
+
+  private setQueue(q: MessageQueue): void {
+    this.queue = q;
+    this.deps.post(this.queueMessage());
+  }
+
+  queueRemove(id: string): void {
+    this.setQueue(removeQueued(this.queue, id));
+  }
+
+  queueEdit(id: string, text: string): void {
+    this.setQueue(editQueued(this.queue, id, text));
+  }
+
+  queueClear(): void {
+    this.setQueue(clearQueue());
+  }
+
+  /** Resume after a failure or Stop: sends the next message now when no reply runs. */
+  async queueResume(): Promise<void> {
+    this.setQueue(resumeQueue(this.queue));
+    if (!this.deps.session.busy) await this.sendNextQueued();
+  }
+
+  private async sendNextQueued(): Promise<void> {
+    const { queue, next } = takeNext(this.queue);
+    if (!next) return;
+    const total = this.deps.balanceTotal?.();
+    if (total !== undefined && !canAfford(total, next.cost)) {
+      this.setQueue(stopQueue(this.queue, l10n.t('Not enough credits for the next message.')));
+      return;
+    }
+    this.setQueue(queue);
+    await this.send(next.text);
+  }
 
   get session(): ChatSession {
     return this.deps.session;
@@ -79,7 +127,7 @@ export class ChatController {
 
   /** Everything a surface needs when it (re)starts: settings, then the conversation. */
   initialMessages(): HostMessage[] {
-    return [this.settingsMessage(), this.conversationMessage()];
+    return [this.settingsMessage(), this.conversationMessage(), this.queueMessage()];
   }
 
   /** Translates one domain event of the session into what the webview is told. */
@@ -107,6 +155,13 @@ export class ChatController {
   /** Called with every event of the session. */
   onSessionEvent(event: SessionEvent): void {
     for (const m of this.toMessages(event)) this.deps.post(m);
+    if (event.type !== 'turnEnded' || this.queue.items.length === 0) return;
+    // A reply that did not complete (error, 402, network, Stop) holds the queue until the user resumes it.
+    if (event.message.status !== 'complete') {
+      this.setQueue(stopQueue(this.queue, event.message.status === 'stopped' ? l10n.t('Stopped') : l10n.t('The reply failed')));
+      return;
+    }
+    setTimeout(() => void this.sendNextQueued(), 0);
   }
 
   /** Settings, models or the key changed: only the settings snapshot is sent. */
@@ -118,8 +173,10 @@ export class ChatController {
   async send(text: string): Promise<void> {
     const session = this.deps.session;
     if (session.busy) {
-      this.deps.post({ type: 'restoreInput', text });
-      this.deps.notifyBusy();
+      // Typed while a reply streams: queued, sent in order once the reply has finished.
+      const model = this.deps.settings().model;
+      const cost = this.deps.models().costOf(model);
+      this.setQueue(enqueue(this.queue, { id: `q${++this.queueSeq}`, text, model, ...(cost !== null ? { cost } : {}) }));
       return;
     }
     if (!(await this.deps.loadKey())) {
@@ -129,6 +186,13 @@ export class ChatController {
     if (!(await this.ensureModel())) {
       this.deps.post({ type: 'restoreInput', text });
       this.settingsChanged();
+      return;
+    }
+    const total = this.deps.balanceTotal?.();
+    const cost = this.deps.models().costOf(this.deps.settings().model);
+    if (total !== undefined && !canAfford(total, cost)) {
+      this.deps.post({ type: 'restoreInput', text });
+      this.deps.notifyCannotPay?.(cost ?? 0, total);
       return;
     }
     await session.send(text);

@@ -16,19 +16,22 @@ const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'd', finishReason: 'stop' },
 ];
 
-function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {}) {
+function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?: number; gated?: boolean } = {}) {
   const settings = { model: opts.model ?? 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
   let hold: (() => void) | undefined;
   const requests: string[] = [];
+  const releases: Array<() => void> = [];
   const backend: ChatBackend = {
     async chat() {
       throw new Error('not used');
     },
     async chatStream(req, { signal }) {
       requests.push(req.messages[req.messages.length - 1].content);
+      const gate = opts.gated ? new Promise<void>((resolve) => releases.push(resolve)) : undefined;
       return {
         abort() {},
         async *[Symbol.asyncIterator]() {
+          if (gate) await gate;
           for (const ev of events('Hel', 'lo')) yield ev;
           if (hold) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
         },
@@ -38,6 +41,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {})
   const posted: HostMessage[] = [];
   let picks = 0;
   let busyNotes = 0;
+  const cannotPay: Array<[number, number]> = [];
   let n = 0;
   const store = new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
   // The session reaches the controller through its events, as in the composition root.
@@ -62,6 +66,8 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {})
       return !!opts.pickGives;
     },
     notifyBusy: () => busyNotes++,
+    balanceTotal: () => opts.total,
+    notifyCannotPay: (cost, total) => cannotPay.push([cost, total]),
     post: (m) => {
       // Everything posted is valid on the wire.
       const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
@@ -78,6 +84,8 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string } = {})
     holdReplies: () => (hold = () => undefined),
     picks: () => picks,
     busyNotes: () => busyNotes,
+    cannotPay,
+    releases,
   };
 }
 
@@ -108,19 +116,88 @@ describe('chat controller', () => {
     assert.deepEqual(end.type === 'turnEnded' && end.message.meta, { model: 'swift-chat', credits: 1 });
   });
 
-  it('refuses a send while a reply runs, in one place: the text goes back and the user is told', async () => {
+  it('queues a send while a reply runs; Stop holds the queue and sends nothing; Resume sends in order', async () => {
     const t = setup();
     t.holdReplies();
     const first = t.controller.send('first');
     while (!t.posted.some((m) => m.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
     await t.controller.send('second');
+    await t.controller.send('third');
+    await t.controller.send('fourth');
     assert.deepEqual(t.requests, ['first']);
-    assert.equal(t.busyNotes(), 1);
-    assert.ok(t.posted.some((m) => m.type === 'restoreInput' && m.text === 'second'));
+    assert.equal(t.busyNotes(), 0);
+    const lastQueue = () => [...t.posted].reverse().find((m) => m.type === 'queue');
+    const q = lastQueue();
+    assert.ok(q?.type === 'queue' && q.state === 'waiting');
+    assert.deepEqual(q.items.map((i) => [i.text, i.cost]), [['second', 1], ['third', 1], ['fourth', 1]]);
+    t.controller.queueRemove(q.items[1].id);
+    t.controller.queueEdit(q.items[2].id, 'fourth, edited');
     t.session.stop();
     await first;
-    const end = t.posted.find((m) => m.type === 'turnEnded');
-    assert.ok(end?.type === 'turnEnded' && end.message.status === 'stopped');
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(t.requests, ['first'], 'Stop does not send the queue');
+    const held = lastQueue();
+    assert.ok(held?.type === 'queue' && held.state === 'stopped' && held.items.length === 2);
+    const resumed = t.controller.queueResume();
+    // 'second' is held by the stream too: stop it, the queue holds again with the last one
+    while (t.requests.length < 2) await new Promise((r) => setImmediate(r));
+    t.session.stop();
+    await resumed;
+    await new Promise((r) => setTimeout(r, 10));
+    const resumedAgain = t.controller.queueResume();
+    while (t.requests.length < 3) await new Promise((r) => setImmediate(r));
+    t.session.stop();
+    await resumedAgain;
+    assert.deepEqual(t.requests, ['first', 'second', 'fourth, edited']);
+  });
+
+  it('sends queued messages one after another when each reply completes', async () => {
+    const t = setup({ gated: true });
+    const tick = async (n: number) => {
+      for (let i = 0; i < 200 && t.requests.length < n; i++) await new Promise((r) => setTimeout(r, 1));
+    };
+    const first = t.controller.send('one');
+    await tick(1);
+    await t.controller.send('two');
+    await t.controller.send('three');
+    assert.deepEqual(t.requests, ['one']);
+    t.releases[0]();
+    await first;
+    await tick(2);
+    assert.deepEqual(t.requests, ['one', 'two']);
+    t.releases[1]();
+    await tick(3);
+    t.releases[2]();
+    assert.deepEqual(t.requests, ['one', 'two', 'three']);
+    await new Promise((r) => setTimeout(r, 10));
+    const q = [...t.posted].reverse().find((m) => m.type === 'queue');
+    assert.ok(q?.type === 'queue' && q.state === 'idle' && q.items.length === 0);
+  });
+
+  it('a queue clear drops what waits; a new surface gets the queue', async () => {
+    const t = setup();
+    t.holdReplies();
+    const first = t.controller.send('first');
+    while (!t.posted.some((m) => m.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
+    await t.controller.send('later');
+    assert.ok(t.controller.initialMessages().some((m) => m.type === 'queue' && m.items.length === 1));
+    t.controller.queueClear();
+    t.session.stop();
+    await first;
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(t.requests, ['first']);
+  });
+
+  it('a message the balance cannot pay is not sent: the text goes back and the user is told', async () => {
+    const t = setup({ total: 0.5 });
+    await t.controller.send('too dear');
+    assert.deepEqual(t.requests, []);
+    assert.deepEqual(t.cannotPay, [[1, 0.5]]);
+    assert.ok(t.posted.some((m) => m.type === 'restoreInput' && m.text === 'too dear'));
+    const paid = setup({ total: 1 });
+    await paid.controller.send('just enough');
+    assert.deepEqual(paid.requests, ['just enough']);
+    assert.deepEqual(paid.cannotPay, []);
   });
 
   it('without a key: no request, the send error in a status message, the text back in the box', async () => {
@@ -186,7 +263,7 @@ describe('chat controller', () => {
     const t = setup();
     fill(t.store, 2, 10);
     const msgs = t.controller.initialMessages();
-    assert.deepEqual(msgs.map((m) => m.type), ['settings', 'conversation']);
+    assert.deepEqual(msgs.map((m) => m.type), ['settings', 'conversation', 'queue']);
     assert.ok(msgs[1].type === 'conversation' && msgs[1].conversation.messages.length === 4);
   });
 });

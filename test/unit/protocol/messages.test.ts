@@ -57,6 +57,7 @@ const validHost: unknown[] = [
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
+  { type: 'queue', items: [{ id: 'q1', text: 'next', cost: 1.5 }, { id: 'q2', text: 'then' }], state: 'stopped', reason: 'Stopped' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
@@ -106,6 +107,10 @@ const validWebview: unknown[] = [
   { type: 'draft', text: 'half a question' },
   { type: 'addContext' },
   { type: 'removeContext', id: 'ctx_3' },
+  { type: 'queueRemove', id: 'q1' },
+  { type: 'queueEdit', id: 'q1', text: 'edited' },
+  { type: 'queueResume' },
+  { type: 'queueClear' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -124,6 +129,7 @@ const invalidWebview: Array<[string, unknown]> = [
   ['draft without text', { type: 'draft' }],
   ['array', [{ type: 'ready' }]],
   ['undefined', undefined],
+  ['queueEdit without text', { type: 'queueEdit', id: 'q1' }],
 ];
 
 describe('protocol: host -> webview', () => {

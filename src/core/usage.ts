@@ -1,0 +1,89 @@
+// Usage from the replies' own charges, kept locally and summed per day (user's time zone) and per model.
+
+export interface UsageRecord {
+  /** When the reply finished, ms since epoch. */
+  at: number;
+  model: string;
+  /** The charge of the reply; undefined when it could not be known. */
+  charged?: number;
+}
+
+export interface UsageRow {
+  day: string;
+  model: string;
+  replies: number;
+  credits: number;
+  /** Replies whose charge is unknown (not in credits). */
+  unknown: number;
+}
+
+export interface UsageReport {
+  rows: UsageRow[];
+  total: number;
+  replies: number;
+  unknown: number;
+}
+
+/** Most records kept; the oldest go first. */
+export const USAGE_LIMIT = 5000;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The calendar day of a moment in a time zone offset given in minutes as Date#getTimezoneOffset returns it. */
+export function dayOf(at: number, tzOffsetMinutes: number): string {
+  return new Date(at - tzOffsetMinutes * 60_000).toISOString().slice(0, 10);
+}
+
+export function appendUsage(records: readonly UsageRecord[], rec: UsageRecord, limit = USAGE_LIMIT): UsageRecord[] {
+  const next = [...records, rec];
+  return next.length > limit ? next.slice(next.length - limit) : next;
+}
+
+/** Reads stored records of unknown shape, keeping the valid ones. */
+export function readUsage(saved: unknown): UsageRecord[] {
+  if (!Array.isArray(saved)) return [];
+  const out: UsageRecord[] = [];
+  for (const r of saved as unknown[]) {
+    if (!r || typeof r !== 'object') continue;
+    const { at, model, charged } = r as Record<string, unknown>;
+    if (typeof at !== 'number' || !Number.isFinite(at) || typeof model !== 'string') continue;
+    out.push({ at, model, ...(typeof charged === 'number' && Number.isFinite(charged) ? { charged } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Sums the records with from <= at < to, per day and model (days newest first, models by name).
+ * tzOffset(at) gives the zone offset of that moment, so days across a DST change stay right.
+ */
+export function summarizeUsage(
+  records: readonly UsageRecord[],
+  tzOffset: (at: number) => number,
+  from = -Infinity,
+  to = Infinity,
+): UsageReport {
+  const rows = new Map<string, UsageRow>();
+  let total = 0;
+  let replies = 0;
+  let unknown = 0;
+  for (const r of records) {
+    if (r.at < from || r.at >= to) continue;
+    const day = dayOf(r.at, tzOffset(r.at));
+    const key = `${day}\u0000${r.model}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { day, model: r.model, replies: 0, credits: 0, unknown: 0 }));
+    row.replies++;
+    replies++;
+    if (r.charged === undefined) {
+      row.unknown++;
+      unknown++;
+    } else {
+      row.credits += r.charged;
+      total += r.charged;
+    }
+  }
+  const sorted = [...rows.values()]
+    .map((r) => ({ ...r, credits: round2(r.credits) }))
+    .sort((a, b) => (a.day === b.day ? a.model.localeCompare(b.model) : a.day < b.day ? 1 : -1));
+  return { rows: sorted, total: round2(total), replies, unknown };
+}

@@ -1,0 +1,105 @@
+// Credits a user can plan with: the warning below N messages, the out-of-credits choices, and
+// the usage report from the replies' own charges (kept in globalState, bounded).
+import * as vscode from 'vscode';
+import {
+  DEFAULT_LOW_CREDIT_MESSAGES, affordableModels, appendUsage, checkLowCredit, formatNumber, readUsage, summarizeUsage, totalCredits,
+  type LowCreditState, type UsageRecord,
+} from '../../core';
+import type { BalanceService } from '../balanceService';
+import type { ConfigService } from '../config';
+import type { ModelService } from '../modelService';
+
+const USAGE_KEY = 'aiChat.usage';
+
+export class CreditsService implements vscode.Disposable {
+  private low: LowCreditState = { below: false };
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly balance: BalanceService,
+    private readonly models: ModelService,
+    private readonly config: ConfigService,
+  ) {
+    this.disposables.push(balance.onDidChange(() => this.checkLow()), models.onDidChange(() => this.checkLow()));
+  }
+
+  private threshold(): number {
+    const n = vscode.workspace.getConfiguration('aiChat').get<number>('lowCreditWarningMessages', DEFAULT_LOW_CREDIT_MESSAGES);
+    return typeof n === 'number' && Number.isFinite(n) ? n : DEFAULT_LOW_CREDIT_MESSAGES;
+  }
+
+  private total(): number | undefined {
+    const s = this.balance.state;
+    return s.balance && !s.error ? totalCredits(s.balance) : undefined;
+  }
+
+  /** Warns once when the balance goes below the cost of N messages of the current model. */
+  private checkLow(): void {
+    const model = this.config.settings.model;
+    const r = checkLowCredit(this.low, this.total(), model ? this.models.costOf(model) : undefined, this.threshold());
+    this.low = r.state;
+    if (!r.warn) return;
+    const subs = vscode.l10n.t('Show Subscriptions');
+    const refresh = vscode.l10n.t('Refresh Balance');
+    void vscode.window
+      .showWarningMessage(vscode.l10n.t('AI Chat credits are low: {0} messages of {1} left.', String(r.messagesLeft ?? 0), model), subs, refresh)
+      .then((picked) => {
+        if (picked === subs) void vscode.commands.executeCommand('aiChat.showSubscriptions');
+        if (picked === refresh) void vscode.commands.executeCommand('aiChat.refreshBalance');
+      });
+  }
+
+  /** Keeps the charge of a finished reply for the usage report. */
+  async record(model: string, charged: number | undefined, at = Date.now()): Promise<void> {
+    const rec: UsageRecord = { at, model, ...(charged !== undefined ? { charged } : {}) };
+    await this.state.update(USAGE_KEY, appendUsage(readUsage(this.state.get(USAGE_KEY)), rec));
+  }
+
+  /** AI Chat: Show Usage — a Markdown report per day and model, from the replies' own charges. */
+  async showUsage(): Promise<void> {
+    const report = summarizeUsage(readUsage(this.state.get(USAGE_KEY)), (at) => new Date(at).getTimezoneOffset());
+    const lines = [
+      `# ${vscode.l10n.t('AI Chat usage')}`,
+      '',
+      vscode.l10n.t('{0} credits for {1} replies, from the charges of the replies made on this machine.', formatNumber(report.total), String(report.replies)),
+    ];
+    if (report.unknown > 0) lines.push('', vscode.l10n.t('{0} replies have no known charge and are not in the total.', String(report.unknown)));
+    lines.push('', `| ${vscode.l10n.t('Day')} | ${vscode.l10n.t('Model')} | ${vscode.l10n.t('Replies')} | ${vscode.l10n.t('Credits')} |`, '|---|---|---:|---:|');
+    const cell = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+    for (const r of report.rows) lines.push(`| ${r.day} | ${cell(r.model)} | ${r.replies} | ${formatNumber(r.credits)}${r.unknown ? ` (+${r.unknown} ?)` : ''} |`);
+    if (report.rows.length === 0) lines.push('', vscode.l10n.t('No replies yet.'));
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') + '\n' });
+    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+  }
+
+  /** Out of credits: Show Subscriptions, Refresh Balance, or a model the balance pays. */
+  async outOfCredits(): Promise<void> {
+    const subs = vscode.l10n.t('Show Subscriptions');
+    const refresh = vscode.l10n.t('Refresh Balance');
+    const cheaper = vscode.l10n.t('Pick a Cheaper Model');
+    const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Not enough AI Chat credits for this message.'), subs, refresh, cheaper);
+    if (picked === subs) await vscode.commands.executeCommand('aiChat.showSubscriptions');
+    if (picked === refresh) await vscode.commands.executeCommand('aiChat.refreshBalance');
+    if (picked === cheaper) await this.pickCheaperModel();
+  }
+
+  /** Lists only the models the balance pays for, with their cost. */
+  async pickCheaperModel(): Promise<void> {
+    const total = this.total() ?? 0;
+    const list = affordableModels((this.models.models ?? []).map((m) => ({ id: m.valueId, name: m.name, cost: m.costInCreditPerUse })), total);
+    if (list.length === 0) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The balance ({0} credits) pays for no model. Top up in Subscriptions.', formatNumber(total)));
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      list.map((m) => ({ label: m.name, description: vscode.l10n.t('{0} credits per message', formatNumber(m.cost ?? 0)), id: m.id })),
+      { title: vscode.l10n.t('Models your balance of {0} credits pays for', formatNumber(total)) },
+    );
+    if (picked) await this.models.select(picked.id);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
