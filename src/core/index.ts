@@ -12,3 +12,4 @@ export * from './subscriptions';
 export * from './chatSession';
 export * from './charge';
 export * from './instructions';
+export * from './editorPrompts';

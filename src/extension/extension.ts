@@ -8,6 +8,7 @@ import { BalanceService } from './balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
+import { registerEditorPromptCommands } from './editorPrompts/commands';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
 import { InstructionsService } from './instructions';
@@ -69,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): void {
     editors,
     chat,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger }),
+    ...registerEditorPromptCommands(chat),
     instructions,
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions.open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions.toggle()),

@@ -165,6 +165,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),
+  // Adds a prompt to the message box (after a blank line when it holds text) and focuses it.
+  z.object({ type: z.literal('insertPrompt'), text: text.min(1) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

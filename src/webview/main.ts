@@ -5,6 +5,7 @@
 // Long conversations: only the newest messages are rendered at first; older ones are rendered
 // a page at a time as the top of the list comes into view, keeping what is on screen in place.
 import {
+  appendToDraft,
   nextMessageText,
   replyEndingText,
   replyMetaText,
@@ -251,6 +252,12 @@ class ChatApp {
         return;
       case 'focusInput':
         this.input.focus();
+        return;
+      case 'insertPrompt':
+        this.input.value = appendToDraft(this.input.value, msg.text);
+        this.saveDraft();
+        this.input.focus();
+        this.input.setSelectionRange(this.input.value.length, this.input.value.length);
         return;
     }
   }

@@ -56,11 +56,14 @@ const validHost: unknown[] = [
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
+  { type: 'insertPrompt', text: 'Explain this code:\n\n```ts\nx\n```' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
   ['no type', { settings }],
   ['unknown type', { type: 'evalScript', code: 'x' }],
+  ['insertPrompt empty', { type: 'insertPrompt', text: '' }],
+  ['insertPrompt not a string', { type: 'insertPrompt', text: 42 }],
   ['settings missing fields', { type: 'settings', settings: { ...settings, hasKey: undefined } }],
   ['settings temperature out of range', { type: 'settings', settings: { ...settings, temperature: 3 } }],
   ['status without busy', { type: 'status', status: {} }],
