@@ -65,11 +65,38 @@ describe('Journey 36: Explain, Fix and Write Tests from the editor', () => {
 
     // The user sends it as it is: the server receives the prompt and the code, a reply arrives.
     await chat.sendButton().click();
+    await waitFor(async () => (await chat.articles('Assistant').count()) > 0, 'no reply appeared after Send', 60_000);
     const reply = await chat.waitForIdle();
     assert.ok(reply.trim().length > 0, 'the reply arrived');
     const sent = chatRequests().pop();
     const last = sent?.messages?.[sent.messages.length - 1]?.content ?? '';
     assert.match(last, /^my own words e2e-keep\n\nExplain this code:/);
     assert.match(last, /export function stockValue/);
+  });
+
+  it('Fix says the selection has no problems, and Write Tests follows it after a blank line', async () => {
+    wb ??= await readyWithKey();
+    const chat = await wb.chat();
+    await chat.type('');
+    await wb.openFile('inventory.ts');
+    await wb.selectLines(9, 15);
+    const before = chatRequests().length;
+    await editorSubmenu(wb, /^\s*AI Chat\s*$/, /^\s*Fix\s*$/);
+    await waitFor(async () => (await chat.message().inputValue()).startsWith('Fix this code'), 'Fix did not fill the message box');
+    await wb.openFile('inventory.ts');
+    await wb.selectLines(9, 15);
+    await editorSubmenu(wb, /^\s*AI Chat\s*$/, /^\s*Write Tests\s*$/);
+    let value = '';
+    await waitFor(
+      async () => {
+        value = await chat.message().inputValue();
+        return value.includes('Write tests for this code');
+      },
+      () => `Write Tests did not add its prompt; the box holds: ${JSON.stringify(value.slice(0, 300))}`,
+    );
+    // The demo file has no problems: the Fix prompt says so; the two prompts are kept in order.
+    assert.ok(value.startsWith('Fix this code (VS Code reports no problems in it):\n\n'), value.slice(0, 200));
+    assert.match(value, /```\n\nWrite tests for this code[^\n]*:\n\n`[^`\n]*inventory\.ts`, lines 9-15:/);
+    assert.equal(chatRequests().length, before, 'nothing was sent');
   });
 });
