@@ -18,3 +18,4 @@ export * from './context';
 export * from './queue';
 export * from './usage';
 export * from './creditWarning';
+export * from './editorPrompts';

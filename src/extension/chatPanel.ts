@@ -209,6 +209,12 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     this.post({ type: 'focusInput' });
   }
 
+  /** Shows the chat and adds an editable prompt to its message box (not sent). */
+  async insertPrompt(text: string): Promise<void> {
+    await this.show();
+    this.post({ type: 'insertPrompt', text });
+  }
+
   /** Moves the chat into an editor panel beside the editor (or reveals it there). */
   async openInEditor(preserveFocus = false): Promise<void> {
     if (this.panel) {
@@ -427,7 +433,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         this.ready = true;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
-        const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput');
+        const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
         this.queue = [];
         for (const m of this.controller.initialMessages()) this.post(m);
         this.post({ type: 'contextChips', chips: this.attachments.chips() });

@@ -10,6 +10,7 @@ import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
 import { registerContextCommands } from './context/attachments';
 import { CreditsService } from './credits/credits';
+import { registerEditorPromptCommands } from './editorPrompts/commands';
 import { ConfigService } from './config';
 import { FileConversationStorage } from './conversationFiles';
 import { ApplyToFile } from './apply/applyToFile';
@@ -83,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): void {
     chat,
     credits,
     ...registerCommands({ config, keys, models, balance, clients, chat, address, logger, credits }),
+    ...registerEditorPromptCommands(chat),
     instructions,
     apply,
     ...[registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger })].filter(

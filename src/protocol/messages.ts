@@ -185,6 +185,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     state: z.enum(['idle', 'waiting', 'stopped']),
     reason: z.string().max(1000).optional(),
   }),
+  // Adds a prompt to the message box (after a blank line when it holds text) and focuses it.
+  z.object({ type: z.literal('insertPrompt'), text: text.min(1) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

@@ -5,6 +5,7 @@
 // Long conversations: only the newest messages are rendered at first; older ones are rendered
 // a page at a time as the top of the list comes into view, keeping what is on screen in place.
 import {
+  appendToDraft,
   nextMessageText,
   replyEndingText,
   replyMetaText,
@@ -264,6 +265,12 @@ class ChatApp {
         return;
       case 'queue':
         renderQueue(this.queueHost, msg, (m) => this.post(m));
+        return;
+      case 'insertPrompt':
+        this.input.value = appendToDraft(this.input.value, msg.text);
+        this.saveDraft();
+        this.input.focus();
+        this.input.setSelectionRange(this.input.value.length, this.input.value.length);
         return;
     }
   }

@@ -58,11 +58,14 @@ const validHost: unknown[] = [
   { type: 'focusInput' },
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
   { type: 'queue', items: [{ id: 'q1', text: 'next', cost: 1.5 }, { id: 'q2', text: 'then' }], state: 'stopped', reason: 'Stopped' },
+  { type: 'insertPrompt', text: 'Explain this code:\n\n```ts\nx\n```' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
   ['no type', { settings }],
   ['unknown type', { type: 'evalScript', code: 'x' }],
+  ['insertPrompt empty', { type: 'insertPrompt', text: '' }],
+  ['insertPrompt not a string', { type: 'insertPrompt', text: 42 }],
   ['settings missing fields', { type: 'settings', settings: { ...settings, hasKey: undefined } }],
   ['settings temperature out of range', { type: 'settings', settings: { ...settings, temperature: 3 } }],
   ['status without busy', { type: 'status', status: {} }],
