@@ -337,7 +337,18 @@ export class Workbench {
   /** Opens (or reveals) the chat panel with the command and returns its view. */
   async openChat(): Promise<Chat> {
     await this.runCommand('AI Chat: Open Chat');
-    return new Chat(this, await this.chatFrame());
+    // Opening in the editor turns the side bar's chat into a placeholder: the frame found first
+    // may be the one going away. Take a frame that is still the chat a moment later.
+    const frame = await waitFor(
+      async () => {
+        const f = await this.chatFrame();
+        await this.page.waitForTimeout(300);
+        if (f.isDetached()) return undefined;
+        return (await f.getByRole('textbox', { name: 'Message' }).count().catch(() => 0)) ? f : undefined;
+      },
+      'the chat did not settle in one place',
+    );
+    return new Chat(this, frame);
   }
 
   /** The chat panel, brought to the front with "AI Chat: Open Chat" (opened if needed). */

@@ -99,10 +99,13 @@ describe('Journey 22: Themes', () => {
     }
 
     await useTheme(wb, chat.frame, 'Light Modern', 'vscode-light');
-    // Keyboard: Tab from the message box reaches Send.
+    // Keyboard: Tab from the message box reaches the attach button, then Send.
     await chat.message().focus();
-    await page.keyboard.press('Tab');
-    const focused = await chat.frame.evaluate(() => document.activeElement?.getAttribute('aria-label'));
-    assert.equal(focused, 'Send', 'Tab from the message box reaches Send');
+    const order: string[] = [];
+    for (let i = 0; i < 3 && order[order.length - 1] !== 'Send'; i++) {
+      await page.keyboard.press('Tab');
+      order.push((await chat.frame.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '');
+    }
+    assert.deepEqual(order, ['Attach to the next message', 'Send'], 'Tab from the message box reaches Attach, then Send');
   });
 });
