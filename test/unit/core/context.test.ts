@@ -101,7 +101,7 @@ describe('context attachments', () => {
     const severities: Diagnostic['severity'][] = ['error', 'warning', 'info', 'hint'];
     const diags: Diagnostic[] = Array.from({ length: 200 }, (_, i) => ({
       line: 200 - i,
-      severity: severities[i % 4]!,
+      severity: severities[i % 4],
       message: `Problem number ${200 - i}\n  with a second line`,
       ...(i % 2 ? { source: 'ts' } : {}),
     }));
