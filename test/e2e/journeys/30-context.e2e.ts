@@ -27,9 +27,6 @@ describe('Journey 30: Context from the editor', () => {
     file = path.join(demo.profile.workspace, 'src', 'pricing.ts');
     writeFileSync(file, SOURCE);
     const wb = await readyWithKey();
-    const chat = await wb.chat();
-    await chat.newChat();
-
     await wb.openFile('pricing.ts');
     // The TypeScript service reports the wrong type on line 2 (Problems of the file).
     await waitFor(
@@ -37,6 +34,8 @@ describe('Journey 30: Context from the editor', () => {
       'the editor never showed the type error of pricing.ts',
       60_000,
     );
+    const chat = await wb.chat();
+    await chat.newChat();
 
     const add = chat.button('Attach to the next message');
     await add.click();
