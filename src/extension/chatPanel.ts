@@ -103,7 +103,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   readonly session: ChatSession;
   readonly controller: ChatController;
   /** The chips of the next message. */
-  readonly attachments = new ContextAttachments();
+  readonly attachments: ContextAttachments;
   /** The message being sent with attachments: a returned input gets back only the user's text. */
   private sending: { full: string; text: string } | undefined;
   private restoredCurrent: Promise<void> | undefined;
@@ -111,6 +111,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.session = deps.session;
+    this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor());
     this.controller = new ChatController({
       session: deps.session,
       settings: () => deps.config.settings,

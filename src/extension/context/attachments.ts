@@ -35,6 +35,9 @@ export class ContextAttachments implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
+  /** `editor`: the text editor the user last worked in (the chat itself may have the focus). */
+  constructor(private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor) {}
+
   get attachments(): readonly Attachment[] {
     return this.items;
   }
@@ -101,7 +104,7 @@ export class ContextAttachments implements vscode.Disposable {
   }
 
   async addCurrentFile(): Promise<boolean> {
-    const editor = vscode.window.activeTextEditor;
+    const editor = this.editor();
     if (!editor) return this.nothing(vscode.l10n.t('No file is open in the editor. Open the file you want to attach, then try again.'));
     return this.addFile(editor.document.uri);
   }
@@ -119,7 +122,7 @@ export class ContextAttachments implements vscode.Disposable {
   }
 
   addSelection(): boolean {
-    const editor = vscode.window.activeTextEditor;
+    const editor = this.editor();
     if (!editor || editor.selection.isEmpty) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
     const sel = editor.selection;
     const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
@@ -128,7 +131,7 @@ export class ContextAttachments implements vscode.Disposable {
   }
 
   addProblems(uri?: vscode.Uri): boolean {
-    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    const target = uri ?? this.editor()?.document.uri;
     if (!target) return this.nothing(vscode.l10n.t('No file is open in the editor. Open the file whose problems you want to attach, then try again.'));
     const diagnostics = vscode.languages.getDiagnostics(target).map<Diagnostic>((d) => ({
       line: d.range.start.line + 1,
