@@ -49,6 +49,8 @@ describe('Journey 10: History search, rename, delete and 0.1.0 conversations', (
     });
 
     await clickRowButton(found, 'Rename');
+    // The rename box replaces History: typing before it shows would go into History's filter.
+    await wb.quickInput().filter({ hasText: 'Rename conversation' }).first().waitFor({ timeout: 15_000 });
     await wb.answerInput('Renamed e2e-hist-delta');
     await row(wb, 'Renamed e2e-hist-delta');
     await wb.closeQuickInput();
