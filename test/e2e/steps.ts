@@ -14,6 +14,9 @@ export async function setKey(wb: Workbench, key = DEMO_KEY): Promise<void> {
 /** The demo key set and the status bar showing the server's current balance. */
 export async function readyWithKey(expectedCredits?: number): Promise<Workbench> {
   const { wb } = e2e();
+  // A save prompt left by an earlier journey's test file (closed after it was changed or
+  // deleted on disk) makes the whole workbench inert: those files are never saved.
+  await waitFor(async () => !(await wb.answerDialog(/Don.t Save/).catch(() => false)), 'a save prompt kept coming back', 10_000).catch(() => undefined);
   await wb.closeQuickInput();
   await wb.clearNotifications();
   await setKey(wb);

@@ -18,6 +18,7 @@ describe('Journey 30: Context from the editor', () => {
     await wb.focusWorkbench().catch(() => undefined);
     await wb.page.keyboard.press('Control+K').catch(() => undefined);
     await wb.page.keyboard.press('W').catch(() => undefined);
+    await wb.answerDialog(/Don.t Save/).catch(() => false);
     if (file) rmSync(file, { force: true });
   });
 

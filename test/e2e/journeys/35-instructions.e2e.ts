@@ -65,5 +65,6 @@ describe('Journey 35: Project instructions', () => {
     rmSync(file);
     await waitFor(async () => (await barAgain.isHidden()), 'the panel still shows AGENTS.md after it was deleted');
     await wb.runCommand('View: Close All Editors');
+    await wb.answerDialog(/Don.t Save/).catch(() => false);
   });
 });
