@@ -174,7 +174,8 @@ class ChatApp {
 
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
     this.post({ type: 'ready' });
-    this.input.focus();
+    // No focus of its own here: a view restored or recreated in the background must not take the
+    // keyboard from the editor or an open picker. The host asks for it (focusInput) when the user did.
   }
 
   // --- host communication -------------------------------------------------------------------
@@ -639,8 +640,12 @@ class ChatApp {
     if (!current.trim()) this.input.value = text;
     else if (current !== text && !current.includes(text)) this.input.value = `${text}\n\n${current}`;
     this.saveDraft();
-    this.input.focus();
-    this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+    // A draft put back when the panel starts does not take the keyboard; after a refused send the
+    // user is already here.
+    if (document.hasFocus()) {
+      this.input.focus();
+      this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+    }
   }
 
   private onModelChange(): void {

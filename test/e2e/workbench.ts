@@ -152,6 +152,9 @@ export class Workbench {
   async openPalette(): Promise<void> {
     // A picker that is still closing makes the next one inert for a moment.
     await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => this.page.keyboard.press('Escape'));
+    // F1 inside a webview reaches the workbench, but the frame takes the focus back and the
+    // palette closes on blur: start from the workbench.
+    if (await this.page.evaluate(() => document.activeElement?.tagName === 'IFRAME').catch(() => false)) await this.focusWorkbench();
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.page.keyboard.press('F1');
       try {
@@ -167,8 +170,18 @@ export class Workbench {
 
   /** F1, type the command's full title ("AI Chat: Set API Key"), run it. */
   async runCommand(title: string): Promise<void> {
-    await this.openPalette();
-    await this.quickInputBox().fill(`>${title}`);
+    for (let attempt = 0; ; attempt++) {
+      await this.openPalette();
+      // A palette closed by a focus change before it was typed into: open it again.
+      const typed = await this.quickInputBox()
+        .fill(`>${title}`, { timeout: attempt < 2 ? 5_000 : 30_000 })
+        .then(() => true, (err: unknown) => {
+          if (attempt >= 2) throw err;
+          return false;
+        });
+      if (typed) break;
+      await this.focusWorkbench();
+    }
     const row = this.quickPickRows().filter({ hasText: title }).first();
     await row.waitFor({ timeout: 15_000 }).catch(async () => {
       throw new Error(`no command "${title}" in the palette; it listed: ${(await this.quickPickLabels()).join(' | ')}`);
@@ -245,12 +258,21 @@ export class Workbench {
 
   /** Quick Open (Ctrl+P) a file of the workspace by name. */
   async openFile(name: string): Promise<void> {
-    await this.focusWorkbench();
-    await this.page.keyboard.press('Control+P');
-    await this.quickInput().waitFor({ state: 'visible' });
-    await this.quickInputBox().fill(name);
     const row = this.quickPickRows().filter({ hasText: name }).first();
-    await row.waitFor({ timeout: 15_000 });
+    // A file written a moment ago may be missing from the first search: ask again.
+    for (let attempt = 0; ; attempt++) {
+      await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => this.page.keyboard.press('Escape'));
+      await this.focusWorkbench();
+      await this.page.keyboard.press('Control+P');
+      await this.quickInput().waitFor({ state: 'visible' });
+      await this.quickInputBox().fill(name);
+      const found = await row.waitFor({ timeout: attempt < 3 ? 5_000 : 15_000 }).then(() => true, (err: unknown) => {
+        if (attempt >= 3) throw err;
+        return false;
+      });
+      if (found) break;
+      await this.page.keyboard.press('Escape');
+    }
     await row.click();
     await this.page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor({ timeout: 15_000 });
     await this.editor().waitFor();

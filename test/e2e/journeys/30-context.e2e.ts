@@ -15,9 +15,7 @@ describe('Journey 30: Context from the editor', () => {
   after(async () => {
     const { wb } = e2e();
     await wb.closeQuickInput().catch(() => undefined);
-    await wb.focusWorkbench().catch(() => undefined);
-    await wb.page.keyboard.press('Control+K').catch(() => undefined);
-    await wb.page.keyboard.press('W').catch(() => undefined);
+    await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.answerDialog(/Don.t Save/).catch(() => false);
     if (file) rmSync(file, { force: true });
   });
