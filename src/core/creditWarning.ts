@@ -1,5 +1,6 @@
 // When to warn about credits: below the cost of N messages (once per crossing), and before a
 // message the balance cannot pay.
+import { modelUsability, type ModelLike } from './models';
 
 export const DEFAULT_LOW_CREDIT_MESSAGES = 10;
 
@@ -44,4 +45,34 @@ export function affordableModels<T extends { id: string; cost?: number | null }>
   return models
     .filter((m) => typeof m.cost === 'number' && Number.isFinite(m.cost) && m.cost <= total)
     .sort((a, b) => (a.cost as number) - (b.cost as number));
+}
+
+/** What the chat's out-of-credits card shows. */
+export interface OutOfCreditsCard {
+  balance: number;
+  /** Cost of one message of the selected model. */
+  cost: number;
+  model: string;
+  /** How many models the balance pays one message of. */
+  affordable: number;
+}
+
+/**
+ * The card, while the balance cannot pay one message of the selected model; undefined once it
+ * can (a refresh, a top-up, a cheaper model) or when either figure is unknown.
+ */
+export function outOfCreditsCard(
+  total: number | undefined,
+  model: string,
+  cost: number | null | undefined,
+  models: readonly ModelLike[],
+): OutOfCreditsCard | undefined {
+  if (total === undefined || typeof cost !== 'number' || !Number.isFinite(cost) || total >= cost) return undefined;
+  return { balance: total, cost, model, affordable: affordableChatModels(models, total).length };
+}
+
+/** The models a chat can use that the balance pays one message of, cheapest first. */
+export function affordableChatModels(models: readonly ModelLike[], total: number): Array<{ id: string; name: string; cost: number }> {
+  const usable = models.filter((m) => modelUsability(m).usable).map((m) => ({ id: m.valueId, name: m.name, cost: m.costInCreditPerUse }));
+  return affordableModels(usable, total);
 }

@@ -1,5 +1,6 @@
 // The status bar item's state, computed from what the extension knows about the balance.
 import { creditsText, formatNumber, isLowBalance } from './cost';
+import { DEFAULT_LOW_CREDIT_MESSAGES, messagesLeft } from './creditWarning';
 import * as l10n from '@vscode/l10n';
 
 /** The balance object of GET /user/balance; the interface does not say which fields are required. */
@@ -34,6 +35,8 @@ export interface StatusBarInput {
   serviceUrl?: string;
   /** A workspace address that is not used (the user has not allowed it). */
   ignoredWorkspaceUrl?: string;
+  /** Below this many messages of the selected model the balance is shown as low (0: never). */
+  lowCreditMessages?: number;
 }
 
 export interface StatusBarState {
@@ -151,13 +154,19 @@ export function computeStatusBarState(input: StatusBarInput): StatusBarState {
   }
   const total = totalCredits(input.balance);
   const low = isLowBalance(total, input.selectedModelCost);
+  // Pays the next message, but fewer than N of them: a sign, not yet the warning colour.
+  const left = messagesLeft(total, input.selectedModelCost);
+  const threshold = input.lowCreditMessages ?? DEFAULT_LOW_CREDIT_MESSAGES;
+  const fewLeft = !low && left !== undefined && threshold > 0 && left < threshold;
   const head = balanceBreakdown(input.balance, now);
   if (low) head.unshift('$(warning) ' + escapeMarkdown(l10n.t('Low balance: not enough for the next message of the selected model.')));
+  if (fewLeft) head.unshift('$(warning) ' + escapeMarkdown(l10n.t('Low balance: {0} more messages of the selected model (the warning starts below {1}).', String(left), String(threshold))));
   if (input.loading) head.push(l10n.t('Refreshing…'));
+  const suffix = low ? l10n.t(' (low)') : fewLeft ? l10n.t(' (low: {0} messages left)', String(left)) : '';
   return {
-    text: `$(credit-card) ${creditsText(total)}`,
+    text: `${low || fewLeft ? '$(warning)' : '$(credit-card)'} ${creditsText(total)}`,
     tooltip: tooltipOf(head),
     background: low ? 'warning' : undefined,
-    accessibilityLabel: l10n.t('AI Chat credits: {0}{1}', formatNumber(total), low ? ' (low)' : ''),
+    accessibilityLabel: l10n.t('AI Chat credits: {0}{1}', formatNumber(total), suffix),
   };
 }

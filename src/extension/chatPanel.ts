@@ -45,6 +45,8 @@ interface Surface {
   kind: 'panel' | 'view';
   webview: vscode.Webview;
   reveal(preserveFocus: boolean): void;
+  /** Shown on screen now (a hidden side bar or a background tab is not). */
+  visible(): boolean;
 }
 const DRAFT_KEY = 'aiChat.draft';
 
@@ -65,6 +67,10 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
       return vscode.commands.executeCommand('aiChat.openInstructions');
     case 'toggleInstructions':
       return vscode.commands.executeCommand('aiChat.toggleInstructions');
+    case 'refreshBalance':
+      return vscode.commands.executeCommand('aiChat.refreshBalance');
+    case 'pickCheaperModel':
+      return vscode.commands.executeCommand('aiChat.pickCheaperModel');
   }
 }
 
@@ -127,7 +133,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post: (m) => this.post(m),
       balanceTotal: () => (deps.balance.state.balance && !deps.balance.state.error ? totalCredits(deps.balance.state.balance) : undefined),
-      notifyCannotPay: () => deps.onCannotPay?.(),
+      // The card in the chat says it; a notification only when the chat is not on screen.
+      notifyCannotPay: () => {
+        if (!this.isVisible) deps.onCannotPay?.();
+      },
     });
     this.disposables.push(
       this.attachments,
@@ -135,6 +144,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       deps.config.onDidChange(() => this.scheduleSettings()),
       deps.models.onDidChange(() => this.scheduleSettings()),
       deps.instructions.onDidChange(() => this.scheduleSettings()),
+      // The out-of-credits card goes once the balance pays a message again.
+      deps.balance.onDidChange(() => {
+        if (this.controller.outOfCreditsOpen) this.scheduleSettings();
+      }),
       deps.keys.onDidChange(() => {
         // A key was set: an error about the key is settled.
         if (deps.keys.hasKey && this.session.sendError?.kind === 'auth') this.session.dismissSendError();
@@ -163,12 +176,19 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       if (charge.charged !== undefined && info.conversationId && info.messageId) {
         this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
       }
+      // Refused for want of credits: the card, with the balance just refreshed.
+      if (info.errorKind === 'credits') this.controller.showOutOfCredits();
       this.deps.onReplyCharged?.(charge.charged, info.errorKind);
     });
   }
 
   get isOpen(): boolean {
     return this.surface !== undefined;
+  }
+
+  /** The chat is on screen (its card can tell the user what a notification would). */
+  get isVisible(): boolean {
+    return this.surface?.visible() ?? false;
   }
 
   /** The conversation of the last session is current (also before the panel was opened). */
@@ -296,7 +316,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
 
   private attachView(view: vscode.WebviewView): void {
     if (this.panel || this.view !== view) return;
-    this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus) }, []);
+    this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus), visible: () => view.visible }, []);
   }
 
   /** The view while the chat is in the editor: a line saying so and a button to bring it back. */
@@ -351,7 +371,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     this.panel = panel;
     panel.iconPath = vscode.Uri.joinPath(this.mediaRoot(), 'chat-icon.svg');
     if (this.view) this.showPlaceholder(this.view);
-    this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus) }, [
+    this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
     ]);
   }
@@ -465,6 +485,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return this.controller.queueResume();
       case 'queueClear':
         return this.controller.queueClear();
+      case 'dismissOutOfCredits':
+        return this.controller.dismissOutOfCredits();
       case 'editLast':
         return this.session.editLast();
       case 'fork':

@@ -65,7 +65,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const chat = new ChatPanelController({
     context, session, config, keys, models, balance, clients, store, editors, instructions, apply, logger,
     onReplyCharged: (charged, kind) => {
-      if (kind === 'credits') void credits.outOfCredits();
+      // The chat shows its out-of-credits card; a notification when it is not on screen.
+      if (kind === 'credits') {
+        if (!chat.isVisible) void credits.outOfCredits();
+      }
       else if (config.settings.model) void credits.record(config.settings.model, charged);
     },
     onCannotPay: () => void credits.outOfCredits(),

@@ -1,6 +1,7 @@
 // The "AI Chat Balance" status bar item.
 import * as vscode from 'vscode';
 import { computeStatusBarState } from '../core';
+import { lowCreditMessages } from './credits/credits';
 import type { BalanceService } from './balanceService';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
@@ -43,6 +44,7 @@ export class StatusBarController implements vscode.Disposable {
       selectedModelCost: model ? this.models.costOf(model) : null,
       serviceUrl: this.config.baseUrlChoice.url,
       ...(this.config.baseUrlChoice.ignoredWorkspaceUrl ? { ignoredWorkspaceUrl: this.config.baseUrlChoice.ignoredWorkspaceUrl } : {}),
+      lowCreditMessages: lowCreditMessages(),
     });
     this.item.text = state.text;
     const tooltip = new vscode.MarkdownString(state.tooltip, true);

@@ -117,6 +117,15 @@ export const ChatSettingsSchema = z.object({
   addressNotice: z.string().max(1000).optional(),
   /** The project instructions file, when the workspace has one. */
   instructions: InstructionsViewSchema.optional(),
+  /** Shown after a message the balance could not pay, until it can (or the user dismisses it). */
+  outOfCredits: z
+    .object({
+      balance: z.number(),
+      cost: z.number(),
+      model: z.string().max(200),
+      affordable: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
 
@@ -139,6 +148,8 @@ export const AllowedCommandSchema = z.enum([
   'reviewServiceAddress',
   'openInstructions',
   'toggleInstructions',
+  'refreshBalance',
+  'pickCheaperModel',
 ]);
 export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 
@@ -229,6 +240,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queueEdit'), id: z.string().max(200), text }),
   z.object({ type: z.literal('queueResume') }),
   z.object({ type: z.literal('queueClear') }),
+  /** The out-of-credits card closed by the user. */
+  z.object({ type: z.literal('dismissOutOfCredits') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

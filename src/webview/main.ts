@@ -24,6 +24,7 @@ import { announce, createReplyView, createScrollFollower, type ReplyView } from 
 import { renderContextChips } from './contextChips';
 import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
 import { renderQueue } from './queue';
+import { renderOutOfCredits } from './creditsCard';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -89,6 +90,7 @@ class ChatApp {
   private readonly emptyHint: HTMLElement;
   private readonly jumpHost: HTMLElement;
   private readonly sendError: HTMLElement;
+  private readonly creditsCard: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly costLine: HTMLElement;
@@ -137,6 +139,7 @@ class ChatApp {
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.jumpHost = el('div', { class: 'jump-host' });
     this.sendError = el('div', { class: 'send-error', hidden: true });
+    this.creditsCard = el('section', { class: 'credits-card', 'aria-labelledby': 'out-of-credits-title', hidden: true });
     const queueHost = el('div', { class: 'queue', hidden: true });
     this.queueHost = queueHost;
 
@@ -159,7 +162,7 @@ class ChatApp {
       el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
     );
 
-    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, composer);
+    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, this.creditsCard, composer);
     this.follower = createScrollFollower(this.messages, this.jumpHost);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {
@@ -284,6 +287,7 @@ class ChatApp {
     else document.documentElement.style.removeProperty('--chat-font-size');
     this.renderControls(settings);
     this.renderInstructions(settings.instructions);
+    renderOutOfCredits(this.creditsCard, settings.outOfCredits, (m) => this.post(m));
     this.renderNotice();
     this.costLine.textContent = nextMessageText(settings.selectedModelCost);
   }

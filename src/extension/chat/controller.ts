@@ -2,7 +2,7 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
+import { canAfford, clearQueue, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
 import type { ChatSettings, ChatStatus, HostMessage, InstructionsView, MessageView } from '../../protocol';
 
 /** What the controller reads of the settings, models and key. */
@@ -44,6 +44,7 @@ export function messageView(m: StoredMessage): MessageView {
 export class ChatController {
   private queue: MessageQueue = emptyQueue();
   private queueSeq = 0;
+  private outOfCredits = false;
 
   constructor(private readonly deps: ChatControllerDeps) {}
 
@@ -81,6 +82,7 @@ export class ChatController {
     const total = this.deps.balanceTotal?.();
     if (total !== undefined && !canAfford(total, next.cost)) {
       this.setQueue(stopQueue(this.queue, l10n.t('Not enough credits for the next message.')));
+      this.showOutOfCredits();
       return;
     }
     this.setQueue(queue);
@@ -113,7 +115,34 @@ export class ChatController {
       hasKey: this.deps.hasKey(),
       ...(notice ? { addressNotice: notice } : {}),
       ...(instructions ? { instructions } : {}),
+      ...this.outOfCreditsView(s.model, models),
     };
+  }
+
+  /** The out-of-credits card is open (the panel sends settings when the balance changes). */
+  get outOfCreditsOpen(): boolean {
+    return this.outOfCredits;
+  }
+
+  /** A message the balance could not pay (refused here or by the service): the card in the chat. */
+  showOutOfCredits(): void {
+    this.outOfCredits = true;
+    this.settingsChanged();
+  }
+
+  dismissOutOfCredits(): void {
+    this.outOfCredits = false;
+    this.settingsChanged();
+  }
+
+  /** The card while the balance cannot pay the selected model; it closes once it can. */
+  private outOfCreditsView(model: string, models: ReturnType<ChatControllerDeps['models']>): { outOfCredits?: OutOfCreditsCard } {
+    if (!this.outOfCredits) return {};
+    const total = this.deps.balanceTotal?.();
+    if (total === undefined) return {};
+    const card = outOfCreditsCard(total, model, model ? models.costOf(model) : null, models.models ?? []);
+    if (!card) this.outOfCredits = false;
+    return card ? { outOfCredits: card } : {};
   }
 
   /** The message that puts the whole conversation on a surface (open, switch, restore, a new surface). */
@@ -193,6 +222,7 @@ export class ChatController {
     if (total !== undefined && !canAfford(total, cost)) {
       this.deps.post({ type: 'restoreInput', text });
       this.deps.notifyCannotPay?.(cost ?? 0, total);
+      this.showOutOfCredits();
       return;
     }
     await session.send(text);

@@ -2,7 +2,7 @@
 // the usage report from the replies' own charges (kept in globalState, bounded).
 import * as vscode from 'vscode';
 import {
-  DEFAULT_LOW_CREDIT_MESSAGES, affordableModels, appendUsage, checkLowCredit, formatNumber, readUsage, summarizeUsage, totalCredits,
+  DEFAULT_LOW_CREDIT_MESSAGES, affordableChatModels, appendUsage, checkLowCredit, formatNumber, readUsage, summarizeUsage, totalCredits,
   type LowCreditState, type UsageRecord,
 } from '../../core';
 import type { BalanceService } from '../balanceService';
@@ -10,6 +10,12 @@ import type { ConfigService } from '../config';
 import type { ModelService } from '../modelService';
 
 const USAGE_KEY = 'aiChat.usage';
+
+/** `aiChat.lowCreditWarningMessages`: below this many messages of the selected model, credits are low. */
+export function lowCreditMessages(): number {
+  const n = vscode.workspace.getConfiguration('aiChat').get<number>('lowCreditWarningMessages', DEFAULT_LOW_CREDIT_MESSAGES);
+  return typeof n === 'number' && Number.isFinite(n) ? n : DEFAULT_LOW_CREDIT_MESSAGES;
+}
 
 export class CreditsService implements vscode.Disposable {
   private low: LowCreditState = { below: false };
@@ -24,10 +30,6 @@ export class CreditsService implements vscode.Disposable {
     this.disposables.push(balance.onDidChange(() => this.checkLow()), models.onDidChange(() => this.checkLow()));
   }
 
-  private threshold(): number {
-    const n = vscode.workspace.getConfiguration('aiChat').get<number>('lowCreditWarningMessages', DEFAULT_LOW_CREDIT_MESSAGES);
-    return typeof n === 'number' && Number.isFinite(n) ? n : DEFAULT_LOW_CREDIT_MESSAGES;
-  }
 
   private total(): number | undefined {
     const s = this.balance.state;
@@ -37,7 +39,7 @@ export class CreditsService implements vscode.Disposable {
   /** Warns once when the balance goes below the cost of N messages of the current model. */
   private checkLow(): void {
     const model = this.config.settings.model;
-    const r = checkLowCredit(this.low, this.total(), model ? this.models.costOf(model) : undefined, this.threshold());
+    const r = checkLowCredit(this.low, this.total(), model ? this.models.costOf(model) : undefined, lowCreditMessages());
     this.low = r.state;
     if (!r.warn) return;
     const subs = vscode.l10n.t('Show Subscriptions');
@@ -87,13 +89,13 @@ export class CreditsService implements vscode.Disposable {
   /** Lists only the models the balance pays for, with their cost. */
   async pickCheaperModel(): Promise<void> {
     const total = this.total() ?? 0;
-    const list = affordableModels((this.models.models ?? []).map((m) => ({ id: m.valueId, name: m.name, cost: m.costInCreditPerUse })), total);
+    const list = affordableChatModels(this.models.models ?? [], total);
     if (list.length === 0) {
       void vscode.window.showWarningMessage(vscode.l10n.t('The balance ({0} credits) pays for no model. Top up in Subscriptions.', formatNumber(total)));
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      list.map((m) => ({ label: m.name, description: vscode.l10n.t('{0} credits per message', formatNumber(m.cost ?? 0)), id: m.id })),
+      list.map((m) => ({ label: m.name, description: vscode.l10n.t('{0} credits per message', formatNumber(m.cost)), id: m.id })),
       { title: vscode.l10n.t('Models your balance of {0} credits pays for', formatNumber(total)) },
     );
     if (picked) await this.models.select(picked.id);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { affordableModels, canAfford, checkLowCredit, messagesLeft } from '../../../src/core';
+import { affordableChatModels, affordableModels, canAfford, checkLowCredit, messagesLeft, outOfCreditsCard, type ModelLike } from '../../../src/core';
 
 describe('credit warnings', () => {
   it('counts the messages the balance pays', () => {
@@ -40,5 +40,27 @@ describe('credit warnings', () => {
     const models = [{ id: 'big', cost: 5 }, { id: 'free?', cost: null }, { id: 'small', cost: 0.5 }, { id: 'mid', cost: 2 }];
     assert.deepEqual(affordableModels(models, 2).map((m) => m.id), ['small', 'mid']);
     assert.deepEqual(affordableModels(models, 0.1), []);
+  });
+
+  const catalogue: ModelLike[] = [
+    { valueId: 'big-chat', name: 'Big', type: 'text', costInCreditPerUse: 5, isActive: true },
+    { valueId: 'swift-chat', name: 'Swift', type: 'text', costInCreditPerUse: 1, isActive: true },
+    { valueId: 'cheap-chat', name: 'Cheap', type: 'text', costInCreditPerUse: 0.5, isActive: true },
+    { valueId: 'old-chat', name: 'Old', type: 'text', costInCreditPerUse: 0.1, isActive: false },
+    { valueId: 'pixels', name: 'Pixels', type: 'image', costInCreditPerUse: 0.1, isActive: true },
+    { valueId: 'Bad_Id', name: 'Bad', type: 'text', costInCreditPerUse: 0.1, isActive: true },
+  ];
+
+  it('lists only the chat models the balance pays (not inactive, image or unusable ids), cheapest first', () => {
+    assert.deepEqual(affordableChatModels(catalogue, 1).map((m) => m.id), ['cheap-chat', 'swift-chat']);
+    assert.deepEqual(affordableChatModels(catalogue, 0.2), []);
+  });
+
+  it('shows the out-of-credits card only while the balance cannot pay the selected model', () => {
+    assert.deepEqual(outOfCreditsCard(0.7, 'big-chat', 5, catalogue), { balance: 0.7, cost: 5, model: 'big-chat', affordable: 1 });
+    assert.deepEqual(outOfCreditsCard(0, 'swift-chat', 1, catalogue), { balance: 0, cost: 1, model: 'swift-chat', affordable: 0 });
+    assert.equal(outOfCreditsCard(5, 'big-chat', 5, catalogue), undefined);
+    assert.equal(outOfCreditsCard(undefined, 'big-chat', 5, catalogue), undefined);
+    assert.equal(outOfCreditsCard(0, 'mystery', null, catalogue), undefined);
   });
 });

@@ -48,14 +48,28 @@ describe('status bar state', () => {
 
   it('warns when the balance is below the selected model cost', () => {
     const s = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 2, regularBalance: 2, dailyBalance: 0 }, selectedModelCost: 5, now });
-    assert.equal(s.text, '$(credit-card) 2 credits');
+    assert.equal(s.text, '$(warning) 2 credits');
     assert.equal(s.background, 'warning');
-    assert.match(s.tooltip, /Low balance/);
+    assert.match(s.tooltip, /Low balance: not enough/);
   });
 
-  it('is not low when the balance covers the model', () => {
+  it('shows the sign without the warning colour below N messages of the selected model, and says how many are left', () => {
     const s = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 2 }, selectedModelCost: 1, now });
     assert.equal(s.background, undefined);
+    assert.equal(s.text, '$(warning) 2 credits');
+    assert.match(s.tooltip, /Low balance: 2 more messages of the selected model \\?\(the warning starts below 10/);
+    assert.match(s.accessibilityLabel, /low: 2 messages left/);
+    // At N messages exactly, and with N = 0 (turned off), no sign.
+    const atN = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 30 }, selectedModelCost: 3, now, lowCreditMessages: 10 });
+    assert.equal(atN.text, '$(credit-card) 30 credits');
+    const off = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 2 }, selectedModelCost: 1, now, lowCreditMessages: 0 });
+    assert.equal(off.text, '$(credit-card) 2 credits');
+    assert.doesNotMatch(off.tooltip, /Low balance/);
+    // A dearer model makes the same balance low; an unknown price never does.
+    const dear = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 30 }, selectedModelCost: 5, now, lowCreditMessages: 10 });
+    assert.match(dear.tooltip, /6 more messages/);
+    const unknown = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 3 }, selectedModelCost: null, now });
+    assert.equal(unknown.text, '$(credit-card) 3 credits');
   });
 
   it('shows an error with the reason in the tooltip', () => {

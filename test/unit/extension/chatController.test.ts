@@ -200,6 +200,37 @@ describe('chat controller', () => {
     assert.deepEqual(paid.cannotPay, []);
   });
 
+  it('a refused message opens the out-of-credits card, which closes once the balance pays again or is dismissed', async () => {
+    const opts: { total?: number } = { total: 0.5 };
+    const t = setup(opts);
+    const card = () => {
+      const last = t.posted.filter((m) => m.type === 'settings').at(-1);
+      return last?.type === 'settings' ? last.settings.outOfCredits : undefined;
+    };
+    assert.equal(t.controller.settings().outOfCredits, undefined);
+    await t.controller.send('too dear');
+    assert.deepEqual(card(), { balance: 0.5, cost: 1, model: 'swift-chat', affordable: 0 });
+    assert.equal(t.controller.outOfCreditsOpen, true);
+    // A balance that is not known for a moment (refreshing) does not close it.
+    opts.total = undefined;
+    t.controller.settingsChanged();
+    assert.equal(t.controller.outOfCreditsOpen, true);
+    opts.total = 3;
+    t.controller.settingsChanged();
+    assert.equal(card(), undefined);
+    assert.equal(t.controller.outOfCreditsOpen, false);
+    opts.total = 3;
+    await t.controller.send('now it goes');
+    assert.deepEqual(t.requests, ['now it goes']);
+
+    // Refused by the service (402): opened by the panel, dismissed by the user.
+    opts.total = 0;
+    t.controller.showOutOfCredits();
+    assert.equal(card()?.balance, 0);
+    t.controller.dismissOutOfCredits();
+    assert.equal(card(), undefined);
+  });
+
   it('without a key: no request, the send error in a status message, the text back in the box', async () => {
     const t = setup({ key: false });
     await t.controller.send('hello');

@@ -40,6 +40,7 @@ const reply = { id: 'msg_003', role: 'assistant', content: '', status: 'streamin
 
 const validHost: unknown[] = [
   { type: 'settings', settings },
+  { type: 'settings', settings: { ...settings, outOfCredits: { balance: 0.5, cost: 1, model: 'swift-chat', affordable: 2 } } },
   { type: 'status', status: idle },
   { type: 'status', status: failed },
   { type: 'conversation', conversation, status: idle },
@@ -68,6 +69,8 @@ const invalidHost: Array<[string, unknown]> = [
   ['insertPrompt not a string', { type: 'insertPrompt', text: 42 }],
   ['settings missing fields', { type: 'settings', settings: { ...settings, hasKey: undefined } }],
   ['settings temperature out of range', { type: 'settings', settings: { ...settings, temperature: 3 } }],
+  ['out-of-credits card without its cost', { type: 'settings', settings: { ...settings, outOfCredits: { balance: 0, model: 'swift-chat', affordable: 0 } } }],
+  ['out-of-credits card with a fractional model count', { type: 'settings', settings: { ...settings, outOfCredits: { balance: 0, cost: 1, model: 'm', affordable: 1.5 } } }],
   ['status without busy', { type: 'status', status: {} }],
   ['conversation without status', { type: 'conversation', conversation }],
   ['conversation message with an unknown role', { type: 'conversation', conversation: { ...conversation, messages: [{ ...user, role: 'system' }] }, status: idle }],
@@ -114,6 +117,7 @@ const validWebview: unknown[] = [
   { type: 'queueEdit', id: 'q1', text: 'edited' },
   { type: 'queueResume' },
   { type: 'queueClear' },
+  { type: 'dismissOutOfCredits' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
