@@ -18,6 +18,7 @@ export function renderOutOfCredits(host: HTMLElement, card: Card | undefined, po
   const cheaper =
     card.affordable > 0
       ? button(l10n.t('Pick a Cheaper Model'), () => post({ type: 'runCommand', command: 'pickCheaperModel' }), {
+          class: 'secondary',
           title: l10n.t('{0} models cost no more than your balance', String(card.affordable)),
         })
       : undefined;
@@ -28,7 +29,7 @@ export function renderOutOfCredits(host: HTMLElement, card: Card | undefined, po
       'div',
       { class: 'credits-card-actions' },
       button(l10n.t('Show Subscriptions'), () => post({ type: 'runCommand', command: 'showSubscriptions' }), { class: 'primary' }),
-      button(l10n.t('Refresh Balance'), () => post({ type: 'runCommand', command: 'refreshBalance' })),
+      button(l10n.t('Refresh Balance'), () => post({ type: 'runCommand', command: 'refreshBalance' }), { class: 'secondary' }),
       ...(cheaper ? [cheaper] : [el('span', { class: 'credits-card-none', text: l10n.t('No model costs less than your balance.') })]),
     ),
   );

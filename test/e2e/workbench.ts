@@ -387,7 +387,7 @@ export class Chat {
   ) {}
 
   message(): Locator {
-    return this.frame.getByRole('textbox', { name: 'Message' });
+    return this.frame.getByRole('textbox', { name: 'Message', exact: true });
   }
   sendButton(): Locator {
     return this.frame.getByRole('button', { name: 'Send', exact: true });

@@ -10,6 +10,7 @@ import type { ConfigService } from '../config';
 import type { ModelService } from '../modelService';
 
 const USAGE_KEY = 'aiChat.usage';
+const USAGE_SCHEME = 'ai-chat-usage';
 
 /** `aiChat.lowCreditWarningMessages`: below this many messages of the selected model, credits are low. */
 export function lowCreditMessages(): number {
@@ -21,13 +22,24 @@ export class CreditsService implements vscode.Disposable {
   private low: LowCreditState = { below: false };
   private readonly disposables: vscode.Disposable[] = [];
 
+  private usageSeq = 0;
+  /** The reports shown in this window (a few KB each), by URI. */
+  private readonly usageTexts = new Map<string, string>();
+
   constructor(
     private readonly state: vscode.Memento,
     private readonly balance: BalanceService,
     private readonly models: ModelService,
     private readonly config: ConfigService,
   ) {
-    this.disposables.push(balance.onDidChange(() => this.checkLow()), models.onDidChange(() => this.checkLow()));
+    this.disposables.push(
+      balance.onDidChange(() => this.checkLow()),
+      models.onDidChange(() => this.checkLow()),
+      vscode.workspace.registerTextDocumentContentProvider(USAGE_SCHEME, {
+        provideTextDocumentContent: (uri) => this.usageTexts.get(uri.toString()) ?? '',
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.usageTexts.delete(doc.uri.toString())),
+    );
   }
 
 
@@ -71,8 +83,10 @@ export class CreditsService implements vscode.Disposable {
     const cell = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
     for (const r of report.rows) lines.push(`| ${r.day} | ${cell(r.model)} | ${r.replies} | ${formatNumber(r.credits)}${r.unknown ? ` (+${r.unknown} ?)` : ''} |`);
     if (report.rows.length === 0) lines.push('', vscode.l10n.t('No replies yet.'));
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') + '\n' });
-    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+    // A read-only document (nothing to save when it is closed), a new one for each report.
+    const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: '/AI Chat Usage.md', query: String(++this.usageSeq) });
+    this.usageTexts.set(uri.toString(), lines.join('\n') + '\n');
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
   }
 
   /** Out of credits: Show Subscriptions, Refresh Balance, or a model the balance pays. */
