@@ -84,7 +84,7 @@ export class CreditsService implements vscode.Disposable {
     for (const r of report.rows) lines.push(`| ${r.day} | ${cell(r.model)} | ${r.replies} | ${formatNumber(r.credits)}${r.unknown ? ` (+${r.unknown} ?)` : ''} |`);
     if (report.rows.length === 0) lines.push('', vscode.l10n.t('No replies yet.'));
     // A read-only document (nothing to save when it is closed), a new one for each report.
-    const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: '/AI Chat Usage.md', query: String(++this.usageSeq) });
+    const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: `/${vscode.l10n.t('AI Chat Usage')}.md`, query: String(++this.usageSeq) });
     this.usageTexts.set(uri.toString(), lines.join('\n') + '\n');
     await vscode.commands.executeCommand('markdown.showPreview', uri);
   }

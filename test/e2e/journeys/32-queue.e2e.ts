@@ -1,7 +1,6 @@
 // Journey 32: messages typed while a reply streams are queued as cards with their cost, one is
 // removed, and the other goes once the reply has finished, in order.
 import assert from 'node:assert/strict';
-import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
 import { waitFor } from '../workbench';
 
