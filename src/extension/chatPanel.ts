@@ -485,6 +485,9 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return this.controller.queueResume();
       case 'queueClear':
         return this.controller.queueClear();
+      case 'dropUris':
+        await this.attachments.addDropped(msg.uris, msg.total, msg.outsideFiles);
+        return;
       case 'dismissOutOfCredits':
         return this.controller.dismissOutOfCredits();
       case 'editLast':

@@ -4,6 +4,7 @@
 // `parseWebviewMessage`) and drop anything that does not match. The API key never appears
 // in any of these messages.
 import * as z from 'zod';
+import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
@@ -240,6 +241,15 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queueEdit'), id: z.string().max(200), text }),
   z.object({ type: z.literal('queueResume') }),
   z.object({ type: z.literal('queueClear') }),
+  /** Files dropped on the panel (URIs as the drop carried them; the host checks each). */
+  z.object({
+    type: z.literal('dropUris'),
+    uris: z.array(z.string().min(1).max(MAX_URI_LENGTH)).max(MAX_DROPPED_URIS),
+    /** How many the drop carried (more than `uris` when cut to the limit). */
+    total: z.number().int().nonnegative().max(1_000_000),
+    /** Files from outside VS Code (no URI the extension can read). */
+    outsideFiles: z.number().int().nonnegative().max(1_000_000),
+  }),
   /** The out-of-credits card closed by the user. */
   z.object({ type: z.literal('dismissOutOfCredits') }),
 ]);

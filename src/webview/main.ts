@@ -25,6 +25,7 @@ import { renderContextChips } from './contextChips';
 import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
 import { renderQueue } from './queue';
 import { renderOutOfCredits } from './creditsCard';
+import { installDropTarget } from './drop';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -163,6 +164,7 @@ class ChatApp {
     );
 
     root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, this.creditsCard, composer);
+    installDropTarget(root, (m) => this.post(m));
     this.follower = createScrollFollower(this.messages, this.jumpHost);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {

@@ -179,6 +179,45 @@ export class ContextAttachments implements vscode.Disposable {
     return any;
   }
 
+  /**
+   * Files dropped on the chat: each URI that a file system of this window reads is attached like a
+   * file from the Explorer (folders refused with a message); anything else is named and left out.
+   */
+  async addDropped(uris: readonly string[], total: number, outsideFiles: number): Promise<number> {
+    if (!uris.length) {
+      this.nothing(
+        outsideFiles > 0
+          ? vscode.l10n.t('Files dragged from outside VS Code cannot be attached here. Drag them from the Explorer or an editor tab (hold Shift while dropping), or use "+" > Files….')
+          : vscode.l10n.t('Nothing in what was dropped can be attached. Drag files from the Explorer or an editor tab, holding Shift while dropping.'),
+      );
+      return 0;
+    }
+    const refused: string[] = [];
+    let added = 0;
+    for (const raw of uris) {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(raw, true);
+      } catch {
+        refused.push(raw);
+        continue;
+      }
+      if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === undefined) {
+        refused.push(raw);
+        continue;
+      }
+      if (await this.addFile(uri)) added++;
+    }
+    if (refused.length) {
+      const shown = refused.slice(0, 3).map((r) => (r.length > 80 ? `${r.slice(0, 77)}…` : r));
+      void vscode.window.showWarningMessage(vscode.l10n.t('Only files can be attached; left out: {0}', shown.join(', ') + (refused.length > 3 ? ', …' : '')));
+    }
+    if (total > uris.length) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} files were dropped; the first {1} were taken. Attach the others in a second drop.', String(total), String(uris.length)));
+    }
+    return added;
+  }
+
   private nothing(message: string): false {
     void vscode.window.showInformationMessage(message);
     return false;

@@ -118,6 +118,7 @@ const validWebview: unknown[] = [
   { type: 'queueResume' },
   { type: 'queueClear' },
   { type: 'dismissOutOfCredits' },
+  { type: 'dropUris', uris: ['file:///w/a.ts'], total: 1, outsideFiles: 0 },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [

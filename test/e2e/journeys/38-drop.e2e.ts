@@ -1,0 +1,81 @@
+// Journey 38: files dropped on the chat become chips and are sent as fenced blocks. The drop is
+// the one VS Code's Explorer makes (its data transfer kinds: the full URI list, resourceurls and
+// the one-entry text/uri-list), dispatched in the chat frame: a mouse drag from the workbench
+// into a webview's nested frame is not something the browser automation can perform.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Frame } from 'playwright-core';
+import { e2e } from '../setup';
+import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { waitFor } from '../workbench';
+
+/** Drags `data` over the panel (enter, over) and drops it, as the workbench hands a drop to a webview. */
+async function dropOnChat(frame: Frame, data: Record<string, string>, drop = true): Promise<boolean> {
+  // A script as text: the test runner's transform would add helpers the page does not have.
+  const script = `(() => {
+    const data = ${JSON.stringify(data)};
+    const dt = new DataTransfer();
+    for (const [type, value] of Object.entries(data)) dt.setData(type, value);
+    const target = document.querySelector('.conversation') || document.body;
+    const fire = (type) => target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    fire('dragenter');
+    const accepted = !fire('dragover');
+    const hint = document.querySelector('.drop-hint');
+    const hintShown = !!hint && !hint.hidden;
+    fire(${drop ? "'drop'" : "'dragleave'"});
+    return accepted && hintShown;
+  })()`;
+  return (await frame.evaluate(script)) === true;
+}
+
+describe('Journey 38: Drop files into the chat', () => {
+  after(async () => {
+    const { wb } = e2e();
+    await wb.clearNotifications().catch(() => undefined);
+  });
+
+  it('shows where to drop, attaches the dropped files as chips, refuses a folder, and sends the files as fenced blocks', async () => {
+    resetServer();
+    const { demo } = e2e();
+    const wb = await readyWithKey();
+    const chat = await wb.openChat();
+    await chat.newChat();
+    const chips = chat.frame.locator('.context-chip');
+    const src = path.join(demo.profile.workspace, 'src');
+    const files = ['inventory.ts', 'slugify.py'];
+    const uris = files.map((f) => pathToFileURL(path.join(src, f)).toString());
+
+    // Text dragged over the panel is not a file drop: no hint, not taken.
+    assert.equal(await dropOnChat(chat.frame, { 'text/plain': 'just words' }, false), false);
+
+    // Two files from the Explorer: the full list, and the one-entry text/uri-list beside it.
+    const taken = await dropOnChat(chat.frame, {
+      'application/vnd.code.uri-list': uris.join('\r\n'),
+      resourceurls: JSON.stringify(uris),
+      'text/uri-list': uris[0],
+      'text/plain': path.join(src, files[0]),
+    });
+    assert.ok(taken, 'the panel did not take the drop or show where to drop');
+    await waitFor(async () => (await chips.count()) === 2, 'the dropped files are not both shown as chips', 15_000);
+    const labels = await chips.allTextContents();
+    assert.match(labels[0], /inventory\.ts/);
+    assert.match(labels[1], /slugify\.py/);
+    assert.ok(await chat.frame.locator('.drop-hint').isHidden(), 'the drop hint stayed after the drop');
+
+    // A folder is refused with a message; nothing is added.
+    await dropOnChat(chat.frame, { 'text/uri-list': pathToFileURL(src).toString() });
+    await wb.waitForNotification(/is a folder/);
+    assert.equal(await chips.count(), 2);
+    await wb.clearNotifications();
+
+    const before = chatRequests().length;
+    await chat.send('Review these e2e-drop-check');
+    await chat.waitForIdle();
+    const last = chatRequests()[before]?.messages?.at(-1)?.content ?? '';
+    assert.ok(last.startsWith('Review these e2e-drop-check\n\n'), last.slice(0, 200));
+    assert.match(last, /`src\/inventory\.ts`:\n\n```typescript\n/);
+    assert.match(last, /`src\/slugify\.py`:\n\n```python\n/);
+    await waitFor(async () => (await chips.count()) === 0, 'the chips stayed after the send');
+  });
+});
