@@ -19,3 +19,4 @@ export * from './queue';
 export * from './usage';
 export * from './creditWarning';
 export * from './editorPrompts';
+export * from './lmProvider';

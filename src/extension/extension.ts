@@ -16,6 +16,7 @@ import { FileConversationStorage } from './conversationFiles';
 import { ApplyToFile } from './apply/applyToFile';
 import { InstructionsService } from './instructions';
 import { registerParticipant } from './nativeChat/participant';
+import { registerLmProvider } from './nativeChat/lmProvider';
 import { EditorTracker } from './editorTracker';
 import { ApiKeyStore } from './keyStore';
 import { createChannelLogger } from './log';
@@ -90,7 +91,10 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerEditorPromptCommands(chat),
     instructions,
     apply,
-    ...[registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger })].filter(
+    ...[
+      registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger }),
+      registerLmProvider({ clients, keys, config, models, balance, credits, logger }),
+    ].filter(
       (d): d is vscode.Disposable => d !== undefined,
     ),
     ...registerContextCommands(chat.attachments, () => chat.show(true)),

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Workbench } from '../workbench';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
+import { DEMO_KEY } from '../../server/fixtures';
 import {
   buildExtension,
   demoSettings,
@@ -153,6 +154,22 @@ async function activationShown(page: Page): Promise<string> {
   return `${shown} as VS Code measured it (loading the code + activate(); Developer: Show Running Extensions)`;
 }
 
+/** Sets the demo key with "AI Chat: Set API Key", then allows what the workbench asks until `stop()`. */
+async function driveUi(page: Page, url: string, stop: () => boolean): Promise<void> {
+  const wb = new Workbench(page, url);
+  try {
+    await wb.statusItem().waitFor({ timeout: 60_000 });
+    await wb.runCommand('AI Chat: Set API Key');
+    await wb.answerInput(DEMO_KEY);
+  } catch (err) {
+    console.error(`  could not set the API key through the UI: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  while (!stop()) {
+    await wb.answerDialog(/^Allow/).catch(() => false);
+    await page.waitForTimeout(300);
+  }
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   ensureSystem();
@@ -196,7 +213,13 @@ async function main(): Promise<number> {
     if (process.env.E2E_DEBUG === '1') page.on('console', (m) => console.log(`  [workbench] ${m.text()}`));
     log('Opening the workbench; the suite runs in its extension host...');
     await page.goto(`${code.url}?folder=${encodeURIComponent(profile.workspace)}`);
-    const out = await waitForResults(results, code, Number(process.env.EXTHOST_TIMEOUT_MS ?? 120_000));
+    // The language model tests need the key (set as a user would) and this test extension's
+    // permission to use the models (the workbench asks once); both through the UI meanwhile.
+    let done = false;
+    const ui = driveUi(page, code.url, () => done);
+    const out = await waitForResults(results, code, Number(process.env.EXTHOST_TIMEOUT_MS ?? 180_000));
+    done = true;
+    await ui;
     if (interrupted) throw new Error('interrupted');
     if (!out) {
       console.error(`No results from the extension host within the time limit; profile and logs kept in ${dir}`);

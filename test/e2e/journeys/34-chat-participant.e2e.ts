@@ -1,4 +1,5 @@
-// Journey 34: @aichat in VS Code's Chat view. What this code-server offers: the Chat API
+// Journey 34: @aichat in VS Code's Chat view (and the models as a language model provider,
+// registered beside it). What this code-server offers: the Chat API
 // (vscode.chat) exists, so @aichat is registered; but the Chat view itself is not set up: the
 // only chat entry of the command palette is Copilot's setup ("Use AI Features with Copilot for
 // free..."), which needs a GitHub sign-in, so no Chat view opens in which to ask @aichat. The
@@ -11,7 +12,7 @@ import { readyWithKey, resetServer } from '../steps';
 import { waitFor } from '../workbench';
 
 describe('Journey 34: @aichat in the Chat view', () => {
-  it('registers @aichat where the host has the Chat API; this code-server has no Chat view to ask it in', async () => {
+  it('registers @aichat and the models provider where the host has the APIs; this code-server has no Chat view to ask it in', async () => {
     resetServer();
     const wb = await readyWithKey();
     const { demo, page } = e2e();
@@ -27,6 +28,9 @@ describe('Journey 34: @aichat in the Chat view', () => {
     );
     assert.match(log, /@aichat registered in the Chat view/, 'code-server 1.139 offers vscode.chat');
     assert.doesNotMatch(log, /@aichat could not be registered/);
+    // The models as a language model provider: registered too (the extension-host tier uses them
+    // through vscode.lm); the palette has no model management in which a user would pick them.
+    assert.match(log, /The AI Chat models are offered to VS Code chat/, 'code-server 1.139 offers vscode.lm.registerLanguageModelChatProvider');
 
     await wb.openPalette();
     const chatCommands = async (query: string) => {
@@ -41,6 +45,12 @@ describe('Journey 34: @aichat in the Chat view', () => {
       open.filter((l) => /^Chat: (Open Chat|New Chat)/.test(l)),
       [],
       'a Chat view to open: ask @aichat in it here (this code-server did not offer one)',
+    );
+    const manage = await chatCommands('>Language Models');
+    assert.deepEqual(
+      manage.filter((l) => /Manage Language Models|Manage Models/i.test(l)),
+      [],
+      'a model manager to open: check the AI Chat models and their cost there (this code-server did not offer one)',
     );
     await wb.closeQuickInput();
   });

@@ -36,6 +36,8 @@ export async function runSuite(): Promise<SuiteResults> {
   await import('./extension.test');
   mocha.suite.emit('pre-require', globalThis, 'security.test', mocha);
   await import('./security.test');
+  mocha.suite.emit('pre-require', globalThis, 'lmProvider.test', mocha);
+  await import('./lmProvider.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

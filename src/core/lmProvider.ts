@@ -1,0 +1,86 @@
+// The service's models as a VS Code language model provider: what the model picker lists, how
+// a request's messages become the service's, and a token estimate. Pure: the vscode side
+// (src/extension/nativeChat/lmProvider.ts) passes neutral shapes in.
+import * as l10n from '@vscode/l10n';
+import { creditsText } from '../protocol/wording';
+import type { HistoryMessage } from './conversation';
+import { modelUsability, type ModelLike } from './models';
+import { nativeHistory, type NativeTurn } from './nativeChat';
+
+/** The vendor name of the provider (package.json `languageModelChatProviders`). */
+export const LM_VENDOR = 'aichat';
+/** The service states no context size: the input budget offered to callers. */
+export const DEFAULT_MAX_INPUT_TOKENS = 32_768;
+/** When a model states no `max_tokens`. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4_096;
+
+export interface LmModelInfo {
+  id: string;
+  name: string;
+  family: string;
+  version: string;
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  /** Shown beside the name in the picker: the cost of one message. */
+  detail: string;
+  tooltip: string;
+  capabilities: { imageInput: false; toolCalling: false };
+}
+
+/** The usable chat models, with their cost per message in the picker's detail. */
+export function lmModels(models: readonly ModelLike[]): LmModelInfo[] {
+  return models
+    .filter((m) => modelUsability(m).usable)
+    .map((m) => {
+      const cost = l10n.t('{0} per message', creditsText(m.costInCreditPerUse));
+      const out = typeof m.max_tokens === 'number' && m.max_tokens > 0 ? Math.floor(m.max_tokens) : DEFAULT_MAX_OUTPUT_TOKENS;
+      return {
+        id: m.valueId,
+        name: m.name,
+        family: m.valueId,
+        version: '1',
+        maxInputTokens: DEFAULT_MAX_INPUT_TOKENS,
+        maxOutputTokens: out,
+        detail: cost,
+        tooltip: l10n.t('{0} from AI Chat: {1}, charged to your AI Chat credits.', m.name, cost),
+        capabilities: { imageInput: false, toolCalling: false },
+      };
+    });
+}
+
+/** One part of a request message, as the vscode side saw it. */
+export type LmPart = { kind: 'text'; value: string } | { kind: 'other'; what: string };
+
+export interface LmMessage {
+  role: 'user' | 'assistant' | 'system';
+  parts: readonly LmPart[];
+}
+
+export type LmConversion = { ok: true; messages: HistoryMessage[] } | { ok: false; message: string };
+
+/**
+ * The request's messages as the service's: the text parts of each message joined, empty
+ * messages left out, system messages first. Tool calls, tool results and images cannot be sent
+ * to the service: refused with a message that says so, never dropped in silence.
+ */
+export function lmToServiceMessages(messages: readonly LmMessage[]): LmConversion {
+  const system: string[] = [];
+  const turns: NativeTurn[] = [];
+  for (const m of messages) {
+    const other = m.parts.find((p): p is Extract<LmPart, { kind: 'other' }> => p.kind === 'other');
+    if (other) return { ok: false, message: l10n.t('AI Chat models answer text only; this request holds {0}, which the service cannot take.', other.what) };
+    const content = m.parts.map((p) => (p.kind === 'text' ? p.value : '')).join('');
+    if (!content.trim()) continue;
+    if (m.role === 'system') system.push(content);
+    else turns.push({ role: m.role, content });
+  }
+  const last = turns.at(-1);
+  if (last?.role !== 'user') return { ok: false, message: l10n.t('The request must end with a user message with text to send.') };
+  // The same ids, trimming and order as the @aichat participant's requests.
+  return { ok: true, messages: nativeHistory(turns.slice(0, -1), last.content, system.join('\n\n')) };
+}
+
+/** About four characters a token (the service publishes no tokenizer); at least 1 for any text. */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
+}

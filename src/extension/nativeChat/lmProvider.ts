@@ -1,0 +1,132 @@
+// The service's models as a VS Code language model provider (vendor "aichat"): listed in the
+// model picker with their cost per message, answering through the same client as the panel
+// (same key, address rules, charges and usage record). Registered only where the host offers
+// `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
+import * as vscode from 'vscode';
+import { LM_VENDOR, answerNative, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../core';
+import type { BalanceService } from '../balanceService';
+import type { ClientProvider } from '../clientProvider';
+import type { ConfigService } from '../config';
+import type { CreditsService } from '../credits/credits';
+import type { ApiKeyStore } from '../keyStore';
+import type { Logger } from '../log';
+import type { ModelService } from '../modelService';
+
+export interface LmProviderDeps {
+  clients: ClientProvider;
+  keys: ApiKeyStore;
+  config: ConfigService;
+  models: ModelService;
+  balance: BalanceService;
+  credits: CreditsService;
+  logger: Logger;
+}
+
+/** A request message as the host passes it (the types are newer than the engine this targets). */
+interface RequestMessage {
+  role: number;
+  content: ReadonlyArray<unknown>;
+}
+
+interface Provider {
+  onDidChangeLanguageModelChatInformation: vscode.Event<void>;
+  provideLanguageModelChatInformation(options: { silent?: boolean }, token: vscode.CancellationToken): Promise<LmModelInfo[]>;
+  provideLanguageModelChatResponse(
+    model: LmModelInfo,
+    messages: readonly RequestMessage[],
+    options: unknown,
+    progress: vscode.Progress<unknown>,
+    token: vscode.CancellationToken,
+  ): Promise<void>;
+  provideTokenCount(model: LmModelInfo, text: string | RequestMessage, token: vscode.CancellationToken): Promise<number>;
+}
+
+interface LmApi {
+  registerLanguageModelChatProvider(vendor: string, provider: Provider): vscode.Disposable;
+}
+
+type TextPartClass = new (value: string) => unknown;
+
+/** A part of a request message: text, or named for the refusal (tool calls and results, data). */
+function partOf(part: unknown): LmPart {
+  const p = part as { value?: unknown; callId?: unknown; mimeType?: unknown };
+  if (p && typeof p === 'object') {
+    if (typeof p.callId === 'string') return { kind: 'other', what: vscode.l10n.t('a tool call or tool result') };
+    if (typeof p.mimeType === 'string') return { kind: 'other', what: vscode.l10n.t('a {0} attachment', p.mimeType) };
+    if (typeof p.value === 'string') return { kind: 'text', value: p.value };
+  }
+  return { kind: 'other', what: vscode.l10n.t('a part of an unknown kind') };
+}
+
+function roleOf(role: number): LmMessage['role'] {
+  // LanguageModelChatMessageRole: User = 1, Assistant = 2, System = 3.
+  return role === 2 ? 'assistant' : role === 3 ? 'system' : 'user';
+}
+
+let requestCount = 0;
+
+/** Registers the provider, or returns undefined (and logs why) when the host lacks the API. */
+export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | undefined {
+  const lm = (vscode as unknown as { lm?: Partial<LmApi> }).lm;
+  const TextPart = (vscode as unknown as { LanguageModelTextPart?: TextPartClass }).LanguageModelTextPart;
+  if (typeof lm?.registerLanguageModelChatProvider !== 'function' || typeof TextPart !== 'function') {
+    deps.logger.info('The AI Chat models are not offered to VS Code chat: this host has no language model provider API');
+    return undefined;
+  }
+  const changed = new vscode.EventEmitter<void>();
+  const provider: Provider = {
+    onDidChangeLanguageModelChatInformation: changed.event,
+
+    async provideLanguageModelChatInformation(options) {
+      if (!(await deps.keys.get())) {
+        if (!options.silent) void vscode.commands.executeCommand('aiChat.setApiKey');
+        return [];
+      }
+      const list = deps.models.models ?? (await deps.models.load().catch(() => undefined));
+      return lmModels(list ?? []);
+    },
+
+    async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
+      const converted = lmToServiceMessages(messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })));
+      if (!converted.ok) throw new Error(converted.message);
+      if (!(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
+      const controller = new AbortController();
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      const key = `lm/${++requestCount}`;
+      const expectedCost = deps.models.costOf(model.id);
+      deps.balance.replyStarted(key);
+      try {
+        const result = await answerNative(
+          deps.clients.get(),
+          { ...deps.config.settings, model: model.id },
+          converted.messages,
+          { text: (chunk) => progress.report(new TextPart(chunk)), progress: () => undefined },
+          controller.signal,
+        );
+        if (!result.ok && !result.aborted) throw new Error(result.error.message);
+      } finally {
+        cancel.dispose();
+        void deps.balance
+          .replyFinished(key, { streamed: true, ...(expectedCost !== null ? { expectedCost } : {}) })
+          .then((charge) => deps.credits.record(model.id, charge.charged))
+          .catch((err: unknown) => deps.logger.warn('Could not record the charge of a language model reply', { message: String(err) }));
+      }
+    },
+
+    async provideTokenCount(_model, text) {
+      if (typeof text === 'string') return estimateTokens(text);
+      return estimateTokens(text.content.map((p) => (partOf(p).kind === 'text' ? (p as { value: string }).value : '')).join(''));
+    },
+  };
+  try {
+    const registration = lm.registerLanguageModelChatProvider(LM_VENDOR, provider);
+    deps.logger.info('The AI Chat models are offered to VS Code chat (language model provider "aichat")');
+    const watch = deps.models.onDidChange(() => changed.fire());
+    const keys = deps.keys.onDidChange(() => changed.fire());
+    return vscode.Disposable.from(registration, watch, keys, changed);
+  } catch (err) {
+    changed.dispose();
+    deps.logger.warn('The AI Chat language model provider could not be registered', { message: String(err) });
+    return undefined;
+  }
+}

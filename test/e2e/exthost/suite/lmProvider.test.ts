@@ -1,0 +1,101 @@
+// The AI Chat models as a language model provider, used the way another extension would: through
+// vscode.lm.selectChatModels and sendRequest, against the reference server. The runner sets the
+// API key through the UI (Set API Key) and allows this test extension to use the models when the
+// workbench asks; until then the provider lists nothing.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { DEMO_KEY } from '../../../server/fixtures';
+
+const VENDOR = 'aichat';
+
+interface LmApi {
+  selectChatModels(selector: { vendor: string }): Thenable<vscode.LanguageModelChat[]>;
+}
+
+function lm(): Partial<LmApi> & { registerLanguageModelChatProvider?: unknown } {
+  return (vscode as unknown as { lm?: Partial<LmApi> & { registerLanguageModelChatProvider?: unknown } }).lm ?? {};
+}
+
+/** The reference server's control endpoints (loopback only), at the configured service address. */
+async function control(path: string, body?: unknown): Promise<unknown> {
+  const base = vscode.workspace.getConfiguration('aiChat').get<string>('baseUrl') ?? '';
+  const res = await fetch(new URL(`/__control/${path}`, base), body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  return res.json();
+}
+
+async function chatRequests(): Promise<Array<{ path: string; method: string; body?: { model?: string; messages?: Array<{ role: string; content: string }> } }>> {
+  const all = (await control('requests')) as Array<{ path: string; method: string; body?: { model?: string; messages?: Array<{ role: string; content: string }> } }>;
+  return all.filter((r) => r.method === 'POST' && r.path === '/chat');
+}
+
+async function models(): Promise<vscode.LanguageModelChat[]> {
+  const end = Date.now() + 90_000;
+  for (;;) {
+    const found = await lm().selectChatModels!({ vendor: VENDOR });
+    if (found.length) return found;
+    if (Date.now() > end) throw new Error('the provider listed no models within 90 s (was the key set?)');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function readAll(response: vscode.LanguageModelChatResponse): Promise<string> {
+  let text = '';
+  for await (const chunk of response.text) text += chunk;
+  return text;
+}
+
+describe('The AI Chat models as a language model provider', function () {
+  this.timeout(180_000);
+  afterEach(async () => {
+    await control('reset', {});
+  });
+
+  it('this host offers the provider API, and the models are listed with their cost per message', async () => {
+    assert.equal(typeof lm().registerLanguageModelChatProvider, 'function', 'code-server 4.139 offers vscode.lm.registerLanguageModelChatProvider');
+    const list = await models();
+    const byId = new Map(list.map((m) => [m.id, m]));
+    assert.deepEqual([...byId.keys()].sort(), ['code-pro', 'deep-think', 'swift-chat'], 'only the usable chat models');
+    const swift = byId.get('swift-chat');
+    assert.equal(swift?.name, 'Swift Chat');
+    assert.equal(swift?.vendor, VENDOR);
+    assert.ok((swift?.maxInputTokens ?? 0) > 0);
+    assert.equal(await swift?.countTokens('abcdefgh'), 2);
+  });
+
+  it('a request streams the reply from the service with the model asked for, through the same key', async () => {
+    const swift = (await models()).find((m) => m.id === 'deep-think');
+    assert.ok(swift);
+    const before = (await chatRequests()).length;
+    const response = await swift.sendRequest([vscode.LanguageModelChatMessage.User('Say something e2e-lm-check len:400')], {});
+    const text = await readAll(response);
+    assert.match(text, /e2e-lm-check/);
+    const reqs = await chatRequests();
+    assert.equal(reqs.length, before + 1);
+    assert.equal(reqs.at(-1)?.body?.model, 'deep-think');
+    assert.equal(reqs.at(-1)?.body?.messages?.at(-1)?.content, 'Say something e2e-lm-check len:400');
+  });
+
+  it('cancelling stops the reply mid-stream, and a 402 comes back as an error that says what to do', async () => {
+    const swift = (await models()).find((m) => m.id === 'swift-chat');
+    assert.ok(swift);
+    await control('config', { chunkDelayMs: 50 });
+    const source = new vscode.CancellationTokenSource();
+    const response = await swift.sendRequest([vscode.LanguageModelChatMessage.User('A long one e2e-lm-cancel len:8000')], {}, source.token);
+    let text = '';
+    const reading = (async () => {
+      for await (const chunk of response.text) {
+        text += chunk;
+        if (text.length > 100) source.cancel();
+      }
+    })();
+    await reading.catch(() => undefined);
+    assert.ok(text.length > 100 && text.length < 8000, `the reply stopped early (${text.length} characters)`);
+
+    await control('config', { chunkDelayMs: 0 });
+    await control('balance', { key: DEMO_KEY, regular: 0, daily: 0 });
+    await assert.rejects(
+      async () => readAll(await swift.sendRequest([vscode.LanguageModelChatMessage.User('No credits e2e-lm-402')], {})),
+      (err: Error) => /credit/i.test(err.message),
+    );
+  });
+});

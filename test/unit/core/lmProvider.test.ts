@@ -1,0 +1,79 @@
+import { strict as assert } from 'node:assert';
+import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, MESSAGE_ID_SPACE, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type ModelLike } from '../../../src/core';
+
+const catalogue: ModelLike[] = [
+  { valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true, max_tokens: 4096 },
+  { valueId: 'deep-think', name: 'Deep Think', type: 'text', costInCreditPerUse: 5, isActive: true, max_tokens: 32768 },
+  { valueId: 'code-pro', name: 'Code Pro', type: 'text', costInCreditPerUse: 0.5, isActive: true },
+  { valueId: 'legacy-chat', name: 'Legacy', type: 'text', costInCreditPerUse: 1, isActive: false },
+  { valueId: 'pixel-art', name: 'Pixel Art', type: 'image', costInCreditPerUse: 10, isActive: true },
+  { valueId: 'turbo-v2', name: 'Turbo V2', type: 'text', costInCreditPerUse: 2, isActive: true },
+];
+
+const text = (role: LmMessage['role'], ...values: string[]): LmMessage => ({ role, parts: values.map((value) => ({ kind: 'text', value })) });
+
+describe('core: the service models as a language model provider', () => {
+  it('lists only usable chat models, each with its cost per message in the detail', () => {
+    const list = lmModels(catalogue);
+    assert.deepEqual(list.map((m) => m.id), ['swift-chat', 'deep-think', 'code-pro']);
+    assert.equal(list[0].detail, '1 credit per message');
+    assert.equal(list[1].detail, '5 credits per message');
+    assert.equal(list[2].detail, '0.5 credits per message');
+    assert.match(list[1].tooltip, /Deep Think.*5 credits per message.*AI Chat credits/);
+    assert.equal(list[1].maxOutputTokens, 32768);
+    assert.equal(list[2].maxOutputTokens, DEFAULT_MAX_OUTPUT_TOKENS, 'no max_tokens: the default');
+    assert.ok(list.every((m) => m.maxInputTokens === DEFAULT_MAX_INPUT_TOKENS && m.family === m.id && !m.capabilities.toolCalling));
+    assert.deepEqual(lmModels([]), []);
+  });
+
+  it('turns the request into the service messages: system first, text parts joined, ids like the panel', () => {
+    const r = lmToServiceMessages([
+      text('user', 'What is ', 'a monad?'),
+      text('assistant', 'A monoid in the category of endofunctors.'),
+      text('system', 'Answer briefly.'),
+      text('user', ''),
+      text('user', 'Shorter please'),
+    ]);
+    assert.ok(r.ok);
+    assert.deepEqual(
+      r.messages.map((m) => [m.role, m.content]),
+      [
+        ['system', 'Answer briefly.'],
+        ['user', 'What is a monad?'],
+        ['assistant', 'A monoid in the category of endofunctors.'],
+        ['user', 'Shorter please'],
+      ],
+    );
+    assert.ok(r.messages.slice(1).every((m) => /^msg_[0-9a-f]{3}$/.test(m.id ?? '')), 'every turn has a message id');
+  });
+
+  it('refuses tool calls, images and a request that does not end with a user message, saying why', () => {
+    const tool = lmToServiceMessages([text('user', 'hi'), { role: 'assistant', parts: [{ kind: 'other', what: 'a tool call or tool result' }] }, text('user', 'go on')]);
+    assert.equal(tool.ok, false);
+    if (!tool.ok) assert.match(tool.message, /text only.*a tool call or tool result/);
+    const image = lmToServiceMessages([{ role: 'user', parts: [{ kind: 'text', value: 'look' }, { kind: 'other', what: 'a image/png attachment' }] }]);
+    assert.equal(image.ok, false);
+    assert.equal(lmToServiceMessages([text('user', 'q'), text('assistant', 'prefilled')]).ok, false);
+    assert.equal(lmToServiceMessages([]).ok, false);
+    assert.equal(lmToServiceMessages([text('system', 'only rules')]).ok, false);
+  });
+
+  it('keeps the newest turns of a very long request within the message id space', () => {
+    const many: LmMessage[] = [];
+    for (let i = 0; i < MESSAGE_ID_SPACE + 300; i++) many.push(text(i % 2 ? 'assistant' : 'user', `turn ${i}`));
+    many.push(text('user', 'the question'));
+    const r = lmToServiceMessages(many);
+    assert.ok(r.ok);
+    assert.ok(r.messages.length <= MESSAGE_ID_SPACE);
+    assert.equal(r.messages.at(-1)?.content, 'the question');
+    assert.equal(new Set(r.messages.map((m) => m.id)).size, r.messages.length, 'ids are unique');
+  });
+
+  it('estimates about four characters a token', () => {
+    assert.equal(estimateTokens(''), 0);
+    assert.equal(estimateTokens('a'), 1);
+    assert.equal(estimateTokens('abcd'), 1);
+    assert.equal(estimateTokens('abcde'), 2);
+    assert.equal(estimateTokens('x'.repeat(40_000)), 10_000);
+  });
+});
