@@ -11,6 +11,7 @@
 import type { Page } from 'playwright-core';
 import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
+import { cardChecks } from './cards';
 import { windowingChecks } from './windowing';
 
 interface Outcome {
@@ -301,6 +302,7 @@ async function main(): Promise<number> {
     await positive(probe);
     await probe.page.context().close();
     await windowingChecks(browser, record);
+    await cardChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();
