@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../../server/fixtures';
 import { e2e } from '../setup';
-import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
 import { waitFor, type Workbench } from '../workbench';
 
 /** Picks a model with "AI Chat: Select Model" (the row whose label holds `name`). */
@@ -115,14 +115,20 @@ describe('Journey 33: Out of credits', () => {
 
     // The kept text is now sent with the cheaper model.
     await chat.sendButton().click();
+    const last = (await waitForChatRequests(sentBefore + 1)).at(-1);
+    await waitFor(async () => (await chat.articles('Assistant').count()) === 3, 'no reply to the kept message', 60_000);
     await chat.waitForIdle();
-    const last = chatRequests().at(-1);
     assert.equal(last?.model, 'swift-chat');
     assert.equal(last?.messages?.at(-1)?.content, typed);
     await wb.waitForCredits(1);
 
     // The replies' own charges add up to the balance change: 12 -> 1 over three replies.
-    const usageAfter = await usageTotal(wb);
+    // (The last charge is recorded once the balance after the reply is known: read again if needed.)
+    let usageAfter = await usageTotal(wb);
+    for (let i = 0; i < 3 && usageAfter - usageBefore < 11; i++) {
+      await wb.page.waitForTimeout(1_000);
+      usageAfter = await usageTotal(wb);
+    }
     assert.equal(Math.round((usageAfter - usageBefore) * 100) / 100, 11, `usage ${usageBefore} -> ${usageAfter}`);
   });
 });
