@@ -36,7 +36,7 @@ import {
   type Subscription,
 } from './schemas';
 import { ChatStream } from './stream';
-import { balanceAmount, creditAmount, warnOncePerField, type RangeWarning } from './sanitize';
+import { balanceAmount, creditAmount, tokenCount, warnOncePerField, type RangeWarning } from './sanitize';
 import { parseResponse, validateChatRequest } from './validate';
 import type { z } from 'zod';
 
@@ -299,29 +299,53 @@ export class ChatServiceClient {
     return out;
   }
 
-  /** The balance; negative or fractional totals are made sensible (see sanitize.ts) and logged once. */
+  /** The balance; negative, fractional or huge amounts are made sensible (see sanitize.ts) and logged once. */
   async balance(opts: RequestOptions = {}): Promise<BalanceResponse> {
     const res = await this.getJson('/user/balance', BalanceResponseSchema, 'balance', opts);
     const b = res.balance;
     for (const field of ['regularBalance', 'dailyBalance', 'totalBalance'] as const) {
       b[field] = balanceAmount(b[field], `balance.${field}`, this.rangeWarning);
     }
+    for (const c of b.credits ?? []) {
+      c.amount = balanceAmount(c.amount, 'balance.credits.amount', this.rangeWarning);
+      if (typeof c.usedAmount === 'number') c.usedAmount = balanceAmount(c.usedAmount, 'balance.credits.usedAmount', this.rangeWarning);
+    }
+    const daily = b.dailyCredit;
+    if (daily) {
+      for (const field of ['amount', 'grantedAmount'] as const) {
+        const v = daily[field];
+        if (typeof v === 'number') daily[field] = balanceAmount(v, `balance.dailyCredit.${field}`, this.rangeWarning);
+      }
+    }
     return res;
   }
 
-  /** The models; a negative or non-finite cost makes the model unusable (isActive false), logged once. */
+  /**
+   * The models. A cost that is not a usable number of credits (negative, not finite, over
+   * MAX_CREDITS) is logged once and the model is marked `priceUnusable` (its cost set to 0): it
+   * cannot be used for chat (core/models.ts).
+   */
   async models(opts: RequestOptions = {}): Promise<Model[]> {
-    const list = await this.getJson('/ai-model', ModelListSchema, 'model list', opts);
+    const list: Model[] = await this.getJson('/ai-model', ModelListSchema, 'model list', opts);
     for (const m of list) {
       const cost = creditAmount(m.costInCreditPerUse, `model ${m.valueId.slice(0, 40)} costInCreditPerUse`, this.rangeWarning);
-      if (cost === undefined) m.isActive = false;
-      else m.costInCreditPerUse = cost;
+      if (cost === undefined) {
+        m.priceUnusable = true;
+        m.costInCreditPerUse = 0;
+      } else {
+        delete m.priceUnusable;
+        m.costInCreditPerUse = cost;
+      }
+      if (typeof m.max_tokens === 'number') m.max_tokens = tokenCount(m.max_tokens, `model ${m.valueId.slice(0, 40)} max_tokens`, this.rangeWarning) ?? null;
     }
     return list;
   }
 
+  /** The plans; a negative or non-finite price is shown as 0, logged once. */
   async subscriptions(opts: RequestOptions = {}): Promise<Subscription[]> {
-    return this.getJson('/subscription', SubscriptionListSchema, 'subscription list', opts);
+    const list = await this.getJson('/subscription', SubscriptionListSchema, 'subscription list', opts);
+    for (const s of list) s.price = balanceAmount(s.price, `subscription ${s.name.slice(0, 40)} price`, this.rangeWarning);
+    return list;
   }
 
   /** Aborts requests in flight (they fail with UserAbortError) and closes the connections. */

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorBody } from './schemas';
+import { balanceAmount, noRangeWarning } from './sanitize';
 
 export type ErrorKind =
   | 'auth'
@@ -106,7 +107,9 @@ export class InsufficientCreditsError extends APIError {
       typeof init.body === 'object' && init.body !== null && typeof init.body.creditsRemaining === 'number'
         ? init.body.creditsRemaining
         : undefined;
-    this.creditsRemaining = init.creditsRemaining ?? fromBody;
+    const left = init.creditsRemaining ?? fromBody;
+    // A value from the service: negative or not finite shows as 0 (see sanitize.ts).
+    this.creditsRemaining = left === undefined ? undefined : balanceAmount(left, 'creditsRemaining', noRangeWarning);
   }
 }
 

@@ -667,10 +667,39 @@ describe('ChatServiceClient against the reference server', function () {
         const b = await c.balance();
         assert.deepEqual([b.balance.regularBalance, b.balance.dailyBalance, b.balance.totalBalance], [0, 1.5, 0]);
         const models = await c.models();
-        assert.equal(models[0].isActive, false, 'a model with a negative cost cannot be used');
+        assert.equal(models[0].priceUnusable, true, 'a model with a negative cost cannot be used');
+        assert.equal(models[0].costInCreditPerUse, 0, 'and its cost is never handed out below 0');
         assert.equal(models[1].costInCreditPerUse, 0.26);
         const warnings = log.calls.filter((e) => e.msg === 'Out-of-range value from the service');
         assert.equal(warnings.filter((w) => w.data?.field === 'creditsUsed').length, 1, 'logged once per field');
+      } finally {
+        await closeServer(server);
+      }
+    });
+    it('every number handed out is finite and >= 0: 1e400 (Infinity once parsed), 1e308, a 402 with a negative balance', async () => {
+      const { server, url } = await tinyServer((req, res) => {
+        if (req.url?.endsWith('/chat')) {
+          res.writeHead(402, { 'content-type': 'application/json' });
+          res.end('{"error":"Insufficient credits","code":"INSUFFICIENT_CREDITS","creditsRemaining":-1e400}');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (req.url?.endsWith('/user/balance')) {
+          res.end('{"balance":{"regularBalance":1e308,"dailyBalance":1e400,"totalBalance":-1e400,"credits":[{"amount":1e400,"usedAmount":-2}],"dailyCredit":{"amount":-1,"grantedAmount":1e308}}}');
+        } else if (req.url?.endsWith('/subscription')) res.end('[{"name":"Odd","price":-1e400}]');
+        else res.end('[{"valueId":"big","name":"Big","type":"text","costInCreditPerUse":1e12,"isActive":true,"max_tokens":1e400},{"valueId":"huge","name":"Huge","type":"text","costInCreditPerUse":1.1e12,"isActive":true}]');
+      });
+      try {
+        const c = client({ baseUrl: url, maxRetries: 0 });
+        const b = (await c.balance()).balance;
+        assert.deepEqual([b.regularBalance, b.dailyBalance, b.totalBalance], [1e12, 1e12, 0]);
+        assert.deepEqual([b.credits?.[0].amount, b.credits?.[0].usedAmount, b.dailyCredit?.amount, b.dailyCredit?.grantedAmount], [1e12, 0, 0, 1e12]);
+        const [big, huge] = await c.models();
+        assert.deepEqual([big.costInCreditPerUse, big.priceUnusable, big.max_tokens], [1e12, undefined, null]);
+        assert.deepEqual([huge.costInCreditPerUse, huge.priceUnusable], [0, true]);
+        assert.equal((await c.subscriptions())[0].price, 0);
+        const e = await expectError(c.chat(hello), InsufficientCreditsError);
+        assert.equal(e.creditsRemaining, 0);
       } finally {
         await closeServer(server);
       }
