@@ -35,7 +35,7 @@ import {
   type Model,
   type Subscription,
 } from './schemas';
-import { ChatStream } from './stream';
+import { ChatStream, MAX_REPLY_CHARS } from './stream';
 import { balanceAmount, creditAmount, tokenCount, warnOncePerField, type RangeWarning } from './sanitize';
 import { parseResponse, validateChatRequest } from './validate';
 import type { z } from 'zod';
@@ -73,6 +73,8 @@ export const DEFAULT_TIMEOUTS = {
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Longest stream line / SSE event, in characters: 1 MiB. */
 export { MAX_LINE_CHARS } from './decoder';
+/** Most characters of text of one streamed reply (ReplyTooLargeError past it): 4 million. */
+export { MAX_REPLY_CHARS } from './stream';
 
 export interface ChatServiceClientOptions {
   /** e.g. https://chat.muffinscorp.com/api/public; a path prefix is kept, trailing slashes dropped. */
@@ -89,6 +91,8 @@ export interface ChatServiceClientOptions {
   /** Check TLS certificates of the service and of an https proxy. Default true. */
   strictSSL?: boolean;
   userAgent?: string;
+  /** Most characters of text read of one streamed reply (then ReplyTooLargeError). Default MAX_REPLY_CHARS. */
+  maxReplyChars?: number;
 }
 
 /** Told before the client waits to try a request again, so a caller can show why and for how long. */
@@ -194,6 +198,7 @@ export class ChatServiceClient {
   private readonly active = new Set<AttemptControl>();
   private closed = false;
   private readonly rangeWarning: RangeWarning;
+  private readonly maxReplyChars: number;
 
   constructor(opts: ChatServiceClientOptions) {
     let url: URL;
@@ -215,6 +220,7 @@ export class ChatServiceClient {
     this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? 2));
     this.retry = { ...DEFAULT_RETRY, ...stripUndefined(opts.retry ?? {}) };
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+    this.maxReplyChars = Math.max(1, Math.floor(opts.maxReplyChars ?? MAX_REPLY_CHARS));
     const rejectUnauthorized = opts.strictSSL !== false;
     const agentOptions = {
       connect: { timeout: this.timeouts.connectMs, rejectUnauthorized },
@@ -598,6 +604,7 @@ export class ChatServiceClient {
       },
       mapError: (err) => this.mapFailure(err, ctl, meta, true, { timeoutMs: this.timeouts.replyDeadlineMs, timeoutPhase: 'reply' }),
       closeGraceMs: this.timeouts.closeGraceMs,
+      maxReplyChars: this.maxReplyChars,
       onEnd: (outcome) => {
         ctl.dispose();
         this.active.delete(ctl);

@@ -17,6 +17,7 @@ export type ErrorKind =
   | 'aborted'
   | 'protocol'
   | 'stream'
+  | 'too-large'
   | 'validation';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -187,6 +188,19 @@ export class StreamEventError extends ChatServiceError {
     super(message);
     this.finishReason = finishReason;
     this.text = text;
+  }
+}
+
+/**
+ * A streamed reply grew past the most the client reads (`limit` characters of text): the text up to
+ * the limit came as events before this error, the rest was not read and the connection was closed.
+ */
+export class ReplyTooLargeError extends ChatServiceError {
+  readonly kind = 'too-large' as const;
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`The reply is longer than ${limit} characters; the rest was not read`);
+    this.limit = limit;
   }
 }
 

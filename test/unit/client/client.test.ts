@@ -10,7 +10,9 @@ import {
   InsufficientCreditsError,
   InvalidInputError,
   ProtocolError,
+  MAX_REPLY_CHARS,
   RateLimitError,
+  ReplyTooLargeError,
   RequestValidationError,
   ServerError,
   StreamEventError,
@@ -627,6 +629,49 @@ describe('ChatServiceClient against the reference server', function () {
       try {
         const e = await expectError(client({ baseUrl: url, maxRetries: 0 }).chat(hello), ProtocolError);
         assert.match(e.message, /larger than 16 MB/);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    for (const framing of ['sse', 'ndjson', 'prefixed'] as const) {
+      it(`${framing}: a streamed reply past maxReplyChars -> ReplyTooLargeError after exactly the text up to the limit; the connection is closed`, async () => {
+        srv.control.configure({ chunkSize: 500 });
+        srv.control.injectFault({ kind: 'slow-chunks', ms: 20, framing });
+        const c = client({ maxReplyChars: 5000 });
+        const stream = await c.chatStream({ messages: [{ role: 'user', content: 'a long one len:20000' }] });
+        const { events, error } = await drain(stream);
+        assert.ok(error instanceof ReplyTooLargeError, String(error));
+        assert.equal(error.kind, 'too-large');
+        assert.equal(error.limit, 5000);
+        const text = events.map((e) => (e.event === '0' ? e.data : '')).join('');
+        const whole = await collectStream(await client().chatStream({ messages: [{ role: 'user', content: 'a long one len:20000' }] }));
+        assert.ok(whole.text.length > 19_000, 'without the cap the whole reply is read');
+        assert.equal(text, whole.text.slice(0, 5000), 'the text up to the limit, nothing lost before it');
+        await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the client leave before the reply ended');
+      });
+    }
+
+    it('the default cap is MAX_REPLY_CHARS (4 million characters); a reply of exactly that is complete', async () => {
+      assert.equal(MAX_REPLY_CHARS, 4_000_000);
+      const piece = 'y'.repeat(500_000);
+      let calls = 0;
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.write('{"event":"f","messageId":"m"}\n');
+        for (let i = 0; i < 8; i++) res.write(JSON.stringify({ event: '0', data: piece }) + '\n');
+        if (++calls > 1) res.write(JSON.stringify({ event: '0', data: '🙂🙂' }) + '\n');
+        res.end('{"event":"e","finishReason":"stop"}\n{"event":"d","finishReason":"stop"}\n');
+      });
+      try {
+        const exact = await collectStream(await client({ baseUrl: url }).chatStream(hello));
+        assert.equal(exact.text.length, 4_000_000);
+        // One more piece past the limit: an emoji pair that would be cut in half is left out whole.
+        const over = client({ baseUrl: url, maxReplyChars: 4_000_001 });
+        const { events, error } = await drain(await over.chatStream(hello));
+        assert.ok(error instanceof ReplyTooLargeError, String(error));
+        const text = events.map((e) => (e.event === '0' ? e.data : '')).join('');
+        assert.equal(text.length, 4_000_000, 'the surrogate pair at the limit is not split');
       } finally {
         await closeServer(server);
       }

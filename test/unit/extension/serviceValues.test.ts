@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChatServiceClient, type Model } from '../../../src/client';
+import { ChatServiceClient, MAX_REPLY_CHARS, type Model } from '../../../src/client';
 import { ChatSession, ConversationStore, MemoryConversationStorage, modelCost, replayLog } from '../../../src/core';
 import { ChatController } from '../../../src/extension/chat/controller';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
@@ -75,7 +75,7 @@ async function setup(svc: Service) {
   return { client, models, storage, store, session, controller, posted, picks: () => picks };
 }
 
-describe('out-of-range values from the service reach neither the webview nor the log', () => {
+describe('values and sizes from the service the chat cannot take: refused, cut or clamped, never a stuck panel or a lost reply', () => {
   const services: Service[] = [];
   afterEach(async () => {
     await Promise.all(services.splice(0).map((s) => s.close()));
@@ -174,4 +174,60 @@ describe('out-of-range values from the service reach neither the webview nor the
       }
     });
   }
+
+  it('a streamed reply past the cap (4 M characters) ends as an error that says so; the text up to it is shown, kept on disk and charged', async () => {
+    // The service streams 41 M characters (the audit's case) as fast as the socket goes.
+    let closedEarly = false;
+    const server: Server = createServer((req, res) => {
+      if (req.url?.endsWith('/ai-model')) {
+        res.setHeader('content-type', 'application/json');
+        res.end('[{"valueId":"cheap-chat","name":"Cheap","type":"text","costInCreditPerUse":1,"isActive":true}]');
+        return;
+      }
+      res.setHeader('content-type', 'application/x-ndjson');
+      res.on('close', () => (closedEarly = !res.writableFinished));
+      res.write('{"event":"f","messageId":"m"}\n');
+      const line = JSON.stringify({ event: '0', data: 'y'.repeat(512 * 1024) }) + '\n';
+      let n = 0;
+      const pump = () => {
+        while (n < 80) {
+          n++;
+          if (!res.write(line)) return void res.once('drain', pump);
+        }
+        res.end('{"event":"e","finishReason":"stop"}\n{"event":"d","finishReason":"stop"}\n');
+      };
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    services.push({ url, chats: 0, close: () => new Promise<void>((r) => server.close(() => r())) });
+    const t = await setup({ url, chats: 0, close: async () => {} });
+    try {
+      await t.controller.send('go');
+      await t.store.flush();
+      const [user, reply] = t.session.conversation.messages;
+      assert.equal(user.content, 'go');
+      assert.equal(reply.status, 'error');
+      assert.equal(reply.content.length, MAX_REPLY_CHARS, 'the text up to the cap is kept');
+      assert.equal(reply.error?.kind, 'too-large');
+      assert.match(reply.error?.message ?? '', /longer than 4,000,000 characters.*The text so far is kept.*costs credits again/);
+      assert.equal(reply.meta?.credits, 1, 'the reply was paid for');
+      for (let i = 0; i < 200 && !closedEarly; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(closedEarly, 'the connection was closed before the service had sent the rest');
+      // What the panel was told: the text in chunks it accepts, then the error.
+      let shown = 0;
+      for (const m of t.posted) {
+        const r = parseHostMessage(m);
+        assert.ok(r.ok, r.ok ? '' : r.error);
+        if (m.type === 'streamChunk') shown += m.text.length;
+      }
+      assert.equal(shown, MAX_REPLY_CHARS);
+      const ended = t.posted.find((m) => m.type === 'turnEnded');
+      assert.ok(ended?.type === 'turnEnded' && ended.message.error?.kind === 'too-large');
+      const reopened = await new ConversationStore(t.storage).open(t.session.conversation.id);
+      assert.deepEqual(reopened?.messages.map((m) => [m.status, m.content.length]), [['complete', 2], ['error', MAX_REPLY_CHARS]]);
+    } finally {
+      await t.client.close();
+    }
+  });
 });
