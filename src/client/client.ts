@@ -47,13 +47,18 @@ export interface ClientTimeouts {
   headersMs?: number;
   /** Longest silence between two body chunks; a long streamed reply may last much longer. Default 60 s. */
   bodyMs?: number;
-  /** Whole non-streaming call (headers and body), per attempt; undefined: no overall limit. */
+  /**
+   * Whole GET (headers and body), per attempt: a body fed a byte at a time ends here. Default
+   * headersMs + bodyMs.
+   */
   requestMs?: number;
   /**
    * Waiting for a non-streaming chat reply: the service writes the whole reply before the headers,
    * so it gets longer than the time to the first byte of a stream (headersMs). Default 5 min.
    */
   chatReplyMs?: number;
+  /** Whole non-streaming chat call (headers and body), per attempt. Default chatReplyMs + bodyMs. */
+  chatRequestMs?: number;
   /** Overall deadline of a streamed reply (a stream of keep-alive comments ends here). Default 10 min. */
   replyDeadlineMs?: number;
   /** After `d` / [DONE], how long the rest of the body may take before the connection is closed. Default 1 s. */
@@ -185,7 +190,7 @@ export class ChatServiceClient {
   private readonly prefix: string;
   private readonly apiKey: ChatServiceClientOptions['apiKey'];
   private readonly logger: Logger;
-  private readonly timeouts: Required<Omit<ClientTimeouts, 'requestMs'>> & Pick<ClientTimeouts, 'requestMs'>;
+  private readonly timeouts: Required<ClientTimeouts>;
   /** Reports out-of-range values once per field (see sanitize.ts). */
   get warnRange(): RangeWarning {
     return this.rangeWarning;
@@ -216,7 +221,8 @@ export class ChatServiceClient {
     this.apiKey = opts.apiKey;
     this.logger = opts.logger ?? silentLogger;
     this.rangeWarning = warnOncePerField(this.logger);
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(opts.timeouts ?? {}) };
+    const t = { ...DEFAULT_TIMEOUTS, ...stripUndefined(opts.timeouts ?? {}) };
+    this.timeouts = { ...t, requestMs: t.requestMs ?? t.headersMs + t.bodyMs, chatRequestMs: t.chatRequestMs ?? t.chatReplyMs + t.bodyMs };
     this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? 2));
     this.retry = { ...DEFAULT_RETRY, ...stripUndefined(opts.retry ?? {}) };
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
@@ -260,7 +266,7 @@ export class ChatServiceClient {
       policy: 'chat',
       signal: opts.signal,
       onRetry: opts.onRetry,
-      timeoutMs: this.timeouts.requestMs,
+      timeoutMs: this.timeouts.chatRequestMs,
       headersTimeoutMs: this.timeouts.chatReplyMs,
       onSuccess: async (res) => ({ value: this.checkChatResponse(await this.readJson(res, ChatReplySchema, 'chat reply')) }),
     });
@@ -548,7 +554,7 @@ export class ChatServiceClient {
             cause: err,
           });
         }
-        return new TimeoutError(`No complete answer from the service within ${spec?.timeoutMs ?? this.timeouts.requestMs} ms`, {
+        return new TimeoutError(`No complete answer from the service within ${Math.round((spec?.timeoutMs ?? this.timeouts.requestMs) / 1000)} s (request deadline)`, {
           phase: 'request',
           timeoutMs: spec?.timeoutMs ?? this.timeouts.requestMs,
           cause: err,

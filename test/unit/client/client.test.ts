@@ -611,6 +611,42 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(slow.timeoutMs, 150);
     });
 
+    it('a body that trickles in a byte at a time (each within bodyMs) ends at the overall deadline: GETs and a non-streaming reply', async () => {
+      const body = JSON.stringify([{ valueId: 'slow', name: 'Slow', type: 'text', costInCreditPerUse: 1, isActive: true }]);
+      const { server, url } = await tinyServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const text = req.url?.endsWith('/chat') ? JSON.stringify({ content: 'x'.repeat(80) }) : body;
+        let i = 0;
+        const t = setInterval(() => {
+          if (i >= text.length) {
+            clearInterval(t);
+            res.end();
+          } else res.write(text[i++]);
+        }, 40);
+        res.on('close', () => clearInterval(t));
+      });
+      try {
+        // bodyMs 300: each byte comes well within it; the whole body would take about 4 s.
+        const c = client({ baseUrl: url, maxRetries: 0, timeouts: { headersMs: 300, bodyMs: 300, chatReplyMs: 300 } });
+        const t0 = Date.now();
+        const e = await expectError(c.models(), TimeoutError);
+        const tookMs = Date.now() - t0;
+        assert.equal(e.phase, 'request');
+        assert.equal(e.timeoutMs, 600, 'by default headersMs + bodyMs');
+        assert.ok(tookMs < 2500, `ended at the deadline, not when the body ended (${tookMs} ms)`);
+        const chat = await expectError(c.chat(hello), TimeoutError);
+        assert.equal(chat.phase, 'request');
+        assert.equal(chat.timeoutMs, 600, 'by default chatReplyMs + bodyMs');
+        assert.match(chat.message, /within 1 s \(request deadline\)/);
+        assert.equal(
+          (await expectError(client({ baseUrl: url, maxRetries: 0, timeouts: { bodyMs: 300, requestMs: 200 } }).balance(), TimeoutError)).timeoutMs,
+          200,
+        );
+      } finally {
+        await closeServer(server);
+      }
+    });
+
     it('requestMs bounds a whole non-streaming call', async () => {
       srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/ai-model', times: 3 });
       const e = await expectError(client({ timeouts: { requestMs: 100 }, maxRetries: 0 }).models(), TimeoutError);
