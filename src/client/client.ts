@@ -201,6 +201,9 @@ export class ChatServiceClient {
   private readonly dispatcher: Dispatcher;
   private readonly replyDispatcher: Dispatcher;
   private readonly active = new Set<AttemptControl>();
+  /** Calls not settled yet (reading the key, an attempt, a wait before a retry). */
+  private calls = 0;
+  private idleWaiters: Array<() => void> = [];
   private closed = false;
   private readonly rangeWarning: RangeWarning;
   private readonly maxReplyChars: number;
@@ -368,6 +371,39 @@ export class ChatServiceClient {
     await Promise.all([this.dispatcher.close(), this.replyDispatcher.close()]);
   }
 
+  /** No request in flight: no call unsettled, no stream still being read. */
+  get idle(): boolean {
+    return this.calls === 0 && this.active.size === 0;
+  }
+
+  /** Resolves once no request is in flight (at once when none is). */
+  whenIdle(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Closes the client once every request in flight has ended (a streamed reply is read to its end),
+   * or after `maxWaitMs` at the latest, which aborts what is left. New calls are served meanwhile.
+   */
+  async closeWhenIdle(maxWaitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxWaitMs);
+      timer.unref?.();
+    });
+    await Promise.race([this.whenIdle(), limit]);
+    clearTimeout(timer);
+    await this.close();
+  }
+
+  private checkIdle(): void {
+    if (!this.idle || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
   // -------------------------------------------------------------------------------------------
 
   private getJson<S extends z.ZodType>(path: string, schema: S, what: string, opts: RequestOptions): Promise<z.infer<S>> {
@@ -425,6 +461,16 @@ export class ChatServiceClient {
   }
 
   private async call<T>(spec: CallSpec<T>): Promise<T> {
+    this.calls++;
+    try {
+      return await this.callOnce(spec);
+    } finally {
+      this.calls--;
+      this.checkIdle();
+    }
+  }
+
+  private async callOnce<T>(spec: CallSpec<T>): Promise<T> {
     if (this.closed) throw new ConnectionError('The client was closed');
     if (spec.signal?.aborted) throw new UserAbortError();
     const key = await this.resolveKey();
@@ -503,6 +549,7 @@ export class ChatServiceClient {
       if (!keep) {
         ctl.dispose();
         this.active.delete(ctl);
+        this.checkIdle();
       }
     }
   }
@@ -614,6 +661,7 @@ export class ChatServiceClient {
       onEnd: (outcome) => {
         ctl.dispose();
         this.active.delete(ctl);
+        this.checkIdle();
         const data = this.logData(meta, {
           status: res.statusCode,
           events: outcome.events,

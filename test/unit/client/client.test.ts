@@ -1031,6 +1031,37 @@ describe('ChatServiceClient against the reference server', function () {
       assert.throws(() => stream[Symbol.asyncIterator](), TypeError);
     });
 
+    it('closeWhenIdle() lets a stream in flight and a GET waiting to retry finish, then closes; new calls are served meanwhile', async () => {
+      const c = client();
+      srv.control.configure({ chunkDelayMs: 5, chunkSize: 200 });
+      const stream = await c.chatStream({ messages: [{ role: 'user', content: 'len:4000' }] });
+      srv.control.injectFault({ kind: 'status', status: 503, path: '/user/balance' });
+      const balance = c.balance(); // 503 first: it waits, then tries again
+      let closed = false;
+      const closing = c.closeWhenIdle(10_000).then(() => (closed = true));
+      assert.equal(c.idle, false);
+      const models = await c.models();
+      assert.ok(models.length > 0, 'a new call is served while the client waits to close');
+      assert.equal(closed, false, 'not closed while the stream is in flight');
+      const { events, error } = await drain(stream);
+      assert.equal(error, undefined);
+      assert.ok(events.some((e) => e.event === 'd'), 'the reply was read to its end');
+      assert.ok((await balance).balance.totalBalance > 0, 'the GET retried and succeeded');
+      await closing;
+      assert.ok(closed && c.idle);
+      await expectError(c.balance(), ConnectionError);
+    });
+
+    it('closeWhenIdle(maxWaitMs) aborts what is still in flight when the wait is over', async () => {
+      const c = client();
+      const stream = await startSlowStream(c);
+      const t0 = Date.now();
+      await c.closeWhenIdle(150);
+      assert.ok(Date.now() - t0 < 2000);
+      const { error } = await drain(stream);
+      assert.ok(error instanceof UserAbortError, String(error));
+    });
+
     it('close() aborts a stream in flight and later calls fail', async () => {
       const c = client();
       const stream = await startSlowStream(c);
