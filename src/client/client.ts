@@ -96,7 +96,10 @@ export interface ChatServiceClientOptions {
   /** Check TLS certificates of the service and of an https proxy. Default true. */
   strictSSL?: boolean;
   userAgent?: string;
-  /** Most characters of text read of one streamed reply (then ReplyTooLargeError). Default MAX_REPLY_CHARS. */
+  /**
+   * Most characters of text of one reply: a streamed one ends there with ReplyTooLargeError, a
+   * non-streamed one is cut there (named in `problems`). Default MAX_REPLY_CHARS.
+   */
   maxReplyChars?: number;
 }
 
@@ -308,8 +311,15 @@ export class ChatServiceClient {
     };
     const creditsUsed = creditAmount(raw.creditsUsed, 'creditsUsed', warn);
     const creditsRemaining = raw.creditsRemaining === undefined ? undefined : balanceAmount(raw.creditsRemaining, 'creditsRemaining', warn);
+    let content = raw.content;
+    if (content.length > this.maxReplyChars) {
+      // Like a streamed reply: the text up to the limit (a surrogate pair is not split), the rest left out.
+      const keep = /[\uD800-\uDBFF]/.test(content.charAt(this.maxReplyChars - 1)) ? this.maxReplyChars - 1 : this.maxReplyChars;
+      content = content.slice(0, keep);
+      problems.push(`content is longer than ${this.maxReplyChars} characters: cut there`);
+    }
     if (problems.length) this.logger.warn('Chat reply kept despite problems', { problems });
-    const out: CheckedChatResponse = { ...raw, creditsUsed, creditsRemaining };
+    const out: CheckedChatResponse = { ...raw, content, creditsUsed, creditsRemaining };
     if (problems.length) out.problems = problems;
     return out;
   }
@@ -595,13 +605,13 @@ export class ChatServiceClient {
         return new UserAbortError('The client was closed', { cause: err });
       case 'timeout':
         if (spec?.timeoutPhase === 'reply') {
-          return new TimeoutError(`The reply was not complete within ${Math.round((spec.timeoutMs ?? 0) / 60_000)} minutes (reply deadline)`, {
+          return new TimeoutError(`The reply was not complete within ${durationText(spec.timeoutMs ?? 0)} (reply deadline)`, {
             phase: 'reply',
             timeoutMs: spec.timeoutMs,
             cause: err,
           });
         }
-        return new TimeoutError(`No complete answer from the service within ${Math.round((spec?.timeoutMs ?? this.timeouts.requestMs) / 1000)} s (request deadline)`, {
+        return new TimeoutError(`No complete answer from the service within ${durationText(spec?.timeoutMs ?? this.timeouts.requestMs)} (request deadline)`, {
           phase: 'request',
           timeoutMs: spec?.timeoutMs ?? this.timeouts.requestMs,
           cause: err,
@@ -686,6 +696,13 @@ export class ChatServiceClient {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** "45 s", "1.5 s", "10 minutes", "1 minute". */
+function durationText(ms: number): string {
+  if (ms < 60_000) return `${ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)} s`;
+  const min = Math.round(ms / 6_000) / 10;
+  return `${min} minute${min === 1 ? '' : 's'}`;
+}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -637,7 +637,7 @@ describe('ChatServiceClient against the reference server', function () {
         const chat = await expectError(c.chat(hello), TimeoutError);
         assert.equal(chat.phase, 'request');
         assert.equal(chat.timeoutMs, 600, 'by default chatReplyMs + bodyMs');
-        assert.match(chat.message, /within 1 s \(request deadline\)/);
+        assert.match(chat.message, /within 0.6 s \(request deadline\)/);
         assert.equal(
           (await expectError(client({ baseUrl: url, maxRetries: 0, timeouts: { bodyMs: 300, requestMs: 200 } }).balance(), TimeoutError)).timeoutMs,
           200,
@@ -687,6 +687,15 @@ describe('ChatServiceClient against the reference server', function () {
         await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the client leave before the reply ended');
       });
     }
+
+    it('a non-streamed reply past maxReplyChars is kept cut at the limit, the cut named in problems', async () => {
+      const r = await client({ maxReplyChars: 5000 }).chat({ messages: [{ role: 'user', content: 'a long one len:20000' }] });
+      assert.equal(r.content.length <= 5000 && r.content.length >= 4999, true, String(r.content.length));
+      assert.ok(r.problems?.includes('content is longer than 5000 characters: cut there'), String(r.problems));
+      const whole = await client().chat({ messages: [{ role: 'user', content: 'a long one len:20000' }] });
+      assert.ok(whole.content.startsWith(r.content) && whole.content.length > 19_000);
+      assert.equal(whole.problems, undefined);
+    });
 
     it('the default cap is MAX_REPLY_CHARS (4 million characters); a reply of exactly that is complete', async () => {
       assert.equal(MAX_REPLY_CHARS, 4_000_000);
@@ -889,7 +898,7 @@ describe('ChatServiceClient against the reference server', function () {
         assert.equal(events.length, 0);
         assert.ok(error instanceof TimeoutError, String(error));
         assert.equal(error.phase, 'reply');
-        assert.match(error.message, /reply deadline/);
+        assert.match(error.message, /within 0.3 s \(reply deadline\)/, 'a short deadline is said in seconds, not as 0 minutes');
       } finally {
         await c.close();
       }
