@@ -35,8 +35,8 @@ import {
   type Model,
   type Subscription,
 } from './schemas';
-import { ChatStream } from './stream';
-import { balanceAmount, creditAmount, warnOncePerField, type RangeWarning } from './sanitize';
+import { ChatStream, MAX_REPLY_CHARS } from './stream';
+import { balanceAmount, creditAmount, tokenCount, warnOncePerField, type RangeWarning } from './sanitize';
 import { parseResponse, validateChatRequest } from './validate';
 import type { z } from 'zod';
 
@@ -47,13 +47,18 @@ export interface ClientTimeouts {
   headersMs?: number;
   /** Longest silence between two body chunks; a long streamed reply may last much longer. Default 60 s. */
   bodyMs?: number;
-  /** Whole non-streaming call (headers and body), per attempt; undefined: no overall limit. */
+  /**
+   * Whole GET (headers and body), per attempt: a body fed a byte at a time ends here. Default
+   * headersMs + bodyMs.
+   */
   requestMs?: number;
   /**
    * Waiting for a non-streaming chat reply: the service writes the whole reply before the headers,
    * so it gets longer than the time to the first byte of a stream (headersMs). Default 5 min.
    */
   chatReplyMs?: number;
+  /** Whole non-streaming chat call (headers and body), per attempt. Default chatReplyMs + bodyMs. */
+  chatRequestMs?: number;
   /** Overall deadline of a streamed reply (a stream of keep-alive comments ends here). Default 10 min. */
   replyDeadlineMs?: number;
   /** After `d` / [DONE], how long the rest of the body may take before the connection is closed. Default 1 s. */
@@ -73,6 +78,8 @@ export const DEFAULT_TIMEOUTS = {
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Longest stream line / SSE event, in characters: 1 MiB. */
 export { MAX_LINE_CHARS } from './decoder';
+/** Most characters of text of one streamed reply (ReplyTooLargeError past it): 4 million. */
+export { MAX_REPLY_CHARS } from './stream';
 
 export interface ChatServiceClientOptions {
   /** e.g. https://chat.muffinscorp.com/api/public; a path prefix is kept, trailing slashes dropped. */
@@ -89,6 +96,11 @@ export interface ChatServiceClientOptions {
   /** Check TLS certificates of the service and of an https proxy. Default true. */
   strictSSL?: boolean;
   userAgent?: string;
+  /**
+   * Most characters of text of one reply: a streamed one ends there with ReplyTooLargeError, a
+   * non-streamed one is cut there (named in `problems`). Default MAX_REPLY_CHARS.
+   */
+  maxReplyChars?: number;
 }
 
 /** Told before the client waits to try a request again, so a caller can show why and for how long. */
@@ -181,7 +193,7 @@ export class ChatServiceClient {
   private readonly prefix: string;
   private readonly apiKey: ChatServiceClientOptions['apiKey'];
   private readonly logger: Logger;
-  private readonly timeouts: Required<Omit<ClientTimeouts, 'requestMs'>> & Pick<ClientTimeouts, 'requestMs'>;
+  private readonly timeouts: Required<ClientTimeouts>;
   /** Reports out-of-range values once per field (see sanitize.ts). */
   get warnRange(): RangeWarning {
     return this.rangeWarning;
@@ -192,8 +204,12 @@ export class ChatServiceClient {
   private readonly dispatcher: Dispatcher;
   private readonly replyDispatcher: Dispatcher;
   private readonly active = new Set<AttemptControl>();
+  /** Calls not settled yet (reading the key, an attempt, a wait before a retry). */
+  private calls = 0;
+  private idleWaiters: Array<() => void> = [];
   private closed = false;
   private readonly rangeWarning: RangeWarning;
+  private readonly maxReplyChars: number;
 
   constructor(opts: ChatServiceClientOptions) {
     let url: URL;
@@ -211,10 +227,12 @@ export class ChatServiceClient {
     this.apiKey = opts.apiKey;
     this.logger = opts.logger ?? silentLogger;
     this.rangeWarning = warnOncePerField(this.logger);
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(opts.timeouts ?? {}) };
+    const t = { ...DEFAULT_TIMEOUTS, ...stripUndefined(opts.timeouts ?? {}) };
+    this.timeouts = { ...t, requestMs: t.requestMs ?? t.headersMs + t.bodyMs, chatRequestMs: t.chatRequestMs ?? t.chatReplyMs + t.bodyMs };
     this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? 2));
     this.retry = { ...DEFAULT_RETRY, ...stripUndefined(opts.retry ?? {}) };
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+    this.maxReplyChars = Math.max(1, Math.floor(opts.maxReplyChars ?? MAX_REPLY_CHARS));
     const rejectUnauthorized = opts.strictSSL !== false;
     const agentOptions = {
       connect: { timeout: this.timeouts.connectMs, rejectUnauthorized },
@@ -254,7 +272,7 @@ export class ChatServiceClient {
       policy: 'chat',
       signal: opts.signal,
       onRetry: opts.onRetry,
-      timeoutMs: this.timeouts.requestMs,
+      timeoutMs: this.timeouts.chatRequestMs,
       headersTimeoutMs: this.timeouts.chatReplyMs,
       onSuccess: async (res) => ({ value: this.checkChatResponse(await this.readJson(res, ChatReplySchema, 'chat reply')) }),
     });
@@ -293,35 +311,66 @@ export class ChatServiceClient {
     };
     const creditsUsed = creditAmount(raw.creditsUsed, 'creditsUsed', warn);
     const creditsRemaining = raw.creditsRemaining === undefined ? undefined : balanceAmount(raw.creditsRemaining, 'creditsRemaining', warn);
+    let content = raw.content;
+    if (content.length > this.maxReplyChars) {
+      // Like a streamed reply: the text up to the limit (a surrogate pair is not split), the rest left out.
+      const keep = /[\uD800-\uDBFF]/.test(content.charAt(this.maxReplyChars - 1)) ? this.maxReplyChars - 1 : this.maxReplyChars;
+      content = content.slice(0, keep);
+      problems.push(`content is longer than ${this.maxReplyChars} characters: cut there`);
+    }
     if (problems.length) this.logger.warn('Chat reply kept despite problems', { problems });
-    const out: CheckedChatResponse = { ...raw, creditsUsed, creditsRemaining };
+    const out: CheckedChatResponse = { ...raw, content, creditsUsed, creditsRemaining };
     if (problems.length) out.problems = problems;
     return out;
   }
 
-  /** The balance; negative or fractional totals are made sensible (see sanitize.ts) and logged once. */
+  /** The balance; negative, fractional or huge amounts are made sensible (see sanitize.ts) and logged once. */
   async balance(opts: RequestOptions = {}): Promise<BalanceResponse> {
     const res = await this.getJson('/user/balance', BalanceResponseSchema, 'balance', opts);
     const b = res.balance;
     for (const field of ['regularBalance', 'dailyBalance', 'totalBalance'] as const) {
       b[field] = balanceAmount(b[field], `balance.${field}`, this.rangeWarning);
     }
+    for (const c of b.credits ?? []) {
+      c.amount = balanceAmount(c.amount, 'balance.credits.amount', this.rangeWarning);
+      if (typeof c.usedAmount === 'number') c.usedAmount = balanceAmount(c.usedAmount, 'balance.credits.usedAmount', this.rangeWarning);
+    }
+    const daily = b.dailyCredit;
+    if (daily) {
+      for (const field of ['amount', 'grantedAmount'] as const) {
+        const v = daily[field];
+        if (typeof v === 'number') daily[field] = balanceAmount(v, `balance.dailyCredit.${field}`, this.rangeWarning);
+      }
+    }
     return res;
   }
 
-  /** The models; a negative or non-finite cost makes the model unusable (isActive false), logged once. */
+  /**
+   * The models. A cost that is not a usable number of credits (negative, not finite, over
+   * MAX_CREDITS) is logged once and the model is marked `priceUnusable` (its cost set to 0): it
+   * cannot be used for chat (core/models.ts).
+   */
   async models(opts: RequestOptions = {}): Promise<Model[]> {
-    const list = await this.getJson('/ai-model', ModelListSchema, 'model list', opts);
+    const list: Model[] = await this.getJson('/ai-model', ModelListSchema, 'model list', opts);
     for (const m of list) {
       const cost = creditAmount(m.costInCreditPerUse, `model ${m.valueId.slice(0, 40)} costInCreditPerUse`, this.rangeWarning);
-      if (cost === undefined) m.isActive = false;
-      else m.costInCreditPerUse = cost;
+      if (cost === undefined) {
+        m.priceUnusable = true;
+        m.costInCreditPerUse = 0;
+      } else {
+        delete m.priceUnusable;
+        m.costInCreditPerUse = cost;
+      }
+      if (typeof m.max_tokens === 'number') m.max_tokens = tokenCount(m.max_tokens, `model ${m.valueId.slice(0, 40)} max_tokens`, this.rangeWarning) ?? null;
     }
     return list;
   }
 
+  /** The plans; a negative or non-finite price is shown as 0, logged once. */
   async subscriptions(opts: RequestOptions = {}): Promise<Subscription[]> {
-    return this.getJson('/subscription', SubscriptionListSchema, 'subscription list', opts);
+    const list = await this.getJson('/subscription', SubscriptionListSchema, 'subscription list', opts);
+    for (const s of list) s.price = balanceAmount(s.price, `subscription ${s.name.slice(0, 40)} price`, this.rangeWarning);
+    return list;
   }
 
   /** Aborts requests in flight (they fail with UserAbortError) and closes the connections. */
@@ -330,6 +379,39 @@ export class ChatServiceClient {
     this.closed = true;
     for (const ctl of this.active) ctl.abort('closed');
     await Promise.all([this.dispatcher.close(), this.replyDispatcher.close()]);
+  }
+
+  /** No request in flight: no call unsettled, no stream still being read. */
+  get idle(): boolean {
+    return this.calls === 0 && this.active.size === 0;
+  }
+
+  /** Resolves once no request is in flight (at once when none is). */
+  whenIdle(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Closes the client once every request in flight has ended (a streamed reply is read to its end),
+   * or after `maxWaitMs` at the latest, which aborts what is left. New calls are served meanwhile.
+   */
+  async closeWhenIdle(maxWaitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxWaitMs);
+      timer.unref?.();
+    });
+    await Promise.race([this.whenIdle(), limit]);
+    clearTimeout(timer);
+    await this.close();
+  }
+
+  private checkIdle(): void {
+    if (!this.idle || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -389,6 +471,16 @@ export class ChatServiceClient {
   }
 
   private async call<T>(spec: CallSpec<T>): Promise<T> {
+    this.calls++;
+    try {
+      return await this.callOnce(spec);
+    } finally {
+      this.calls--;
+      this.checkIdle();
+    }
+  }
+
+  private async callOnce<T>(spec: CallSpec<T>): Promise<T> {
     if (this.closed) throw new ConnectionError('The client was closed');
     if (spec.signal?.aborted) throw new UserAbortError();
     const key = await this.resolveKey();
@@ -467,6 +559,7 @@ export class ChatServiceClient {
       if (!keep) {
         ctl.dispose();
         this.active.delete(ctl);
+        this.checkIdle();
       }
     }
   }
@@ -512,13 +605,13 @@ export class ChatServiceClient {
         return new UserAbortError('The client was closed', { cause: err });
       case 'timeout':
         if (spec?.timeoutPhase === 'reply') {
-          return new TimeoutError(`The reply was not complete within ${Math.round((spec.timeoutMs ?? 0) / 60_000)} minutes (reply deadline)`, {
+          return new TimeoutError(`The reply was not complete within ${durationText(spec.timeoutMs ?? 0)} (reply deadline)`, {
             phase: 'reply',
             timeoutMs: spec.timeoutMs,
             cause: err,
           });
         }
-        return new TimeoutError(`No complete answer from the service within ${spec?.timeoutMs ?? this.timeouts.requestMs} ms`, {
+        return new TimeoutError(`No complete answer from the service within ${durationText(spec?.timeoutMs ?? this.timeouts.requestMs)} (request deadline)`, {
           phase: 'request',
           timeoutMs: spec?.timeoutMs ?? this.timeouts.requestMs,
           cause: err,
@@ -574,9 +667,11 @@ export class ChatServiceClient {
       },
       mapError: (err) => this.mapFailure(err, ctl, meta, true, { timeoutMs: this.timeouts.replyDeadlineMs, timeoutPhase: 'reply' }),
       closeGraceMs: this.timeouts.closeGraceMs,
+      maxReplyChars: this.maxReplyChars,
       onEnd: (outcome) => {
         ctl.dispose();
         this.active.delete(ctl);
+        this.checkIdle();
         const data = this.logData(meta, {
           status: res.statusCode,
           events: outcome.events,
@@ -601,6 +696,13 @@ export class ChatServiceClient {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** "45 s", "1.5 s", "10 minutes", "1 minute". */
+function durationText(ms: number): string {
+  if (ms < 60_000) return `${ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)} s`;
+  const min = Math.round(ms / 6_000) / 10;
+  return `${min} minute${min === 1 ? '' : 's'}`;
+}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorBody } from './schemas';
+import { balanceAmount, noRangeWarning } from './sanitize';
 
 export type ErrorKind =
   | 'auth'
@@ -16,6 +17,7 @@ export type ErrorKind =
   | 'aborted'
   | 'protocol'
   | 'stream'
+  | 'too-large'
   | 'validation';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -106,7 +108,9 @@ export class InsufficientCreditsError extends APIError {
       typeof init.body === 'object' && init.body !== null && typeof init.body.creditsRemaining === 'number'
         ? init.body.creditsRemaining
         : undefined;
-    this.creditsRemaining = init.creditsRemaining ?? fromBody;
+    const left = init.creditsRemaining ?? fromBody;
+    // A value from the service: negative or not finite shows as 0 (see sanitize.ts).
+    this.creditsRemaining = left === undefined ? undefined : balanceAmount(left, 'creditsRemaining', noRangeWarning);
   }
 }
 
@@ -184,6 +188,19 @@ export class StreamEventError extends ChatServiceError {
     super(message);
     this.finishReason = finishReason;
     this.text = text;
+  }
+}
+
+/**
+ * A streamed reply grew past the most the client reads (`limit` characters of text): the text up to
+ * the limit came as events before this error, the rest was not read and the connection was closed.
+ */
+export class ReplyTooLargeError extends ChatServiceError {
+  readonly kind = 'too-large' as const;
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`The reply is longer than ${limit} characters; the rest was not read`);
+    this.limit = limit;
   }
 }
 

@@ -5,7 +5,7 @@
  * - the error hierarchy (every error has a stable `kind`);
  * - the stream decoder (pure) for other transports.
  */
-export { ChatServiceClient, DEFAULT_TIMEOUTS, buildApiError } from './client';
+export { ChatServiceClient, DEFAULT_TIMEOUTS, MAX_REPLY_CHARS, buildApiError } from './client';
 export type { ChatServiceClientOptions, ClientTimeouts, RequestOptions, RetryNotice } from './client';
 export { ChatStream, collectStream } from './stream';
 export type { CollectedReply, StreamOutcome } from './stream';
@@ -23,6 +23,7 @@ export {
   InvalidInputError,
   ProtocolError,
   RateLimitError,
+  ReplyTooLargeError,
   RequestValidationError,
   ServerError,
   StreamEventError,

@@ -9,7 +9,7 @@
  * `error` a failure, `length` cut at the model's limit, `content-filter` filtered, anything else a
  * normal end.
  */
-import { tokenCount, type RangeWarning } from './sanitize';
+import { addTokenCounts, noRangeWarning, tokenCount, type RangeWarning } from './sanitize';
 import type { StreamEvent, Usage } from './schemas';
 
 /** How the reply ended, for the user. */
@@ -35,8 +35,6 @@ export interface ReplyOutcome {
 }
 
 export const FINISH_ERROR_MESSAGE = 'The service reported an error while writing the reply (finishReason: error)';
-
-const noWarning: RangeWarning = () => {};
 
 /** finishReason as a ReplyEnding. */
 export function endingOf(finishReason: string): ReplyEnding {
@@ -67,9 +65,11 @@ export class ReplyAssembler {
   private errorPart: string | undefined;
   private done = false;
   private problems: string[] = [];
+  /** Steps whose count was sent but unusable, or a sum past a safe integer: that count is unknown. */
+  private unknownCounts = new Set<keyof ReplyUsage>();
   messageId: string | undefined;
 
-  constructor(private readonly warn: RangeWarning = noWarning) {}
+  constructor(private readonly warn: RangeWarning = noRangeWarning) {}
 
   push(ev: StreamEvent): string {
     switch (ev.event) {
@@ -84,7 +84,7 @@ export class ReplyAssembler {
       case 'e':
         if (this.steps === 0) this.steps = 1;
         this.stepReason = normaliseReason(ev.finishReason) ?? this.stepReason;
-        if (ev.usage) this.stepUsage = addUsage(this.stepUsage, this.usage(ev.usage, 'e.usage'));
+        if (ev.usage) this.addStepUsage(ev.usage);
         return '';
       case 'd':
         this.done = true;
@@ -118,6 +118,19 @@ export class ReplyAssembler {
     return ending === 'error' ? { ...base, ending, errorMessage: FINISH_ERROR_MESSAGE } : { ...base, ending };
   }
 
+  private addStepUsage(u: Usage): void {
+    const step = this.usage(u, 'e.usage');
+    const sum: ReplyUsage = {};
+    for (const key of ['promptTokens', 'completionTokens'] as const) {
+      if (u[key] !== undefined && step[key] === undefined) this.unknownCounts.add(key);
+      if (this.unknownCounts.has(key)) continue;
+      const v = addTokenCounts(this.stepUsage?.[key], step[key], `e.usage.${key} (sum of the steps)`, this.warn);
+      if (v === undefined && (this.stepUsage?.[key] !== undefined || step[key] !== undefined)) this.unknownCounts.add(key);
+      else if (v !== undefined) sum[key] = v;
+    }
+    this.stepUsage = sum;
+  }
+
   private usage(u: Usage, field: string): ReplyUsage {
     const out: ReplyUsage = {};
     const p = tokenCount(u.promptTokens, `${field}.promptTokens`, this.warn);
@@ -126,15 +139,4 @@ export class ReplyAssembler {
     if (c !== undefined) out.completionTokens = c;
     return out;
   }
-}
-
-function addUsage(a: ReplyUsage | undefined, b: ReplyUsage): ReplyUsage {
-  if (!a) return { ...b };
-  const sum = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : x + y);
-  const out: ReplyUsage = {};
-  const p = sum(a.promptTokens, b.promptTokens);
-  const c = sum(a.completionTokens, b.completionTokens);
-  if (p !== undefined) out.promptTokens = p;
-  if (c !== undefined) out.completionTokens = c;
-  return out;
 }

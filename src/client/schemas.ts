@@ -82,6 +82,16 @@ export const ChatRequestSchema = z
   });
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
+/**
+ * A number from the service, as JSON.parse gives it. ±Infinity (what `1e400` parses to) is taken as
+ * the largest finite number of its sign: the client's range checks (sanitize.ts) then refuse or clamp
+ * it, instead of one such field making a whole paid reply or list unreadable.
+ */
+export const serviceNumber = z.preprocess(
+  (v) => (v === Infinity ? Number.MAX_VALUE : v === -Infinity ? -Number.MAX_VALUE : v),
+  z.number(),
+);
+
 // ---------------------------------------------------------------------------------------------
 // Chat responses
 
@@ -106,8 +116,8 @@ export const ChatReplySchema = z.looseObject({
   content: z.string(),
   role: z.string().optional(),
   createdAt: z.string().optional(),
-  creditsUsed: z.number().optional(),
-  creditsRemaining: z.number().optional(),
+  creditsUsed: serviceNumber.optional(),
+  creditsRemaining: serviceNumber.optional(),
   model: z.string().optional(),
 });
 
@@ -125,8 +135,8 @@ export type CheckedChatResponse = z.infer<typeof ChatReplySchema> & {
  * by checkUsage (sanitize.ts), which logs them once.
  */
 export const UsageSchema = z.looseObject({
-  promptTokens: z.number().optional(),
-  completionTokens: z.number().optional(),
+  promptTokens: serviceNumber.optional(),
+  completionTokens: serviceNumber.optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -200,29 +210,29 @@ export const STREAM_EVENT_SCHEMAS = {
 export const CreditSchema = z.looseObject({
   id: z.string().optional(),
   userId: z.string().optional(),
-  amount: z.number(),
+  amount: serviceNumber,
   expiresAt: z.string().nullish(),
   createdAt: z.string().nullish(),
   type: z.string().nullish(),
   extendedExpiresAt: z.string().nullish(),
-  usedAmount: z.number().nullish(),
+  usedAmount: serviceNumber.nullish(),
 });
 export type Credit = z.infer<typeof CreditSchema>;
 
 export const DailyCreditSchema = z.looseObject({
   id: z.string().optional(),
   userId: z.string().optional(),
-  grantedAmount: z.number().optional(),
-  amount: z.number().optional(),
+  grantedAmount: serviceNumber.optional(),
+  amount: serviceNumber.optional(),
   grantedDate: z.string().optional(),
   used: z.boolean().optional(),
 });
 export type DailyCredit = z.infer<typeof DailyCreditSchema>;
 
 export const BalanceSchema = z.looseObject({
-  regularBalance: z.number(),
-  dailyBalance: z.number(),
-  totalBalance: z.number(),
+  regularBalance: serviceNumber,
+  dailyBalance: serviceNumber,
+  totalBalance: serviceNumber,
   hasDailyCredit: z.boolean().optional(),
   credits: z.array(CreditSchema).optional(),
   dailyCredit: DailyCreditSchema.nullish(),
@@ -244,21 +254,28 @@ export const ModelSchema = z.looseObject({
   valueId: z.string(),
   name: z.string(),
   type: z.string(),
-  costInCreditPerUse: z.number(),
+  costInCreditPerUse: serviceNumber,
   isActive: z.boolean(),
   createdAt: z.string().optional(),
   totalUses: z.string().optional(),
   totalCreditsSpent: z.string().optional(),
-  max_tokens: z.number().nullish(),
+  max_tokens: serviceNumber.nullish(),
 });
-export type Model = z.infer<typeof ModelSchema>;
+export type Model = z.infer<typeof ModelSchema> & {
+  /**
+   * Set by the client (never taken from the service): the service's costInCreditPerUse is not a
+   * usable number of credits (negative, not finite, absurdly large). costInCreditPerUse is then 0,
+   * and the model cannot be used for chat.
+   */
+  priceUnusable?: boolean;
+};
 export const ModelListSchema = z.array(ModelSchema);
 
 export const SubscriptionSchema = z.looseObject({
   id: z.string().optional(),
   name: z.string(),
   features: z.array(z.string()).optional(),
-  price: z.number(),
+  price: serviceNumber,
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionListSchema = z.array(SubscriptionSchema);
@@ -275,7 +292,7 @@ export const ErrorBodySchema = z.looseObject({
   traceId: z.string().optional(),
   details: z.string().optional(),
   /** Sent with INSUFFICIENT_CREDITS. */
-  creditsRemaining: z.number().optional(),
+  creditsRemaining: serviceNumber.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 

@@ -4,7 +4,7 @@ import type { ChatServiceError, ResponseHeaders } from './errors';
 import type { Logger } from './logger';
 import { ReplyAssembler, type ReplyOutcome, type ReplyUsage } from './reply';
 import type { RangeWarning } from './sanitize';
-import { StreamEventError } from './errors';
+import { ReplyTooLargeError, StreamEventError } from './errors';
 import type { StreamEvent } from './schemas';
 
 /** After `d` / [DONE], how long the rest of the body may take before the connection is closed. */
@@ -36,7 +36,12 @@ export interface ChatStreamInit {
   closeGraceMs?: number;
   /** Longest line / SSE event in characters (default 1 MiB). */
   maxLineChars?: number;
+  /** Most characters of text (`0` events) read of one reply; default MAX_REPLY_CHARS. */
+  maxReplyChars?: number;
 }
+
+/** Most characters of text one streamed reply may have: 4 million (about 4 to 12 MB). */
+export const MAX_REPLY_CHARS = 4_000_000;
 
 /**
  * A streamed reply. Iterate it once with `for await`; events come as soon as each frame is complete.
@@ -45,6 +50,7 @@ export interface ChatStreamInit {
  * says what they mean. Iteration ends at `d` / [DONE] even when the server keeps the connection open
  * (the rest is read for a short grace, then the connection is closed). Errors: ProtocolError
  * (malformed frame, line over 1 MB, or the stream ended before the reply was complete),
+ * ReplyTooLargeError (the text passed maxReplyChars: the text up to it is given first),
  * ConnectionError, TimeoutError, UserAbortError; each is thrown after every event that came before it.
  * A stream that is neither iterated nor aborted keeps its connection until the body timeout.
  */
@@ -101,8 +107,18 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
         ...(this.init.maxLineChars !== undefined ? { maxLineChars: this.init.maxLineChars } : {}),
         onFraming: (f) => (this.detected = f),
       });
+      const maxChars = this.init.maxReplyChars ?? MAX_REPLY_CHARS;
+      let chars = 0;
       for await (const ev of decoded) {
         events++;
+        if (ev.event === '0' && chars + ev.data.length > maxChars) {
+          // The text up to the limit is given (not cutting a surrogate pair), then the reply stops here.
+          let keep = maxChars - chars;
+          if (keep > 0 && /[\uD800-\uDBFF]/.test(ev.data.charAt(keep - 1))) keep--;
+          if (keep > 0) yield { ...ev, data: ev.data.slice(0, keep) };
+          throw new ReplyTooLargeError(maxChars);
+        }
+        if (ev.event === '0') chars += ev.data.length;
         yield ev;
       }
       complete = true;

@@ -1,6 +1,7 @@
 // Errors of the service client turned into what the chat panel shows and the action that fixes it.
 import { ErrorKindSchema, type ErrorAction, type ErrorKind, type ErrorView } from '../protocol';
 import * as l10n from '@vscode/l10n';
+import { formatNumber } from './cost';
 
 const KINDS: readonly ErrorKind[] = ErrorKindSchema.options.filter((k) => k !== 'unknown');
 
@@ -17,6 +18,7 @@ interface ErrorLike {
   creditsRemaining?: unknown;
   field?: unknown;
   code?: unknown;
+  limit?: unknown;
 }
 
 export function errorKind(err: unknown): ErrorKind {
@@ -100,6 +102,13 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
       break;
     case 'stream':
       message = withTrace(l10n.t('The reply ended with an error: {0}', detail));
+      actions = ['retry'];
+      break;
+    case 'too-large':
+      message =
+        typeof e.limit === 'number'
+          ? l10n.t('The reply is longer than {0} characters, the most the chat reads: it was cut there. The text so far is kept.', formatNumber(e.limit))
+          : l10n.t('The reply is too long: it was cut. The text so far is kept.');
       actions = ['retry'];
       break;
     default:

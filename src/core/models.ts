@@ -11,6 +11,8 @@ export interface ModelLike {
   costInCreditPerUse: number;
   isActive: boolean;
   max_tokens?: number | null;
+  /** Set by the client: the service sent no usable price for it (see hasUsablePrice). */
+  priceUnusable?: boolean;
 }
 
 /** The chat request's model rule. */
@@ -18,7 +20,28 @@ export const MODEL_ID_PATTERN = /^[a-z-]+$/;
 
 export type Usability = { usable: true } | { usable: false; reason: string };
 
+/**
+ * Whether the model's price is a usable number of credits: not marked unusable by the client, and
+ * finite and >= 0 (also for a model that did not come through the client).
+ */
+export function hasUsablePrice(m: Pick<ModelLike, 'costInCreditPerUse' | 'priceUnusable'>): boolean {
+  return m.priceUnusable !== true && Number.isFinite(m.costInCreditPerUse) && m.costInCreditPerUse >= 0;
+}
+
+/**
+ * Why a message may not be sent with the model `valueId`, for the user (what to do included); undefined
+ * when it may. Refused: a model of the list whose price is unusable (what it costs is unknown, and a
+ * charge could not be shown). A model missing from the list, or a list not loaded, is the service's
+ * to judge.
+ */
+export function modelSendRefusal(models: readonly ModelLike[] | undefined, valueId: string): string | undefined {
+  const m = models?.find((x) => x.valueId === valueId);
+  if (!m || hasUsablePrice(m)) return undefined;
+  return l10n.t('The model "{0}" cannot be used: the service sent no usable price for it. Pick another model (AI Chat: Select Model) and send again.', m.name || m.valueId);
+}
+
 export function modelUsability(m: ModelLike): Usability {
+  if (!hasUsablePrice(m)) return { usable: false, reason: l10n.t('No usable price: the service sent a price that is not a number of credits') };
   if (!m.isActive) return { usable: false, reason: l10n.t('Inactive: the service does not offer it now') };
   if (m.type !== 'text') return { usable: false, reason: (/^[aeiou]/i.test(m.type) ? l10n.t('An {0} model: chat needs a text model', m.type) : l10n.t('A {0} model: chat needs a text model', m.type)) };
   if (!MODEL_ID_PATTERN.test(m.valueId)) {
@@ -28,7 +51,8 @@ export function modelUsability(m: ModelLike): Usability {
 }
 
 export function modelDescription(m: ModelLike): string {
-  const parts = [m.valueId, l10n.t('{0} per message', creditsText(m.costInCreditPerUse)), m.type];
+  const price = hasUsablePrice(m) ? l10n.t('{0} per message', creditsText(m.costInCreditPerUse)) : l10n.t('price unknown');
+  const parts = [m.valueId, price, m.type];
   if (typeof m.max_tokens === 'number') parts.push(l10n.t('max {0} tokens', formatNumber(m.max_tokens)));
   return parts.join(' · ');
 }
@@ -113,14 +137,15 @@ export function toModelSummaries(models: readonly ModelLike[]): ModelSummary[] {
     return {
       valueId: m.valueId,
       name: m.name,
-      cost: m.costInCreditPerUse,
+      cost: hasUsablePrice(m) ? m.costInCreditPerUse : 0,
       usable: u.usable,
       ...(u.usable ? {} : { reason: u.reason }),
     };
   });
 }
 
+/** The cost per message of the model `valueId`; null when unknown (not listed, or no usable price). */
 export function modelCost(models: readonly ModelLike[] | undefined, valueId: string): number | null {
   const m = models?.find((x) => x.valueId === valueId);
-  return m ? m.costInCreditPerUse : null;
+  return m && hasUsablePrice(m) ? m.costInCreditPerUse : null;
 }

@@ -1,7 +1,9 @@
 // Builds the service clients: the one every feature shares (rebuilt when the address, timeouts or
 // proxy settings change) and short-lived ones (the key check of Set API Key). Every client gets
 // the same proxy (core/proxy.ts) and sends the key only where ServiceAddress allows it.
-import * as vscode from 'vscode';
+// Free of `vscode` at run time (unit-tested in plain node): only its types are used.
+import type * as vscode from 'vscode';
+import * as l10n from '@vscode/l10n';
 import { ChatServiceClient, type ChatServiceClientOptions } from '../client';
 import { resolveProxy } from '../core/proxy';
 import type { ConfigService } from './config';
@@ -9,8 +11,15 @@ import type { Logger } from './log';
 import type { ServiceAddress } from './serviceAddress';
 import { clientTimeouts } from './settings';
 
+/** How long after a settings change the replaced client is kept at least (a caller may just have taken it). */
+export const RETIRE_AFTER_MS = 60_000;
+
 export class ClientProvider implements vscode.Disposable {
   private client: ChatServiceClient | undefined;
+  /** The longest any request of the current client may last (its deadlines), for retiring it. */
+  private clientLifetimeMs = 0;
+  /** Replaced clients not closed yet: their requests in flight finish first. */
+  private readonly retiring = new Set<ChatServiceClient>();
   private signature = '';
   private disposed = false;
   private readonly subscription: vscode.Disposable;
@@ -20,6 +29,7 @@ export class ClientProvider implements vscode.Disposable {
     private readonly address: ServiceAddress,
     private readonly logger: Logger,
     private readonly userAgent: string,
+    private readonly options: { /** Default RETIRE_AFTER_MS. */ retireAfterMs?: number } = {},
   ) {
     this.subscription = config.onDidChange(() => {
       // Rebuilt lazily on next use when something it depends on changed.
@@ -38,7 +48,7 @@ export class ClientProvider implements vscode.Disposable {
    * and ProxyConfigError (naming the setting) for a proxy value that cannot be used.
    */
   create(opts: Pick<ChatServiceClientOptions, 'baseUrl' | 'apiKey' | 'timeouts' | 'maxRetries'>): ChatServiceClient {
-    if (this.disposed) throw new Error(vscode.l10n.t('AI Chat is shutting down; no new request is made.'));
+    if (this.disposed) throw new Error(l10n.t('AI Chat is shutting down; no new request is made.'));
     const proxy = resolveProxy(opts.baseUrl, this.config.proxyInputs());
     this.logger.debug('Client created', {
       baseUrl: opts.baseUrl,
@@ -61,11 +71,10 @@ export class ClientProvider implements vscode.Disposable {
       this.reset();
       const s = this.config.settings;
       const baseUrl = s.baseUrl;
-      this.client = this.create({
-        baseUrl,
-        apiKey: () => this.address.keyFor(baseUrl),
-        timeouts: clientTimeouts(s.requestTimeoutSeconds, s.replyDeadlineMinutes),
-      });
+      const timeouts = clientTimeouts(s.requestTimeoutSeconds, s.replyDeadlineMinutes);
+      this.client = this.create({ baseUrl, apiKey: () => this.address.keyFor(baseUrl), timeouts });
+      // A streamed reply ends by its deadline, a non-streamed one by its own, a GET after its retries.
+      this.clientLifetimeMs = Math.max(timeouts.replyDeadlineMs, timeouts.chatRequestMs, 3 * timeouts.requestMs) + 120_000;
       this.signature = sig;
     }
     return this.client;
@@ -74,8 +83,19 @@ export class ClientProvider implements vscode.Disposable {
   private reset(): void {
     const old = this.client;
     this.client = undefined;
-    // Let requests in flight on the old client finish; close it afterwards.
-    if (old) setTimeout(() => void Promise.resolve(old.close()).catch(() => undefined), 60_000).unref?.();
+    if (!old) return;
+    // Requests in flight on the old client finish (a streamed reply is read to its end, never cut
+    // and shown as Stopped); it is closed once none is left, no sooner than retireAfterMs after the
+    // change, and at the latest when its longest deadline has passed.
+    this.retiring.add(old);
+    const maxWaitMs = this.clientLifetimeMs;
+    const timer = setTimeout(() => {
+      void old
+        .closeWhenIdle(maxWaitMs)
+        .catch(() => undefined)
+        .finally(() => this.retiring.delete(old));
+    }, this.options.retireAfterMs ?? RETIRE_AFTER_MS);
+    timer.unref?.();
   }
 
   dispose(): void {
@@ -83,6 +103,7 @@ export class ClientProvider implements vscode.Disposable {
     this.subscription.dispose();
     const old = this.client;
     this.client = undefined;
-    if (old) void Promise.resolve(old.close()).catch(() => undefined);
+    for (const c of [old, ...this.retiring]) if (c) void Promise.resolve(c.close()).catch(() => undefined);
+    this.retiring.clear();
   }
 }

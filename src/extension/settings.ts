@@ -51,20 +51,30 @@ export function readSettings(get: (key: string) => unknown): AiChatSettings {
 }
 
 /**
- * Client timeouts from the request timeout and reply deadline settings. A non-streaming reply is
- * written whole before its headers, so it waits longer than a stream's first byte: at least 5
- * minutes, and at least twice the request timeout.
+ * Client timeouts from the request timeout and reply deadline settings (requestTimeoutSeconds,
+ * default 120 s; replyDeadlineMinutes, default 10 min):
+ * - connect: the request timeout, at most 30 s;
+ * - the first byte of an answer, and the longest silence in a body: the request timeout;
+ * - a GET (balance, models, plans) as a whole: the request timeout (default 120 s), so a body that
+ *   trickles in a byte at a time cannot hold it longer;
+ * - a non-streaming reply is written whole before its headers, so it waits longer for them: at least
+ *   5 minutes and at least twice the request timeout; its whole call, that wait plus one request
+ *   timeout for the body (default 7 min);
+ * - a streamed reply as a whole: the reply deadline.
  */
 export function clientTimeouts(
   requestTimeoutSeconds: number,
   replyDeadlineMinutes = 10,
-): { connectMs: number; headersMs: number; bodyMs: number; chatReplyMs: number; replyDeadlineMs: number } {
+): { connectMs: number; headersMs: number; bodyMs: number; requestMs: number; chatReplyMs: number; chatRequestMs: number; replyDeadlineMs: number } {
   const ms = Math.round(requestTimeoutSeconds * 1000);
+  const chatReplyMs = Math.max(300_000, 2 * ms);
   return {
     connectMs: Math.min(ms, 30_000),
     headersMs: ms,
     bodyMs: ms,
-    chatReplyMs: Math.max(300_000, 2 * ms),
+    requestMs: ms,
+    chatReplyMs,
+    chatRequestMs: chatReplyMs + ms,
     replyDeadlineMs: Math.round(replyDeadlineMinutes * 60_000),
   };
 }

@@ -24,6 +24,7 @@ export const ErrorKindSchema = z.enum([
   'aborted',
   'protocol',
   'stream',
+  'too-large',
   'validation',
   'unknown',
 ]);

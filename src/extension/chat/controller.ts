@@ -2,7 +2,7 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
+import { canAfford, clearQueue, modelSendRefusal, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
 import type { ChatSettings, ChatStatus, HostMessage, InstructionsView, MessageView } from '../../protocol';
 
 /** What the controller reads of the settings, models and key. */
@@ -217,6 +217,7 @@ export class ChatController {
       this.settingsChanged();
       return;
     }
+    if (!(await this.usableModel(text))) return;
     const total = this.deps.balanceTotal?.();
     const cost = this.deps.models().costOf(this.deps.settings().model);
     if (total !== undefined && !canAfford(total, cost)) {
@@ -231,14 +232,14 @@ export class ChatController {
   /** Retry of a failed or stopped reply (the model may have been unset since). */
   async retry(): Promise<void> {
     if (this.deps.session.busy) return;
-    if (!(await this.ensureModel())) return;
+    if (!(await this.ensureModel()) || !(await this.usableModel())) return;
     await this.deps.session.retry();
   }
 
   /** Continue of a reply cut at the model's length limit (a new turn: the same checks as a send). */
   async continueReply(): Promise<void> {
     if (this.deps.session.busy) return;
-    if (!(await this.ensureModel())) return;
+    if (!(await this.ensureModel()) || !(await this.usableModel())) return;
     await this.deps.session.continueReply();
   }
 
@@ -249,6 +250,15 @@ export class ChatController {
       return false;
     }
     return this.deps.session.fork(messageId);
+  }
+
+  /** A model whose price is unusable is refused: a send says why (its text back in the box); Retry and Continue ask for another model. */
+  private async usableModel(text?: string): Promise<boolean> {
+    const why = () => modelSendRefusal(this.deps.models().models, this.deps.settings().model);
+    if (why() === undefined) return true;
+    if (text === undefined) return (await this.deps.pickModel()) && why() === undefined;
+    this.deps.session.rejectSend(text, { kind: 'validation', message: why() ?? '', actions: [] });
+    return false;
   }
 
   /** The model is required: ask for it on the first send. */

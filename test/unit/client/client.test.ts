@@ -10,7 +10,9 @@ import {
   InsufficientCreditsError,
   InvalidInputError,
   ProtocolError,
+  MAX_REPLY_CHARS,
   RateLimitError,
+  ReplyTooLargeError,
   RequestValidationError,
   ServerError,
   StreamEventError,
@@ -609,6 +611,42 @@ describe('ChatServiceClient against the reference server', function () {
       assert.equal(slow.timeoutMs, 150);
     });
 
+    it('a body that trickles in a byte at a time (each within bodyMs) ends at the overall deadline: GETs and a non-streaming reply', async () => {
+      const body = JSON.stringify([{ valueId: 'slow', name: 'Slow', type: 'text', costInCreditPerUse: 1, isActive: true }]);
+      const { server, url } = await tinyServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const text = req.url?.endsWith('/chat') ? JSON.stringify({ content: 'x'.repeat(80) }) : body;
+        let i = 0;
+        const t = setInterval(() => {
+          if (i >= text.length) {
+            clearInterval(t);
+            res.end();
+          } else res.write(text[i++]);
+        }, 40);
+        res.on('close', () => clearInterval(t));
+      });
+      try {
+        // bodyMs 300: each byte comes well within it; the whole body would take about 4 s.
+        const c = client({ baseUrl: url, maxRetries: 0, timeouts: { headersMs: 300, bodyMs: 300, chatReplyMs: 300 } });
+        const t0 = Date.now();
+        const e = await expectError(c.models(), TimeoutError);
+        const tookMs = Date.now() - t0;
+        assert.equal(e.phase, 'request');
+        assert.equal(e.timeoutMs, 600, 'by default headersMs + bodyMs');
+        assert.ok(tookMs < 2500, `ended at the deadline, not when the body ended (${tookMs} ms)`);
+        const chat = await expectError(c.chat(hello), TimeoutError);
+        assert.equal(chat.phase, 'request');
+        assert.equal(chat.timeoutMs, 600, 'by default chatReplyMs + bodyMs');
+        assert.match(chat.message, /within 0.6 s \(request deadline\)/);
+        assert.equal(
+          (await expectError(client({ baseUrl: url, maxRetries: 0, timeouts: { bodyMs: 300, requestMs: 200 } }).balance(), TimeoutError)).timeoutMs,
+          200,
+        );
+      } finally {
+        await closeServer(server);
+      }
+    });
+
     it('requestMs bounds a whole non-streaming call', async () => {
       srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/ai-model', times: 3 });
       const e = await expectError(client({ timeouts: { requestMs: 100 }, maxRetries: 0 }).models(), TimeoutError);
@@ -627,6 +665,58 @@ describe('ChatServiceClient against the reference server', function () {
       try {
         const e = await expectError(client({ baseUrl: url, maxRetries: 0 }).chat(hello), ProtocolError);
         assert.match(e.message, /larger than 16 MB/);
+      } finally {
+        await closeServer(server);
+      }
+    });
+
+    for (const framing of ['sse', 'ndjson', 'prefixed'] as const) {
+      it(`${framing}: a streamed reply past maxReplyChars -> ReplyTooLargeError after exactly the text up to the limit; the connection is closed`, async () => {
+        srv.control.configure({ chunkSize: 500 });
+        srv.control.injectFault({ kind: 'slow-chunks', ms: 20, framing });
+        const c = client({ maxReplyChars: 5000 });
+        const stream = await c.chatStream({ messages: [{ role: 'user', content: 'a long one len:20000' }] });
+        const { events, error } = await drain(stream);
+        assert.ok(error instanceof ReplyTooLargeError, String(error));
+        assert.equal(error.kind, 'too-large');
+        assert.equal(error.limit, 5000);
+        const text = events.map((e) => (e.event === '0' ? e.data : '')).join('');
+        const whole = await collectStream(await client().chatStream({ messages: [{ role: 'user', content: 'a long one len:20000' }] }));
+        assert.ok(whole.text.length > 19_000, 'without the cap the whole reply is read');
+        assert.equal(text, whole.text.slice(0, 5000), 'the text up to the limit, nothing lost before it');
+        await waitFor(() => requests('/chat')[0]?.clientClosed === true, 'the server to see the client leave before the reply ended');
+      });
+    }
+
+    it('a non-streamed reply past maxReplyChars is kept cut at the limit, the cut named in problems', async () => {
+      const r = await client({ maxReplyChars: 5000 }).chat({ messages: [{ role: 'user', content: 'a long one len:20000' }] });
+      assert.equal(r.content.length <= 5000 && r.content.length >= 4999, true, String(r.content.length));
+      assert.ok(r.problems?.includes('content is longer than 5000 characters: cut there'), String(r.problems));
+      const whole = await client().chat({ messages: [{ role: 'user', content: 'a long one len:20000' }] });
+      assert.ok(whole.content.startsWith(r.content) && whole.content.length > 19_000);
+      assert.equal(whole.problems, undefined);
+    });
+
+    it('the default cap is MAX_REPLY_CHARS (4 million characters); a reply of exactly that is complete', async () => {
+      assert.equal(MAX_REPLY_CHARS, 4_000_000);
+      const piece = 'y'.repeat(500_000);
+      let calls = 0;
+      const { server, url } = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.write('{"event":"f","messageId":"m"}\n');
+        for (let i = 0; i < 8; i++) res.write(JSON.stringify({ event: '0', data: piece }) + '\n');
+        if (++calls > 1) res.write(JSON.stringify({ event: '0', data: '🙂🙂' }) + '\n');
+        res.end('{"event":"e","finishReason":"stop"}\n{"event":"d","finishReason":"stop"}\n');
+      });
+      try {
+        const exact = await collectStream(await client({ baseUrl: url }).chatStream(hello));
+        assert.equal(exact.text.length, 4_000_000);
+        // One more piece past the limit: an emoji pair that would be cut in half is left out whole.
+        const over = client({ baseUrl: url, maxReplyChars: 4_000_001 });
+        const { events, error } = await drain(await over.chatStream(hello));
+        assert.ok(error instanceof ReplyTooLargeError, String(error));
+        const text = events.map((e) => (e.event === '0' ? e.data : '')).join('');
+        assert.equal(text.length, 4_000_000, 'the surrogate pair at the limit is not split');
       } finally {
         await closeServer(server);
       }
@@ -667,10 +757,39 @@ describe('ChatServiceClient against the reference server', function () {
         const b = await c.balance();
         assert.deepEqual([b.balance.regularBalance, b.balance.dailyBalance, b.balance.totalBalance], [0, 1.5, 0]);
         const models = await c.models();
-        assert.equal(models[0].isActive, false, 'a model with a negative cost cannot be used');
+        assert.equal(models[0].priceUnusable, true, 'a model with a negative cost cannot be used');
+        assert.equal(models[0].costInCreditPerUse, 0, 'and its cost is never handed out below 0');
         assert.equal(models[1].costInCreditPerUse, 0.26);
         const warnings = log.calls.filter((e) => e.msg === 'Out-of-range value from the service');
         assert.equal(warnings.filter((w) => w.data?.field === 'creditsUsed').length, 1, 'logged once per field');
+      } finally {
+        await closeServer(server);
+      }
+    });
+    it('every number handed out is finite and >= 0: 1e400 (Infinity once parsed), 1e308, a 402 with a negative balance', async () => {
+      const { server, url } = await tinyServer((req, res) => {
+        if (req.url?.endsWith('/chat')) {
+          res.writeHead(402, { 'content-type': 'application/json' });
+          res.end('{"error":"Insufficient credits","code":"INSUFFICIENT_CREDITS","creditsRemaining":-1e400}');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (req.url?.endsWith('/user/balance')) {
+          res.end('{"balance":{"regularBalance":1e308,"dailyBalance":1e400,"totalBalance":-1e400,"credits":[{"amount":1e400,"usedAmount":-2}],"dailyCredit":{"amount":-1,"grantedAmount":1e308}}}');
+        } else if (req.url?.endsWith('/subscription')) res.end('[{"name":"Odd","price":-1e400}]');
+        else res.end('[{"valueId":"big","name":"Big","type":"text","costInCreditPerUse":1e12,"isActive":true,"max_tokens":1e400},{"valueId":"huge","name":"Huge","type":"text","costInCreditPerUse":1.1e12,"isActive":true}]');
+      });
+      try {
+        const c = client({ baseUrl: url, maxRetries: 0 });
+        const b = (await c.balance()).balance;
+        assert.deepEqual([b.regularBalance, b.dailyBalance, b.totalBalance], [1e12, 1e12, 0]);
+        assert.deepEqual([b.credits?.[0].amount, b.credits?.[0].usedAmount, b.dailyCredit?.amount, b.dailyCredit?.grantedAmount], [1e12, 0, 0, 1e12]);
+        const [big, huge] = await c.models();
+        assert.deepEqual([big.costInCreditPerUse, big.priceUnusable, big.max_tokens], [1e12, undefined, null]);
+        assert.deepEqual([huge.costInCreditPerUse, huge.priceUnusable], [0, true]);
+        assert.equal((await c.subscriptions())[0].price, 0);
+        const e = await expectError(c.chat(hello), InsufficientCreditsError);
+        assert.equal(e.creditsRemaining, 0);
       } finally {
         await closeServer(server);
       }
@@ -779,7 +898,7 @@ describe('ChatServiceClient against the reference server', function () {
         assert.equal(events.length, 0);
         assert.ok(error instanceof TimeoutError, String(error));
         assert.equal(error.phase, 'reply');
-        assert.match(error.message, /reply deadline/);
+        assert.match(error.message, /within 0.3 s \(reply deadline\)/, 'a short deadline is said in seconds, not as 0 minutes');
       } finally {
         await c.close();
       }
@@ -919,6 +1038,37 @@ describe('ChatServiceClient against the reference server', function () {
       const stream = await client().chatStream(hello);
       await collectStream(stream);
       assert.throws(() => stream[Symbol.asyncIterator](), TypeError);
+    });
+
+    it('closeWhenIdle() lets a stream in flight and a GET waiting to retry finish, then closes; new calls are served meanwhile', async () => {
+      const c = client();
+      srv.control.configure({ chunkDelayMs: 5, chunkSize: 200 });
+      const stream = await c.chatStream({ messages: [{ role: 'user', content: 'len:4000' }] });
+      srv.control.injectFault({ kind: 'status', status: 503, path: '/user/balance' });
+      const balance = c.balance(); // 503 first: it waits, then tries again
+      let closed = false;
+      const closing = c.closeWhenIdle(10_000).then(() => (closed = true));
+      assert.equal(c.idle, false);
+      const models = await c.models();
+      assert.ok(models.length > 0, 'a new call is served while the client waits to close');
+      assert.equal(closed, false, 'not closed while the stream is in flight');
+      const { events, error } = await drain(stream);
+      assert.equal(error, undefined);
+      assert.ok(events.some((e) => e.event === 'd'), 'the reply was read to its end');
+      assert.ok((await balance).balance.totalBalance > 0, 'the GET retried and succeeded');
+      await closing;
+      assert.ok(closed && c.idle);
+      await expectError(c.balance(), ConnectionError);
+    });
+
+    it('closeWhenIdle(maxWaitMs) aborts what is still in flight when the wait is over', async () => {
+      const c = client();
+      const stream = await startSlowStream(c);
+      const t0 = Date.now();
+      await c.closeWhenIdle(150);
+      assert.ok(Date.now() - t0 < 2000);
+      const { error } = await drain(stream);
+      assert.ok(error instanceof UserAbortError, String(error));
     });
 
     it('close() aborts a stream in flight and later calls fail', async () => {

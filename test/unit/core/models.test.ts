@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { buildModelPickItems, modelCost, modelUsability, toModelSummaries, type ModelLike } from '../../../src/core';
+import { buildModelPickItems, hasUsablePrice, modelCost, modelDescription, modelSendRefusal, modelUsability, toModelSummaries, type ModelLike } from '../../../src/core';
 
 const models: ModelLike[] = [
   { valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true, max_tokens: 4096 },
@@ -22,6 +22,36 @@ describe('model usability', () => {
     assert.match(reason(models[2]), /Inactive/);
     assert.match(reason(models[4]), /^An image model/);
     assert.match(reason(models[5]), /turbo-v2/);
+  });
+});
+
+describe('a model whose price is unusable', () => {
+  const base = { valueId: 'odd-chat', name: 'Odd Chat', type: 'text', isActive: true } as const;
+  const bad: ModelLike[] = [
+    { ...base, costInCreditPerUse: 0, priceUnusable: true },
+    { ...base, costInCreditPerUse: -1 },
+    { ...base, costInCreditPerUse: Number.NaN },
+    { ...base, costInCreditPerUse: Infinity },
+  ];
+  it('is told apart from a usable (also free) one', () => {
+    for (const m of bad) assert.equal(hasUsablePrice(m), false, String(m.costInCreditPerUse));
+    assert.equal(hasUsablePrice({ ...base, costInCreditPerUse: 0 }), true, 'a free model is usable');
+    assert.equal(hasUsablePrice({ ...base, costInCreditPerUse: 2.5 }), true);
+  });
+  it('is not usable, has no cost, and is shown with "price unknown" and a cost of 0 to the webview', () => {
+    for (const m of bad) {
+      const u = modelUsability(m);
+      assert.ok(!u.usable && /No usable price/.test(u.reason));
+      assert.equal(modelCost([m], 'odd-chat'), null);
+      assert.match(modelDescription(m), /price unknown/);
+      assert.deepEqual(toModelSummaries([m]).map((x) => [x.cost, x.usable]), [[0, false]]);
+    }
+  });
+  it('refuses a send with what to do; a usable, unknown or unlisted model is left to the service', () => {
+    assert.match(modelSendRefusal(bad, 'odd-chat') ?? '', /"Odd Chat" cannot be used.*Pick another model/);
+    assert.equal(modelSendRefusal([{ ...base, costInCreditPerUse: 1 }], 'odd-chat'), undefined);
+    assert.equal(modelSendRefusal(bad, 'other-chat'), undefined);
+    assert.equal(modelSendRefusal(undefined, 'odd-chat'), undefined);
   });
 });
 

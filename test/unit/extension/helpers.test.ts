@@ -70,8 +70,27 @@ describe('settings', () => {
     assert.equal(s.model, 'swift-chat');
   });
   it('maps the request timeout to client timeouts', () => {
-    assert.deepEqual(clientTimeouts(120), { connectMs: 30_000, headersMs: 120_000, bodyMs: 120_000, chatReplyMs: 300_000, replyDeadlineMs: 600_000 });
-    assert.deepEqual(clientTimeouts(10, 2), { connectMs: 10_000, headersMs: 10_000, bodyMs: 10_000, chatReplyMs: 300_000, replyDeadlineMs: 120_000 });
+    assert.deepEqual(clientTimeouts(120), {
+      connectMs: 30_000,
+      headersMs: 120_000,
+      bodyMs: 120_000,
+      requestMs: 120_000,
+      chatReplyMs: 300_000,
+      chatRequestMs: 420_000,
+      replyDeadlineMs: 600_000,
+    });
+    assert.deepEqual(clientTimeouts(10, 2), {
+      connectMs: 10_000,
+      headersMs: 10_000,
+      bodyMs: 10_000,
+      requestMs: 10_000,
+      chatReplyMs: 300_000,
+      chatRequestMs: 310_000,
+      replyDeadlineMs: 120_000,
+    });
+    // A GET as a whole ends at the request timeout; a non-streaming reply has its wait plus one timeout for its body.
+    assert.equal(clientTimeouts(3600).requestMs, 3_600_000);
+    assert.equal(clientTimeouts(3600).chatRequestMs, 7_200_000 + 3_600_000);
     // A non-streaming reply always waits longer than the time to a stream's first byte.
     assert.ok(clientTimeouts(600).chatReplyMs > clientTimeouts(600).headersMs);
   });

@@ -1,0 +1,133 @@
+import { strict as assert } from 'node:assert';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConnectionError } from '../../../src/client';
+import { ChatSession, ConversationStore, MemoryConversationStorage } from '../../../src/core';
+import { ClientProvider } from '../../../src/extension/clientProvider';
+import type { ConfigChange, ConfigService } from '../../../src/extension/config';
+import type { ServiceAddress } from '../../../src/extension/serviceAddress';
+import { readSettings } from '../../../src/extension/settings';
+
+// A settings change (request timeout, proxy, address) builds a new client; the old one must let a
+// reply that is streaming finish, and be closed once nothing runs on it any more.
+
+const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** A stream of `parts` text events, one every `everyMs`, then e and d. */
+async function slowService(parts: number, everyMs: number): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    if (req.url?.endsWith('/ai-model')) {
+      res.setHeader('content-type', 'application/json');
+      res.end('[{"valueId":"m","name":"M","type":"text","costInCreditPerUse":1,"isActive":true}]');
+      return;
+    }
+    res.setHeader('content-type', 'application/x-ndjson');
+    res.write('{"event":"f","messageId":"m"}\n');
+    let n = 0;
+    const t = setInterval(() => {
+      res.write(JSON.stringify({ event: '0', data: `part ${++n} ` }) + '\n');
+      if (n === parts) {
+        clearInterval(t);
+        res.end('{"event":"e","finishReason":"stop"}\n{"event":"d","finishReason":"stop"}\n');
+      }
+    }, everyMs);
+    res.on('close', () => clearInterval(t));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+function fakeConfig(baseUrl: string) {
+  const settings = { ...readSettings(() => undefined), baseUrl, model: 'm' };
+  const listeners: Array<(e: ConfigChange) => void> = [];
+  const config = {
+    get settings() {
+      return settings;
+    },
+    onDidChange: (l: (e: ConfigChange) => void) => {
+      listeners.push(l);
+      return { dispose: () => listeners.splice(listeners.indexOf(l), 1) };
+    },
+    proxyInputs: () => ({ env: {}, noProxy: [], strictSSL: true }),
+  };
+  const change = (patch: Partial<typeof settings>) => {
+    Object.assign(settings, patch);
+    for (const l of [...listeners]) l({ affects: () => true });
+  };
+  return { settings, config: config as unknown as ConfigService, change };
+}
+
+async function isClosed(c: { models(): Promise<unknown> }): Promise<boolean> {
+  try {
+    await c.models();
+    return false;
+  } catch (e) {
+    return e instanceof ConnectionError && /closed/.test(e.message);
+  }
+}
+
+describe('a client replaced because a setting changed', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+  it('lets the streaming reply finish (not Stopped), then is closed once it is idle', async function () {
+    this.timeout(8000);
+    const svc = await slowService(20, 50);
+    server = svc.server;
+    const { settings, config, change } = fakeConfig(svc.url);
+    const address = { keyFor: async () => 'sk-test-123456' } as unknown as ServiceAddress;
+    // The old client may be closed 300 ms after the change at the earliest (60 s in the extension).
+    const clients = new ClientProvider(config, address, silent, 'test', { retireAfterMs: 300 });
+    try {
+      const first = clients.get();
+      const session = new ChatSession({
+        store: new ConversationStore(new MemoryConversationStorage()),
+        backend: () => clients.get(),
+        settings: () => settings,
+        modelCost: () => 1,
+        onEvent: () => {},
+        flushIntervalMs: 0,
+      });
+      const sending = session.send('a long answer please');
+      await new Promise((r) => setTimeout(r, 200));
+      change({ requestTimeoutSeconds: 60 }); // the user changes aiChat.requestTimeoutSeconds mid-reply
+      assert.notEqual(clients.get(), first, 'new requests get a new client');
+      await sending;
+      const reply = session.conversation.messages[1];
+      assert.equal(reply.status, 'complete', `the reply ended ${reply.status}: ${JSON.stringify(reply.content.slice(-20))}`);
+      assert.equal(reply.content, Array.from({ length: 20 }, (_, i) => `part ${i + 1} `).join(''));
+      // Idle now: the old client is closed soon after (not 60 s later), the new one is not.
+      const until = Date.now() + 2000;
+      while (!(await isClosed(first)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(await isClosed(first), 'the old client was closed once its reply had ended');
+    } finally {
+      clients.dispose();
+    }
+  });
+
+  it('at shutdown, a replaced client still in use is closed at once (nothing outlives the extension)', async function () {
+    const svc = await slowService(200, 50);
+    server = svc.server;
+    const { settings, config, change } = fakeConfig(svc.url);
+    const address = { keyFor: async () => 'sk-test-123456' } as unknown as ServiceAddress;
+    const clients = new ClientProvider(config, address, silent, 'test', { retireAfterMs: 10 });
+    const first = clients.get();
+    const session = new ChatSession({
+      store: new ConversationStore(new MemoryConversationStorage()),
+      backend: () => clients.get(),
+      settings: () => settings,
+      modelCost: () => 1,
+      onEvent: () => {},
+      flushIntervalMs: 0,
+    });
+    const sending = session.send('a very long answer');
+    await new Promise((r) => setTimeout(r, 150));
+    change({ baseUrl: svc.url + '/v2' });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await isClosed(first), false, 'still in use: kept past retireAfterMs');
+    clients.dispose();
+    await sending;
+    assert.equal(session.conversation.messages[1].status, 'stopped');
+    assert.ok(await isClosed(first));
+  });
+});
