@@ -9,6 +9,8 @@
 //   function of a file changes that function only);
 // - otherwise the block replaces the whole file (the diff shows what that means).
 
+import { resolveInsideFolder } from './workspacePath';
+
 export type ApplyMode = 'new-file' | 'region' | 'whole-file';
 
 export interface AppliedChange {
@@ -19,12 +21,80 @@ export interface AppliedChange {
   lines?: [number, number];
 }
 
-/** The segments of a relative path inside the workspace, or undefined (absolute, `..`, empty). */
+/** The segments of a relative path inside the workspace, or undefined (absolute, `..`, `:`, empty). */
 export function workspacePathSegments(path: string): string[] | undefined {
-  if (!path || /^([A-Za-z]:|[\\/~])/.test(path)) return undefined;
+  // A colon is a drive (C:x.ts) or an NTFS stream (file.txt:stream), never a plain file name.
+  if (!path || /^[\\/~]/.test(path) || path.includes(':')) return undefined;
   const parts = path.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.some((p) => p === '..')) return undefined;
   return parts;
+}
+
+/**
+ * A part of the workspace Apply to File treats with care: `git` (anything inside a `.git` folder:
+ * hooks run code, the repository can be damaged) is refused; `vscode` (a `.vscode` folder: tasks,
+ * launch configurations and settings that change what VS Code runs) asks first. Names compare as
+ * Windows and macOS do (case, trailing dots and spaces ignored).
+ */
+export function protectedArea(segments: readonly string[]): 'git' | 'vscode' | undefined {
+  const names = segments.map((s) => s.toLowerCase().replace(/[. ]+$/, ''));
+  if (names.some((n) => n === '.git')) return 'git';
+  if (names.some((n) => n === '.vscode')) return 'vscode';
+  return undefined;
+}
+
+export type ApplyTarget =
+  | {
+      ok: true;
+      /** Index of the workspace folder the file is in. */
+      folder: number;
+      /** Segments under that folder, as named (the URI to edit). */
+      segments: string[];
+      /** Where it lands on disk. */
+      real: string;
+      exists: boolean;
+      /** `.vscode`: ask before showing the change. */
+      ask?: 'vscode';
+    }
+  /** invalid: not a relative path; outside: lands outside every folder (a symbolic link); git: inside `.git`. */
+  | { ok: false; reason: 'invalid' | 'no-folder' | 'outside' | 'git' | 'unreadable' };
+
+/**
+ * The file a code block names, checked on disk: a relative path inside a workspace folder (the
+ * first folder where it exists, else the first folder) whose real location, symbolic links
+ * followed, is inside that folder too, and not inside `.git`.
+ */
+export async function resolveApplyTarget(folders: readonly string[], path: string): Promise<ApplyTarget> {
+  const segments = workspacePathSegments(path);
+  if (!segments) return { ok: false, reason: 'invalid' };
+  if (!folders.length) return { ok: false, reason: 'no-folder' };
+  return checkInFolders(folders, segments);
+}
+
+/** The same checks for a file given by its folder and segments (e.g. the last active editor's). */
+export async function checkApplyTarget(folders: readonly string[], folder: number, segments: readonly string[]): Promise<ApplyTarget> {
+  return checkOne(folders[folder], folder, [...segments]);
+}
+
+async function checkInFolders(folders: readonly string[], segments: string[]): Promise<ApplyTarget> {
+  let first: ApplyTarget | undefined;
+  for (let i = 0; i < folders.length; i++) {
+    const result = await checkOne(folders[i], i, segments);
+    if (result.ok && result.exists) return result;
+    first ??= result;
+  }
+  return first ?? { ok: false, reason: 'no-folder' };
+}
+
+async function checkOne(folder: string | undefined, index: number, segments: string[]): Promise<ApplyTarget> {
+  if (folder === undefined) return { ok: false, reason: 'no-folder' };
+  if (protectedArea(segments) === 'git') return { ok: false, reason: 'git' };
+  const inside = await resolveInsideFolder(folder, segments);
+  if (!inside.ok) return { ok: false, reason: inside.reason === 'unreadable' ? 'unreadable' : 'outside' };
+  // A link inside the folder may lead into .git or .vscode: the real place decides too.
+  const area = protectedArea(segments) ?? protectedArea(inside.relative);
+  if (area === 'git') return { ok: false, reason: 'git' };
+  return { ok: true, folder: index, segments, real: inside.real, exists: inside.exists, ...(area === 'vscode' ? { ask: 'vscode' as const } : {}) };
 }
 
 function eolOf(text: string): string {

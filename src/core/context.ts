@@ -3,6 +3,12 @@
 import * as l10n from '@vscode/l10n';
 import { isBinary } from './instructions';
 import { fenceFor, fenceLanguage, lineRangeText } from './selection';
+import { isPathInside, readHead } from './workspacePath';
+
+/** Most attachments one message takes (the chip row shows them all). */
+export const MAX_ATTACHMENTS = 100;
+/** Most characters the attachments of one message add together (a message is at most 10 M). */
+export const MAX_ATTACHED_CHARS = 8_000_000;
 
 export type AttachmentKind = 'file' | 'selection' | 'problems' | 'terminal';
 
@@ -78,17 +84,81 @@ export function cutText(text: string, maxBytes: number): { text: string; cut: bo
 
 export type FileResult = { ok: true; attachment: Attachment } | { ok: false; message: string };
 
-/** A whole file as an attachment: refused when binary, cut above maxKB. */
-export function fileAttachment(id: string, path: string, bytes: Uint8Array, maxKB: number, language?: string): FileResult {
-  if (isBinary(bytes)) {
+/**
+ * A file as an attachment: refused when binary, cut above maxKB. `bytes` may be only the start of
+ * the file (at least maxKB * 1024 + 4 bytes of it when it is longer); `size` is the whole file's.
+ */
+export function fileAttachment(id: string, path: string, bytes: Uint8Array, maxKB: number, language?: string, size = bytes.length): FileResult {
+  const head = bytes.subarray(0, Math.min(bytes.length, maxKB * 1024 + 4));
+  if (isBinary(head, size > head.length)) {
     return { ok: false, message: l10n.t('{0} looks like a binary file and was not attached. Attach a text file, or select the text you need and attach the selection.', path) };
   }
-  const text = new TextDecoder('utf-8').decode(bytes);
+  const text = new TextDecoder('utf-8').decode(head);
   const { text: content, cut } = cutText(text, maxKB * 1024);
   return {
     ok: true,
-    attachment: { id, kind: 'file', path, language: language ?? languageFromPath(path), content, bytes: bytes.length, ...(cut ? { cutToKB: maxKB } : {}) },
+    attachment: { id, kind: 'file', path, language: language ?? languageFromPath(path), content, bytes: size, ...(cut || size > head.length ? { cutToKB: maxKB } : {}) },
   };
+}
+
+/**
+ * A file on disk as an attachment, reading only what is kept (maxKB and a few bytes to tell a cut
+ * character from binary), never the whole file. Throws when it cannot be read or is not a
+ * regular file (code ENOTFILE).
+ */
+export async function readFileAttachment(id: string, path: string, fsPath: string, maxKB: number, language?: string): Promise<FileResult> {
+  const head = await readHead(fsPath, maxKB * 1024 + 4);
+  return fileAttachment(id, path, head.bytes, maxKB, language, head.size);
+}
+
+/**
+ * Whether `next` may join `items` (a chip of the same file replaces the older one): at most
+ * MAX_ATTACHMENTS chips and MAX_ATTACHED_CHARS characters of content together.
+ */
+export function attachmentRoom(items: readonly Attachment[], next: Attachment, limits = { count: MAX_ATTACHMENTS, chars: MAX_ATTACHED_CHARS }): 'ok' | 'count' | 'size' {
+  const kept = items.filter((o) => !replaces(next, o));
+  if (kept.length + 1 > limits.count) return 'count';
+  const chars = kept.reduce((sum, a) => sum + a.content.length, next.content.length);
+  return chars > limits.chars ? 'size' : 'ok';
+}
+
+/** The same file (or the same Problems) attached again replaces the older chip. */
+export function replaces(next: Attachment, old: Attachment): boolean {
+  return old.kind === next.kind && old.path === next.path && old.kind !== 'selection' && old.kind !== 'terminal';
+}
+
+/** Why attachments were left out, for one message after a batch (Open Editors, a drop, Files…). */
+export function attachmentLimitMessage(reason: 'count' | 'size', leftOut: readonly string[]): string {
+  const names = leftOut.slice(0, 3).join(', ') + (leftOut.length > 3 ? ', …' : '');
+  return reason === 'count'
+    ? l10n.t('{0} not attached ({1}): a message takes at most {2} attachments. Remove some chips, or send these in another message.', leftOut.length === 1 ? l10n.t('1 file was') : l10n.t('{0} files were', leftOut.length), names, MAX_ATTACHMENTS)
+    : l10n.t('{0} not attached ({1}): the attachments of a message are limited to {2} million characters. Remove some chips, or lower aiChat.context.maxFileKB.', leftOut.length === 1 ? l10n.t('1 file was') : l10n.t('{0} files were', leftOut.length), names, MAX_ATTACHED_CHARS / 1e6);
+}
+
+/** The URIs of `tabs` that are files of a workspace folder (file scheme, inside a folder), and the others. */
+export function workspaceFilesOf<T extends { scheme: string; fsPath: string }>(uris: readonly T[], folders: readonly string[]): { files: T[]; others: T[] } {
+  const files: T[] = [];
+  const others: T[] = [];
+  for (const u of uris) (u.scheme === 'file' && folders.some((f) => isPathInside(f, u.fsPath)) ? files : others).push(u);
+  return { files, others };
+}
+
+/**
+ * Reads text through the clipboard (the terminal's selection has no API): the user's clipboard
+ * text is put back whatever happens, the copy failing included.
+ */
+export async function readThroughClipboard(
+  clipboard: { readText(): PromiseLike<string>; writeText(text: string): PromiseLike<void> },
+  copy: () => PromiseLike<unknown>,
+): Promise<string> {
+  const saved = await clipboard.readText();
+  try {
+    await clipboard.writeText('');
+    await copy();
+    return await clipboard.readText();
+  } finally {
+    await clipboard.writeText(saved);
+  }
 }
 
 /** Problems as one line each: "line 12 · error · message (source)". */

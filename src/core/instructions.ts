@@ -1,7 +1,11 @@
 // Project instructions: a file at the workspace root (AGENTS.md unless a setting names another)
-// sent to the model as system instructions, after the user's own system prompt. Pure: the host
-// reads the file and the workspace's trust and passes them in.
+// sent to the model as system instructions, after the user's own system prompt. The host passes
+// the workspace's trust; locateInstructions finds and reads the file on disk (a regular file
+// inside the folder, links followed only inside it, names of secrets refused, 32 KB at most).
 import * as l10n from '@vscode/l10n';
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { readHead, resolveInsideFolder } from './workspacePath';
 
 export const DEFAULT_INSTRUCTIONS_FILE = 'AGENTS.md';
 /** Beyond this the file is cut (and the panel says so): instructions are sent with every message. */
@@ -10,17 +14,39 @@ export const INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /**
  * active: sent. off: the user turned it off for this workspace. missing: no such file (or no
  * folder open). untrusted: Restricted Mode (a cloned repository's file is not sent unasked).
- * binary / empty / unreadable: not sent, and said why.
+ * refused: never sent (see RefusedReason). binary / empty / unreadable: not sent, and said why.
  */
-export type InstructionsState = 'active' | 'off' | 'missing' | 'untrusted' | 'binary' | 'empty' | 'unreadable';
+export type InstructionsState = 'active' | 'off' | 'missing' | 'untrusted' | 'refused' | 'binary' | 'empty' | 'unreadable';
+
+/** secret: its name looks like a key or an .env file; outside: a link out of the workspace; special: not a regular file. */
+export type RefusedReason = 'secret' | 'outside' | 'special';
+
+/**
+ * Names that look like secrets: `.env*`, `*.pem` (and other key stores), anything with `key`,
+ * `secret` or `credential` in it, `id_*` (SSH keys), `.netrc`, `.npmrc`, `.pgpass`.
+ */
+export function secretLikeName(path: string): boolean {
+  const base = (path.split(/[\\/]/).pop() ?? '').toLowerCase();
+  return (
+    base.startsWith('.env') ||
+    /\.(pem|p12|pfx|key|jks|keystore)$/.test(base) ||
+    /key|secret|credential/.test(base) ||
+    base.startsWith('id_') ||
+    ['.netrc', '_netrc', '.npmrc', '.pgpass'].includes(base)
+  );
+}
 
 export interface ProjectInstructions {
   state: InstructionsState;
   /** The file's name as the setting gives it (AGENTS.md by default). */
   name: string;
+  /** The file really read, relative to the folder, when it is not `name` (a link inside the workspace). */
+  resolved?: string;
+  /** Why it is never sent (state refused). */
+  refused?: RefusedReason;
   /** What is sent (only when active). */
   text?: string;
-  /** Size of the file in bytes (0 when missing). */
+  /** Size of the file on disk in bytes (0 when missing). */
   bytes: number;
   /** True when the text was cut to INSTRUCTIONS_MAX_BYTES. */
   cut: boolean;
@@ -28,18 +54,39 @@ export interface ProjectInstructions {
 
 export interface InstructionsInput {
   name: string;
-  /** The file's content, undefined when there is no such file; an Error when it could not be read. */
+  /**
+   * The file's content (its first bytes: at most INSTRUCTIONS_MAX_BYTES + 4 are needed; empty
+   * when it was not read), undefined when there is no such file; an Error when it could not be read.
+   */
   content: Uint8Array | Error | undefined;
+  /** The file's size on disk (default: the content's length). */
+  size?: number;
+  resolved?: string;
+  refused?: RefusedReason;
   trusted: boolean;
   enabled: boolean;
   maxBytes?: number;
 }
 
-/** NUL bytes or text that is not UTF-8: not instructions. */
-export function isBinary(bytes: Uint8Array): boolean {
+/**
+ * NUL bytes or text that is not UTF-8: not instructions (nor an attachment). `truncated`: the
+ * bytes are the start of a longer file, so a character cut at the end is not a sign of binary.
+ */
+export function isBinary(bytes: Uint8Array, truncated = false): boolean {
   if (bytes.subarray(0, 8192).includes(0)) return true;
+  let end = bytes.length;
+  if (truncated) {
+    // Back up over a character whose bytes continue past the end (at most 3 bytes of it here).
+    let i = end - 1;
+    while (i >= 0 && end - i <= 4 && (bytes[i] & 0xc0) === 0x80) i--;
+    if (i >= 0) {
+      const lead = bytes[i];
+      const len = lead >= 0xf8 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+      if (i + len > end) end = i;
+    }
+  }
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end));
     return false;
   } catch {
     return true;
@@ -57,16 +104,64 @@ function cutUtf8(bytes: Uint8Array, max: number): string {
 
 export function readInstructions(input: InstructionsInput): ProjectInstructions {
   const { name, content } = input;
-  const base = { name, bytes: content instanceof Uint8Array ? content.length : 0, cut: false };
-  if (content === undefined) return { ...base, state: 'missing' };
+  const size = input.size ?? (content instanceof Uint8Array ? content.length : 0);
+  const base = { name, bytes: size, cut: false, ...(input.resolved && input.resolved !== name ? { resolved: input.resolved } : {}) };
+  if (content === undefined && !input.refused) return { ...base, state: 'missing' };
+  if (input.refused) return { ...base, state: 'refused', refused: input.refused };
   if (!input.trusted) return { ...base, state: 'untrusted' };
   if (!input.enabled) return { ...base, state: 'off' };
+  if (content === undefined) return { ...base, state: 'missing' };
   if (content instanceof Error) return { ...base, state: 'unreadable' };
-  if (isBinary(content)) return { ...base, state: 'binary' };
   const max = input.maxBytes ?? INSTRUCTIONS_MAX_BYTES;
-  const text = cutUtf8(content.subarray(0, content.length > max ? max + 4 : content.length), max).replace(/^\uFEFF/, '').trim();
+  const head = content.subarray(0, Math.min(content.length, max + 4));
+  if (isBinary(head, size > head.length)) return { ...base, state: 'binary' };
+  const text = cutUtf8(head, max).replace(/^\uFEFF/, '').trim();
   if (!text) return { ...base, state: 'empty' };
-  return { ...base, state: 'active', text, cut: content.length > max };
+  return { ...base, state: 'active', text, cut: size > max };
+}
+
+/**
+ * The instructions file `name` of the folder on disk: a relative path (never above the folder),
+ * a regular file whose real path (links followed) is inside the folder, whose name (and the real
+ * one's) does not look like a secret. Its first INSTRUCTIONS_MAX_BYTES + 4 bytes are read only
+ * when `read` (trusted and turned on); otherwise only its size is looked at.
+ */
+export async function locateInstructions(folder: string, name: string, read: boolean): Promise<Omit<InstructionsInput, 'name' | 'trusted' | 'enabled'>> {
+  const segments = name.split(/[\\/]+/).filter((p) => p && p !== '.');
+  if (!segments.length || segments.includes('..') || /^([a-z]:|[\\/~])/i.test(name)) return { content: undefined };
+  const given = nodePath.join(folder, ...segments);
+  try {
+    await fsp.lstat(given);
+  } catch {
+    return { content: undefined };
+  }
+  if (secretLikeName(name)) return { content: undefined, refused: 'secret' };
+  const inside = await resolveInsideFolder(folder, segments);
+  if (!inside.ok) return { content: undefined, refused: inside.reason === 'unreadable' ? 'special' : 'outside' };
+  const real = inside.relative.join('/');
+  if (secretLikeName(real)) return { content: undefined, refused: 'secret', resolved: real };
+  // Named only when it is another file than the one the name gives.
+  const resolved = real === segments.join('/') ? undefined : real;
+  let size: number;
+  try {
+    const stat = await fsp.stat(inside.real);
+    if (!stat.isFile()) return { content: undefined, refused: 'special', resolved };
+    size = stat.size;
+  } catch (err) {
+    return { content: err as Error, resolved };
+  }
+  if (!read) return { content: new Uint8Array(0), size, resolved };
+  try {
+    const head = await readHead(inside.real, INSTRUCTIONS_MAX_BYTES + 4, { noFollow: true });
+    return { content: head.bytes, size: head.size, resolved };
+  } catch (err) {
+    return { content: err as Error, resolved };
+  }
+}
+
+/** How the panel names the file: its name, and the file it leads to when that is another one. */
+export function instructionsLabel(i: Pick<ProjectInstructions, 'name' | 'resolved'>): string {
+  return i.resolved && i.resolved !== i.name ? `${i.name} → ${i.resolved}` : i.name;
 }
 
 /** The system prompt sent: the user's own (setting), then the project's instructions when active. */
@@ -82,21 +177,28 @@ export function systemPromptWith(own: string, instructions: ProjectInstructions 
 /** The line the panel shows about the instructions file, or undefined when there is none. */
 export function instructionsStatusText(i: ProjectInstructions): string | undefined {
   const kb = (i.bytes / 1024).toFixed(1);
+  const name = instructionsLabel(i);
   switch (i.state) {
     case 'active':
       return i.cut
-        ? l10n.t('{0} is sent as instructions (cut to {1} KB of {2} KB)', i.name, String(INSTRUCTIONS_MAX_BYTES / 1024), kb)
-        : l10n.t('{0} is sent as instructions ({1} KB)', i.name, kb);
+        ? l10n.t('{0} is sent as instructions (cut to {1} KB of {2} KB)', name, String(INSTRUCTIONS_MAX_BYTES / 1024), kb)
+        : l10n.t('{0} is sent as instructions ({1} KB)', name, kb);
     case 'off':
-      return l10n.t('{0} is turned off for this workspace', i.name);
+      return l10n.t('{0} is turned off for this workspace', name);
     case 'untrusted':
-      return l10n.t('{0} is not sent: the workspace is in Restricted Mode', i.name);
+      return l10n.t('{0} is not sent: the workspace is in Restricted Mode', name);
+    case 'refused':
+      return i.refused === 'secret'
+        ? l10n.t('{0} is not sent: its name looks like a secret (a key or an .env file)', name)
+        : i.refused === 'outside'
+          ? l10n.t('{0} is not sent: it leads to a file outside the workspace', name)
+          : l10n.t('{0} is not sent: it is not a regular file', name);
     case 'binary':
-      return l10n.t('{0} is not sent: it is not a text file', i.name);
+      return l10n.t('{0} is not sent: it is not a text file', name);
     case 'empty':
-      return l10n.t('{0} is empty', i.name);
+      return l10n.t('{0} is empty', name);
     case 'unreadable':
-      return l10n.t('{0} could not be read', i.name);
+      return l10n.t('{0} could not be read', name);
     case 'missing':
       return undefined;
   }

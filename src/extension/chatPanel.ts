@@ -553,6 +553,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     const attached = [...this.attachments.attachments];
     if (!attached.length) return this.controller.send(text);
     const full = assembleMessage(text, attached);
+    // Typed while a reply streams: the controller queues it, attachments included (they go with it).
+    const queued = this.session.busy;
     this.sending = { full, text };
     try {
       await this.controller.send(full);
@@ -561,7 +563,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     }
     // Sent when the conversation holds it as a user message; on any refusal the chips stay.
     const last = this.session.conversation.messages.filter((m) => m.role === 'user').at(-1);
-    if (last?.content === full && !this.session.sendError) this.attachments.sent(attached);
+    if (queued || (last?.content === full && !this.session.sendError)) this.attachments.sent(attached);
   }
 
   async newChat(): Promise<void> {

@@ -4,8 +4,12 @@ import * as vscode from 'vscode';
 import {
   DEFAULT_INSTRUCTIONS_FILE,
   instructionsStatusText,
+  locateInstructions,
   readInstructions,
+  secretLikeName,
   systemPromptWith,
+  INSTRUCTIONS_MAX_BYTES,
+  type InstructionsInput,
   type ProjectInstructions,
 } from '../core';
 import type { InstructionsView } from '../protocol';
@@ -52,7 +56,9 @@ export class InstructionsService implements vscode.Disposable {
   view(): InstructionsView | undefined {
     const text = instructionsStatusText(this.value);
     if (text === undefined) return undefined;
-    return { name: this.value.name, active: this.value.state === 'active', off: this.value.state === 'off', text };
+    // The protocol's maxima (a long name from a setting must not drop the whole settings message).
+    const cut = (t: string, max: number) => (t.length > max ? `${t.slice(0, max - 1)}…` : t);
+    return { name: cut(this.value.name, 300), active: this.value.state === 'active', off: this.value.state === 'off', text: cut(text, 1000) };
   }
 
   private fileName(): string {
@@ -100,26 +106,46 @@ export class InstructionsService implements vscode.Disposable {
   }
 
   private async readOnce(): Promise<void> {
-    const uri = this.uri();
-    let content: Uint8Array | Error | undefined;
-    if (uri) {
-      try {
-        content = await vscode.workspace.fs.readFile(uri);
-      } catch (err) {
-        content = err instanceof vscode.FileSystemError && err.code === 'FileNotFound' ? undefined : (err as Error);
-      }
-    }
-    const next = readInstructions({
-      name: this.fileName(),
-      content,
-      trusted: vscode.workspace.isTrusted,
-      enabled: !this.workspaceState.get<boolean>(OFF_KEY, false),
-    });
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const name = this.fileName();
+    const trusted = vscode.workspace.isTrusted;
+    const enabled = !this.workspaceState.get<boolean>(OFF_KEY, false);
+    // Read only when it will be sent; otherwise only whether it is there.
+    const read = trusted && enabled;
+    let found: Omit<InstructionsInput, 'name' | 'trusted' | 'enabled'> = { content: undefined };
+    if (folder?.uri.scheme === 'file') found = await locateInstructions(folder.uri.fsPath, name, read);
+    else if (folder) found = await this.locateVirtual(name, read);
+    const next = readInstructions({ name, trusted, enabled, ...found });
     const before = this.value;
     this.value = next;
-    if (before.state !== next.state || before.text !== next.text || before.name !== next.name || before.bytes !== next.bytes) {
-      this.logger.info('Project instructions', { name: next.name, state: next.state, bytes: next.bytes, cut: next.cut });
+    if (before.state !== next.state || before.text !== next.text || before.name !== next.name || before.bytes !== next.bytes || before.resolved !== next.resolved) {
+      this.logger.info('Project instructions', { name: next.name, state: next.state, bytes: next.bytes, cut: next.cut, ...(next.refused ? { refused: next.refused } : {}) });
       this.changed.fire();
+    }
+  }
+
+  /**
+   * A folder that is not on this computer's disk (a virtual file system): links are refused
+   * outright (their target cannot be checked), the rest as on disk; read only when sent.
+   */
+  private async locateVirtual(name: string, read: boolean): Promise<Omit<InstructionsInput, 'name' | 'trusted' | 'enabled'>> {
+    const uri = this.uri();
+    if (!uri) return { content: undefined };
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch (err) {
+      return { content: err instanceof vscode.FileSystemError && err.code === 'FileNotFound' ? undefined : (err as Error) };
+    }
+    if (secretLikeName(name)) return { content: undefined, refused: 'secret' };
+    if (stat.type & vscode.FileType.SymbolicLink) return { content: undefined, refused: 'outside' };
+    if (!(stat.type & vscode.FileType.File)) return { content: undefined, refused: 'special' };
+    if (!read) return { content: new Uint8Array(0), size: stat.size };
+    try {
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      return { content: bytes.subarray(0, INSTRUCTIONS_MAX_BYTES + 4), size: bytes.length };
+    } catch (err) {
+      return { content: err as Error };
     }
   }
 

@@ -31,11 +31,20 @@ function jsonStrings(text: string): string[] {
   }
 }
 
-/** An absolute path as a file URI (POSIX or Windows drive paths). */
-function pathToFileUri(p: string): string | undefined {
+/**
+ * An absolute path as a file URI (POSIX or Windows drive paths), encoded as node's
+ * `url.pathToFileURL` does (the webview has no node): `%`, `#` and `?` are part of the name, not
+ * an escape, a fragment or a query.
+ */
+export function pathToFileUri(p: string): string | undefined {
   const slashed = p.replace(/\\/g, '/');
-  if (/^[a-zA-Z]:\//.test(slashed)) return `file:///${encodeURI(slashed)}`;
-  if (slashed.startsWith('/')) return `file://${encodeURI(slashed)}`;
+  const encode = (path: string) => encodeURI(path).replace(/[?#~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  try {
+    if (/^[a-zA-Z]:\//.test(slashed)) return `file:///${encode(slashed)}`;
+    if (slashed.startsWith('/')) return `file://${encode(slashed)}`;
+  } catch {
+    // A lone surrogate: not a name a file system gives.
+  }
   return undefined;
 }
 

@@ -21,13 +21,18 @@ const app = document.getElementById('app')!;
 interface Calls {
   openLink: string[];
   codeAction: Array<[CodeAction, string, string]>;
+  /** The file each code action was for (null: the block names none). */
+  codePath: Array<string | null>;
   copyReply: string[];
 }
 
-const calls: Calls = { openLink: [], codeAction: [], copyReply: [] };
+const calls: Calls = { openLink: [], codeAction: [], codePath: [], copyReply: [] };
 const hooks = {
   onOpenLink: (href: string) => void calls.openLink.push(href),
-  onCodeAction: (action: CodeAction, code: string, language: string) => void calls.codeAction.push([action, code, language]),
+  onCodeAction: (action: CodeAction, code: string, language: string, path?: string) => {
+    calls.codeAction.push([action, code, language]);
+    calls.codePath.push(path ?? null);
+  },
   onCopyReply: (markdown: string) => void calls.copyReply.push(markdown),
 };
 
@@ -37,7 +42,7 @@ const TAGS = new Set([
 ]);
 const ATTRS = new Set([
   'href', 'title', 'class', 'start', 'type', 'checked', 'disabled', 'data-language', 'data-code-action',
-  'data-reply-action', 'role', 'aria-label', 'aria-hidden',
+  'data-reply-action', 'role', 'aria-label', 'aria-hidden', 'data-path',
 ]);
 const SAFE_HREF = /^(?:https?:\/\/|#)/i;
 

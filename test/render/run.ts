@@ -189,6 +189,19 @@ async function positive(probe: Probe): Promise<void> {
     const expected = [['copy', code, 'ts'], ['insert', code, 'ts'], ['newEditor', code, 'ts']];
     return JSON.stringify(calls) === JSON.stringify(expected) || `calls ${JSON.stringify(calls)}`;
   });
+  await check('Apply to File gets the file a code block names, through the real sanitizer (none when it names none)', async () => {
+    const md = ['```ts src/utils.ts', 'export const a = 1;', '```', '', '```ts title="lib/b.ts"', 'export const b = 2;', '```', '', '```ts', 'export const c = 3;', '```'].join('\n');
+    await page.evaluate((m) => window.renderTest.show(m), md);
+    const kept = await page.evaluate(() => Array.from(document.querySelectorAll('.reply-body pre.md-code')).map((p) => p.getAttribute('data-path')));
+    const buttons = page.getByRole('button', { name: 'Apply to File', exact: true });
+    for (let i = 0; i < 3; i++) await buttons.nth(i).click();
+    const paths = await page.evaluate(() => window.renderTest.calls.codePath.slice(-3));
+    const actions = await page.evaluate(() => window.renderTest.calls.codeAction.slice(-3).map((c) => c[0]));
+    await page.evaluate((m) => window.renderTest.show(m), POSITIVE_MD);
+    if (JSON.stringify(kept) !== JSON.stringify(['src/utils.ts', 'lib/b.ts', null])) return `data-path after sanitizing: ${JSON.stringify(kept)}`;
+    if (actions.some((a) => a !== 'apply')) return `actions ${JSON.stringify(actions)}`;
+    return JSON.stringify(paths) === JSON.stringify(['src/utils.ts', 'lib/b.ts', null]) || `paths ${JSON.stringify(paths)}`;
+  });
   await check('"Copy reply" calls onCopyReply with the markdown source', async () => {
     await page.getByRole('button', { name: 'Copy reply' }).click();
     const calls = await page.evaluate(() => window.renderTest.calls.copyReply);

@@ -1,7 +1,8 @@
 // Deterministic reply generator: a pure function of the last user message.
 // Produces demo-worthy markdown (heading, paragraph echoing the prompt, list, table,
 // fenced code) with a few multi-byte characters (é, →, ✓, an emoji outside the BMP) so
-// decoders are exercised. `len:N` in the last user message asks for ~N characters.
+// decoders are exercised. `len:N` in the last user message asks for ~N characters; `file:PATH`
+// makes the example code block name that file (for Apply to File).
 
 export const DEFAULT_REPLY_CHARS = 1200;
 export const MAX_REPLY_CHARS = 1_000_000;
@@ -140,13 +141,18 @@ function table(seed: number, k: number): string {
   return rows.join('\n');
 }
 
-function code(seed: number, k: number, lang: (typeof LANGS)[number]): string {
+/** `file:PATH` in the prompt: the file the example code block names (```typescript PATH). */
+export function requestedFile(prompt: string): string | undefined {
+  return /(?:^|\s)file:(\S{1,300})/.exec(prompt)?.[1];
+}
+
+function code(seed: number, k: number, lang: (typeof LANGS)[number], file?: string): string {
   const topic = pick(TOPICS, seed, k).replace(/\s+/g, '_');
   const n = (seed % 90) + 10 + k;
   switch (lang) {
     case 'typescript':
       return [
-        '```typescript',
+        file ? `\`\`\`typescript ${file}` : '```typescript',
         `export async function ${topic.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Step${k}(limit = ${n}): Promise<string[]> {`,
         '  const out: string[] = [];',
         '  for (let i = 0; i < limit; i++) {',
@@ -207,7 +213,7 @@ export function generateReply(messages: readonly PromptMessage[]): string {
     intro(prompt),
     `## Key points\n\n${list(seed, 0)}`,
     `## At a glance\n\n${table(seed, 0)}`,
-    `## Example\n\n${code(seed, 0, 'typescript')}`,
+    `## Example\n\n${code(seed, 0, 'typescript', requestedFile(prompt))}`,
   ];
   const bodyTarget = Math.max(1, target - closing.length - 2);
   let length = sections.reduce((s, x) => s + x.length + 2, 0);

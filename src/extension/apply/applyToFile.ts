@@ -1,15 +1,26 @@
 // Apply to File: a code block of a reply shown as a diff against its target file, with Accept
 // and Reject. Accepting is one WorkspaceEdit (one Ctrl+Z undoes it). The target is the path the
-// block names (inside the first workspace folder only) or else the last active editor.
+// block names (inside a workspace folder, checked on disk: see core/applyChange.ts), else the
+// last active editor when it is a workspace file, else the file the user picks.
 import * as vscode from 'vscode';
-import { applyBlock, workspacePathSegments, type AppliedChange } from '../../core';
+import * as nodePath from 'node:path';
+import { applyBlock, checkApplyTarget, resolveApplyTarget, type AppliedChange, type ApplyTarget } from '../../core';
 import type { EditorTracker } from '../editorTracker';
 import type { Logger } from '../log';
 
 export const PROPOSED_SCHEME = 'aichat-proposed';
 
+/** Where a change goes; folder and segments when it is a file of the workspace (checked again on Accept). */
+interface Target {
+  uri: vscode.Uri;
+  folder?: number;
+  segments?: string[];
+}
+
 interface Proposal {
   target: vscode.Uri;
+  /** Set for a workspace file: checked on disk again before writing. */
+  where?: Target;
   /** The code block as the reply has it. */
   block: string;
   /** The target's text when the diff was opened (undefined: the file did not exist). */
@@ -39,25 +50,105 @@ export class ApplyToFile implements vscode.Disposable {
     );
   }
 
-  /** The file a block goes to: the path it names, else the last active editor. */
-  private target(path: string | undefined): vscode.Uri | undefined {
-    if (path) {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      const parts = workspacePathSegments(path);
-      if (!folder || !parts) {
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t('"{0}" is not a path inside this workspace; the change was not applied. Open the file and use Apply to File without a path, or Insert at Cursor.', path),
-        );
-        return undefined;
-      }
-      return vscode.Uri.joinPath(folder.uri, ...parts);
+  /**
+   * The file a block goes to: the path it names (inside a workspace folder, symbolic links
+   * followed, never `.git`, `.vscode` only when the user agrees), else the last active editor when
+   * it is a file of the workspace, else the file the user picks.
+   */
+  private async target(path: string | undefined): Promise<Target | undefined> {
+    if (path) return this.namedTarget(path);
+    const uri = this.editors.lastEditor()?.document.uri;
+    const folder = uri && uri.scheme === 'file' ? vscode.workspace.getWorkspaceFolder(uri) : undefined;
+    if (uri && folder) {
+      const segments = nodePath.relative(folder.uri.fsPath, uri.fsPath).split(nodePath.sep);
+      return this.checked(vscode.workspace.asRelativePath(uri), await checkApplyTarget(this.folderPaths(), folder.index, segments), uri);
     }
-    const editor = this.editors.lastEditor();
-    if (!editor) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Open the file the code is for, then use Apply to File again (or name the file in the code block).'));
+    return this.askTarget(uri);
+  }
+
+  private folderPaths(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : ''));
+  }
+
+  private async namedTarget(path: string): Promise<Target | undefined> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.some((f) => f.uri.scheme !== 'file')) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Apply to File writes only to files on this computer\'s disk; "{0}" was not applied. Open the file and use Insert at Cursor.', path));
       return undefined;
     }
-    return editor.document.uri;
+    const result = await resolveApplyTarget(this.folderPaths(), path);
+    // No folder open: the name cannot be placed; the user says which file.
+    if (!result.ok && result.reason === 'no-folder') return this.askTarget(this.editors.lastEditor()?.document.uri);
+    const uri = result.ok ? vscode.Uri.joinPath(folders[result.folder].uri, ...result.segments) : undefined;
+    return this.checked(path, result, uri);
+  }
+
+  /** A checked target, or the reason it is refused told to the user (and `.vscode` asked). */
+  private async checked(name: string, result: ApplyTarget, uri: vscode.Uri | undefined): Promise<Target | undefined> {
+    if (!result.ok || !uri) {
+      const reason = result.ok ? 'invalid' : result.reason;
+      const message =
+        reason === 'outside'
+          ? vscode.l10n.t('"{0}" leads outside this workspace (through a symbolic link); the change was not applied.', name)
+          : reason === 'git'
+            ? vscode.l10n.t('"{0}" is inside a .git folder, where a change can run code or damage the repository; the change was not applied.', name)
+            : reason === 'unreadable'
+              ? vscode.l10n.t('"{0}" could not be checked on disk; the change was not applied.', name)
+              : vscode.l10n.t('"{0}" is not a path inside this workspace; the change was not applied. Open the file and use Apply to File without a path, or Insert at Cursor.', name);
+      this.logger.info('Apply to File: target refused', { reason });
+      void vscode.window.showWarningMessage(message);
+      return undefined;
+    }
+    if (result.ask === 'vscode') {
+      const show = vscode.l10n.t('Show the Change');
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} is in the .vscode folder: its tasks, launch configurations and settings change what VS Code runs in this workspace. Show the change to it?', vscode.workspace.asRelativePath(uri)),
+        { modal: true },
+        show,
+      );
+      if (answer !== show) return undefined;
+    }
+    return { uri, folder: result.folder, segments: result.segments };
+  }
+
+  /** No file named and no workspace file in the editor: the user picks the file. */
+  private async askTarget(last: vscode.Uri | undefined): Promise<Target | undefined> {
+    type Item = vscode.QuickPickItem & { uri?: vscode.Uri };
+    const seen = new Set<string>();
+    const items: Item[] = [];
+    const add = (uri: vscode.Uri) => {
+      const key = uri.toString();
+      if (seen.has(key)) return;
+      seen.add(key);
+      items.push({ label: nodePath.basename(uri.path) || uri.path, description: vscode.workspace.asRelativePath(uri), uri });
+    };
+    if (last && last.scheme !== 'output') add(last);
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(tab.input.uri)) add(tab.input.uri);
+    }
+    const browse: Item = { label: `$(folder-opened) ${vscode.l10n.t('Choose a File…')}` };
+    const choice = await vscode.window.showQuickPick([...items, browse], {
+      title: vscode.l10n.t('Apply to File'),
+      placeHolder: vscode.l10n.t('The code block names no file. Which file is it for?'),
+    });
+    if (!choice) return undefined;
+    let uri = choice.uri;
+    if (!uri) {
+      const picked = await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        openLabel: vscode.l10n.t('Apply Here'),
+        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      });
+      uri = picked?.[0];
+    }
+    if (!uri) return undefined;
+    const folder = uri.scheme === 'file' ? vscode.workspace.getWorkspaceFolder(uri) : undefined;
+    if (folder) {
+      const segments = nodePath.relative(folder.uri.fsPath, uri.fsPath).split(nodePath.sep);
+      return this.checked(vscode.workspace.asRelativePath(uri), await checkApplyTarget(this.folderPaths(), folder.index, segments), uri);
+    }
+    // Chosen by the user outside any workspace folder (or an untitled editor): theirs to change.
+    return { uri };
   }
 
   /** The target's current text (an open document's, saved or not), or undefined when it does not exist. */
@@ -74,11 +165,12 @@ export class ApplyToFile implements vscode.Disposable {
 
   /** Shows the change as a diff, with Accept and Reject. */
   async propose(code: string, path: string | undefined): Promise<void> {
-    const target = this.target(path);
-    if (target) await this.show(code, target);
+    const where = await this.target(path);
+    if (where) await this.show(code, where);
   }
 
-  private async show(code: string, target: vscode.Uri): Promise<void> {
+  private async show(code: string, where: Target): Promise<void> {
+    const target = where.uri;
     let before: string | undefined;
     try {
       before = await this.currentText(target);
@@ -89,7 +181,7 @@ export class ApplyToFile implements vscode.Disposable {
     const change = applyBlock(before, code);
     const name = vscode.workspace.asRelativePath(target);
     const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${++this.count}/${target.path.split('/').pop() ?? 'file'}` });
-    const proposal: Proposal = { target, block: code, before, change, proposed };
+    const proposal: Proposal = { target, where, block: code, before, change, proposed };
     this.proposals.set(proposed.toString(), proposal);
     const left = before === undefined ? vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${this.count}/empty` }) : target;
     const how =
@@ -126,6 +218,15 @@ export class ApplyToFile implements vscode.Disposable {
   /** Writes the change as one edit (one undo step), unless the file changed since the diff opened. */
   async accept(p: Proposal | undefined): Promise<void> {
     if (!p) return;
+    if (p.where?.segments && p.where.folder !== undefined) {
+      // A link may have been put in its way since the diff was opened.
+      const again = await checkApplyTarget(this.folderPaths(), p.where.folder, p.where.segments);
+      if (!again.ok) {
+        await this.closeDiff(p);
+        await this.checked(vscode.workspace.asRelativePath(p.target), again, p.target);
+        return;
+      }
+    }
     const now = await this.currentText(p.target).catch(() => undefined);
     if (now !== p.before) {
       const again = vscode.l10n.t('Show New Diff');
@@ -161,7 +262,7 @@ export class ApplyToFile implements vscode.Disposable {
 
   /** A new diff of the same block against the file as it is now. */
   private async reopen(p: Proposal): Promise<void> {
-    await this.show(p.block, p.target);
+    await this.show(p.block, p.where ?? { uri: p.target });
   }
 
   dispose(): void {

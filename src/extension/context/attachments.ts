@@ -2,16 +2,32 @@
 // that make them from the editor, the Problems and the terminal.
 import * as vscode from 'vscode';
 import {
+  attachmentLimitMessage,
+  attachmentRoom,
   chipLabel,
   fileAttachment,
   problemsAttachment,
+  readFileAttachment,
+  readThroughClipboard,
+  replaces,
   textAttachment,
+  workspaceFilesOf,
   type Attachment,
   type Diagnostic,
+  type FileResult,
 } from '../../core';
 import type { ContextChip } from '../../protocol';
 
 const DEFAULT_MAX_KB = 100;
+/** A file of another file system (not on this disk) is read whole by VS Code: above this, refused. */
+const MAX_VIRTUAL_FILE_BYTES = 16 * 1024 * 1024;
+
+type AddOutcome = 'added' | 'failed' | 'count' | 'size';
+
+/** Cuts a chip's text to the protocol's maxima (one overlong path must not drop the whole row). */
+function fit(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 function maxKB(): number {
   const v = vscode.workspace.getConfiguration('aiChat').get<number>('context.maxFileKB', DEFAULT_MAX_KB);
@@ -43,7 +59,10 @@ export class ContextAttachments implements vscode.Disposable {
   }
 
   chips(): ContextChip[] {
-    return this.items.map((a) => ({ id: a.id, ...chipLabel(a), path: a.path }));
+    return this.items.map((a) => {
+      const label = chipLabel(a);
+      return { id: a.id, icon: label.icon, name: fit(label.name, 300), detail: fit(label.detail, 300), path: fit(a.path, 2000) };
+    });
   }
 
   remove(id: string): void {
@@ -58,7 +77,11 @@ export class ContextAttachments implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Exactly these attachments were sent: take them off (new ones added meanwhile stay). */
+  /**
+   * Exactly these attachments went with a message, sent or queued: take them off (new ones added
+   * meanwhile stay). The panel calls it as soon as the message is queued too, or the files would
+   * go out again with the next message.
+   */
   sent(attachments: readonly Attachment[]): void {
     const ids = new Set(attachments.map((a) => a.id));
     this.items = this.items.filter((a) => !ids.has(a.id));
@@ -69,38 +92,88 @@ export class ContextAttachments implements vscode.Disposable {
     return `ctx_${this.next++}`;
   }
 
-  private push(a: Attachment): void {
-    // The same file (or the same Problems) attached again replaces the older chip.
-    this.items = this.items.filter((o) => !(o.kind === a.kind && o.path === a.path && o.kind !== 'selection' && o.kind !== 'terminal'));
+  /** Adds a chip unless the message would hold too many or too much (then says nothing: the caller does). */
+  private push(a: Attachment): AddOutcome {
+    const room = attachmentRoom(this.items, a);
+    if (room !== 'ok') return room;
+    this.items = this.items.filter((o) => !replaces(a, o));
     this.items.push(a);
     this.changed.fire();
+    return 'added';
+  }
+
+  /** Adds one chip, telling the user when a limit left it out. */
+  private pushOne(a: Attachment): boolean {
+    const outcome = this.push(a);
+    if (outcome === 'count' || outcome === 'size') void vscode.window.showWarningMessage(attachmentLimitMessage(outcome, [a.path]));
+    return outcome === 'added';
   }
 
   /** A file from disk or an open document (the editor's unsaved text when it is open). */
   async addFile(uri: vscode.Uri): Promise<boolean> {
+    return this.addFiles([uri]).then((n) => n > 0);
+  }
+
+  /** Several files; one message for those a limit left out. Returns how many were attached. */
+  async addFiles(uris: readonly vscode.Uri[]): Promise<number> {
+    let added = 0;
+    const leftOut: string[] = [];
+    let reason: 'count' | 'size' = 'count';
+    for (const uri of uris) {
+      const outcome = await this.addFileOutcome(uri);
+      if (outcome === 'added') added++;
+      else if (outcome === 'count' || outcome === 'size') {
+        reason = leftOut.length ? reason : outcome;
+        leftOut.push(relPath(uri));
+      }
+    }
+    if (leftOut.length) void vscode.window.showWarningMessage(attachmentLimitMessage(reason, leftOut));
+    return added;
+  }
+
+  private async addFileOutcome(uri: vscode.Uri): Promise<AddOutcome> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    let bytes: Uint8Array;
+    let result: FileResult;
     try {
-      if (open) bytes = new TextEncoder().encode(open.getText());
-      else {
+      if (open) {
+        // Already in memory: only the part that is kept is encoded.
+        const text = open.getText();
+        const max = maxKB() * 1024 + 4;
+        const bytes = new TextEncoder().encode(text.length > max ? text.slice(0, max) : text);
+        const size = text.length > max ? new TextEncoder().encode(text).length : bytes.length;
+        result = fileAttachment(this.id(), relPath(uri), bytes, maxKB(), open.languageId, size);
+      } else {
         const stat = await vscode.workspace.fs.stat(uri);
         if (stat.type & vscode.FileType.Directory) {
           void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a folder. Attach the files you need one by one.', relPath(uri)));
-          return false;
+          return 'failed';
         }
-        bytes = await vscode.workspace.fs.readFile(uri);
+        if (uri.scheme === 'file') {
+          // Only what is kept is read (F1): a stat, then maxFileKB and a few bytes.
+          result = await readFileAttachment(this.id(), relPath(uri), uri.fsPath, maxKB());
+        } else if (stat.size > MAX_VIRTUAL_FILE_BYTES) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('{0} is {1} MB, too large to read from this file system. Select the part you need and attach the selection.', relPath(uri), (stat.size / 1e6).toFixed(0)),
+          );
+          return 'failed';
+        } else {
+          result = fileAttachment(this.id(), relPath(uri), await vscode.workspace.fs.readFile(uri), maxKB());
+        }
       }
     } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOTFILE') {
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not a regular file and was not attached.', relPath(uri)));
+        return 'failed';
+      }
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not read {0}: {1}. Check that the file exists and can be read, then attach it again.', relPath(uri), String(err)));
-      return false;
+      return 'failed';
     }
-    const result = fileAttachment(this.id(), relPath(uri), bytes, maxKB(), open?.languageId);
     if (!result.ok) {
       void vscode.window.showWarningMessage(result.message);
-      return false;
+      return 'failed';
     }
-    this.push(result.attachment);
-    return true;
+    return this.push(result.attachment);
   }
 
   async addCurrentFile(): Promise<boolean> {
@@ -109,6 +182,7 @@ export class ContextAttachments implements vscode.Disposable {
     return this.addFile(editor.document.uri);
   }
 
+  /** The files of the workspace open in editor tabs; the other tabs are named and left out. */
   async addOpenEditors(): Promise<boolean> {
     const uris = vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
@@ -116,9 +190,16 @@ export class ContextAttachments implements vscode.Disposable {
       .filter((u): u is vscode.Uri => !!u);
     const unique = [...new Map(uris.map((u) => [u.toString(), u])).values()];
     if (!unique.length) return this.nothing(vscode.l10n.t('No files are open in the editor. Open the files you want to attach, then try again.'));
-    let any = false;
-    for (const uri of unique) any = (await this.addFile(uri)) || any;
-    return any;
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const { files, others } = workspaceFilesOf(unique, folders);
+    if (others.length) {
+      const names = others.slice(0, 3).map((u) => (u.scheme === 'file' ? u.fsPath : u.path.split('/').pop() || u.toString()));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Open Editors attaches only files of this workspace; left out: {0}. Attach one of them with "+" > Files… if you mean it.', names.join(', ') + (others.length > 3 ? ', …' : '')),
+      );
+    }
+    if (!files.length) return false;
+    return (await this.addFiles(files)) > 0;
   }
 
   addSelection(): boolean {
@@ -126,8 +207,7 @@ export class ContextAttachments implements vscode.Disposable {
     if (!editor || editor.selection.isEmpty) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
     const sel = editor.selection;
     const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
-    this.push(textAttachment(this.id(), 'selection', relPath(editor.document.uri), editor.document.languageId, editor.document.getText(sel), maxKB(), { start: sel.start.line + 1, end: endLine }));
-    return true;
+    return this.pushOne(textAttachment(this.id(), 'selection', relPath(editor.document.uri), editor.document.languageId, editor.document.getText(sel), maxKB(), { start: sel.start.line + 1, end: endLine }));
   }
 
   addProblems(uri?: vscode.Uri): boolean {
@@ -140,21 +220,22 @@ export class ContextAttachments implements vscode.Disposable {
       ...(d.source ? { source: d.source } : {}),
     }));
     if (!diagnostics.length) return this.nothing(vscode.l10n.t('{0} has no problems to attach.', relPath(target)));
-    this.push(problemsAttachment(this.id(), relPath(target), diagnostics, maxKB()));
-    return true;
+    return this.pushOne(problemsAttachment(this.id(), relPath(target), diagnostics, maxKB()));
   }
 
-  /** The terminal's selection, read through the clipboard (which is put back afterwards). */
+  /** The terminal's selection, read through the clipboard (its text is put back whatever happens). */
   async addTerminalSelection(): Promise<boolean> {
-    if (!vscode.window.activeTerminal) return this.nothing(vscode.l10n.t('No terminal is open. Open a terminal and select its text, then try again.'));
-    const saved = await vscode.env.clipboard.readText();
-    await vscode.env.clipboard.writeText('');
-    await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
-    const text = await vscode.env.clipboard.readText();
-    await vscode.env.clipboard.writeText(saved);
+    const terminal = vscode.window.activeTerminal;
+    if (!terminal) return this.nothing(vscode.l10n.t('No terminal is open. Open a terminal and select its text, then try again.'));
+    let text: string;
+    try {
+      text = await readThroughClipboard(vscode.env.clipboard, () => vscode.commands.executeCommand('workbench.action.terminal.copySelection'));
+    } catch (err) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The terminal selection could not be copied: {0}', String(err)));
+      return false;
+    }
     if (!text.trim()) return this.nothing(vscode.l10n.t('Nothing is selected in the terminal. Select the text you want to attach, then try again.'));
-    this.push(textAttachment(this.id(), 'terminal', vscode.window.activeTerminal.name, '', text, maxKB()));
-    return true;
+    return this.pushOne(textAttachment(this.id(), 'terminal', terminal.name, '', text, maxKB()));
   }
 
   /** The "+" button: a quick pick of what can be attached. */
@@ -174,9 +255,7 @@ export class ContextAttachments implements vscode.Disposable {
 
   private async pickFiles(): Promise<boolean> {
     const uris = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Attach') });
-    let any = false;
-    for (const uri of uris ?? []) any = (await this.addFile(uri)) || any;
-    return any;
+    return (await this.addFiles(uris ?? [])) > 0;
   }
 
   /**
@@ -193,7 +272,7 @@ export class ContextAttachments implements vscode.Disposable {
       return 0;
     }
     const refused: string[] = [];
-    let added = 0;
+    const files: vscode.Uri[] = [];
     for (const raw of uris) {
       let uri: vscode.Uri;
       try {
@@ -206,8 +285,9 @@ export class ContextAttachments implements vscode.Disposable {
         refused.push(raw);
         continue;
       }
-      if (await this.addFile(uri)) added++;
+      files.push(uri);
     }
+    const added = await this.addFiles(files);
     if (refused.length) {
       const shown = refused.slice(0, 3).map((r) => (r.length > 80 ? `${r.slice(0, 77)}…` : r));
       void vscode.window.showWarningMessage(vscode.l10n.t('Only files can be attached; left out: {0}', shown.join(', ') + (refused.length > 3 ? ', …' : '')));
@@ -238,7 +318,7 @@ export function registerContextCommands(attachments: ContextAttachments, reveal:
     vscode.commands.registerCommand('aiChat.addFileToChat', (uri?: vscode.Uri, all?: vscode.Uri[]) => {
       const uris = all?.length ? all : uri instanceof vscode.Uri ? [uri] : [];
       if (!uris.length) return then(attachments.addCurrentFile());
-      return then(uris.reduce<Promise<boolean>>(async (acc, u) => (await attachments.addFile(u)) || (await acc), Promise.resolve(false)));
+      return then(attachments.addFiles(uris).then((n) => n > 0));
     }),
     vscode.commands.registerCommand('aiChat.addSelectionToChat', () => then(attachments.addSelection())),
     vscode.commands.registerCommand('aiChat.addProblemsToChat', (uri?: vscode.Uri) => then(attachments.addProblems(uri instanceof vscode.Uri ? uri : undefined))),

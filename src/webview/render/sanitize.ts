@@ -4,7 +4,8 @@
 //
 // Allowed: the tags markdown-it emits for CommonMark + GFM tables/task lists, highlight.js spans,
 // `class` (highlighting, alignment), `href`/`title` on links (http, https, `#anchor` only),
-// `start` on ordered lists, and disabled checkboxes. No images, no style attributes, no ids.
+// `start` on ordered lists, disabled checkboxes, and `data-path` on code blocks (the file a block
+// names, as text). No images, no style attributes, no ids.
 import createDOMPurify, { type DOMPurify } from 'dompurify';
 
 export const ALLOWED_TAGS = [
@@ -24,7 +25,8 @@ export function createSanitizer(win: Window & typeof globalThis = window): Sanit
     ALLOWED_ATTR,
     ALLOWED_URI_REGEXP,
     // Attributes whose values are not URLs (otherwise they must match ALLOWED_URI_REGEXP).
-    ADD_URI_SAFE_ATTR: ['start', 'type', 'checked', 'disabled'],
+    // `data-path` is the file a code block names (Apply to File): text the host checks, never a link.
+    ADD_URI_SAFE_ATTR: ['start', 'type', 'checked', 'disabled', 'data-path'],
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
     ALLOW_UNKNOWN_PROTOCOLS: false,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { e2e } from '../setup';
-import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
 import { waitFor } from '../workbench';
 
 const SOURCE = `export function total(prices: number[]): number {\n  let sum: number = 'zero';\n  for (const p of prices) sum += p;\n  return sum;\n}\n`;
@@ -71,5 +71,37 @@ describe('Journey 30: Context from the editor', () => {
     assert.match(last, /Problems in `src\/pricing\.ts`:\n\n```\nline 2 · error · Type 'string' is not assignable to type 'number'\./);
     assert.match(last, /`src\/pricing\.ts`:\n\n```typescript\nexport function total/);
     assert.ok(last.indexOf('Problems in') < last.indexOf('```typescript'), 'sent in chip order');
+  });
+  it('a message with chips typed while a reply streams is queued with them, and the chips are cleared', async () => {
+    // A slow reply leaves time to attach and type while it streams.
+    resetServer(40);
+    const wb = await readyWithKey();
+    await wb.openFile('pricing.ts');
+    const chat = await wb.chat();
+    await chat.newChat();
+    const before = chatRequests().length;
+    await chat.send('A long answer please e2e-context-long len:3000');
+    await chat.stopButton().waitFor({ state: 'visible', timeout: 30_000 });
+
+    await chat.button('Attach to the next message').click();
+    await wb.quickInput().waitFor({ state: 'visible' });
+    await wb.quickPickRows().filter({ hasText: 'Current File' }).first().click();
+    const chips = chat.frame.locator('.context-chip');
+    await waitFor(async () => (await chips.count()) === 1, 'no chip for the current file');
+    await chat.type('Queued with the file e2e-context-queued');
+    await chat.message().press('Enter');
+    await waitFor(async () => (await chat.frame.locator('.queue-card').count()) === 1, 'the message was not queued');
+    await waitFor(async () => (await chips.count()) === 0, 'the chips stayed after the message was queued');
+
+    // The queued message goes after the reply, with the file; the next one goes without it.
+    const lastUser = (r: ReturnType<typeof chatRequests>[number]) => r.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const reqs = await waitForChatRequests(before + 2);
+    assert.match(lastUser(reqs[before + 1]), /^Queued with the file e2e-context-queued\n\n`src\/pricing\.ts`:/);
+    await chat.waitForIdle();
+    resetServer();
+    await chat.send('Nothing attached now e2e-context-after');
+    await chat.waitForIdle();
+    const after = chatRequests();
+    assert.equal(lastUser(after[after.length - 1]), 'Nothing attached now e2e-context-after', 'the file went out again');
   });
 });

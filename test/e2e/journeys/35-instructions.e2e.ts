@@ -1,7 +1,8 @@
 // Journey 35: the workspace's AGENTS.md is sent as project instructions (a system message after
 // the user's own system prompt); the panel says so, opens it and turns it off and on again.
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer } from '../steps';
@@ -18,8 +19,11 @@ function lastSystemMessage(): string | undefined {
 describe('Journey 35: Project instructions', () => {
   let file = '';
 
+  const cleanup: string[] = [];
+
   after(() => {
     if (file) rmSync(file, { force: true });
+    for (const p of cleanup) rmSync(p, { recursive: true, force: true });
   });
 
   it('sends AGENTS.md as instructions, shows it in the panel, and stops sending it when turned off', async () => {
@@ -66,5 +70,31 @@ describe('Journey 35: Project instructions', () => {
     await waitFor(async () => (await barAgain.isHidden()), 'the panel still shows AGENTS.md after it was deleted');
     await wb.runCommand('View: Close All Editors');
     await wb.answerDialog(/Don.t Save/).catch(() => false);
+  });
+  it('an AGENTS.md that links to a file outside the workspace is not sent, and the panel says why', async () => {
+    resetServer();
+    const { demo } = e2e();
+    const outside = mkdtempSync(path.join(tmpdir(), 'e2e-home-'));
+    const secret = path.join(outside, 'id_rsa');
+    writeFileSync(secret, '-----BEGIN OPENSSH PRIVATE KEY-----\ne2e-not-a-real-key\n-----END OPENSSH PRIVATE KEY-----\n');
+    const link = path.join(demo.profile.workspace, 'AGENTS.md');
+    rmSync(link, { force: true });
+    symlinkSync(secret, link);
+    cleanup.push(link, outside);
+    const wb = await readyWithKey();
+    const chat = await wb.chat();
+    await chat.newChat();
+    const bar = chat.frame.locator('.instructions');
+    await waitFor(
+      async () => /AGENTS\.md is not sent: it leads to a file outside the workspace/.test((await bar.textContent().catch(() => '')) ?? ''),
+      'the panel does not say the linked AGENTS.md is refused',
+    );
+    await chat.ask('A question with a linked AGENTS.md e2e-agents-link');
+    const reqs = chatRequests();
+    const sent = JSON.stringify(reqs[reqs.length - 1]?.messages ?? []);
+    assert.match(sent, /e2e-agents-link/, 'the question went');
+    assert.doesNotMatch(sent, /e2e-not-a-real-key|Project instructions/, 'the linked file was sent');
+    rmSync(link, { force: true });
+    await waitFor(async () => await bar.isHidden(), 'the panel still shows AGENTS.md after it was deleted');
   });
 });

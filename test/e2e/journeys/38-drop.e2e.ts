@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame } from 'playwright-core';
 import { e2e } from '../setup';
-import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
 import { waitFor } from '../workbench';
 
 /** Drags `data` over the panel (enter, over) and drops it, as the workbench hands a drop to a webview. */
@@ -71,8 +71,10 @@ describe('Journey 38: Drop files into the chat', () => {
 
     const before = chatRequests().length;
     await chat.send('Review these e2e-drop-check');
+    // The request first: right after Send the reply may not have started, and idle is not yet busy.
+    const reqs = await waitForChatRequests(before + 1);
     await chat.waitForIdle();
-    const last = chatRequests()[before]?.messages?.at(-1)?.content ?? '';
+    const last = reqs[before]?.messages?.at(-1)?.content ?? '';
     assert.ok(last.startsWith('Review these e2e-drop-check\n\n'), last.slice(0, 200));
     assert.match(last, /`src\/inventory\.ts`:\n\n```typescript\n/);
     assert.match(last, /`src\/slugify\.py`:\n\n```python\n/);

@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { applyBlock, workspacePathSegments } from '../../../src/core';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { applyBlock, checkApplyTarget, protectedArea, resolveApplyTarget, workspacePathSegments } from '../../../src/core';
 import { codePathOf } from '../../../src/webview/render/highlight';
 
 const FILE = ['import x from "x";', '', 'export function add(a, b) {', '  return a + b;', '}', '', 'export function sub(a, b) {', '  return a - b;', '}', ''].join('\n');
@@ -50,7 +53,7 @@ describe('Apply to File: what a code block does to its file', () => {
   it('a path from a reply stays inside the workspace', () => {
     assert.deepEqual(workspacePathSegments('src/a.ts'), ['src', 'a.ts']);
     assert.deepEqual(workspacePathSegments('./src//b.ts'), ['src', 'b.ts']);
-    for (const bad of ['../x.ts', 'src/../../etc/passwd', '/etc/passwd', 'C:\\Windows\\x', '~/x', '']) {
+    for (const bad of ['../x.ts', 'src/../../etc/passwd', '/etc/passwd', 'C:\\Windows\\x', '~/x', '', 'file.txt:stream', 'C:x.ts']) {
       assert.equal(workspacePathSegments(bad), undefined, bad);
     }
   });
@@ -64,5 +67,85 @@ describe('Apply to File: what a code block does to its file', () => {
     assert.equal(codePathOf('sh ../../etc/passwd'), '');
     assert.equal(codePathOf('sh /etc/passwd'), '');
     assert.equal(codePathOf('ts some words here'), '');
+  });
+});
+
+describe('Apply to File: where a named path lands on disk', () => {
+  let home = '';
+  let ws = '';
+  const write = (p: string, text = 'x\n') => {
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  };
+
+  beforeEach(() => {
+    home = realpathSync(mkdtempSync(join(tmpdir(), 'apply-home-')));
+    ws = join(home, 'src', 'repo');
+    mkdirSync(ws, { recursive: true });
+    write(join(home, '.bashrc'), "# the user's real .bashrc\n");
+    write(join(ws, 'src', 'ok.ts'));
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  it('a file of the workspace (existing or new, in a new folder too) is accepted where it is', async () => {
+    const existing = await resolveApplyTarget([ws], 'src/ok.ts');
+    assert.ok(existing.ok);
+    assert.equal(existing.real, join(ws, 'src', 'ok.ts'));
+    assert.equal(existing.exists, true);
+    assert.deepEqual(existing.segments, ['src', 'ok.ts']);
+    const created = await resolveApplyTarget([ws], 'lib/deep/new.ts');
+    assert.ok(created.ok);
+    assert.equal(created.real, join(ws, 'lib', 'deep', 'new.ts'));
+    assert.equal(created.exists, false);
+  });
+
+  it('a committed symbolic link `up -> ../..` does not lead out: up/.bashrc is refused, the real one untouched', async () => {
+    symlinkSync('../..', join(ws, 'up'));
+    assert.deepEqual(await resolveApplyTarget([ws], 'up/.bashrc'), { ok: false, reason: 'outside' });
+    assert.deepEqual(await resolveApplyTarget([ws], 'up/new-file.sh'), { ok: false, reason: 'outside' }, 'a new file through the link too');
+    // A link to a file, and a link to a missing file outside (creating the file would follow it).
+    symlinkSync(join(home, '.bashrc'), join(ws, 'rc'));
+    assert.deepEqual(await resolveApplyTarget([ws], 'rc'), { ok: false, reason: 'outside' });
+    symlinkSync(join(home, 'not-yet'), join(ws, 'dangling'));
+    assert.deepEqual(await resolveApplyTarget([ws], 'dangling'), { ok: false, reason: 'outside' });
+    // A link that stays inside the workspace is fine.
+    symlinkSync('src', join(ws, 'alias'));
+    const inside = await resolveApplyTarget([ws], 'alias/ok.ts');
+    assert.ok(inside.ok);
+    assert.equal(inside.real, join(ws, 'src', 'ok.ts'));
+  });
+
+  it('.git is refused (hooks run code), also in other cases and through a link; .vscode asks first', async () => {
+    mkdirSync(join(ws, '.git', 'hooks'), { recursive: true });
+    assert.deepEqual(await resolveApplyTarget([ws], '.git/hooks/x'), { ok: false, reason: 'git' });
+    assert.deepEqual(await resolveApplyTarget([ws], '.GIT/hooks/pre-commit'), { ok: false, reason: 'git' });
+    assert.deepEqual(await resolveApplyTarget([ws], 'sub/.git./config'), { ok: false, reason: 'git' });
+    symlinkSync('.git/hooks', join(ws, 'hooks'));
+    assert.deepEqual(await resolveApplyTarget([ws], 'hooks/post-checkout'), { ok: false, reason: 'git' });
+    const settings = await resolveApplyTarget([ws], '.vscode/settings.json');
+    assert.ok(settings.ok);
+    assert.equal(settings.ask, 'vscode');
+    assert.equal((await resolveApplyTarget([ws], 'src/ok.ts') as { ask?: string }).ask, undefined);
+  });
+
+  it('paths that are not relative are refused before the disk is looked at; without a folder nothing is accepted', async () => {
+    for (const p of ['../x.ts', '/etc/passwd', '~/.ssh/authorized_keys', 'C:\\x.ini', '']) {
+      assert.deepEqual(await resolveApplyTarget([ws], p), { ok: false, reason: 'invalid' }, p);
+    }
+    assert.deepEqual(await resolveApplyTarget([], 'src/ok.ts'), { ok: false, reason: 'no-folder' });
+  });
+
+  it('with several folders the one holding the file wins, else the first; the last editor is checked the same way', async () => {
+    const other = join(home, 'other');
+    write(join(other, 'only-here.ts'));
+    const r = await resolveApplyTarget([ws, other], 'only-here.ts');
+    assert.ok(r.ok);
+    assert.equal(r.folder, 1);
+    const n = await resolveApplyTarget([ws, other], 'brand-new.ts');
+    assert.ok(n.ok);
+    assert.equal(n.folder, 0);
+    symlinkSync(home, join(ws, 'home'));
+    assert.deepEqual(await checkApplyTarget([ws], 0, ['home', '.bashrc']), { ok: false, reason: 'outside' });
+    assert.deepEqual(protectedArea(['a', '.Vscode', 'tasks.json']), 'vscode');
   });
 });

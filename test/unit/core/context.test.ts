@@ -1,6 +1,17 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { readHead } from '../../../src/core/workspacePath';
 import {
+  attachmentLimitMessage,
+  attachmentRoom,
+  MAX_ATTACHMENTS,
+  readFileAttachment,
+  readThroughClipboard,
+  workspaceFilesOf,
   assembleMessage,
   attachedBytes,
   chipLabel,
@@ -145,5 +156,93 @@ describe('context chip messages', () => {
     assert.ok(parseWebviewMessage({ type: 'removeContext', id: 'ctx_12' }).ok);
     assert.equal(parseWebviewMessage({ type: 'removeContext', id: '../x' }).ok, false);
     assert.equal(parseHostMessage({ type: 'contextChips', chips: Array.from({ length: 201 }, () => chip) }).ok, false);
+  });
+});
+
+describe('context attachments: bounded reads and limits', () => {
+  let dir = '';
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'attach-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a 300 MB (sparse) file: only maxFileKB + 4 bytes are read, memory stays bounded, the chip says cut and the real size', async () => {
+    const big = join(dir, 'big.log');
+    writeFileSync(big, 'a log line of text\n'.repeat(10_000)); // 190 KB of text, then holes
+    truncateSync(big, 300 * 1024 * 1024);
+    const before = process.memoryUsage();
+    const head = await readHead(big, 100 * 1024 + 4);
+    assert.equal(head.bytes.length, 100 * 1024 + 4, 'bytes read');
+    assert.equal(head.bytes.buffer.byteLength, 100 * 1024 + 4, 'bytes allocated');
+    assert.equal(head.size, 300 * 1024 * 1024);
+    const r = await readFileAttachment('ctx_1', 'big.log', big, 100);
+    const after = process.memoryUsage();
+    assert.ok(r.ok);
+    assert.equal(r.attachment.bytes, 300 * 1024 * 1024, 'the chip shows the file size');
+    assert.equal(r.attachment.cutToKB, 100);
+    assert.ok(r.attachment.content.endsWith(CUT_MARKER));
+    assert.ok(new TextEncoder().encode(r.attachment.content).length <= 100 * 1024 + CUT_MARKER.length + 1);
+    const grown = (after.arrayBuffers + after.external - before.arrayBuffers - before.external) / 1e6;
+    assert.ok(grown < 32, `buffers grew by ${grown.toFixed(1)} MB`);
+    assert.match(chipLabel(r.attachment).detail, /^300\.0 MB · cut to 100 KB$/);
+  });
+
+  it('binary sniffing looks at the bounded part: text cut inside a character is text, NUL bytes are binary', async () => {
+    const text = join(dir, 'accents.txt');
+    // 'é' is 2 bytes: 1 + 2 * 60,000 bytes, so the read ends inside a character.
+    writeFileSync(text, 'x' + 'é'.repeat(60_000));
+    const r = await readFileAttachment('ctx_2', 'accents.txt', text, 100);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.ok(!r.attachment.content.includes('\uFFFD'));
+    const bin = join(dir, 'blob.bin');
+    writeFileSync(bin, Buffer.concat([Buffer.from('text'), Buffer.alloc(10), Buffer.alloc(500_000, 0x61)]));
+    assert.equal((await readFileAttachment('ctx_3', 'blob.bin', bin, 100)).ok, false);
+  });
+
+  it('a FIFO or a folder is refused without reading (no hang)', async () => {
+    await assert.rejects(readHead(dir, 10), (e: { code?: string }) => e.code === 'ENOTFILE' || e.code === 'EISDIR');
+    if (process.platform !== 'win32') {
+      execFileSync('mkfifo', [join(dir, 'pipe')]);
+      await assert.rejects(readHead(join(dir, 'pipe'), 10), (e: { code?: string }) => e.code === 'ENOTFILE');
+    }
+  });
+
+  it('at most 100 chips and 8 M characters together; the same file again replaces its chip', () => {
+    const a = (i: number, chars = 10, path = `src/f${i}.ts`) => textAttachment(`ctx_${i}`, 'selection', path, 'ts', 'x'.repeat(chars), 4096);
+    const file = (i: number, chars = 10) => ({ ...a(i, chars), kind: 'file' as const });
+    const hundred = Array.from({ length: MAX_ATTACHMENTS }, (_, i) => file(i));
+    assert.equal(attachmentRoom(hundred.slice(1), file(0)), 'ok');
+    assert.equal(attachmentRoom(hundred, file(100)), 'count');
+    assert.equal(attachmentRoom(hundred, file(5)), 'ok', 'the same file replaces its chip');
+    const big = [file(1, 4_000_000), file(2, 3_999_000)];
+    assert.equal(attachmentRoom(big, file(3, 1_000)), 'ok');
+    assert.equal(attachmentRoom(big, file(3, 1_001)), 'size');
+    assert.match(attachmentLimitMessage('count', ['a.ts', 'b.ts', 'c.ts', 'd.ts']), /^4 files were not attached \(a\.ts, b\.ts, c\.ts, …\): a message takes at most 100 attachments/);
+    assert.match(attachmentLimitMessage('size', ['a.ts']), /^1 file was not attached \(a\.ts\): the attachments of a message are limited to 8 million characters/);
+    // What the limits protect: 100 chips pass the host message check, and so does a message with 8 M characters attached.
+    const chips = hundred.map((x) => ({ id: x.id, ...chipLabel(x), path: x.path }));
+    assert.equal(parseHostMessage({ type: 'contextChips', chips }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'send', text: assembleMessage('explain', big) }).ok, true);
+  });
+
+  it('Open Editors keeps only files of a workspace folder', () => {
+    const u = (scheme: string, fsPath: string) => ({ scheme, fsPath });
+    const tabs = [u('file', '/w/src/a.ts'), u('vscode-userdata', '/home/u/.config/Code/User/settings.json'), u('file', '/home/u/.bashrc'), u('untitled', 'Untitled-1'), u('file', '/w2/b.ts'), u('file', '/wx/c.ts')];
+    const { files, others } = workspaceFilesOf(tabs, ['/w', '/w2']);
+    assert.deepEqual(files.map((f) => f.fsPath), ['/w/src/a.ts', '/w2/b.ts']);
+    assert.equal(others.length, 4);
+  });
+
+  it('the terminal selection is read through the clipboard, which gets its text back whatever happens', async () => {
+    let clip = 'the paragraph the user had copied';
+    const clipboard = { readText: async () => clip, writeText: async (t: string) => void (clip = t) };
+    await assert.rejects(
+      readThroughClipboard(clipboard, async () => {
+        throw new Error('terminal process exited');
+      }),
+      /terminal process exited/,
+    );
+    assert.equal(clip, 'the paragraph the user had copied', 'put back after a failed copy');
+    const got = await readThroughClipboard(clipboard, async () => void (clip = 'ls -la output'));
+    assert.equal(got, 'ls -la output');
+    assert.equal(clip, 'the paragraph the user had copied', 'put back after a copy');
   });
 });

@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
+  locateInstructions,
   buildHistory,
   INSTRUCTIONS_MAX_BYTES,
   instructionsStatusText,
@@ -66,5 +71,116 @@ describe('project instructions (AGENTS.md)', () => {
     assert.equal(isBinary(utf8('plain ascii and ünïcödé')), false);
     assert.equal(isBinary(new Uint8Array([0x61, 0x00, 0x62])), true);
     assert.equal(isBinary(new Uint8Array([0xc3])), true, 'a truncated UTF-8 sequence');
+  });
+});
+
+describe('project instructions on disk: only a regular file of the workspace, never a secret', () => {
+  let home = '';
+  let ws = '';
+  const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA(stand-in)\n-----END OPENSSH PRIVATE KEY-----\n';
+
+  /** What the host does: find and read the file, then decide what is sent and what the panel says. */
+  async function instructions(name = 'AGENTS.md', trusted = true, enabled = true) {
+    const found = await locateInstructions(ws, name, trusted && enabled);
+    const i = readInstructions({ name, trusted, enabled, ...found });
+    return { found, i, prompt: systemPromptWith('', i), panel: instructionsStatusText(i) };
+  }
+
+  beforeEach(() => {
+    home = realpathSync(mkdtempSync(join(tmpdir(), 'instr-home-')));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_rsa'), KEY);
+    ws = join(home, 'src', 'evil-repo');
+    mkdirSync(ws, { recursive: true });
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  it('AGENTS.md -> ../../.ssh/id_rsa (a link committed in a cloned repository) is refused, trusted or not, and the key is never read', async () => {
+    symlinkSync('../../.ssh/id_rsa', join(ws, 'AGENTS.md'));
+    for (const trusted of [true, false]) {
+      const { found, i, prompt, panel } = await instructions('AGENTS.md', trusted);
+      assert.equal(i.state, 'refused');
+      assert.equal(found.content, undefined, 'nothing read');
+      assert.equal(prompt, '', 'nothing sent');
+      assert.equal(panel, 'AGENTS.md is not sent: it leads to a file outside the workspace');
+    }
+    // A link through a folder out of the workspace too.
+    rmSync(join(ws, 'AGENTS.md'));
+    symlinkSync('../../.ssh', join(ws, 'docs'));
+    const { i } = await instructions('docs/id_rsa');
+    assert.equal(i.state, 'refused');
+  });
+
+  it('names that look like secrets are refused with a message: .env, *.pem, *key*, id_*, also as a link target inside the workspace', async () => {
+    writeFileSync(join(ws, '.env'), 'DATABASE_PASSWORD=hunter2\n');
+    for (const name of ['.env', '.env.local', 'server.pem', 'api-key.txt', 'KEYS.md', 'id_ed25519', 'config/.npmrc']) {
+      if (name !== '.env') {
+        mkdirSync(dirname(join(ws, name)), { recursive: true });
+        writeFileSync(join(ws, name), 'secret\n');
+      }
+      const { i, prompt, panel } = await instructions(name);
+      assert.equal(i.state, 'refused', name);
+      assert.equal(prompt, '', name);
+      assert.match(panel ?? '', /is not sent: its name looks like a secret/, name);
+    }
+    symlinkSync('.env', join(ws, 'AGENTS.md'));
+    const { i, panel } = await instructions();
+    assert.equal(i.state, 'refused');
+    assert.match(panel ?? '', /^AGENTS\.md → \.env is not sent: its name looks like a secret/);
+  });
+
+  it('a link inside the workspace is followed and the panel names the file it leads to; a plain file is named as it is', async () => {
+    mkdirSync(join(ws, 'docs'));
+    writeFileSync(join(ws, 'docs', 'rules.md'), '# Rules\n\nUse tabs.\n');
+    symlinkSync('docs/rules.md', join(ws, 'AGENTS.md'));
+    const linked = await instructions();
+    assert.equal(linked.i.state, 'active');
+    assert.equal(linked.i.resolved, 'docs/rules.md');
+    assert.equal(linked.panel, 'AGENTS.md → docs/rules.md is sent as instructions (0.0 KB)');
+    assert.match(linked.prompt, /Use tabs\./);
+    rmSync(join(ws, 'AGENTS.md'));
+    writeFileSync(join(ws, 'AGENTS.md'), '# Rules\n');
+    const plain = await instructions();
+    assert.equal(plain.i.resolved, undefined);
+    assert.match(plain.panel ?? '', /^AGENTS\.md is sent as instructions/);
+  });
+
+  it('reads at most 32 KB + 4 bytes, and nothing in Restricted Mode or when turned off (only the size)', async () => {
+    const big = join(ws, 'AGENTS.md');
+    writeFileSync(big, 'Always answer in haiku.\n'.repeat(400_000)); // 9.6 MB
+    const { found, i } = await instructions();
+    assert.ok(found.content instanceof Uint8Array);
+    assert.equal(found.content.length, INSTRUCTIONS_MAX_BYTES + 4, 'the bytes read');
+    assert.equal(found.content.buffer.byteLength, INSTRUCTIONS_MAX_BYTES + 4, 'the buffer allocated');
+    assert.equal(i.state, 'active');
+    assert.equal(i.cut, true);
+    assert.equal(i.bytes, 9_600_000);
+    assert.match(instructionsStatusText(i) ?? '', /cut to 32 KB of 9375\.0 KB/);
+    for (const [trusted, enabled, state] of [[false, true, 'untrusted'], [true, false, 'off']] as const) {
+      const r = await instructions('AGENTS.md', trusted, enabled);
+      assert.equal((r.found.content as Uint8Array).length, 0, `${state}: not read`);
+      assert.equal(r.i.state, state);
+      assert.equal(r.i.bytes, 9_600_000, 'the panel still knows its size');
+    }
+  });
+
+  it('a folder or a FIFO named AGENTS.md is not read (no hang), names above the folder are missing', async () => {
+    mkdirSync(join(ws, 'AGENTS.md'));
+    assert.equal((await instructions()).i.state, 'refused');
+    assert.match((await instructions()).panel ?? '', /not a regular file/);
+    rmSync(join(ws, 'AGENTS.md'), { recursive: true });
+    if (process.platform !== 'win32') {
+      execFileSync('mkfifo', [join(ws, 'AGENTS.md')]);
+      assert.equal((await instructions()).i.state, 'refused');
+    }
+    assert.equal((await instructions('../../.ssh/id_rsa')).i.state, 'missing');
+    assert.equal((await instructions('/etc/passwd')).i.state, 'missing');
+  });
+
+  it('a file cut inside a multi-byte character is still text', () => {
+    const e = utf8('é'); // 2 bytes
+    assert.equal(isBinary(new Uint8Array([0x61, e[0]]), true), false);
+    assert.equal(isBinary(new Uint8Array([0x61, e[0]]), false), true);
+    assert.equal(isBinary(new Uint8Array([0x61, 0xff]), true), true);
   });
 });

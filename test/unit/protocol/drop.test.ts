@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { MAX_DROPPED_URIS, carriesFiles, droppedUris, parseWebviewMessage } from '../../../src/protocol';
+import { pathToFileURL } from 'node:url';
+import { MAX_DROPPED_URIS, carriesFiles, droppedUris, parseWebviewMessage, pathToFileUri } from '../../../src/protocol';
 
 /** A drop's data as the DOM gives it: lower-case types, getData per type. */
 function drop(data: Record<string, string>) {
@@ -52,5 +53,30 @@ describe('protocol: files dropped on the chat', () => {
     assert.equal(parseWebviewMessage({ type: 'dropUris', uris: [''], total: 1, outsideFiles: 0 }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'dropUris', uris: [], total: -1, outsideFiles: 0 }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'dropUris', uris: [], total: 0 }).ok, false);
+  });
+});
+
+describe('protocol: dropped paths become file URIs as node\'s pathToFileURL makes them', () => {
+  it('#, ? and % in a name stay in the name (the probe\'s paths)', () => {
+    const r = drop({ codefiles: JSON.stringify(['/home/u/notes#2024.md', '/home/u/what?.txt', 'C:\\Users\\u\\a#b.ts', '/home/u/100%.txt']) });
+    assert.deepEqual(r.uris, ['file:///home/u/notes%232024.md', 'file:///home/u/what%3F.txt', 'file:///C:/Users/u/a%23b.ts', 'file:///home/u/100%25.txt']);
+    const paths = r.uris.map((u) => new URL(u)).map((u) => [decodeURIComponent(u.pathname), u.hash, u.search]);
+    assert.deepEqual(paths, [
+      ['/home/u/notes#2024.md', '', ''],
+      ['/home/u/what?.txt', '', ''],
+      ['/C:/Users/u/a#b.ts', '', ''],
+      ['/home/u/100%.txt', '', ''],
+    ]);
+  });
+
+  it('equals pathToFileURL for names with every printable ASCII character, spaces and non-ASCII', () => {
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).filter((c) => c !== '/' && c !== '\\').join('');
+    const names = [ascii, 'my file.ts', 'café ✓ 🚀.md', 'a[1]{2}^|`.txt', "it's (a) $test&=+,;@!~*.js"];
+    for (const name of names) {
+      assert.equal(pathToFileUri(`/home/u/${name}`), pathToFileURL(`/home/u/${name}`).href, name);
+      assert.equal(pathToFileUri(`C:\\Users\\u\\${name}`), pathToFileURL(`C:\\Users\\u\\${name}`, { windows: true }).href, `windows ${name}`);
+    }
+    assert.equal(pathToFileUri('relative/x.ts'), undefined);
+    assert.equal(pathToFileUri('/bad\ud800.ts'), undefined);
   });
 });

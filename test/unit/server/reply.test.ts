@@ -120,3 +120,13 @@ describe('reference server: reply generator', () => {
     assert.equal(estimateTokens(1200), 300);
   });
 });
+
+describe('reference server: a reply whose code block names a file', () => {
+  it('file:PATH in the prompt names the example block; without it the block names none', () => {
+    const named = generateReply([{ role: 'user', content: 'Code for the helper file:src/apply-other.ts please' }]);
+    assert.match(named, /\n```typescript src\/apply-other\.ts\n/);
+    const plain = generateReply([{ role: 'user', content: 'Code for the helper please' }]);
+    assert.match(plain, /\n```typescript\n/);
+    assert.ok(!/```typescript \S/.test(plain));
+  });
+});
