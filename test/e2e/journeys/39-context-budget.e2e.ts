@@ -4,6 +4,7 @@
 // holds exactly the turns below the line, and its estimated size is the meter's figure.
 import assert from 'node:assert/strict';
 import { messageTokens } from '../../../src/core/contextBudget';
+import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
 import { squash, waitFor } from '../workbench';
 
@@ -64,6 +65,27 @@ describe('Journey 39: a context budget the user can see', () => {
 
     // Export and History keep the whole conversation: every turn is still in the transcript.
     assert.equal(await chat.articles().count(), 2 * (TURNS + 1));
+
+    // The service refuses the next one as too long: "Send with fewer earlier messages" sends the
+    // same text with half the earlier turns, and the text is never lost.
+    e2e().demo.server.control.injectFault({ kind: 'status', status: 400, message: 'messages: input is too long for the model (about 5,000 tokens, at most 4,096)' });
+    const refusedAt = chatRequests().length;
+    const again = 'One more question e2e-budget-fewer';
+    await chat.send(again);
+    await waitFor(async () => (await chat.alertTexts()).some((t) => /too long/.test(t)), 'no error saying the input is too long', 20_000);
+    assert.equal(await chat.message().inputValue(), again, 'the typed text is back in the box');
+    const fewer = chat.button('Send with fewer earlier messages');
+    await fewer.click();
+    const [refused, retried] = (await waitForChatRequests(refusedAt + 2)).slice(refusedAt);
+    const sentTurns = (refused.messages ?? []).filter((m) => m.role === 'user').length - 1;
+    assert.ok(sentTurns >= 2, `the refused request held ${sentTurns} earlier turns`);
+    await chat.waitForIdle();
+    const retriedUsers = (retried.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
+    assert.equal(retriedUsers.length, Math.floor(sentTurns / 2) + 1, `half of ${sentTurns} earlier turns, then the question: ${JSON.stringify(retriedUsers)}`);
+    assert.equal(retriedUsers.at(-1), again);
+    assert.equal(retriedUsers.at(-2), final, 'the newest turns are the ones kept');
+    assert.match(await chat.replyText(), /e2e-budget-fewer/);
+    assert.equal(await chat.message().inputValue(), '', 'sent: the box is empty');
     await chat.newChat();
     await waitFor(async () => !(await meter.isVisible()) && !(await line.isVisible()), 'the meter stays in an empty chat', 10_000);
   });

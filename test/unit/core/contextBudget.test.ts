@@ -25,6 +25,9 @@ import {
   type StoredMessage,
 } from '../../../src/core';
 import { ContextMeterFeed } from '../../../src/extension/chat/contextMeter';
+import { ChatServiceClient } from '../../../src/client';
+import { DEMO_KEY } from '../../server/fixtures';
+import { startReferenceServer } from '../../server/server';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
 
 /** A conversation of `turns` turns: question i (q chars) and its reply (r chars). */
@@ -315,6 +318,21 @@ describe('context budget: the chat session', () => {
     // Again: half of that.
     t.session.fewerEarlierTurns();
     assert.equal((t.session.previewContext('next') as { sentTurns: number }).sentTurns, 10);
+  });
+
+  it('through the real client: the service\'s 400 "input is too long" is recognised, another 400 is not', async () => {
+    const srv = await startReferenceServer({ port: 0, quiet: true, chunkDelayMs: 0 });
+    try {
+      const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY });
+      const errorOf = async () => client.chatStream({ messages: [{ role: 'user', content: 'hi' }], model: 'swift-chat', stream: true }).then(() => undefined, (e: unknown) => e);
+      srv.control.injectFault({ kind: 'status', status: 400, message: 'messages: input is too long for the model (about 5,000 tokens, at most 4,096)' });
+      assert.ok(isInputTooLong(await errorOf()));
+      srv.control.injectFault({ kind: 'status', status: 400 });
+      const other = await errorOf();
+      assert.ok(other && !isInputTooLong(other));
+    } finally {
+      await srv.close();
+    }
   });
 
   it('another 400 does not offer it', async () => {
