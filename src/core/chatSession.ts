@@ -140,8 +140,8 @@ export class ChatSession {
   private readonly rangeWarning: RangeWarning;
   /** Earlier turns sent with the last request (for "Send with fewer earlier messages"). */
   private lastSentTurns: { conversationId: string; turns: number } | undefined;
-  /** At most this many earlier turns in this conversation, after "Send with fewer earlier messages". */
-  private turnCap: { conversationId: string; maxTurns: number } | undefined;
+  /** At most this many earlier turns in this conversation with this model, after "Send with fewer earlier messages". */
+  private turnCap: { conversationId: string; model: string; maxTurns: number } | undefined;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -176,7 +176,7 @@ export class ChatSession {
 
   private selectFor(conv: Conversation, earlier: readonly StoredMessage[], text: string, attachmentChars: number, messageId?: string): ContextSelection {
     const settings = this.deps.settings();
-    const cap = this.turnCap?.conversationId === conv.id ? this.turnCap.maxTurns : undefined;
+    const cap = this.turnCap?.conversationId === conv.id && this.turnCap.model === settings.model ? this.turnCap.maxTurns : undefined;
     return selectContext({
       systemPrompt: settings.systemPrompt,
       message: text,
@@ -189,15 +189,15 @@ export class ChatSession {
   }
 
   /**
-   * After the service said the input is too long: the next requests of this conversation send at
-   * most half the earlier turns the last one sent.
+   * After the service said the input is too long: the next requests of this conversation (with this
+   * model) send at most half the earlier turns the last one sent.
    */
   fewerEarlierTurns(): void {
     const conv = this.conversation;
     const last = this.lastSentTurns?.conversationId === conv.id ? this.lastSentTurns.turns : undefined;
     const preview = last === undefined ? this.previewContext(this.failedText ?? '') : undefined;
     const base = last ?? (preview?.ok ? preview.sentTurns : 0);
-    this.turnCap = { conversationId: conv.id, maxTurns: halveTurns(base) };
+    this.turnCap = { conversationId: conv.id, model: this.deps.settings().model, maxTurns: halveTurns(base) };
   }
 
   /** Sends a user message; resolves when the reply finished, failed or was stopped. */

@@ -240,10 +240,11 @@ function sessionOn(conv: Conversation, budget: number | undefined, systemPrompt 
     },
   };
   const store = new ConversationStore(new MemoryConversationStorage());
+  const settings = { model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt, baseUrl: 'http://127.0.0.1' };
   const session = new ChatSession({
     store,
     backend: () => backend,
-    settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt, baseUrl: 'http://127.0.0.1' }),
+    settings: () => settings,
     modelCost: () => 1,
     onEvent: (e) => events.push(e),
     flushIntervalMs: 0,
@@ -251,6 +252,7 @@ function sessionOn(conv: Conversation, budget: number | undefined, systemPrompt 
   });
   return {
     session,
+    settings,
     requests,
     scripts,
     events,
@@ -318,6 +320,9 @@ describe('context budget: the chat session', () => {
     // Again: half of that.
     t.session.fewerEarlierTurns();
     assert.equal((t.session.previewContext('next') as { sentTurns: number }).sentTurns, 10);
+    // Another model: its own budget decides again.
+    t.settings.model = 'deep-think';
+    assert.equal((t.session.previewContext('next') as { sentTurns: number }).sentTurns, 41);
   });
 
   it('through the real client: the service\'s 400 "input is too long" is recognised, another 400 is not', async () => {
