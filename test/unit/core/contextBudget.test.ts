@@ -4,6 +4,7 @@ import {
   ConversationStore,
   MemoryConversationStorage,
   appendMessage,
+  assembleMessage,
   budgetForModel,
   createConversation,
   estimateTokens,
@@ -346,6 +347,47 @@ describe('context budget: the chat session', () => {
     t.scripts.push(Object.assign(new Error('temperature must be at most 2'), { kind: 'invalid', status: 400, code: 'INVALID_INPUT' }));
     await t.session.send('q');
     assert.deepEqual(t.session.sendError?.actions, ['retry']);
+  });
+});
+
+describe('context budget: the history no longer grows without bound (finding L3, probe p_history_cap)', () => {
+  it('three 2 MB messages then a short one on a model without max_tokens: every send completes, each request within the budget', async function () {
+    this.timeout(60_000);
+    const srv = await startReferenceServer({ port: 0, quiet: true, chunkDelayMs: 0 });
+    try {
+      const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY });
+      const models = await client.models();
+      // code-pro states no max_tokens: the setting decides (here 1,200,000 tokens, about 4.8 M characters).
+      const model = 'code-pro';
+      const budget = budgetForModel(models, model, 1_200_000);
+      assert.equal(budget.source, 'setting');
+      const store = new ConversationStore(new MemoryConversationStorage());
+      const session = new ChatSession({
+        store,
+        backend: () => client,
+        settings: () => ({ model, stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url }),
+        modelCost: () => 3,
+        onEvent: () => undefined,
+        flushIntervalMs: 0,
+        // As the extension wires it (extension.ts).
+        contextBudget: (id) => budgetForModel(models, id, 1_200_000).inputTokens,
+      });
+      const att = Array.from({ length: 20 }, (_, j) => ({ id: `ctx_${j}`, kind: 'file' as const, path: `src/f${j}.ts`, language: 'typescript', content: `// file ${j}\n` + 'const x = 1;\n'.repeat(7800), bytes: 100 * 1024 }));
+      const outcomes: string[] = [];
+      for (let i = 1; i <= 4; i++) {
+        const text = i < 4 ? assembleMessage(`review batch ${i}`, att) : 'thanks, one short question';
+        await session.send(text);
+        outcomes.push(session.sendError ? `refused: ${session.sendError.message.slice(0, 80)}` : String(session.conversation.messages.at(-1)?.status));
+      }
+      assert.deepEqual(outcomes, ['complete', 'complete', 'complete', 'complete']);
+      const bodies = srv.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat').map((r) => r.body as { messages: Array<{ content: string }> });
+      assert.equal(bodies.length, 4);
+      for (const b of bodies) assert.ok(b.messages.reduce((n, m) => n + messageTokens(m.content), 0) <= budget.inputTokens);
+      assert.equal(bodies[2].messages.length, 3, 'send 3 leaves out the first turn (whole), keeps the second');
+      assert.equal(session.conversation.messages.length, 8, 'the conversation keeps every message');
+    } finally {
+      await srv.close();
+    }
   });
 });
 
