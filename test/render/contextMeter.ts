@@ -76,7 +76,9 @@ const look = (page: Page) =>
       meterShown: !!meter && !meter.hidden && meter.getBoundingClientRect().width > 0,
       meterText: meter?.textContent ?? '',
       meterTip: meter?.title ?? '',
-      meterLabel: meter?.getAttribute('aria-label') ?? '',
+      meterLabel: meter?.getAttribute('aria-description') ?? '',
+      meterRole: meter?.getAttribute('role') ?? '',
+      meterValue: [meter?.getAttribute('aria-valuenow'), meter?.getAttribute('aria-valuemax'), meter?.getAttribute('aria-valuetext')],
       meterOver: !!meter?.classList.contains('over'),
       inComposer: !!meter?.closest('.composer'),
     };
@@ -111,6 +113,8 @@ export async function contextMeterChecks(browser: Browser, record: Recorder): Pr
     record(group, 'the line sits above the oldest turn still sent, below the newest one left out',
       cut.below.includes(`Question ${oldestSent}\n`) && cut.above.includes(`Answer ${oldestSent - 1} `), JSON.stringify({ below: cut.below, above: cut.above }));
     record(group, 'the meter near Send shows the estimate against the budget', cut.meterShown && cut.inComposer && cut.meterText.includes(`${m.total.toLocaleString('en-US')} / 3,072 tokens`), cut.meterText);
+    record(group, 'the meter is a meter to assistive technology (value, maximum, text)',
+      cut.meterRole === 'meter' && cut.meterValue[0] === String(m.total) && cut.meterValue[1] === '3072' && cut.meterValue[2] === cut.meterText, JSON.stringify(cut.meterValue));
     const tip = cut.meterTip;
     record(group, 'the tooltip breaks it down (instructions, attachments, history, message), says it is an estimate and points to Fork',
       [/Instructions: \d+/, /Attachments: 0/, new RegExp(`History: [\\d,]+ \\(${m.sentTurns} earlier turns sent, ${m.omittedTurns} not sent\\)`), /Message: \d+/, /estimated/, /Fork/, /max_tokens/].every((r) => r.test(tip)) && cut.meterLabel === tip,

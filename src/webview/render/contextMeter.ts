@@ -60,7 +60,12 @@ export interface ContextMeterView {
 export function createContextMeter(): ContextMeterView {
   const fill = el('span', { class: 'context-meter-fill' });
   const label = el('span', { class: 'context-meter-text' });
-  const element = el('span', { class: 'context-meter', tabindex: 0, hidden: true }, el('span', { class: 'context-meter-bar', 'aria-hidden': 'true' }, fill), label);
+  const element = el(
+    'span',
+    { class: 'context-meter', role: 'meter', tabindex: 0, hidden: true, 'aria-label': l10n.t('Context of the next request (estimated tokens)'), 'aria-valuemin': 0 },
+    el('span', { class: 'context-meter-bar', 'aria-hidden': 'true' }, fill),
+    label,
+  );
   const line = el('div', { class: 'context-boundary', role: 'separator', hidden: true });
   let current: ContextMeter | undefined;
   return {
@@ -79,7 +84,10 @@ export function createContextMeter(): ContextMeterView {
       label.textContent = meterText(meter);
       const tip = meterTooltip(meter);
       element.title = tip;
-      element.setAttribute('aria-label', tip);
+      element.setAttribute('aria-valuemax', String(meter.budget));
+      element.setAttribute('aria-valuenow', String(Math.min(meter.total, meter.budget)));
+      element.setAttribute('aria-valuetext', label.textContent);
+      element.setAttribute('aria-description', tip);
       fill.style.width = `${Math.min(100, Math.round((meter.total / Math.max(1, meter.budget)) * 100))}%`;
       line.textContent = boundaryText(meter.omittedTurns);
       line.title = l10n.t('Only the turns below this line go with the next message. Fork a message to start a new conversation from it.');
