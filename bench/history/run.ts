@@ -6,10 +6,12 @@
  */
 import { measureStorage } from './storage';
 import { measureWebview } from './webview';
+import { measureContext } from './context';
 
 async function main(): Promise<void> {
   const storage = await measureStorage();
   const webview = await measureWebview();
+  const context = await measureContext();
   const fig = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
   console.log('');
   console.log('Figures (goal in brackets):');
@@ -23,10 +25,19 @@ async function main(): Promise<void> {
     `  send to done, short reply: ${fig(webview.sendToDone300Ms)} ms at 300 turns, ${fig(webview.sendToDoneEmptyMs)} ms in an empty chat: ` +
       `${(webview.sendToDone300Ms / webview.sendToDoneEmptyMs).toFixed(2)}x (<= 1.2x)`,
   );
+  console.log(`  assembling the request at 300 turns (what fits the budget, and its JSON): median ${context.assembleMedianMs.toFixed(2)} ms (<= 5)`);
+  for (const m of context.perModel) {
+    console.log(
+      `  bytes sent per turn at 300 turns, ${m.model} (max_tokens ${m.maxTokens ?? 'not stated: setting 32,768'}, budget ${m.inputTokens} tokens = ${m.inputTokens * 4} chars): ` +
+        `${m.bytes} bytes, about ${m.estimatedTokens} tokens, ${m.turnsSent} earlier turns (<= the budget; the whole history: ${context.wholeHistoryBytes} bytes)`,
+    );
+  }
   console.log(`  storage time per turn at 300 turns: ${fig(storage.hostMsPerTurn)} ms (whole-file rewrite as in 0.1.0: ${fig(storage.hostMsPerTurnRewrite)} ms)`);
   console.log(
     `history: open300Ms=${fig(webview.open300Ms)} list1000Ms=${fig(storage.list1000Ms)} search10kP95Ms=${fig(storage.search10kP95Ms)} ` +
-      `postBytesPerChunk=${fig(webview.postBytesPerChunk)} postBytesPerSettingsChange=${fig(webview.postBytesPerSettingsChange)}`,
+      `postBytesPerChunk=${fig(webview.postBytesPerChunk)} postBytesPerSettingsChange=${fig(webview.postBytesPerSettingsChange)} ` +
+      `assemble300Ms=${context.assembleMedianMs.toFixed(2)} ` +
+      context.perModel.map((m) => `bytesPerTurn300.${m.model}=${m.bytes}/${m.inputTokens * 4}`).join(' '),
   );
 }
 

@@ -16,7 +16,7 @@
 // `message` event; the page's acquireVsCodeApi records what the webview posts back.
 import type { Page } from 'playwright-core';
 import { ChatServiceClient } from '../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, type Conversation } from '../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, type Conversation } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
 import type { HostMessage } from '../../src/protocol';
 import { DEMO_KEY } from '../../test/server/fixtures';
@@ -90,8 +90,8 @@ async function chat(serverUrl: string, client: ChatServiceClient, conversation: 
     modelCost: () => 1,
     onEvent: (e) => controller?.onSessionEvent(e),
     flushIntervalMs: 24,
-    // Only the last turns are sent: the request stays small at 300 turns, as in the extension.
-    maxHistoryChars: 4000,
+    // Only the turns that fit swift-chat's budget are sent (max_tokens 4096), as in the extension.
+    contextBudget: () => requestBudget(4096).inputTokens,
   });
   controller = new ChatController({
     session,

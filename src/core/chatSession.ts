@@ -2,7 +2,8 @@
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
 import type { ErrorView, ReplyMeta } from '../protocol';
-import { appendMessage, buildHistory, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import { appendMessage, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from './contextBudget';
 import { creditsCharged } from './cost';
 import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from './store';
@@ -116,8 +117,8 @@ export interface ChatSessionDeps {
   now?: () => Date;
   /** Streamed text is posted at most once per this many ms (0: every chunk). */
   flushIntervalMs?: number;
-  /** History limits. */
-  maxHistoryChars?: number;
+  /** Input budget of a request to this model, in estimated tokens (contextBudget.ts); none: no limit. */
+  contextBudget?: (model: string) => number;
   /** A streaming reply is saved at most this often (0: only when it ends). */
   partialSaveIntervalMs?: number;
 }
@@ -137,6 +138,10 @@ export class ChatSession {
   private readonly now: () => Date;
   /** Out-of-range values in replies are logged once per field. */
   private readonly rangeWarning: RangeWarning;
+  /** Earlier turns sent with the last request (for "Send with fewer earlier messages"). */
+  private lastSentTurns: { conversationId: string; turns: number } | undefined;
+  /** At most this many earlier turns in this conversation with this model, after "Send with fewer earlier messages". */
+  private turnCap: { conversationId: string; model: string; maxTurns: number } | undefined;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -159,6 +164,42 @@ export class ChatSession {
     this.deps.onEvent(event);
   }
 
+  /**
+   * What the next request would hold with `text` as the new message (`attachmentChars`: how much of
+   * it is attachments): the estimate the context meter and the boundary line show.
+   */
+  previewContext(text: string, attachmentChars = 0): ContextSelection {
+    const conv = this.conversation;
+    const earlier = this.running ? conv.messages.filter((m) => m !== this.running?.assistant) : conv.messages;
+    return this.selectFor(conv, earlier, text, attachmentChars);
+  }
+
+  private selectFor(conv: Conversation, earlier: readonly StoredMessage[], text: string, attachmentChars: number, messageId?: string): ContextSelection {
+    const settings = this.deps.settings();
+    const cap = this.turnCap?.conversationId === conv.id && this.turnCap.model === settings.model ? this.turnCap.maxTurns : undefined;
+    return selectContext({
+      systemPrompt: settings.systemPrompt,
+      message: text,
+      attachmentChars,
+      earlier,
+      budget: this.deps.contextBudget ? this.deps.contextBudget(settings.model) : Number.POSITIVE_INFINITY,
+      ...(cap !== undefined ? { maxTurns: cap } : {}),
+      ...(messageId ? { messageId } : {}),
+    });
+  }
+
+  /**
+   * After the service said the input is too long: the next requests of this conversation (with this
+   * model) send at most half the earlier turns the last one sent.
+   */
+  fewerEarlierTurns(): void {
+    const conv = this.conversation;
+    const last = this.lastSentTurns?.conversationId === conv.id ? this.lastSentTurns.turns : undefined;
+    const preview = last === undefined ? this.previewContext(this.failedText ?? '') : undefined;
+    const base = last ?? (preview?.ok ? preview.sentTurns : 0);
+    this.turnCap = { conversationId: conv.id, model: this.deps.settings().model, maxTurns: halveTurns(base) };
+  }
+
   /** Sends a user message; resolves when the reply finished, failed or was stopped. */
   async send(text: string): Promise<void> {
     if (this.running) {
@@ -166,6 +207,12 @@ export class ChatSession {
       return;
     }
     const conv = this.conversation;
+    // A message that alone exceeds the model's budget is refused before anything is sent.
+    const fit = this.selectFor(conv, conv.messages, text, 0);
+    if (!fit.ok) {
+      this.rejectSend(text, messageTooLongError(fit));
+      return;
+    }
     this.clearSendError();
     const user = appendMessage(conv, 'user', text, this.now());
     await this.run(conv, user);
@@ -311,10 +358,15 @@ export class ChatSession {
     const settings = this.deps.settings();
     const model = settings.model;
     const cost = this.deps.modelCost(model);
-    const history = buildHistory(conv.messages, {
-      systemPrompt: settings.systemPrompt,
-      ...(this.deps.maxHistoryChars !== undefined ? { maxChars: this.deps.maxHistoryChars } : {}),
-    });
+    // The earlier turns that fit the model's budget, newest first, whole turns only.
+    const at = conv.messages.indexOf(user);
+    const selection = this.selectFor(conv, conv.messages.slice(0, at < 0 ? conv.messages.length : at), user.content, 0, user.id);
+    // (A resent message that no longer fits, e.g. after a model change, goes alone: the service decides.)
+    const system = settings.systemPrompt.trim();
+    const history: HistoryMessage[] = selection.ok
+      ? selection.messages
+      : [...(system ? [{ role: 'system' as const, content: system }] : []), { id: user.id, role: 'user', content: user.content }];
+    if (selection.ok) this.lastSentTurns = { conversationId: conv.id, turns: selection.sentTurns };
     const assistant = appendMessage(conv, 'assistant', '', this.now(), { status: 'streaming' });
     const running: Running = { conv, assistant, controller: new AbortController() };
     this.running = running;
@@ -428,6 +480,8 @@ export class ChatSession {
         assistant.meta = meta;
       } else {
         const view = errorToView(err, settings.baseUrl);
+        // The service says the input is too long: offer to send again with fewer earlier messages.
+        if (isInputTooLong(err) && selection.ok && selection.sentTurns > 0) view.actions = ['fewerMessages', ...view.actions];
         this.deps.logger?.warn('Chat request failed', { kind, message: view.message });
         if (!paid && !started && assistant.content === '') {
           // Nothing of the reply arrived: take the turn back and return the text to the box.

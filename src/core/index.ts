@@ -20,3 +20,4 @@ export * from './usage';
 export * from './creditWarning';
 export * from './editorPrompts';
 export * from './lmProvider';
+export * from './contextBudget';

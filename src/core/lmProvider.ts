@@ -4,13 +4,14 @@
 import * as l10n from '@vscode/l10n';
 import { creditsText } from '../protocol/wording';
 import type { HistoryMessage } from './conversation';
+import { DEFAULT_CONTEXT_TOKENS, estimateTokens, messageTooLongError, requestBudget } from './contextBudget';
 import { modelUsability, type ModelLike } from './models';
-import { nativeHistory, type NativeTurn } from './nativeChat';
+import { nativeContext, type NativeTurn } from './nativeChat';
 
 /** The vendor name of the provider (package.json `languageModelChatProviders`). */
 export const LM_VENDOR = 'aichat';
-/** The service states no context size: the input budget offered to callers. */
-export const DEFAULT_MAX_INPUT_TOKENS = 32_768;
+/** The context assumed for a model that states no `max_tokens` (aiChat.context.maxTokens's default). */
+export const DEFAULT_MAX_INPUT_TOKENS = DEFAULT_CONTEXT_TOKENS;
 /** When a model states no `max_tokens`. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4_096;
 
@@ -27,20 +28,24 @@ export interface LmModelInfo {
   capabilities: { imageInput: false; toolCalling: false };
 }
 
-/** The usable chat models, with their cost per message in the picker's detail. */
-export function lmModels(models: readonly ModelLike[]): LmModelInfo[] {
+/**
+ * The usable chat models, with their cost per message in the picker's detail and the same budget
+ * as the panel's requests (contextBudget.ts): the model's `max_tokens` split into input and room
+ * for the reply, or `contextTokens` (aiChat.context.maxTokens) when the model states none.
+ */
+export function lmModels(models: readonly ModelLike[], contextTokens: number = DEFAULT_CONTEXT_TOKENS): LmModelInfo[] {
   return models
     .filter((m) => modelUsability(m).usable)
     .map((m) => {
       const cost = l10n.t('{0} per message', creditsText(m.costInCreditPerUse));
-      const out = typeof m.max_tokens === 'number' && m.max_tokens > 0 ? Math.floor(m.max_tokens) : DEFAULT_MAX_OUTPUT_TOKENS;
+      const budget = requestBudget(m.max_tokens, contextTokens);
       return {
         id: m.valueId,
         name: m.name,
         family: m.valueId,
         version: '1',
-        maxInputTokens: DEFAULT_MAX_INPUT_TOKENS,
-        maxOutputTokens: out,
+        maxInputTokens: budget.inputTokens,
+        maxOutputTokens: budget.replyTokens,
         detail: cost,
         tooltip: l10n.t('{0} from AI Chat: {1}, charged to your AI Chat credits.', m.name, cost),
         capabilities: { imageInput: false, toolCalling: false },
@@ -63,7 +68,7 @@ export type LmConversion = { ok: true; messages: HistoryMessage[] } | { ok: fals
  * messages left out, system messages first. Tool calls, tool results and images cannot be sent
  * to the service: refused with a message that says so, never dropped in silence.
  */
-export function lmToServiceMessages(messages: readonly LmMessage[]): LmConversion {
+export function lmToServiceMessages(messages: readonly LmMessage[], budget: number = Number.POSITIVE_INFINITY): LmConversion {
   const system: string[] = [];
   const turns: NativeTurn[] = [];
   for (const m of messages) {
@@ -76,11 +81,10 @@ export function lmToServiceMessages(messages: readonly LmMessage[]): LmConversio
   }
   const last = turns.at(-1);
   if (last?.role !== 'user') return { ok: false, message: l10n.t('The request must end with a user message with text to send.') };
-  // The same ids, trimming and order as the @aichat participant's requests.
-  return { ok: true, messages: nativeHistory(turns.slice(0, -1), last.content, system.join('\n\n')) };
+  // The same ids, budget, trimming and order as the @aichat participant's requests.
+  const selection = nativeContext(turns.slice(0, -1), last.content, system.join('\n\n'), budget);
+  if (!selection.ok) return { ok: false, message: messageTooLongError(selection).message };
+  return { ok: true, messages: selection.messages };
 }
 
-/** About four characters a token (the service publishes no tokenizer); at least 1 for any text. */
-export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
-}
+export { estimateTokens };

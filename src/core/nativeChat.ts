@@ -4,7 +4,8 @@
 // (src/extension/nativeChat) passes the Chat view's turns in and writes the text out.
 import { ReplyAssembler } from '../client/reply';
 import type { ChatBackend, SessionRetryNotice, SessionSettings } from './chatSession';
-import { buildHistory, formatMessageId, MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';
+import { formatMessageId, MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';
+import { selectContext, type ContextSelection } from './contextBudget';
 import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ErrorView } from '../protocol';
 
@@ -15,9 +16,18 @@ export interface NativeTurn {
 
 /** The messages to send: earlier turns (empty ones left out), the prompt, the system prompt first. */
 export function nativeHistory(turns: readonly NativeTurn[], prompt: string, systemPrompt: string): HistoryMessage[] {
-  const all = [...turns.filter((t) => t.content.trim() !== ''), { role: 'user' as const, content: prompt }];
+  const selection = nativeContext(turns, prompt, systemPrompt, Number.POSITIVE_INFINITY);
+  return selection.ok ? selection.messages : [];
+}
+
+/**
+ * The same within a budget of estimated tokens (the panel's rule, contextBudget.ts): the system
+ * prompt and the prompt always, then earlier turns newest first, whole turns only; not ok when
+ * the prompt alone exceeds the budget.
+ */
+export function nativeContext(turns: readonly NativeTurn[], prompt: string, systemPrompt: string, budget: number): ContextSelection {
   // The newest turns keep their ids when a very long Chat view history is trimmed.
-  const kept = all.slice(-MESSAGE_ID_SPACE);
+  const kept = turns.filter((t) => t.content.trim() !== '').slice(-(MESSAGE_ID_SPACE - 1));
   const stored: StoredMessage[] = kept.map((t, i) => ({
     id: formatMessageId(i),
     role: t.role,
@@ -25,7 +35,7 @@ export function nativeHistory(turns: readonly NativeTurn[], prompt: string, syst
     status: 'complete',
     createdAt: '',
   }));
-  return buildHistory(stored, { systemPrompt });
+  return selectContext({ systemPrompt, message: prompt, earlier: stored, budget, messageId: formatMessageId(kept.length) });
 }
 
 export interface NativeAnswerSink {

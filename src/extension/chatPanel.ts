@@ -5,9 +5,10 @@
 // brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { assembleMessage, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
+import { assembleMessage, budgetForModel, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
 import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
+import { ContextMeterFeed } from './chat/contextMeter';
 import { ContextAttachments } from './context/attachments';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
@@ -114,6 +115,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   private sending: { full: string; text: string } | undefined;
   private restoredCurrent: Promise<void> | undefined;
   private settingsTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The context meter and boundary line (the next request against the model's budget). */
+  private readonly meter: ContextMeterFeed;
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.session = deps.session;
@@ -138,9 +141,18 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         if (!this.isVisible) deps.onCannotPay?.();
       },
     });
+    this.meter = new ContextMeterFeed({
+      session: deps.session,
+      attachments: () => this.attachments.attachments,
+      source: () => budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens).source,
+      post: (m) => this.post(m),
+    });
     this.disposables.push(
       this.attachments,
-      this.attachments.onDidChange(() => this.post({ type: 'contextChips', chips: this.attachments.chips() })),
+      this.attachments.onDidChange(() => {
+        this.post({ type: 'contextChips', chips: this.attachments.chips() });
+        this.meter.update();
+      }),
       deps.config.onDidChange(() => this.scheduleSettings()),
       deps.models.onDidChange(() => this.scheduleSettings()),
       deps.instructions.onDidChange(() => this.scheduleSettings()),
@@ -164,6 +176,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         .catch((err) => this.deps.logger.warn('Could not record the current conversation', { message: String(err) }));
     }
     this.controller.onSessionEvent(event);
+    if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.meter.update();
   }
 
   /**
@@ -431,6 +444,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     this.settingsTimer = setTimeout(() => {
       this.settingsTimer = undefined;
       this.controller.settingsChanged();
+      this.meter.update();
     }, 10);
   }
 
@@ -462,6 +476,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         const draft = this.deps.context.workspaceState.get<string>(DRAFT_KEY);
         if (draft) this.post({ type: 'restoreInput', text: draft });
         for (const m of queued) this.post(m);
+        this.meter.setDraft(draft ?? '', false);
+        this.meter.update(true);
         void this.deps.keys.get().then(() => {
           this.controller.settingsChanged();
           if (this.deps.keys.hasKey && !this.deps.models.models) void this.deps.models.load();
@@ -532,8 +548,14 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         return;
       }
       case 'draft':
+        this.meter.setDraft(msg.text);
         await this.deps.context.workspaceState.update(DRAFT_KEY, msg.text || undefined);
         return;
+      case 'sendFewer':
+        // The service said the input is too long: half the earlier turns, the same text.
+        this.session.fewerEarlierTurns();
+        if (msg.text !== undefined) return this.sendText(msg.text);
+        return this.controller.retry();
       case 'addContext':
         await this.attachments.pick();
         return;

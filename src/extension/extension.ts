@@ -3,7 +3,7 @@
 // deactivate() waits for.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import { ChatSession, ConversationStore } from '../core';
+import { budgetForModel, ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
@@ -55,6 +55,8 @@ export function activate(context: vscode.ExtensionContext): void {
       return { ...s, systemPrompt: instructions.systemPrompt(s.systemPrompt) };
     },
     modelCost: (id) => models.costOf(id),
+    // Each request fits the model's stated max_tokens (or aiChat.context.maxTokens), estimated.
+    contextBudget: (id) => budgetForModel(models.models, id, config.settings.contextMaxTokens).inputTokens,
     onEvent: (event) => chat.onSessionEvent(event),
     replyFinished: (info) => chat.replyFinished(info),
     replyStarted: (info) => balance.replyStarted(`${info.conversationId}/${info.messageId}`),

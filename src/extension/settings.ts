@@ -15,11 +15,14 @@ export interface AiChatSettings {
   /** Overall deadline of a streamed reply (a stream of keep-alives only ends here). */
   replyDeadlineMinutes: number;
   fontSize: number;
+  /** `aiChat.context.maxTokens`: the context assumed for a model that states no max_tokens. */
+  contextMaxTokens: number;
 }
 
 export type SettingKey = keyof AiChatSettings;
 
 import { normalizeBaseUrl } from './links';
+import { DEFAULT_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS } from '../core/contextBudget';
 
 function num(v: unknown, def: number, min: number, max: number): number {
   const n = typeof v === 'number' && Number.isFinite(v) ? v : def;
@@ -47,6 +50,7 @@ export function readSettings(get: (key: string) => unknown): AiChatSettings {
     balanceRefreshMinutes: num(get('balanceRefreshMinutes'), 5, 0, 1440),
     replyDeadlineMinutes: num(get('replyDeadlineMinutes'), 10, 1, 120),
     fontSize: num(get('fontSize'), 0, 0, 48),
+    contextMaxTokens: Math.floor(num(get('context.maxTokens'), DEFAULT_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, 10_000_000)),
   };
 }
 

@@ -10,7 +10,7 @@ import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 // Shared shapes
 
 /** What fixes an error; the webview shows one button per action. */
-export const ErrorActionSchema = z.enum(['setApiKey', 'showSubscriptions', 'retry', 'openSettings']);
+export const ErrorActionSchema = z.enum(['setApiKey', 'showSubscriptions', 'retry', 'openSettings', 'fewerMessages']);
 export type ErrorAction = z.infer<typeof ErrorActionSchema>;
 
 export const ErrorKindSchema = z.enum([
@@ -166,6 +166,30 @@ export const ContextChipSchema = z.object({
 });
 export type ContextChip = z.infer<typeof ContextChipSchema>;
 
+const tokens = z.number().int().nonnegative().max(1_000_000_000);
+
+/** The estimate of the next request against the model's budget, in estimated tokens. */
+export const ContextMeterSchema = z.object({
+  /** Input budget of the request. */
+  budget: tokens,
+  /** From the model's max_tokens, or the aiChat.context.maxTokens setting. */
+  source: z.enum(['model', 'setting']),
+  instructions: tokens,
+  attachments: tokens,
+  history: tokens,
+  message: tokens,
+  total: tokens,
+  /** Earlier turns not sent (older than the boundary). */
+  omittedTurns: z.number().int().nonnegative(),
+  /** Earlier turns sent. */
+  sentTurns: z.number().int().nonnegative(),
+  /** The first message still sent: the boundary line goes above it (below everything when absent). */
+  boundaryId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional(),
+  /** The message alone exceeds the budget (it will be refused). */
+  tooLong: z.boolean(),
+});
+export type ContextMeter = z.infer<typeof ContextMeterSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Host -> webview
 
@@ -200,6 +224,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   }),
   // Adds a prompt to the message box (after a blank line when it holds text) and focuses it.
   z.object({ type: z.literal('insertPrompt'), text: text.min(1) }),
+  /** What the next request holds against the model's budget (the context meter and the boundary line). */
+  z.object({ type: z.literal('contextMeter'), meter: ContextMeterSchema }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -253,6 +279,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** The out-of-credits card closed by the user. */
   z.object({ type: z.literal('dismissOutOfCredits') }),
+  /** "Send with fewer earlier messages" after the service said the input is too long (the text of the box, when any). */
+  z.object({ type: z.literal('sendFewer'), text: text.min(1).optional() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

@@ -26,6 +26,7 @@ import { button, clear, codicon, el, iconButton, setIconButton } from './dom';
 import { renderQueue } from './queue';
 import { renderOutOfCredits } from './creditsCard';
 import { installDropTarget } from './drop';
+import { createContextMeter } from './render/contextMeter';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -45,6 +46,7 @@ const actionLabels = (): Record<ErrorAction, string> => ({
   showSubscriptions: l10n.t('Show Subscriptions'),
   retry: l10n.t('Retry'),
   openSettings: l10n.t('Open Settings'),
+  fewerMessages: l10n.t('Send with fewer earlier messages'),
 });
 
 /** Messages rendered when a conversation opens, and per page as older ones come into view. */
@@ -98,6 +100,8 @@ class ChatApp {
   private readonly replying: HTMLElement;
   private readonly chips = el('div', { class: 'context-chips', role: 'list', 'aria-label': l10n.t('Attached to the next message'), hidden: true });
   private readonly follower;
+  /** The context meter near Send and the boundary line above the oldest turn still sent. */
+  private readonly contextMeter = createContextMeter();
 
   constructor(root: HTMLElement) {
     this.vscode = acquireVsCodeApi();
@@ -160,7 +164,7 @@ class ChatApp {
       { class: 'composer' },
       this.chips,
       this.input,
-      el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.costLine, this.sendButton),
+      el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.contextMeter.element, this.costLine, this.sendButton),
     );
 
     root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, this.creditsCard, composer);
@@ -260,6 +264,10 @@ class ChatApp {
         this.replying.textContent = msg.text;
         return;
       }
+      case 'contextMeter':
+        this.contextMeter.update(msg.meter);
+        this.placeBoundary();
+        return;
       case 'restoreInput':
         this.restoreInput(msg.text);
         return;
@@ -325,6 +333,7 @@ class ChatApp {
     if (this.firstRendered > 0) this.olderObserver.observe(this.olderSentinel);
     if (this.list.length === 0) this.messages.append(this.emptyHint);
     this.refreshFooters();
+    this.placeBoundary();
     this.follower.scrollToBottom();
     if (this.conversationId !== conv.id) {
       this.conversationId = conv.id;
@@ -342,11 +351,16 @@ class ChatApp {
     for (let i = from; i < this.firstRendered; i++) fragment.append(this.entryFor(this.list[i]).article);
     this.olderSentinel.after(fragment);
     this.firstRendered = from;
+    this.placeBoundary();
     this.olderSentinel.hidden = from === 0;
     if (anchor instanceof HTMLElement) this.messages.scrollTop += anchor.getBoundingClientRect().top - before;
     // The observer tells only changes: observed anew, it says at once whether the top is still near.
     this.olderObserver.unobserve(this.olderSentinel);
     if (from > 0) this.olderObserver.observe(this.olderSentinel);
+  }
+
+  private placeBoundary(): void {
+    this.contextMeter.place(this.messages, (id) => this.entries.get(id)?.article);
   }
 
   private turnStarted(user: MessageView, assistant: MessageView): void {
@@ -554,6 +568,9 @@ class ChatApp {
         const retry = button(l10n.t('Retry'), () => (onRetry ? onRetry() : this.post({ type: 'retry' })), { class: 'secondary' });
         if (error.kind === 'rate-limit' && error.retryAfterSeconds) this.countdown(retry, error.retryAfterSeconds);
         actions.append(retry);
+      } else if (action === 'fewerMessages') {
+        // Sends the text of the box again (or the failed one the host keeps) with half the earlier turns.
+        actions.append(button(actionLabels()[action], () => this.sendFewer(), { class: 'primary' }));
       } else {
         const command = action;
         actions.append(button(actionLabels()[action], () => this.post({ type: 'runCommand', command }), { class: 'primary' }));
@@ -637,6 +654,20 @@ class ChatApp {
     this.input.value = '';
     this.saveDraft();
     this.post({ type: 'send', text });
+    this.follower.scrollToBottom();
+  }
+
+  private sendFewer(): void {
+    const text = this.input.value;
+    if (!text.trim()) {
+      this.post({ type: 'sendFewer' });
+      return;
+    }
+    this.sendError.hidden = true;
+    this.lastSendError = undefined;
+    this.input.value = '';
+    this.saveDraft();
+    this.post({ type: 'sendFewer', text });
     this.follower.scrollToBottom();
   }
 

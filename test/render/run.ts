@@ -13,6 +13,7 @@ import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
 import { cardChecks } from './cards';
 import { windowingChecks } from './windowing';
+import { contextMeterChecks } from './contextMeter';
 
 interface Outcome {
   group: string;
@@ -316,6 +317,7 @@ async function main(): Promise<number> {
     await probe.page.context().close();
     await windowingChecks(browser, record);
     await cardChecks(browser, record);
+    await contextMeterChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();

@@ -22,6 +22,7 @@ export const faultSchema = z.discriminatedUnion('kind', [
     status: z.number().int().min(400).max(599),
     html: z.boolean().optional(),
     retryAfter: z.number().min(0).optional(),
+    message: z.string().max(1000).optional(),
     ...common,
   }),
   z.object({ kind: z.literal('malformed-frame'), afterChunks: count.optional(), ...common }),

@@ -130,8 +130,8 @@ export type FaultSpec =
   | { kind: 'slow-chunks'; ms: number }
   /** Destroys the socket after `afterChunks` content chunks (non-streaming: mid-body). */
   | { kind: 'drop-mid-stream'; afterChunks?: number }
-  /** Answers with `status` instead of the real response (html: HTML body; retryAfter: Retry-After seconds). */
-  | { kind: 'status'; status: number; html?: boolean; retryAfter?: number }
+  /** Answers with `status` instead of the real response (html: HTML body; retryAfter: Retry-After seconds; message: the error's text). */
+  | { kind: 'status'; status: number; html?: boolean; retryAfter?: number; message?: string }
   /** Writes one unparsable frame after `afterChunks` chunks, then continues the stream. */
   | { kind: 'malformed-frame'; afterChunks?: number }
   /** The reply ends after `afterChunks` chunks (default: all) with `e` and `d` of this finishReason. */

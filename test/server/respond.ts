@@ -177,6 +177,6 @@ export async function sendStatusFault(ctx: RequestContext, fault: Extract<FaultS
   const code: ErrorCode =
     s === 401 || s === 403 ? 'AUTH_FAILED' : s === 402 ? 'INSUFFICIENT_CREDITS' : s === 429 ? 'RATE_LIMITED' : s >= 500 ? 'SERVER_ERROR' : 'INVALID_INPUT';
   const fields: Record<string, unknown> = code === 'INSUFFICIENT_CREDITS' ? { creditsRemaining: 0 } : {};
-  const message = s === 429 && fault.retryAfter !== undefined ? `${reason}: retry after ${fault.retryAfter} s` : `${reason} (injected fault)`;
-  await sendError(ctx, s, code, reason, { message, headers, fields });
+  const message = fault.message ?? (s === 429 && fault.retryAfter !== undefined ? `${reason}: retry after ${fault.retryAfter} s` : `${reason} (injected fault)`);
+  await sendError(ctx, s, code, fault.message ?? reason, { message, headers, fields });
 }

@@ -83,11 +83,15 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
         return [];
       }
       const list = deps.models.models ?? (await deps.models.load().catch(() => undefined));
-      return lmModels(list ?? []);
+      return lmModels(list ?? [], deps.config.settings.contextMaxTokens);
     },
 
     async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
-      const converted = lmToServiceMessages(messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })));
+      // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
+      const converted = lmToServiceMessages(
+        messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })),
+        model.maxInputTokens,
+      );
       if (!converted.ok) throw new Error(converted.message);
       if (!(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
       const controller = new AbortController();

@@ -2,7 +2,7 @@
 // same client (same key and address rules, same model, credits brought up to date after the
 // reply, the panel's error wording). Registered only where the host offers the Chat API.
 import * as vscode from 'vscode';
-import { answerNative, nativeHistory, type NativeTurn } from '../../core';
+import { answerNative, budgetForModel, messageTooLongError, nativeContext, type NativeTurn } from '../../core';
 import type { ErrorAction } from '../../protocol';
 import type { BalanceService } from '../balanceService';
 import type { ClientProvider } from '../clientProvider';
@@ -69,6 +69,7 @@ const ACTION_COMMANDS: Record<ErrorAction, string | undefined> = {
   showSubscriptions: 'aiChat.showSubscriptions',
   openSettings: 'workbench.action.openSettings',
   retry: undefined,
+  fewerMessages: undefined,
 };
 
 function actionTitle(action: ErrorAction): string {
@@ -81,6 +82,8 @@ function actionTitle(action: ErrorAction): string {
       return vscode.l10n.t('Open Settings');
     case 'retry':
       return vscode.l10n.t('Retry');
+    case 'fewerMessages':
+      return vscode.l10n.t('Send with fewer earlier messages');
   }
 }
 
@@ -104,7 +107,14 @@ async function answer(
     stream.button({ command: 'aiChat.selectModel', title: vscode.l10n.t('Select Model') });
     return {};
   }
-  const messages = nativeHistory(turnsOf(context), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt));
+  // The panel's budget: the model's max_tokens (or aiChat.context.maxTokens), earlier turns newest first.
+  const budget = budgetForModel(deps.models.models, settings.model, settings.contextMaxTokens).inputTokens;
+  const selection = nativeContext(turnsOf(context), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt), budget);
+  if (!selection.ok) {
+    stream.markdown(messageTooLongError(selection).message);
+    return {};
+  }
+  const messages = selection.messages;
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
   const key = `aichat/${++turnCount}`;

@@ -20,9 +20,15 @@ describe('core: the service models as a language model provider', () => {
     assert.equal(list[1].detail, '5 credits per message');
     assert.equal(list[2].detail, '0.5 credits per message');
     assert.match(list[1].tooltip, /Deep Think.*5 credits per message.*AI Chat credits/);
-    assert.equal(list[1].maxOutputTokens, 32768);
-    assert.equal(list[2].maxOutputTokens, DEFAULT_MAX_OUTPUT_TOKENS, 'no max_tokens: the default');
-    assert.ok(list.every((m) => m.maxInputTokens === DEFAULT_MAX_INPUT_TOKENS && m.family === m.id && !m.capabilities.toolCalling));
+    // The model's max_tokens is its context: the input budget is what is left after room for the reply.
+    assert.deepEqual([list[0].maxInputTokens, list[0].maxOutputTokens], [3072, 1024], 'swift-chat: max_tokens 4096');
+    assert.deepEqual([list[1].maxInputTokens, list[1].maxOutputTokens], [28672, 4096], 'deep-think: max_tokens 32768');
+    assert.ok(list[1].maxInputTokens + list[1].maxOutputTokens === 32768);
+    // No max_tokens: the aiChat.context.maxTokens setting (default 32,768), split the same way.
+    assert.equal(DEFAULT_MAX_INPUT_TOKENS, 32768);
+    assert.deepEqual([list[2].maxInputTokens, list[2].maxOutputTokens], [28672, DEFAULT_MAX_OUTPUT_TOKENS]);
+    assert.deepEqual([lmModels(catalogue, 8000)[2].maxInputTokens, lmModels(catalogue, 8000)[0].maxInputTokens], [6000, 3072], 'the setting counts only for models without max_tokens');
+    assert.ok(list.every((m) => m.maxInputTokens !== 32768 && m.family === m.id && !m.capabilities.toolCalling));
     assert.deepEqual(lmModels([]), []);
   });
 

@@ -58,6 +58,7 @@ describe('settings', () => {
       balanceRefreshMinutes: 5,
       replyDeadlineMinutes: 10,
       fontSize: 0,
+      contextMaxTokens: 32768,
     });
   });
   it('clamps out-of-range numbers and ignores wrong types', () => {

@@ -38,7 +38,10 @@ const failed = { busy: false, sendError: { kind: 'auth', message: 'No key', acti
 const user = { id: 'msg_002', role: 'user', content: 'more', status: 'complete' };
 const reply = { id: 'msg_003', role: 'assistant', content: '', status: 'streaming' };
 
+const meter = { budget: 3072, source: 'model', instructions: 20, attachments: 0, history: 2900, message: 30, total: 2950, omittedTurns: 42, sentTurns: 6, boundaryId: 'msg_054', tooLong: false };
 const validHost: unknown[] = [
+  { type: 'contextMeter', meter },
+  { type: 'contextMeter', meter: { ...meter, boundaryId: undefined, omittedTurns: 0, tooLong: true, source: 'setting' } },
   { type: 'settings', settings },
   { type: 'settings', settings: { ...settings, outOfCredits: { balance: 0.5, cost: 1, model: 'swift-chat', affordable: 2 } } },
   { type: 'status', status: idle },
@@ -63,6 +66,8 @@ const validHost: unknown[] = [
 ];
 
 const invalidHost: Array<[string, unknown]> = [
+  ['contextMeter with a boundary that is not a message id', { type: 'contextMeter', meter: { ...meter, boundaryId: '<img>' } }],
+  ['contextMeter with negative tokens', { type: 'contextMeter', meter: { ...meter, history: -1 } }],
   ['no type', { settings }],
   ['unknown type', { type: 'evalScript', code: 'x' }],
   ['insertPrompt empty', { type: 'insertPrompt', text: '' }],
@@ -119,6 +124,8 @@ const validWebview: unknown[] = [
   { type: 'queueClear' },
   { type: 'dismissOutOfCredits' },
   { type: 'dropUris', uris: ['file:///w/a.ts'], total: 1, outsideFiles: 0 },
+  { type: 'sendFewer' },
+  { type: 'sendFewer', text: 'the same question' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -138,6 +145,7 @@ const invalidWebview: Array<[string, unknown]> = [
   ['array', [{ type: 'ready' }]],
   ['undefined', undefined],
   ['queueEdit without text', { type: 'queueEdit', id: 'q1' }],
+  ['sendFewer with empty text', { type: 'sendFewer', text: '' }],
 ];
 
 describe('protocol: host -> webview', () => {

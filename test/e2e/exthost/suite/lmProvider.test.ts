@@ -58,7 +58,9 @@ describe('The AI Chat models as a language model provider', function () {
     const swift = byId.get('swift-chat');
     assert.equal(swift?.name, 'Swift Chat');
     assert.equal(swift?.vendor, VENDOR);
-    assert.ok((swift?.maxInputTokens ?? 0) > 0);
+    // The model's own budget: max_tokens less room for the reply (swift-chat 4096 -> 3072, deep-think
+    // 32768 -> 28672); code-pro states none: the aiChat.context.maxTokens default (32768) split the same way.
+    assert.deepEqual(['swift-chat', 'deep-think', 'code-pro'].map((id) => byId.get(id)?.maxInputTokens), [3072, 28672, 28672]);
     assert.equal(await swift?.countTokens('abcdefgh'), 2);
   });
 
@@ -73,6 +75,24 @@ describe('The AI Chat models as a language model provider', function () {
     assert.equal(reqs.length, before + 1);
     assert.equal(reqs.at(-1)?.body?.model, 'deep-think');
     assert.equal(reqs.at(-1)?.body?.messages?.at(-1)?.content, 'Say something e2e-lm-check len:400');
+  });
+
+  it('a long request is sent within the model budget: the newest whole turns, the prompt last', async () => {
+    const swift = (await models()).find((m) => m.id === 'swift-chat');
+    assert.ok(swift);
+    const turns = Array.from({ length: 30 }, (_, i) => [
+      vscode.LanguageModelChatMessage.User(`Earlier question e2e-lm-turn-${i}`),
+      vscode.LanguageModelChatMessage.Assistant('An earlier answer. '.repeat(40)),
+    ]).flat();
+    const before = (await chatRequests()).length;
+    await readAll(await swift.sendRequest([...turns, vscode.LanguageModelChatMessage.User('The newest question e2e-lm-budget len:50')], {}));
+    const sent = (await chatRequests()).slice(before)[0]?.body?.messages ?? [];
+    const tokens = sent.reduce((n, m) => n + Math.ceil(m.content.length / 4) + 12, 0);
+    assert.ok(sent.length > 3 && sent.length < 61, `${sent.length} messages sent of 61`);
+    assert.ok(tokens <= swift.maxInputTokens, `about ${tokens} tokens sent, budget ${swift.maxInputTokens}`);
+    assert.equal(sent.at(-1)?.content, 'The newest question e2e-lm-budget len:50');
+    assert.match(sent[0].content, /^Earlier question e2e-lm-turn-\d+$/, 'starts with a whole turn');
+    assert.equal(sent.at(-3)?.content, 'Earlier question e2e-lm-turn-29');
   });
 
   it('cancelling stops the reply mid-stream, and a 402 comes back as an error that says what to do', async () => {
