@@ -124,6 +124,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       models: () => deps.models,
       hasKey: () => deps.keys.hasKey,
       addressNotice: () => addressNotice(deps.config),
+      modelNotice: () => deps.models.workspaceNotice(),
       instructions: () => deps.instructions.view(),
       loadKey: async () => !!(await deps.keys.get()),
       pickModel: async () => !!(await deps.models.pick()),

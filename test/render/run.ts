@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
 import { cardChecks } from './cards';
+import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 
 interface Outcome {
@@ -303,6 +304,7 @@ async function main(): Promise<number> {
     await probe.page.context().close();
     await windowingChecks(browser, record);
     await cardChecks(browser, record);
+    await noticeChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();
