@@ -3,8 +3,7 @@
 // are in core/address.ts; this file shows the questions and stores the answers.
 import * as vscode from 'vscode';
 import { AuthenticationError } from '../client';
-import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type KeyQuestion } from '../core/address';
-import type { BaseUrlChoice } from '../core/address';
+import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../core/address';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
 import type { Logger } from './log';
