@@ -21,7 +21,7 @@ import { chatHtml, placeholderHtml } from './html';
 import type { ApiKeyStore } from './keyStore';
 import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
-import { REVIEW_COMMAND, ignoredAddressNotice } from './serviceAddress';
+import { REVIEW_COMMAND, addressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
@@ -126,10 +126,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       settings: () => deps.config.settings,
       models: () => deps.models,
       hasKey: () => deps.keys.hasKey,
-      addressNotice: () => {
-        const ignored = deps.config.baseUrlChoice.ignoredWorkspaceUrl;
-        return ignored ? ignoredAddressNotice(ignored, deps.config.settings.baseUrl) : undefined;
-      },
+      addressNotice: () => addressNotice(deps.config),
+      modelNotice: () => deps.models.workspaceNotice(),
       instructions: () => deps.instructions.view(),
       loadKey: async () => !!(await deps.keys.get()),
       pickModel: async () => !!(await deps.models.pick()),

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import * as l10n from '@vscode/l10n';
 import { ChatServiceClient, type ChatServiceClientOptions } from '../client';
+import { assertServiceUrl } from '../core/address';
 import { resolveProxy } from '../core/proxy';
 import type { ConfigService } from './config';
 import type { Logger } from './log';
@@ -45,10 +46,12 @@ export class ClientProvider implements vscode.Disposable {
 
   /**
    * A client for `baseUrl` with the proxy of the settings and environment. Throws after dispose,
-   * and ProxyConfigError (naming the setting) for a proxy value that cannot be used.
+   * ServiceUrlError (naming aiChat.baseUrl) for an address that cannot be used, and
+   * ProxyConfigError (naming the setting) for a proxy value that cannot be used.
    */
   create(opts: Pick<ChatServiceClientOptions, 'baseUrl' | 'apiKey' | 'timeouts' | 'maxRetries'>): ChatServiceClient {
     if (this.disposed) throw new Error(l10n.t('AI Chat is shutting down; no new request is made.'));
+    assertServiceUrl(opts.baseUrl);
     const proxy = resolveProxy(opts.baseUrl, this.config.proxyInputs());
     this.logger.debug('Client created', {
       baseUrl: opts.baseUrl,

@@ -1,31 +1,12 @@
 // The API key, kept only in SecretStorage, with the origin it was checked against (and the other
 // origins the user agreed to send it to) kept beside it as a second secret.
 import * as vscode from 'vscode';
+import { approveKeyOrigin, bindKey, parseKeyBinding, type KeyBinding } from '../core/address';
 
 export const API_KEY_SECRET = 'aiChat.apiKey';
 export const KEY_ORIGIN_SECRET = 'aiChat.apiKeyOrigins';
 
-/** Where the key may go without asking: the origin it was checked against, and approved ones. */
-export interface KeyBinding {
-  bound?: string;
-  approved: string[];
-}
-
-function parseBinding(raw: string | undefined): KeyBinding {
-  try {
-    const v = raw ? (JSON.parse(raw) as unknown) : undefined;
-    if (v && typeof v === 'object') {
-      const o = v as { bound?: unknown; approved?: unknown };
-      return {
-        bound: typeof o.bound === 'string' ? o.bound : undefined,
-        approved: Array.isArray(o.approved) ? o.approved.filter((x): x is string => typeof x === 'string') : [],
-      };
-    }
-  } catch {
-    // an unreadable binding binds nothing: the next new origin is asked about
-  }
-  return { approved: [] };
-}
+export type { KeyBinding };
 
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -34,6 +15,7 @@ export class ApiKeyStore implements vscode.Disposable {
   private cached: string | undefined;
   private loaded = false;
   private binding: KeyBinding | undefined;
+  private changing: Promise<unknown> = Promise.resolve();
   /** Keys being checked or written: redacted from the log before they are stored. */
   private readonly pending = new Set<string>();
   private readonly subscription: vscode.Disposable;
@@ -80,18 +62,42 @@ export class ApiKeyStore implements vscode.Disposable {
     return () => this.pending.delete(key);
   }
 
+  /** The stored binding; one that cannot be read binds nothing (the next origin used binds it). */
   async getBinding(): Promise<KeyBinding> {
-    this.binding ??= parseBinding(await this.secrets.get(KEY_ORIGIN_SECRET));
+    if (!this.binding) {
+      let raw: string | undefined;
+      try {
+        raw = await this.secrets.get(KEY_ORIGIN_SECRET);
+      } catch {
+        raw = undefined;
+      }
+      this.binding ??= parseKeyBinding(raw);
+    }
     return this.binding;
   }
 
-  /** The user agreed to send the key to `origin`. */
+  /** Binding changes one at a time (two requests binding a key at once keep the first origin). */
+  private change(next: (b: KeyBinding) => KeyBinding): Promise<KeyBinding> {
+    const run = this.changing.then(async () => {
+      const b = await this.getBinding();
+      const n = next(b);
+      if (n === b) return b;
+      await this.secrets.store(KEY_ORIGIN_SECRET, JSON.stringify(n));
+      this.binding = n;
+      return n;
+    });
+    this.changing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A key without a bound origin (set before binding existed) is bound to `origin`, once. */
+  bind(origin: string): Promise<KeyBinding> {
+    return this.change((b) => bindKey(b, origin));
+  }
+
+  /** The user agreed to send the key to `origin` (an unbound key is bound there). */
   async approve(origin: string): Promise<void> {
-    const b = await this.getBinding();
-    if (b.approved.includes(origin)) return;
-    const next = { bound: b.bound, approved: [...b.approved, origin] };
-    await this.secrets.store(KEY_ORIGIN_SECRET, JSON.stringify(next));
-    this.binding = next;
+    await this.change((b) => approveKeyOrigin(b, origin));
   }
 
   /**

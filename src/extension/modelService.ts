@@ -1,6 +1,7 @@
-// The model list (GET /ai-model) and the model quick pick.
+// The model list (GET /ai-model), the model quick pick, and the model a workspace names.
 import * as vscode from 'vscode';
-import { buildModelPickItems, modelCost, modelUsability, type ModelLike } from '../core';
+import { buildModelPickItems, modelCost, type ModelLike } from '../core';
+import { checkModelSelection } from '../core/modelChoice';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
@@ -14,6 +15,8 @@ export class ModelService implements vscode.Disposable {
   private lastError: string | undefined;
   private inFlight: Promise<ModelLike[] | undefined> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Workspace models already announced in this window. */
+  private readonly announced = new Set<string>();
 
   constructor(
     private readonly clients: ClientProvider,
@@ -33,9 +36,49 @@ export class ModelService implements vscode.Disposable {
           this.list = undefined;
           void this.load();
         }
-        if (e.affects('model')) this.changed.fire();
+        if (e.affects('model')) {
+          this.changed.fire();
+          this.announceWorkspaceModel();
+        }
       }),
     );
+    this.announceWorkspaceModel();
+  }
+
+  /** What the panel says when the workspace's settings name a model: used (allowed) or ignored. */
+  workspaceNotice(): string | undefined {
+    const c = this.config.modelChoice;
+    if (c.source === 'workspace') {
+      return vscode.l10n.t('The model {0} was chosen by this workspace\'s settings (you allowed it). Pick another model to use your own.', c.model);
+    }
+    const ws = c.ignoredWorkspaceModel;
+    if (!ws) return undefined;
+    return c.model
+      ? vscode.l10n.t('This workspace\'s settings choose the model {0}; it is ignored unless you pick it for this workspace. Your model {1} is used.', ws, c.model)
+      : vscode.l10n.t('This workspace\'s settings choose the model {0}; it is ignored unless you pick it for this workspace. You choose the model on your first message.', ws);
+  }
+
+  /** Tells the user once per window that the workspace names a model that is not used. */
+  announceWorkspaceModel(): void {
+    const c = this.config.modelChoice;
+    const ws = c.ignoredWorkspaceModel;
+    if (!ws || this.announced.has(ws) || this.config.modelDecision(ws) === 'declined') return;
+    this.announced.add(ws);
+    const trusted = vscode.workspace.isTrusted;
+    this.logger.warn('The workspace names another model; it is not used until the user allows it', { workspaceModel: ws, inUse: c.model, trusted });
+    const cost = this.costOf(ws);
+    const price = cost !== null ? vscode.l10n.t(' ({0} credits per message)', String(cost)) : '';
+    const own = c.model ? vscode.l10n.t('your model {0} is used', c.model) : vscode.l10n.t('you choose the model on your first message');
+    const text = trusted
+      ? vscode.l10n.t('AI Chat: this workspace\'s settings choose the model {0}{1}. It is not used unless you allow it; {2}.', ws, price, own)
+      : vscode.l10n.t('AI Chat: this workspace\'s settings choose the model {0}{1}. It is ignored in Restricted Mode; {2}.', ws, price, own);
+    const use = vscode.l10n.t('Use It in This Workspace');
+    const keep = vscode.l10n.t('Keep Mine');
+    const buttons = trusted ? [use, keep] : [keep];
+    void vscode.window.showWarningMessage(text, ...buttons).then(async (picked) => {
+      if (picked === use) await this.config.decideModel(ws, 'allowed');
+      else if (picked === keep) await this.config.decideModel(ws, 'declined');
+    });
   }
 
   get models(): ModelLike[] | undefined {
@@ -83,11 +126,18 @@ export class ModelService implements vscode.Disposable {
     return run;
   }
 
-  /** Saves the model to the user settings. */
+  /**
+   * Makes `valueId` the chat model (the user's pick: see ConfigService.pickModel). Only a model of
+   * the service's list that can be used for chat; anything else is refused, logged, never saved.
+   */
   async select(valueId: string): Promise<boolean> {
-    const m = this.list?.find((x) => x.valueId === valueId);
-    if (m && !modelUsability(m).usable) return false;
-    await this.config.update('model', valueId);
+    if (!this.list) await this.load();
+    const check = checkModelSelection(this.list, valueId);
+    if (!check.ok) {
+      this.logger.warn('A model choice was refused', { reason: check.reason, valueId: valueId.slice(0, 100), ...(check.detail ? { detail: check.detail } : {}) });
+      return false;
+    }
+    await this.config.pickModel(check.model.valueId);
     this.changed.fire();
     return true;
   }

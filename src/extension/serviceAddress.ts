@@ -3,7 +3,7 @@
 // are in core/address.ts; this file shows the questions and stores the answers.
 import * as vscode from 'vscode';
 import { AuthenticationError } from '../client';
-import { isCleartext, keyConsentText, keyRoute, originOf } from '../core/address';
+import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../core/address';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
 import type { Logger } from './log';
@@ -19,12 +19,27 @@ export function ignoredAddressNotice(workspaceUrl: string, ownUrl: string): stri
   return vscode.l10n.t('AI Chat: this workspace sets the service address to {0}. It is not used until you allow it, because your API key would be sent there; your own address {1} is used instead.', workspaceUrl, ownUrl);
 }
 
+/** Text of the notice shown while aiChat.baseUrl holds a value that is not a usable address. */
+export function invalidAddressNotice(choice: BaseUrlChoice): string | undefined {
+  const bad = choice.invalid;
+  if (!bad) return undefined;
+  return bad.level === 'user'
+    ? vscode.l10n.t('AI Chat: your setting {0} ("{1}") is not a usable service address: {2}. Nothing is sent until you fix it.', BASE_URL_SETTING, bad.shown, bad.why)
+    : vscode.l10n.t('AI Chat: this workspace sets {0} to "{1}", which is not a usable service address ({2}); it is ignored and {3} is used.', BASE_URL_SETTING, bad.shown, bad.why, choice.url);
+}
+
+/** What the panel says about the service address: an unusable value, or a workspace address not used. */
+export function addressNotice(config: Pick<ConfigService, 'baseUrlChoice'>): string | undefined {
+  const choice = config.baseUrlChoice;
+  if (choice.invalid?.level === 'user') return invalidAddressNotice(choice);
+  if (choice.ignoredWorkspaceUrl) return ignoredAddressNotice(choice.ignoredWorkspaceUrl, choice.url);
+  return invalidAddressNotice(choice);
+}
+
 export class ServiceAddress implements vscode.Disposable {
-  /** One question per origin at a time, shared by the requests waiting for it. */
-  private readonly asking = new Map<string, Promise<boolean>>();
-  /** Origins the user refused in this window: not asked again until Review Service Address. */
-  private readonly refused = new Set<string>();
-  /** Workspace addresses already announced in this window. */
+  /** Binding, questions and refusals (core/address.ts); this class shows the questions. */
+  private readonly gate: KeyGate;
+  /** Workspace addresses (and unusable values) already announced in this window. */
   private readonly announced = new Set<string>();
   private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -34,6 +49,18 @@ export class ServiceAddress implements vscode.Disposable {
     private readonly keys: ApiKeyStore,
     private readonly logger: Logger,
   ) {
+    this.gate = new KeyGate({
+      key: () => keys.get(),
+      binding: () => keys.getBinding(),
+      bind: async (origin) => {
+        const b = await keys.bind(origin);
+        if (b.bound === origin) this.logger.info('The API key had no bound origin; it is now bound to the address it was first sent to', { origin });
+        return b;
+      },
+      approve: (origin) => keys.approve(origin),
+      ask: (question) => this.ask(question),
+      closed: () => this.disposed,
+    });
     this.subscriptions.push(
       config.onDidChange((e) => {
         if (e.affects('baseUrl')) this.announceIgnored();
@@ -50,28 +77,10 @@ export class ServiceAddress implements vscode.Disposable {
    * set; throws AuthenticationError (code KEY_NOT_SENT) when the user did not agree.
    */
   async keyFor(url: string): Promise<string | undefined> {
-    const key = await this.keys.get();
-    if (!key) return undefined;
-    const origin = originOf(url);
-    let binding = await this.keys.getBinding();
-    if (binding.bound === undefined && origin && !isCleartext(url)) {
-      // A key stored before keys were bound: bind it to the address the user has now (their own:
-      // a workspace address is used only after they allowed it).
-      await this.keys.approve(origin);
-      binding = await this.keys.getBinding();
-    }
-    const route = keyRoute(url, binding.bound, new Set(binding.approved));
-    if (route.send) return key;
-    if (this.disposed) throw this.notSent(route.origin);
-    if (this.refused.has(route.origin)) throw this.notSent(route.origin);
-    let question = this.asking.get(route.origin);
-    if (!question) {
-      question = this.ask(route.origin, keyConsentText(route), SEND_KEY);
-      this.asking.set(route.origin, question);
-      void question.finally(() => this.asking.delete(route.origin));
-    }
-    if (!(await question)) throw this.notSent(route.origin);
-    return key;
+    const decision = await this.gate.keyFor(url);
+    if (decision.status === 'no-key') return undefined;
+    if (decision.status === 'send') return decision.key;
+    throw this.notSent(decision.origin);
   }
 
   private notSent(origin: string): AuthenticationError {
@@ -82,17 +91,12 @@ export class ServiceAddress implements vscode.Disposable {
     });
   }
 
-  /** Shows the modal question; true when the user agreed (the origin is then approved for the key). */
-  private async ask(origin: string, text: { message: string; detail: string }, button: string): Promise<boolean> {
-    const answer = await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, button);
-    const agreed = answer === button;
-    this.logger.info(agreed ? 'The user allowed sending the API key to a new address' : 'The user refused sending the API key to a new address', { origin });
-    if (agreed) {
-      this.refused.delete(origin);
-      await this.keys.approve(origin);
-    } else {
-      this.refused.add(origin);
-    }
+  /** Shows the modal question; true when the user agreed (the gate then approves the origin). */
+  private async ask(question: KeyQuestion): Promise<boolean> {
+    const text = keyConsentText(question);
+    const answer = await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, SEND_KEY);
+    const agreed = answer === SEND_KEY;
+    this.logger.info(agreed ? 'The user allowed sending the API key to a new address' : 'The user refused sending the API key to a new address', { origin: question.origin });
     return agreed;
   }
 
@@ -108,9 +112,23 @@ export class ServiceAddress implements vscode.Disposable {
     return answer === SEND_KEY;
   }
 
-  /** Tells the user once per window when the workspace names an address that is not used. */
+  /**
+   * Tells the user once per window when aiChat.baseUrl holds a value that cannot be used (with
+   * Open Settings), or when the workspace names an address that is not used.
+   */
   announceIgnored(): void {
     const choice = this.config.baseUrlChoice;
+    const bad = choice.invalid;
+    if (bad && !this.announced.has(`invalid\u0000${bad.level}\u0000${bad.shown}`)) {
+      this.announced.add(`invalid\u0000${bad.level}\u0000${bad.shown}`);
+      this.logger.error('aiChat.baseUrl is not a usable service address', { level: bad.level, value: bad.shown, why: bad.why });
+      const open = vscode.l10n.t('Open Settings');
+      const text = invalidAddressNotice(choice) ?? '';
+      const shown = bad.level === 'user' ? vscode.window.showErrorMessage(text, open) : vscode.window.showWarningMessage(text, open);
+      void shown.then((picked) => {
+        if (picked === open) void openBaseUrlSetting();
+      });
+    }
     const ws = choice.ignoredWorkspaceUrl;
     if (!ws || this.announced.has(ws) || this.config.decision(ws) === 'declined') return;
     this.announced.add(ws);
@@ -126,8 +144,14 @@ export class ServiceAddress implements vscode.Disposable {
    * Otherwise: says which address is in use and forgets this window's refusals.
    */
   async review(): Promise<void> {
-    this.refused.clear();
+    this.gate.forgetRefusals();
     const choice = this.config.baseUrlChoice;
+    if (choice.invalid?.level === 'user') {
+      const open = vscode.l10n.t('Open Settings');
+      const picked = await vscode.window.showErrorMessage(invalidAddressNotice(choice) ?? '', open);
+      if (picked === open) await openBaseUrlSetting();
+      return;
+    }
     const ws = choice.ignoredWorkspaceUrl ?? (choice.source === 'workspace' ? choice.url : undefined);
     if (!ws) {
       void vscode.window.showInformationMessage(
@@ -166,4 +190,9 @@ export class ServiceAddress implements vscode.Disposable {
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** Opens the settings editor at aiChat.baseUrl. */
+function openBaseUrlSetting(): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', BASE_URL_SETTING);
 }

@@ -117,6 +117,8 @@ export const ChatSettingsSchema = z.object({
   hasKey: z.boolean(),
   /** Why the workspace's service address is not used (the user has not allowed it). */
   addressNotice: z.string().max(1000).optional(),
+  /** The workspace's settings name a model: in use (the user allowed it) or ignored. */
+  modelNotice: z.string().max(1000).optional(),
   /** The project instructions file, when the workspace has one. */
   instructions: InstructionsViewSchema.optional(),
   /** Shown after a message the balance could not pay, until it can (or the user dismisses it). */

@@ -456,8 +456,12 @@ class ChatApp {
         button(l10n.t('Review Service Address'), () => this.post({ type: 'runCommand', command: 'reviewServiceAddress' }), { class: 'primary' }),
       );
     }
+    const modelNotice = this.settings?.modelNotice;
+    if (modelNotice) {
+      this.notice.append(el('p', { text: modelNotice }), button(l10n.t('Select Model'), () => this.post({ type: 'selectModel' })));
+    }
     const show = !!this.settings && !this.settings.hasKey && this.status.sendError?.kind !== 'auth';
-    this.notice.hidden = !show && !addressNotice;
+    this.notice.hidden = !show && !addressNotice && !modelNotice;
     if (!show) return;
     this.notice.append(
       el('span', { text: l10n.t('No API key is set. Set your API key to start chatting.') }),

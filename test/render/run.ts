@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
 import { cardChecks } from './cards';
+import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 import { contextMeterChecks } from './contextMeter';
 
@@ -318,6 +319,7 @@ async function main(): Promise<number> {
     await windowingChecks(browser, record);
     await cardChecks(browser, record);
     await contextMeterChecks(browser, record);
+    await noticeChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();

@@ -14,6 +14,7 @@ export interface ChatControllerDeps {
   hasKey: () => boolean;
   /** Why the workspace's service address is not used, when it is not. */
   addressNotice?: () => string | undefined;
+  modelNotice?: () => string | undefined;
   /** The project instructions file as the panel shows it, when there is one. */
   instructions?: () => InstructionsView | undefined;
   /** Reads the key from the secret store; true when there is one. */
@@ -102,6 +103,7 @@ export class ChatController {
     const s = this.deps.settings();
     const models = this.deps.models();
     const notice = this.deps.addressNotice?.();
+    const modelNotice = this.deps.modelNotice?.();
     const instructions = this.deps.instructions?.();
     return {
       models: toModelSummaries(models.models ?? []),
@@ -114,6 +116,7 @@ export class ChatController {
       fontSize: s.fontSize,
       hasKey: this.deps.hasKey(),
       ...(notice ? { addressNotice: notice } : {}),
+      ...(modelNotice ? { modelNotice } : {}),
       ...(instructions ? { instructions } : {}),
       ...this.outOfCreditsView(s.model, models),
     };

@@ -1,13 +1,14 @@
 // Journey 11: a cloned repository names another service address in .vscode/settings.json.
 // Nothing reaches that address (with or without the key) until the user allows it; the user is
 // told, in a notification and in the panel; declining keeps everything working against their own
-// address; allowing sends the next request there.
+// address; allowing sends the next request there. A model the workspace names is not used until
+// the user allows it (picking it there), the chat says so, and a pick of another model stays.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 import { e2e } from '../setup';
-import { readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer } from '../steps';
 import { waitFor } from '../workbench';
 
 describe('Journey 11: a workspace that names another service address', () => {
@@ -100,5 +101,45 @@ describe('Journey 11: a workspace that names another service address', () => {
     assert.match(clear, /clear text/i, `the dialog says the key would travel in clear text: ${clear}`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+  });
+
+  it("a workspace's model is not used until the user allows it, and the chat says so", async function () {
+    this.timeout(180_000);
+    const { wb, demo } = e2e();
+    resetServer(0);
+    await readyWithKey();
+    settingsDir = path.join(demo.profile.workspace, '.vscode');
+    mkdirSync(settingsDir, { recursive: true });
+    writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({ 'aiChat.model': 'deep-think' }, null, 2));
+
+    const notice = await wb.waitForNotification(/this workspace's settings choose the model deep-think/i);
+    assert.match(notice, /not used unless you allow it; your model swift-chat is used/);
+    await wb.notifications().filter({ hasText: 'choose the model deep-think' }).first().getByRole('button', { name: 'Keep Mine' }).click();
+
+    // The panel says it, and the chat goes out with the user's own model.
+    const chat = await wb.openChat();
+    await waitFor(async () => (await chat.frame.locator('.notice').innerText().catch(() => '')).includes('deep-think'), 'the panel names the workspace model', 15_000);
+    const before = chatRequests().length;
+    await chat.ask('Which model answers? workspace-model-check');
+    const reqs = chatRequests();
+    assert.equal(reqs.length, before + 1);
+    assert.equal(reqs[reqs.length - 1].model, 'swift-chat', 'the workspace model was used without the user allowing it');
+
+    // Picking it in Select Model (the notice's button) allows it for this workspace: used, and said so.
+    await chat.frame.locator('.notice button').filter({ hasText: 'Select Model' }).click();
+    await wb.quickPickRows().filter({ hasText: 'Deep Think' }).first().click();
+    await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    await waitFor(async () => /chosen by this workspace's settings/.test(await chat.frame.locator('.notice').innerText().catch(() => '')), 'the panel says the workspace chose the model', 15_000);
+    await chat.ask('And now? workspace-model-allowed');
+    assert.equal(chatRequests().at(-1)?.model, 'deep-think');
+
+    // Another pick wins, and stays.
+    await wb.runCommand('AI Chat: Select Model');
+    await wb.quickPickRows().filter({ hasText: 'Swift Chat' }).first().click();
+    await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    await waitFor(async () => /Your model swift-chat is used/.test(await chat.frame.locator('.notice').innerText().catch(() => '')), 'the panel says the own model is used again', 15_000);
+    await chat.ask('Back to mine? workspace-model-declined');
+    assert.equal(chatRequests().at(-1)?.model, 'swift-chat', 'the pick jumped back to the workspace model');
+    rmSync(path.join(settingsDir, 'settings.json'), { force: true });
   });
 });

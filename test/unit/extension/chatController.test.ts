@@ -16,7 +16,7 @@ const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'd', finishReason: 'stop' },
 ];
 
-function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?: number; gated?: boolean } = {}) {
+function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?: number; gated?: boolean; modelNotice?: () => string | undefined } = {}) {
   const settings = { model: opts.model ?? 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
   let hold: (() => void) | undefined;
   const requests: string[] = [];
@@ -59,6 +59,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
     settings: () => settings,
     models: () => ({ models: [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }], loading: false, error: undefined, costOf: () => 1 }),
     hasKey: () => opts.key ?? true,
+    ...(opts.modelNotice ? { modelNotice: opts.modelNotice } : {}),
     loadKey: async () => opts.key ?? true,
     pickModel: async () => {
       picks++;
@@ -102,6 +103,17 @@ function fill(store: ConversationStore, turns: number, replyChars: number) {
 }
 
 describe('chat controller', () => {
+  it('the settings snapshot says when the workspace chose the model or a workspace model was ignored, and only then', () => {
+    let notice: string | undefined = 'This workspace\'s settings choose the model deep-think; it is ignored unless you pick it for this workspace. Your model swift-chat is used.';
+    const t = setup({ modelNotice: () => notice });
+    const snapshot = t.controller.settings();
+    assert.equal(snapshot.modelNotice, notice);
+    assert.ok(parseHostMessage(JSON.parse(JSON.stringify({ type: 'settings', settings: snapshot }))).ok, 'valid on the wire');
+    notice = undefined;
+    assert.equal('modelNotice' in t.controller.settings(), false);
+    assert.equal('modelNotice' in setup().controller.settings(), false);
+  });
+
   it('turns a streamed turn into turnStarted, chunks and the final message, never the whole conversation', async () => {
     const t = setup();
     fill(t.store, 5, 100);

@@ -65,9 +65,21 @@ describe('service address: a workspace value is used only once the user allowed 
 });
 
 describe('service address: loopback and clear text', () => {
-  it('knows loopback hosts', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]']) assert.ok(isLoopbackHost(h), h);
+  it('knows loopback hosts: localhost and literal loopback addresses only', () => {
+    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '::1', '[::1]']) assert.ok(isLoopbackHost(h), h);
     for (const h of ['127.0.0.1.evil.example', 'localhost.evil.example', '10.0.0.1', '128.0.0.1', 'example.com']) assert.ok(!isLoopbackHost(h), h);
+  });
+
+  it('a name under .localhost is not loopback: node resolves it through DNS, so http:// to it is clear text', () => {
+    for (const h of ['api.localhost', 'x.localhost', 'A.B.LOCALHOST']) assert.ok(!isLoopbackHost(h), h);
+    assert.ok(isCleartext('http://x.localhost:8787/api'));
+    assert.ok(isCleartext('http://api.localhost'));
+    assert.ok(!isCleartext('https://x.localhost:8787/api'));
+    // The key's route asks before clear text to such a name, even to the origin it is bound to.
+    const r = keyRoute('http://x.localhost:8787/api', 'http://x.localhost:8787', new Set());
+    assert.equal(r.send, false);
+    if (!r.send) assert.equal(r.reason, 'cleartext');
+    assert.match(keyConsentText({ send: false, reason: 'cleartext', origin: 'http://x.localhost:8787' }).detail, /clear text/);
   });
 
   it('http:// to another machine is clear text; https and loopback are not', () => {
@@ -105,9 +117,13 @@ describe('key binding: the key goes to the origin it was checked against, elsewh
     assert.deepEqual(keyRoute('http://chat.example.com/api', 'http://chat.example.com', new Set(['http://chat.example.com'])), { send: true });
   });
 
-  it('a key stored before binding existed is not asked about on https or loopback', () => {
-    assert.deepEqual(keyRoute('https://a.example/api', undefined, none), { send: true });
-    assert.deepEqual(keyRoute('http://127.0.0.1:9/api', undefined, none), { send: true });
+  it('a key stored before binding existed is sent on https or loopback, and bound to that origin first', () => {
+    assert.deepEqual(keyRoute('https://a.example/api', undefined, none), { send: true, bindTo: 'https://a.example' });
+    assert.deepEqual(keyRoute('http://127.0.0.1:9/api', undefined, none), { send: true, bindTo: 'http://127.0.0.1:9' });
+    // Clear text is asked about first, bound or not.
+    const r = keyRoute('http://10.0.0.5:8787/api', undefined, none);
+    assert.equal(r.send, false);
+    if (!r.send) assert.equal(r.reason, 'cleartext');
   });
 
   it('the question names the address, the bound origin and clear text', () => {

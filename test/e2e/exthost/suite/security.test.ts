@@ -76,12 +76,61 @@ describe('Where the API key may go (real VS Code configuration)', () => {
     }
   });
 
-  it('declares the service address and system prompt as restricted in untrusted workspaces', () => {
+  it('a workspace model is not used until the user allows it; a pick of another model wins and stays', async () => {
+    const before = cfg().inspect<string>('model')?.globalValue;
+    await cfg().update('model', 'swift-chat', vscode.ConfigurationTarget.Global);
+    await cfg().update('model', 'deep-think', vscode.ConfigurationTarget.Workspace);
+    const config = new ConfigService(memento());
+    try {
+      assert.equal(cfg().get('model'), 'deep-think', 'VS Code itself would use the workspace value');
+      assert.equal(config.settings.model, 'swift-chat', "the extension keeps the user's model");
+      assert.equal(config.modelChoice.ignoredWorkspaceModel, 'deep-think');
+      await config.decideModel('deep-think', 'allowed');
+      assert.equal(config.settings.model, 'deep-think');
+      assert.equal(config.modelChoice.source, 'workspace');
+      // The user picks another model: saved to the user settings, and used (it used to jump back).
+      await config.pickModel('code-pro');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(cfg().inspect<string>('model')?.globalValue, 'code-pro');
+      assert.equal(config.settings.model, 'code-pro');
+      assert.equal(config.modelDecision('deep-think'), 'declined');
+      // Picking the workspace's model allows it for this workspace; the user settings stay.
+      await config.pickModel('deep-think');
+      assert.equal(config.settings.model, 'deep-think');
+      assert.equal(cfg().inspect<string>('model')?.globalValue, 'code-pro');
+    } finally {
+      config.dispose();
+      await cfg().update('model', undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg().update('model', before, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('an unusable user aiChat.baseUrl is reported and no client is made for it (not the default address)', async () => {
+    const before = cfg().inspect<string>('baseUrl')?.globalValue;
+    await cfg().update('baseUrl', 'localhost:8787', vscode.ConfigurationTarget.Global);
+    const config = new ConfigService(memento());
+    const keys = new ApiKeyStore(secrets());
+    const address = new ServiceAddress(config, keys, silent);
+    const clients = new ClientProvider(config, address, silent, 'test');
+    try {
+      assert.equal(config.baseUrlChoice.invalid?.level, 'user');
+      assert.notEqual(config.settings.baseUrl, 'https://chat.muffinscorp.com/api/public');
+      assert.throws(() => clients.get(), /aiChat\.baseUrl \("localhost:8787"\) cannot be used/);
+    } finally {
+      clients.dispose();
+      address.dispose();
+      keys.dispose();
+      config.dispose();
+      await cfg().update('baseUrl', before, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('declares the service address, model and system prompt as restricted in untrusted workspaces', () => {
     const pkg = vscode.extensions.getExtension('ai-chat-assistant.ai-chat-assistant')?.packageJSON as {
       capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
     };
     assert.equal(pkg.capabilities?.untrustedWorkspaces?.supported, 'limited');
-    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), ['aiChat.baseUrl', 'aiChat.instructionsFile', 'aiChat.systemPrompt']);
+    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), ['aiChat.baseUrl', 'aiChat.instructionsFile', 'aiChat.model', 'aiChat.systemPrompt']);
   });
 
   it('the key is kept in memory only after SecretStorage stored it', async () => {
