@@ -82,7 +82,7 @@ export interface ChargeTrackerDeps {
   sleep: (ms: number) => Promise<void>;
   /** Told when the set of charges waiting for the service's figure changed. */
   pendingChanged?: (pending: readonly PendingCharge[]) => void;
-  /** Waits before each new fetch while the charge has not shown. Default 1 s, 1 s, 2 s, 4 s. */
+  /** Waits before each new fetch while the charge has not shown. Default 1 s, 1 s, 1 s, 2 s, 4 s. */
   recheckMs?: readonly number[];
   /** Longest wait, before a reply's request goes out, for the balance fetched at turn start. Default 1.5 s. */
   startWaitMs?: number;
@@ -104,7 +104,7 @@ interface TrackedTurn {
   overlapped: boolean;
 }
 
-export const DEFAULT_RECHECK_MS: readonly number[] = [1000, 1000, 2000, 4000];
+export const DEFAULT_RECHECK_MS: readonly number[] = [1000, 1000, 1000, 2000, 4000];
 
 /**
  * Follows the turns in flight and settles each one's charge. When a turn starts, the balance is
