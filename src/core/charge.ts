@@ -84,7 +84,7 @@ export interface ChargeTrackerDeps {
   pendingChanged?: (pending: readonly PendingCharge[]) => void;
   /** Waits before each new fetch while the charge has not shown. Default 1 s, 1 s, 1 s, 2 s, 4 s. */
   recheckMs?: readonly number[];
-  /** Longest wait, before a reply's request goes out, for the balance fetched at turn start. Default 1.5 s. */
+  /** Longest wait, before a reply's request goes out, for the balance fetched at turn start. Default 0.5 s. */
   startWaitMs?: number;
 }
 
@@ -140,7 +140,7 @@ export class ChargeTracker {
   async beforeSend(key?: string): Promise<void> {
     const waiting = [...this.turns.entries()].filter(([k, t]) => !t.sent && (key === undefined || k === key)).map(([, t]) => t);
     if (waiting.length === 0) return;
-    const limit = this.deps.startWaitMs ?? 1500;
+    const limit = this.deps.startWaitMs ?? 500;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.all(waiting.map((t) => t.start)),

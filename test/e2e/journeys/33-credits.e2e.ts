@@ -225,6 +225,15 @@ describe('Journey 33: Out of credits', () => {
     const early = await measure('And when the service books at once? e2e-balance-at-once', 998);
     console.log(`      booked as the reply starts: the status bar showed the new balance ${early.shownMs} ms after the reply's end, the service's figure ${early.confirmedMs} ms after`);
 
+    // What the balance fetched at turn start costs a send: from its arrival to the chat request's.
+    const log = control.requests();
+    const waits = log.flatMap((r, i) => {
+      if (r.method !== 'POST' || r.path !== '/chat') return [];
+      const fetch = log.slice(0, i).reverse().find((q) => q.method === 'GET' && q.path === '/user/balance');
+      return fetch ? [Date.parse(r.at) - Date.parse(fetch.at)] : [];
+    });
+    console.log(`      the chat request arrived ${waits.join(' and ')} ms after the balance request of its turn start`);
+
     // Shown before the service had it: the price taken off, marked pending, then the service's figure.
     assert.equal(late.service, 1000, 'the status bar showed 999 before the service booked the charge');
     assert.equal(late.text, '999 credits*', 'the new figure is marked as pending');
