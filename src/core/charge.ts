@@ -166,7 +166,7 @@ export class ChargeTracker {
     const turn = this.turns.get(key);
     this.turns.delete(key);
     const overlapped = !turn || turn.overlapped || this.turns.size > 0;
-    // A turn that never went out (refused before sending) has nothing to measure against.
+    // An answer of the fetch made at turn start that comes only now is not used.
     if (turn) turn.sent = true;
     const before = turn?.fetched ?? turn?.shown;
     const input: TurnChargeInput = {

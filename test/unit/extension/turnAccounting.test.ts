@@ -8,11 +8,11 @@ import type { BalanceService } from '../../../src/extension/balanceService';
 import type { Logger } from '../../../src/extension/log';
 
 /** The service's balance as GET /user/balance reports it, and what the accounting tells the balance service. */
-function fakeBalance(start: number) {
+function fakeBalance(start: number, holdFirstFetch?: Promise<void>) {
   const s = { service: start, fetches: 0, pending: [] as readonly PendingCharge[], remaining: [] as number[] };
   const balance = {
     async fetchTotal() {
-      s.fetches++;
+      if (s.fetches++ === 0 && holdFirstFetch) await holdFirstFetch;
       return s.service;
     },
     get serviceTotal() {
@@ -31,8 +31,8 @@ function fakeBalance(start: number) {
 
 const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-function setup(start = 100) {
-  const { s, balance } = fakeBalance(start);
+function setup(start = 100, holdFirstFetch?: Promise<void>) {
+  const { s, balance } = fakeBalance(start, holdFirstFetch);
   const records: UsageRecord[] = [];
   const turns = new TurnAccounting({
     balance,
@@ -42,7 +42,7 @@ function setup(start = 100) {
     logger: quiet,
     now: () => 1_000,
     recheckMs: [0, 0],
-    startWaitMs: 50,
+    startWaitMs: holdFirstFetch ? 5 : 50,
   });
   return { s, turns, records };
 }
@@ -141,6 +141,17 @@ describe('turn accounting: every surface records its replies like the panel', ()
     assert.deepEqual(charge, { charged: 3, pending: false });
     assert.deepEqual(t.s.remaining, [97]);
     assert.deepEqual(t.records, [{ at: 1_000, model: 'code-pro', charged: 3 }]);
+  });
+
+  it('the balance at turn start did not come in time: the reply is recorded with its charge marked approximate', async () => {
+    let release: (() => void) | undefined;
+    // The answer to the turn-start request comes only after the reply's request went out.
+    const t = setup(100, new Promise<void>((r) => (release = r)));
+    const turn = t.turns.nativeTurn('lm', 'swift-chat', 1);
+    await answerNative(turn.backend(service(t.s, 1)), { ...settings, model: 'swift-chat' }, messages, sink, new AbortController().signal);
+    release?.();
+    await turn.end();
+    assert.deepEqual(t.records, [{ at: 1_000, model: 'swift-chat', charged: 1, approximate: true }]);
   });
 
   it('at the end of a reply the price is taken off at once, pending, until the service\'s figure shows the charge', async () => {
