@@ -4,7 +4,6 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { ChatSession, ConversationStore } from '../core';
-import { TurnAccounting, panelTurnKey } from './account/turnAccounting';
 import { BalanceService } from './balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
@@ -24,6 +23,7 @@ import { createChannelLogger } from './log';
 import { ModelService } from './modelService';
 import { ServiceAddress } from './serviceAddress';
 import { StatusBarController } from './statusBar';
+import { TurnAccounting, panelTurnKey } from './account/turnAccounting';
 
 export function activate(context: vscode.ExtensionContext): void {
   // The pure modules (src/core, src/protocol) translate with @vscode/l10n: same bundle.
