@@ -77,6 +77,10 @@ export interface ReplyFinished {
   streamed: boolean;
   /** Kind of the error when the turn failed. */
   errorKind?: string;
+  /** The service answered (200): the reply is charged. False for a send that failed before any reply. */
+  answered?: boolean;
+  /** The model that answered (the request's, or the one a non-streaming reply named). */
+  model?: string;
 }
 
 export interface SessionLogger {
@@ -410,6 +414,8 @@ export class ChatSession {
     const meta: ReplyMeta = { model };
     const finished: ReplyFinished = {
       streamed: settings.stream,
+      answered: false,
+      model,
       messageId: assistant.id,
       conversationId: conv.id,
       ...(cost !== null ? { expectedCost: cost } : {}),
@@ -422,6 +428,7 @@ export class ChatSession {
         const stream = await this.deps.backend().chatStream(req, { signal, onRetry });
         // The service answered 200: the reply is paid for from here on, and is never thrown away.
         paid = true;
+        finished.answered = true;
         running.stream = stream;
         if (signal.aborted) stream.abort();
         for await (const ev of stream) {
@@ -457,9 +464,11 @@ export class ChatSession {
         const res = await this.deps.backend().chat(req, { signal, onRetry });
         started = true;
         paid = true;
+        finished.answered = true;
         assistant.content = res.content;
         pending = res.content;
         if (res.model) meta.model = displayModelId(res.model, model, warn);
+        finished.model = meta.model;
         const charged = creditsCharged(creditAmount(res.creditsUsed, 'creditsUsed', warn), cost);
         if (charged !== undefined) meta.credits = charged;
         if (res.creditsUsed !== undefined) finished.creditsUsed = meta.credits;

@@ -11,6 +11,7 @@ export * from './export';
 export * from './subscriptions';
 export * from './chatSession';
 export * from './charge';
+export * from './turnAccounting';
 export * from './instructions';
 export * from './nativeChat';
 export * from './applyChange';

@@ -37,6 +37,11 @@ export interface StatusBarInput {
   ignoredWorkspaceUrl?: string;
   /** Below this many messages of the selected model the balance is shown as low (0: never). */
   lowCreditMessages?: number;
+  /**
+   * Prices of finished replies that `balance` does not show yet (see `pendingDeduction`): taken off
+   * the figure shown, marked as pending until the service's figure shows the charge.
+   */
+  pendingCharge?: number;
 }
 
 export interface StatusBarState {
@@ -152,19 +157,29 @@ export function computeStatusBarState(input: StatusBarInput): StatusBarState {
       accessibilityLabel: l10n.t('AI Chat credits: loading'),
     };
   }
-  const total = totalCredits(input.balance);
+  const pending = typeof input.pendingCharge === 'number' && Number.isFinite(input.pendingCharge) && input.pendingCharge > 0 ? input.pendingCharge : 0;
+  const total = Math.max(0, Math.round((totalCredits(input.balance) - pending) * 100) / 100);
   const low = isLowBalance(total, input.selectedModelCost);
   // Pays the next message, but fewer than N of them: a sign, not yet the warning colour.
   const left = messagesLeft(total, input.selectedModelCost);
   const threshold = input.lowCreditMessages ?? DEFAULT_LOW_CREDIT_MESSAGES;
   const fewLeft = !low && left !== undefined && threshold > 0 && left < threshold;
   const head = balanceBreakdown(input.balance, now);
+  if (pending) {
+    head[0] = `**Total:** ${escapeMarkdown(creditsText(total))}\\*`;
+    head.push(
+      '\\* ' +
+        escapeMarkdown(l10n.t('{0} for the last reply taken off; the service has not confirmed the new balance yet.', creditsText(pending))),
+    );
+  }
   if (low) head.unshift('$(warning) ' + escapeMarkdown(l10n.t('Low balance: not enough for the next message of the selected model.')));
   if (fewLeft) head.unshift('$(warning) ' + escapeMarkdown(l10n.t('Low balance: {0} more messages of the selected model (the warning starts below {1}).', String(left), String(threshold))));
   if (input.loading) head.push(l10n.t('Refreshing…'));
-  const suffix = low ? l10n.t(' (low)') : fewLeft ? l10n.t(' (low: {0} messages left)', String(left)) : '';
+  const suffix =
+    (low ? l10n.t(' (low)') : fewLeft ? l10n.t(' (low: {0} messages left)', String(left)) : '') +
+    (pending ? l10n.t(' (last reply\'s charge not yet confirmed)') : '');
   return {
-    text: `${low || fewLeft ? '$(warning)' : '$(credit-card)'} ${creditsText(total)}`,
+    text: `${low || fewLeft ? '$(warning)' : '$(credit-card)'} ${creditsText(total)}${pending ? '*' : ''}`,
     tooltip: tooltipOf(head),
     background: low ? 'warning' : undefined,
     accessibilityLabel: l10n.t('AI Chat credits: {0}{1}', formatNumber(total), suffix),

@@ -6,6 +6,8 @@ export interface UsageRecord {
   model: string;
   /** The charge of the reply; undefined when it could not be known. */
   charged?: number;
+  /** The charge is the model's price or a balance change not measured from this reply alone. */
+  approximate?: true;
 }
 
 export interface UsageRow {
@@ -15,6 +17,8 @@ export interface UsageRow {
   credits: number;
   /** Replies whose charge is unknown (not in credits). */
   unknown: number;
+  /** Replies whose charge (in credits) is approximate. */
+  approximate: number;
 }
 
 export interface UsageReport {
@@ -22,6 +26,7 @@ export interface UsageReport {
   total: number;
   replies: number;
   unknown: number;
+  approximate: number;
 }
 
 /** Most records kept; the oldest go first. */
@@ -45,9 +50,10 @@ export function readUsage(saved: unknown): UsageRecord[] {
   const out: UsageRecord[] = [];
   for (const r of saved as unknown[]) {
     if (!r || typeof r !== 'object') continue;
-    const { at, model, charged } = r as Record<string, unknown>;
+    const { at, model, charged, approximate } = r as Record<string, unknown>;
     if (typeof at !== 'number' || !Number.isFinite(at) || typeof model !== 'string') continue;
-    out.push({ at, model, ...(typeof charged === 'number' && Number.isFinite(charged) ? { charged } : {}) });
+    const known = typeof charged === 'number' && Number.isFinite(charged);
+    out.push({ at, model, ...(known ? { charged } : {}), ...(known && approximate === true ? { approximate: true as const } : {}) });
   }
   return out;
 }
@@ -66,12 +72,13 @@ export function summarizeUsage(
   let total = 0;
   let replies = 0;
   let unknown = 0;
+  let approximate = 0;
   for (const r of records) {
     if (r.at < from || r.at >= to) continue;
     const day = dayOf(r.at, tzOffset(r.at));
     const key = `${day}\u0000${r.model}`;
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { day, model: r.model, replies: 0, credits: 0, unknown: 0 }));
+    if (!row) rows.set(key, (row = { day, model: r.model, replies: 0, credits: 0, unknown: 0, approximate: 0 }));
     row.replies++;
     replies++;
     if (r.charged === undefined) {
@@ -80,10 +87,14 @@ export function summarizeUsage(
     } else {
       row.credits += r.charged;
       total += r.charged;
+      if (r.approximate) {
+        row.approximate++;
+        approximate++;
+      }
     }
   }
   const sorted = [...rows.values()]
     .map((r) => ({ ...r, credits: round2(r.credits) }))
     .sort((a, b) => (a.day === b.day ? a.model.localeCompare(b.model) : a.day < b.day ? 1 : -1));
-  return { rows: sorted, total: round2(total), replies, unknown };
+  return { rows: sorted, total: round2(total), replies, unknown, approximate };
 }

@@ -1,6 +1,6 @@
 // The credit balance: refreshed on an interval, after replies and on command.
 import * as vscode from 'vscode';
-import { ChargeTracker, totalCredits, type BalanceLike, type ReplyFinished, type TurnCharge } from '../core';
+import { pendingDeduction, totalCredits, type BalanceLike, type PendingCharge } from '../core';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from './keyStore';
@@ -11,6 +11,8 @@ export interface BalanceState {
   balance?: BalanceLike;
   error?: string;
   lastUpdated?: Date;
+  /** Prices of finished replies taken off the balance shown until the service's figure shows them. */
+  pendingCharge?: number;
 }
 
 export class BalanceService implements vscode.Disposable {
@@ -21,7 +23,7 @@ export class BalanceService implements vscode.Disposable {
   private timer: ReturnType<typeof setInterval> | undefined;
   private generation = 0;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly charges: ChargeTracker;
+  private pending: readonly PendingCharge[] = [];
 
   constructor(
     private readonly clients: ClientProvider,
@@ -43,42 +45,37 @@ export class BalanceService implements vscode.Disposable {
       }),
     );
     this.schedule();
-    this.charges = new ChargeTracker({
-      fetchTotal: () => this.fetchFresh(),
-      currentTotal: () => (this.current.balance ? totalCredits(this.current.balance) : undefined),
-      log: (msg, data) => this.logger.info(msg, data),
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    });
-  }
-
-  /** A reply starts (its balance change is attributed to it only if no other turn overlaps). */
-  replyStarted(key: string): void {
-    this.charges.begin(key);
-  }
-
-  /**
-   * A reply finished (complete, failed or stopped): the balance is brought up to date by a request
-   * started now (an answer to an earlier request is dropped), and the reply's charge is settled:
-   * from creditsUsed, else from the balance change. Resolves with the charge once known.
-   */
-  async replyFinished(key: string, info: ReplyFinished): Promise<TurnCharge> {
-    if (info.creditsRemaining !== undefined) this.setRemaining(info.creditsRemaining);
-    return this.charges.end(key, {
-      ...(info.creditsUsed !== undefined ? { reported: info.creditsUsed } : {}),
-      ...(info.expectedCost !== undefined ? { expected: info.expectedCost } : {}),
-    });
   }
 
   /** Fetches the balance with a request started now (an answer to an earlier one is dropped); resolves with the total. */
-  private async fetchFresh(): Promise<number | undefined> {
+  async fetchTotal(): Promise<number | undefined> {
     this.generation++;
     this.inFlight = undefined;
-    await this.refresh();
+    let run = this.refresh();
+    await run;
+    // Superseded by a request started later still (also fresh enough): its answer.
+    while (this.inFlight && this.inFlight !== run) {
+      run = this.inFlight;
+      await run;
+    }
     return this.current.balance && !this.current.error ? totalCredits(this.current.balance) : undefined;
   }
 
+  /** The total the service reported last (no pending charge taken off), if any. */
+  get serviceTotal(): number | undefined {
+    return this.current.balance ? totalCredits(this.current.balance) : undefined;
+  }
+
+  /** The prices of finished replies not yet shown by the service's figure (shown at once, marked pending). */
+  setPendingCharges(pending: readonly PendingCharge[]): void {
+    this.pending = pending;
+    this.changed.fire();
+  }
+
   get state(): BalanceState {
-    return this.current;
+    const b = this.current.balance;
+    const deduction = b && this.pending.length > 0 ? pendingDeduction(totalCredits(b), this.pending) : 0;
+    return deduction > 0 ? { ...this.current, pendingCharge: deduction } : this.current;
   }
 
   private schedule(): void {

@@ -10,6 +10,7 @@ import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type Hos
 import { ChatController } from './chat/controller';
 import { ContextMeterFeed } from './chat/contextMeter';
 import { ContextAttachments } from './context/attachments';
+import type { TurnAccounting } from './account/turnAccounting';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
 import type { ConfigService } from './config';
@@ -83,6 +84,8 @@ export interface ChatPanelDeps {
   keys: ApiKeyStore;
   models: ModelService;
   balance: BalanceService;
+  /** Settles and records the charge of every turn. */
+  turns: TurnAccounting;
   clients: ClientProvider;
   store: ConversationStore;
   editors: EditorTracker;
@@ -182,8 +185,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
    * known from the balance change.
    */
   replyFinished(info: ReplyFinished): void {
-    const key = `${info.conversationId}/${info.messageId}`;
-    void this.deps.balance.replyFinished(key, info).then((charge) => {
+    void this.deps.turns.replyFinished(info).then((charge) => {
       if (charge.charged !== undefined && info.conversationId && info.messageId) {
         this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
       }

@@ -23,6 +23,7 @@ import { createChannelLogger } from './log';
 import { ModelService } from './modelService';
 import { ServiceAddress } from './serviceAddress';
 import { StatusBarController } from './statusBar';
+import { TurnAccounting, panelTurnKey } from './account/turnAccounting';
 
 export function activate(context: vscode.ExtensionContext): void {
   // The pure modules (src/core, src/protocol) translate with @vscode/l10n: same bundle.
@@ -38,6 +39,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const models = new ModelService(clients, keys, config, logger);
   const balance = new BalanceService(clients, keys, config, logger);
   const status = new StatusBarController(keys, balance, models, config);
+  const credits = new CreditsService(context.globalState, balance, models, config);
+  // Every turn of every surface: charge from the balance at turn start, pending price, usage record.
+  const turns = new TurnAccounting({ balance, record: (rec) => credits.record(rec), logger });
   const editors = new EditorTracker();
   // Conversations are shared by every window; which one is current belongs to the window's workspace.
   const store = new ConversationStore(
@@ -48,7 +52,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // The session tells its events to the panel's controller, built just below (events come later).
   const session = new ChatSession({
     store,
-    backend: () => clients.get(),
+    // A reply's request waits (briefly) for the balance its charge is measured from.
+    backend: () => turns.gate(clients.get()),
     // The project's instructions file (AGENTS.md) follows the user's own system prompt.
     settings: () => {
       const s = config.settings;
@@ -59,20 +64,16 @@ export function activate(context: vscode.ExtensionContext): void {
     contextBudget: (id) => budgetForModel(models.models, id, config.settings.contextMaxTokens).inputTokens,
     onEvent: (event) => chat.onSessionEvent(event),
     replyFinished: (info) => chat.replyFinished(info),
-    replyStarted: (info) => balance.replyStarted(`${info.conversationId}/${info.messageId}`),
+    replyStarted: (info) => turns.begin(panelTurnKey(info)),
     logger,
     flushIntervalMs: 24,
   });
   const apply = new ApplyToFile(editors, logger);
-  const credits = new CreditsService(context.globalState, balance, models, config);
   const chat = new ChatPanelController({
-    context, session, config, keys, models, balance, clients, store, editors, instructions, apply, logger,
-    onReplyCharged: (charged, kind) => {
+    context, session, config, keys, models, balance, turns, clients, store, editors, instructions, apply, logger,
+    onReplyCharged: (_charged, kind) => {
       // The chat shows its out-of-credits card; a notification when it is not on screen.
-      if (kind === 'credits') {
-        if (!chat.isVisible) void credits.outOfCredits();
-      }
-      else if (config.settings.model) void credits.record(config.settings.model, charged);
+      if (kind === 'credits' && !chat.isVisible) void credits.outOfCredits();
     },
     onCannotPay: () => void credits.outOfCredits(),
   });
@@ -86,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): void {
     models,
     balance,
     status,
+    turns,
     editors,
     chat,
     credits,
@@ -94,8 +96,8 @@ export function activate(context: vscode.ExtensionContext): void {
     instructions,
     apply,
     ...[
-      registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, balance, instructions, logger }),
-      registerLmProvider({ clients, keys, config, models, balance, credits, logger }),
+      registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, turns, instructions, logger }),
+      registerLmProvider({ clients, keys, config, models, turns, logger }),
     ].filter(
       (d): d is vscode.Disposable => d !== undefined,
     ),

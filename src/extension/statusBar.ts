@@ -40,6 +40,7 @@ export class StatusBarController implements vscode.Disposable {
       ...(b.balance ? { balance: b.balance } : {}),
       ...(b.error !== undefined ? { error: b.error } : {}),
       ...(b.lastUpdated ? { lastUpdated: b.lastUpdated } : {}),
+      ...(b.pendingCharge ? { pendingCharge: b.pendingCharge } : {}),
       ...(model ? { selectedModel: model } : {}),
       selectedModelCost: model ? this.models.costOf(model) : null,
       serviceUrl: this.config.baseUrlChoice.url,

@@ -85,8 +85,14 @@ export async function handleChat({ ctx, user, store, config, raw, tooLarge, faul
   const chunks = splitChunks(content, config.chunkSize);
   const delay = fault?.kind === 'slow-chunks' ? fault.ms : config.chunkDelayMs;
 
-  // The reply starts: charge, flush the headers at once, then the `f` event.
-  store.charge(user, cost, model);
+  // The reply starts: charge (or book the charge a moment after the reply), flush the headers at once, then the `f` event.
+  const lag = config.bookingDelayMs ?? 0;
+  if (lag > 0) {
+    const book = () => setTimeout(() => store.charge(user, cost, model), lag).unref();
+    ctx.res.once('close', book);
+  } else {
+    store.charge(user, cost, model);
+  }
   ctx.writeHead(200, {
     'content-type': writer.contentType,
     'cache-control': 'no-cache',

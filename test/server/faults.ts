@@ -70,6 +70,7 @@ export const configSchema = z.object({
   chunkSize: z.number().int().min(1).max(1_000_000).optional(),
   chunkDelayMs: ms.optional(),
   framing: framingSchema.optional(),
+  bookingDelayMs: ms.optional(),
 }) satisfies z.ZodType<Partial<ServerConfig>>;
 
 /** Human-readable summary of a zod error: "path: message; ...". */

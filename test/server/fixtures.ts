@@ -213,4 +213,9 @@ export interface ServerConfig {
   chunkDelayMs: number;
   /** Framing of streams without a framing fault; default 'sse'. */
   framing: Framing;
+  /**
+   * A streamed reply's charge is booked this many ms after its response ended (as a service that
+   * books charges behind the reply does); 0 or absent: booked when the reply starts.
+   */
+  bookingDelayMs?: number;
 }

@@ -45,7 +45,8 @@ export class CreditsService implements vscode.Disposable {
 
   private total(): number | undefined {
     const s = this.balance.state;
-    return s.balance && !s.error ? totalCredits(s.balance) : undefined;
+    // The balance shown: the last reply's price taken off while the service has not shown it yet.
+    return s.balance && !s.error ? Math.max(0, totalCredits(s.balance) - (s.pendingCharge ?? 0)) : undefined;
   }
 
   /** Warns once when the balance goes below the cost of N messages of the current model. */
@@ -65,8 +66,7 @@ export class CreditsService implements vscode.Disposable {
   }
 
   /** Keeps the charge of a finished reply for the usage report. */
-  async record(model: string, charged: number | undefined, at = Date.now()): Promise<void> {
-    const rec: UsageRecord = { at, model, ...(charged !== undefined ? { charged } : {}) };
+  async record(rec: UsageRecord): Promise<void> {
     await this.state.update(USAGE_KEY, appendUsage(readUsage(this.state.get(USAGE_KEY)), rec));
   }
 
@@ -79,9 +79,12 @@ export class CreditsService implements vscode.Disposable {
       vscode.l10n.t('{0} credits for {1} replies, from the charges of the replies made on this machine.', formatNumber(report.total), String(report.replies)),
     ];
     if (report.unknown > 0) lines.push('', vscode.l10n.t('{0} replies have no known charge and are not in the total.', String(report.unknown)));
+    if (report.approximate > 0) {
+      lines.push('', vscode.l10n.t('{0} replies are counted at their price (~): the balance change during them was not theirs alone (another reply, window or machine spent meanwhile).', String(report.approximate)));
+    }
     lines.push('', `| ${vscode.l10n.t('Day')} | ${vscode.l10n.t('Model')} | ${vscode.l10n.t('Replies')} | ${vscode.l10n.t('Credits')} |`, '|---|---|---:|---:|');
     const cell = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
-    for (const r of report.rows) lines.push(`| ${r.day} | ${cell(r.model)} | ${r.replies} | ${formatNumber(r.credits)}${r.unknown ? ` (+${r.unknown} ?)` : ''} |`);
+    for (const r of report.rows) lines.push(`| ${r.day} | ${cell(r.model)} | ${r.replies} | ${r.approximate ? '~' : ''}${formatNumber(r.credits)}${r.unknown ? ` (+${r.unknown} ?)` : ''} |`);
     if (report.rows.length === 0) lines.push('', vscode.l10n.t('No replies yet.'));
     // A read-only document (nothing to save when it is closed), a new one for each report.
     const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: `/${vscode.l10n.t('AI Chat Usage')}.md`, query: String(++this.usageSeq) });

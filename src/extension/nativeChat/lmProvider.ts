@@ -1,13 +1,12 @@
 // The service's models as a VS Code language model provider (vendor "aichat"): listed in the
 // model picker with their cost per message, answering through the same client as the panel
-// (same key, address rules, charges and usage record). Registered only where the host offers
-// `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
+// (same key, address rules, and the panel's accounting of charges and usage). Registered only
+// where the host offers `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
 import * as vscode from 'vscode';
 import { LM_VENDOR, answerNative, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../core';
-import type { BalanceService } from '../balanceService';
+import type { TurnAccounting } from '../account/turnAccounting';
 import type { ClientProvider } from '../clientProvider';
 import type { ConfigService } from '../config';
-import type { CreditsService } from '../credits/credits';
 import type { ApiKeyStore } from '../keyStore';
 import type { Logger } from '../log';
 import type { ModelService } from '../modelService';
@@ -17,8 +16,7 @@ export interface LmProviderDeps {
   keys: ApiKeyStore;
   config: ConfigService;
   models: ModelService;
-  balance: BalanceService;
-  credits: CreditsService;
+  turns: TurnAccounting;
   logger: Logger;
 }
 
@@ -63,8 +61,6 @@ function roleOf(role: number): LmMessage['role'] {
   return role === 2 ? 'assistant' : role === 3 ? 'system' : 'user';
 }
 
-let requestCount = 0;
-
 /** Registers the provider, or returns undefined (and logs why) when the host lacks the API. */
 export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | undefined {
   const lm = (vscode as unknown as { lm?: Partial<LmApi> }).lm;
@@ -96,12 +92,11 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
       if (!(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
-      const key = `lm/${++requestCount}`;
-      const expectedCost = deps.models.costOf(model.id);
-      deps.balance.replyStarted(key);
+      // Charged and recorded like the panel's replies, with the model the request names.
+      const turn = deps.turns.nativeTurn('lm', model.id, deps.models.costOf(model.id));
       try {
         const result = await answerNative(
-          deps.clients.get(),
+          turn.backend(deps.clients.get()),
           { ...deps.config.settings, model: model.id },
           converted.messages,
           { text: (chunk) => progress.report(new TextPart(chunk)), progress: () => undefined },
@@ -110,10 +105,7 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
         if (!result.ok && !result.aborted) throw new Error(result.error.message);
       } finally {
         cancel.dispose();
-        void deps.balance
-          .replyFinished(key, { streamed: true, ...(expectedCost !== null ? { expectedCost } : {}) })
-          .then((charge) => deps.credits.record(model.id, charge.charged))
-          .catch((err: unknown) => deps.logger.warn('Could not record the charge of a language model reply', { message: String(err) }));
+        void turn.end();
       }
     },
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { answerNative, budgetForModel, messageTooLongError, nativeContext, type NativeTurn } from '../../core';
 import type { ErrorAction } from '../../protocol';
-import type { BalanceService } from '../balanceService';
+import type { TurnAccounting } from '../account/turnAccounting';
 import type { ClientProvider } from '../clientProvider';
 import type { ConfigService } from '../config';
 import type { InstructionsService } from '../instructions';
@@ -20,7 +20,7 @@ export interface ParticipantDeps {
   keys: ApiKeyStore;
   config: ConfigService;
   models: ModelService;
-  balance: BalanceService;
+  turns: TurnAccounting;
   instructions: InstructionsService;
   logger: Logger;
 }
@@ -87,8 +87,6 @@ function actionTitle(action: ErrorAction): string {
   }
 }
 
-let turnCount = 0;
-
 async function answer(
   deps: ParticipantDeps,
   request: vscode.ChatRequest,
@@ -117,12 +115,11 @@ async function answer(
   const messages = selection.messages;
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
-  const key = `aichat/${++turnCount}`;
-  const expectedCost = deps.models.costOf(settings.model);
-  deps.balance.replyStarted(key);
+  // Charged and recorded like the panel's replies, with the model the request names.
+  const turn = deps.turns.nativeTurn('aichat', settings.model, deps.models.costOf(settings.model));
   try {
     const result = await answerNative(
-      deps.clients.get(),
+      turn.backend(deps.clients.get()),
       settings,
       messages,
       { text: (chunk) => stream.markdown(chunk), progress: (message) => stream.progress(message) },
@@ -136,6 +133,6 @@ async function answer(
     return { errorDetails: { message: result.error.message } };
   } finally {
     cancel.dispose();
-    void deps.balance.replyFinished(key, { streamed: true, ...(expectedCost !== null ? { expectedCost } : {}) });
+    void turn.end();
   }
 }

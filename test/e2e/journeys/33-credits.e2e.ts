@@ -1,6 +1,8 @@
 // Journey 33: credits a user can plan with. The status bar's low sign below N messages of the
 // selected model, a message the balance cannot pay refused with the out-of-credits card in the
 // chat and each of its three actions, and the usage report's total against the balance change.
+// The status bar's balance at the end of a reply: the price taken off at once (marked pending)
+// while the service has not booked the charge yet, then the service's own figure.
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../../server/fixtures';
@@ -10,11 +12,20 @@ import { waitFor, type Workbench } from '../workbench';
 
 /** Picks a model with "AI Chat: Select Model" (the row whose label holds `name`). */
 async function selectModel(wb: Workbench, name: string): Promise<void> {
-  await wb.runCommand('AI Chat: Select Model');
-  const row = wb.quickPickRows().filter({ hasText: name }).first();
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+  // The list can change under the pointer while the models load: pick again when it stays open.
+  for (let attempt = 1; ; attempt++) {
+    await wb.runCommand('AI Chat: Select Model');
+    const row = wb.quickPickRows().filter({ hasText: name }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    try {
+      await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await wb.closeQuickInput();
+    }
+  }
 }
 
 /** Opens "AI Chat: Show Usage" and returns the total credits it reports (from the preview's text). */
@@ -35,6 +46,39 @@ async function usageTotal(wb: Workbench): Promise<number> {
   const m = /([\d,.]+) credits for (\d+) replies/.exec(text);
   assert.ok(m, `no total in the usage report: ${text.slice(0, 300)}`);
   return Number(m[1].replace(/,/g, ''));
+}
+
+// The recorders below run in the page as text (the test runner's transform would add helpers the page lacks).
+
+/** Records, in the workbench page, each text the balance item shows, with the time (Date.now()). */
+async function recordStatusBar(wb: Workbench): Promise<void> {
+  await wb.page.evaluate(`(() => {
+    window.__balanceLog = [];
+    const read = () => {
+      const item = [...document.querySelectorAll('.statusbar-item')].find((e) => /credit/i.test(e.textContent || ''));
+      return ((item && item.textContent) || '').trim();
+    };
+    let last = read();
+    new MutationObserver(() => {
+      const now = read();
+      if (now !== last) window.__balanceLog.push({ t: Date.now(), text: (last = now) });
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  })()`);
+}
+
+/** Records, in the chat's frame, when the reply ended for the user (the Stop button went away). */
+async function recordReplyEnd(frame: Frame): Promise<void> {
+  await frame.evaluate(`(() => {
+    let streaming = false;
+    const stopShown = () => [...document.querySelectorAll('button')].some((b) => (b.getAttribute('aria-label') || b.textContent || '').trim() === 'Stop');
+    const timer = setInterval(() => {
+      if (stopShown()) streaming = true;
+      else if (streaming) {
+        window.__replyEndedAt = Date.now();
+        clearInterval(timer);
+      }
+    }, 5);
+  })()`);
 }
 
 function card(frame: Frame) {
@@ -130,5 +174,72 @@ describe('Journey 33: Out of credits', () => {
       usageAfter = await usageTotal(wb);
     }
     assert.equal(Math.round((usageAfter - usageBefore) * 100) / 100, 11, `usage ${usageBefore} -> ${usageAfter}`);
+  });
+
+  it('shows the new balance at the end of a reply, marked pending until the service books the charge, then the service\'s figure', async () => {
+    resetServer();
+    const wb = await readyWithKey(1000);
+    const { control, url } = e2e().demo.server;
+    await selectModel(wb, 'Swift Chat');
+    const serviceTotal = async () => {
+      const res = await fetch(`${url}/user/balance`, { headers: { 'x-api-key': DEMO_KEY } });
+      return ((await res.json()) as { balance: { totalBalance: number } }).balance.totalBalance;
+    };
+
+    const chat = await wb.openChat();
+    await chat.newChat();
+
+    /** Asks, and measures when the status bar showed `figure`: first in any form, then the service's own (no mark). */
+    const measure = async (question: string, figure: number) => {
+      await recordStatusBar(wb);
+      await recordReplyEnd(chat.frame);
+      await chat.ask(question);
+      await wb.waitForCredits(figure, 20_000);
+      // What the service says at that moment, and how the status bar shows it.
+      const service = await serviceTotal();
+      const text = await wb.statusText();
+      const label = await wb.statusLabel();
+      const tooltip = /\*$/.test(text) ? await wb.statusTooltip() : '';
+      await wb.page.mouse.move(0, 0);
+      const plain = `${new Intl.NumberFormat('en-US').format(figure)} credits`;
+      await waitFor(async () => (await wb.statusText()) === plain, 'the service\'s figure never replaced the pending one', 20_000);
+      const ended = await chat.frame.evaluate<number | undefined>('window.__replyEndedAt');
+      const log = await wb.page.evaluate<Array<{ t: number; text: string }>>('window.__balanceLog || []');
+      assert.ok(ended, 'the end of the reply was seen');
+      const shown = log.find((e) => e.text.startsWith(plain));
+      const confirmed = log.find((e) => e.text === plain);
+      assert.ok(shown && confirmed, `status bar texts: ${JSON.stringify(log)}`);
+      return { service, text, label, tooltip, shownMs: shown.t - ended, confirmedMs: confirmed.t - ended };
+    };
+
+    // The service books a streamed reply's charge 4 s after the reply: the status bar does not wait for it.
+    const bookingDelayMs = 4000;
+    control.configure({ bookingDelayMs });
+    const late = await measure('How soon does the balance follow a reply? e2e-balance-at-end', 999);
+    console.log(
+      `      booked ${bookingDelayMs} ms after the reply: the status bar showed the new balance ${late.shownMs} ms after the reply's end ` +
+        `("${late.text}"), the service's figure ${late.confirmedMs} ms after`,
+    );
+    // The service charges as the reply starts (the reference server's default).
+    control.configure({ bookingDelayMs: 0 });
+    const early = await measure('And when the service books at once? e2e-balance-at-once', 998);
+    console.log(`      booked as the reply starts: the status bar showed the new balance ${early.shownMs} ms after the reply's end, the service's figure ${early.confirmedMs} ms after`);
+
+    // What the balance fetched at turn start costs a send: from its arrival to the chat request's.
+    const log = control.requests();
+    const waits = log.flatMap((r, i) => {
+      if (r.method !== 'POST' || r.path !== '/chat') return [];
+      const fetch = log.slice(0, i).reverse().find((q) => q.method === 'GET' && q.path === '/user/balance');
+      return fetch ? [Date.parse(r.at) - Date.parse(fetch.at)] : [];
+    });
+    console.log(`      the chat request arrived ${waits.join(' and ')} ms after the balance request of its turn start`);
+
+    // Shown before the service had it: the price taken off, marked pending, then the service's figure.
+    assert.equal(late.service, 1000, 'the status bar showed 999 before the service booked the charge');
+    assert.equal(late.text, '999 credits*', 'the new figure is marked as pending');
+    assert.match(late.label, /999 \(last reply's charge not yet confirmed\)/);
+    assert.match(late.tooltip, /1 credit for the last reply taken off; the service has not confirmed the new balance yet/);
+    assert.ok(late.shownMs < late.confirmedMs, 'the pending figure came first');
+    assert.equal(await serviceTotal(), 998);
   });
 });

@@ -133,7 +133,9 @@ describe('chat session', () => {
     const offsets = t.posts.flatMap((p) => (p.type === 'textAppended' ? [[p.offset, p.text]] : []));
     assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
-    assert.deepEqual(t.finished, [{ streamed: true, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
+    assert.deepEqual(t.finished, [
+      { streamed: true, answered: true, model: 'swift-chat', messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 },
+    ]);
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages[1].content, 'Hello');
   });
@@ -146,7 +148,25 @@ describe('chat session', () => {
     assert.equal(reply.content, 'Answer');
     assert.equal(reply.meta?.credits, 1);
     assert.equal(t.fb.requests[0].search, undefined);
-    assert.deepEqual(t.finished, [{ streamed: false, creditsRemaining: 999, creditsUsed: 1, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 }]);
+    assert.deepEqual(t.finished, [
+      { streamed: false, answered: true, model: 'swift-chat', creditsRemaining: 999, creditsUsed: 1, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 },
+    ]);
+  });
+
+  it('tells the model that answered: the one a non-streaming reply names, the turn\'s own when the selection changes meanwhile', async () => {
+    const t = setup({ stream: false });
+    t.fb.scripts.push({ content: 'Answer', creditsUsed: 5, creditsRemaining: 990, model: 'deep-think' });
+    await t.session.send('Q');
+    assert.equal(t.finished[0].model, 'deep-think');
+    t.settings.stream = true;
+    t.fb.scripts.push({ events: chunks('slow') });
+    const sent = t.session.send('Q2');
+    t.settings.model = 'deep-think'; // picked while the reply streams
+    t.settings.model = 'swift-chat';
+    t.settings.model = 'other-model';
+    await sent;
+    assert.equal(t.finished[1].model, 'swift-chat');
+    assert.equal(t.finished[1].answered, true);
   });
 
   it('batches chunks into fewer posts when a flush interval is set', async () => {
@@ -178,6 +198,10 @@ describe('chat session', () => {
     assert.deepEqual(t.session.sendError?.actions, ['setApiKey']);
     assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'my precious text'));
     assert.equal(t.session.busy, false);
+    // Not a reply: the turn accounting does not record it.
+    assert.equal(t.finished.length, 1);
+    assert.equal(t.finished[0].answered, false);
+    assert.equal(t.finished[0].errorKind, 'auth');
   });
 
   it('retries a send that failed before the reply with the same text', async () => {

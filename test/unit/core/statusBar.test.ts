@@ -40,6 +40,24 @@ describe('status bar state', () => {
     assert.ok(s.tooltip.indexOf('2026\\-11\\-25') < s.tooltip.indexOf('2027\\-06\\-01'));
   });
 
+  it('a finished reply\'s price is taken off at once and marked pending until the service\'s figure shows it', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: true, balance: demo, pendingCharge: 5, selectedModel: 'deep-think', selectedModelCost: 5, now });
+    assert.equal(s.text, '$(credit-card) 995 credits*');
+    assert.equal(s.accessibilityLabel, "AI Chat credits: 995 (last reply's charge not yet confirmed)");
+    assert.match(s.tooltip, /\*\*Total:\*\* 995 credits\\\*/);
+    assert.match(s.tooltip, /5 credits for the last reply taken off; the service has not confirmed the new balance yet/);
+    // Confirmed: the service's figure, no mark.
+    const confirmed = computeStatusBarState({ hasKey: true, loading: false, balance: { ...demo, totalBalance: 995 }, now });
+    assert.equal(confirmed.text, '$(credit-card) 995 credits');
+    assert.doesNotMatch(confirmed.tooltip, /not confirmed/);
+  });
+
+  it('the pending price counts for the low-balance sign', () => {
+    const s = computeStatusBarState({ hasKey: true, loading: false, balance: { totalBalance: 12 }, pendingCharge: 5, selectedModel: 'deep-think', selectedModelCost: 5, lowCreditMessages: 10, now });
+    assert.equal(s.text, '$(warning) 7 credits*');
+    assert.match(s.accessibilityLabel, /low: 1 messages left/);
+  });
+
   it('keeps the total while refreshing', () => {
     const s = computeStatusBarState({ hasKey: true, loading: true, balance: demo, now });
     assert.equal(s.text, '$(credit-card) 1,000 credits');

@@ -41,9 +41,18 @@ describe('usage sums', () => {
 
   it('counts a reply with no known charge apart, not as zero credits silently', () => {
     const r = summarizeUsage([{ at: 0, model: 'm', charged: 2 }, { at: 1, model: 'm' }], utc);
-    assert.deepEqual(r.rows[0], { day: '1970-01-01', model: 'm', replies: 2, credits: 2, unknown: 1 });
+    assert.deepEqual(r.rows[0], { day: '1970-01-01', model: 'm', replies: 2, credits: 2, unknown: 1, approximate: 0 });
     assert.equal(r.unknown, 1);
     assert.equal(r.total, 2);
+  });
+
+  it('counts approximate charges (measured not from the reply alone) and keeps the mark when read back', () => {
+    const recs = readUsage([{ at: 0, model: 'm', charged: 5, approximate: true }, { at: 1, model: 'm', charged: 1 }, { at: 2, model: 'm', approximate: true }]);
+    assert.deepEqual(recs, [{ at: 0, model: 'm', charged: 5, approximate: true }, { at: 1, model: 'm', charged: 1 }, { at: 2, model: 'm' }]);
+    const r = summarizeUsage(recs, utc);
+    assert.equal(r.approximate, 1);
+    assert.equal(r.rows[0].approximate, 1);
+    assert.equal(r.total, 6);
   });
 
   it('limits to a period [from, to)', () => {

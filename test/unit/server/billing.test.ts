@@ -152,6 +152,22 @@ describe('reference server: billing', () => {
     assert.equal((await balance(ctx.s)).totalBalance, 997);
   });
 
+  it('bookingDelayMs: a streamed reply\'s charge is booked after its response ended, once', async () => {
+    ctx.s.control.configure({ bookingDelayMs: 1000 });
+    const res = await postChat(ctx.s, { ...userMessage('x'), stream: true, model: 'code-pro' });
+    assert.equal(res.status, 200);
+    assert.ok(parseSse((await readAll(res)).text).done);
+    assert.equal((await balance(ctx.s)).totalBalance, 1000, 'not booked yet when the reply ended');
+    let total = 1000;
+    for (let i = 0; i < 100 && total === 1000; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      total = (await balance(ctx.s)).totalBalance;
+    }
+    assert.equal(total, 997, 'booked a moment later');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await balance(ctx.s)).totalBalance, 997, 'booked once');
+  });
+
   it('setBalance with regular/daily replaces the balance; an unknown key becomes a user', async () => {
     ctx.s.control.setBalance({ key: 'sk-new-user-0000000000', regular: 7, daily: 3 });
     const b = await balance(ctx.s, 'sk-new-user-0000000000');

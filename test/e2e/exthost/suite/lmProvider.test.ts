@@ -38,6 +38,30 @@ async function models(): Promise<vscode.LanguageModelChat[]> {
   }
 }
 
+/** "AI Chat: Show Usage", read back: its total credits and replies. */
+async function usage(): Promise<{ credits: number; replies: number }> {
+  const seen = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'ai-chat-usage').map((d) => d.uri.toString()));
+  await vscode.commands.executeCommand('aiChat.showUsage');
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'ai-chat-usage' && !seen.has(d.uri.toString()));
+    const m = doc && /([\d,.]+) credits for (\d+) replies/.exec(doc.getText());
+    if (m) return { credits: Number(m[1].replace(/,/g, '')), replies: Number(m[2]) };
+    if (Date.now() > end) throw new Error('Show Usage opened no report within 15 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until Show Usage reports what `done` accepts, and returns it. */
+async function usageUntil(done: (u: { credits: number; replies: number }) => boolean): Promise<{ credits: number; replies: number }> {
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const u = await usage();
+    if (done(u) || Date.now() > end) return u;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 async function readAll(response: vscode.LanguageModelChatResponse): Promise<string> {
   let text = '';
   for await (const chunk of response.text) text += chunk;
@@ -117,5 +141,20 @@ describe('The AI Chat models as a language model provider', function () {
       async () => readAll(await swift.sendRequest([vscode.LanguageModelChatMessage.User('No credits e2e-lm-402')], {})),
       (err: Error) => /credit/i.test(err.message),
     );
+  });
+
+  it('each reply is in Show Usage with the model that answered and its charge; a request refused before any reply is not', async () => {
+    const deep = (await models()).find((m) => m.id === 'deep-think');
+    assert.ok(deep);
+    const before = await usage();
+    await readAll(await deep.sendRequest([vscode.LanguageModelChatMessage.User('Count me e2e-lm-usage')], {}));
+    const after = await usageUntil((u) => u.replies > before.replies);
+    assert.deepEqual(after, { credits: before.credits + 5, replies: before.replies + 1 }, 'one reply of deep-think, 5 credits');
+
+    await control('balance', { key: DEMO_KEY, regular: 0, daily: 0 });
+    await assert.rejects(async () => readAll(await deep.sendRequest([vscode.LanguageModelChatMessage.User('Refused e2e-lm-usage-402')], {})));
+    // The refusal settles like a reply would (the balance is fetched): give it that time, then read again.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(await usage(), after, 'the refused request is not counted as a reply');
   });
 });
