@@ -5,9 +5,10 @@
 // brings it back to the view. What a surface shows comes from the chat controller.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { assembleMessage, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
-import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
+import { totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
+import { fitHostMessage, parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
+import { sendWithAttachments } from './chat/sendWithAttachments';
 import { ContextAttachments } from './context/attachments';
 import type { BalanceService } from './balanceService';
 import type { ClientProvider } from './clientProvider';
@@ -47,8 +48,12 @@ interface Surface {
   reveal(preserveFocus: boolean): void;
   /** Shown on screen now (a hidden side bar or a background tab is not). */
   visible(): boolean;
+  /** A change of the conversation did not reach the webview: it gets the whole state when next shown. */
+  stale?: boolean;
 }
 const DRAFT_KEY = 'aiChat.draft';
+/** The queue of the current conversation, kept for the next window (see ChatController). */
+const QUEUE_KEY = 'aiChat.queue';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
 function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenable<unknown> {
@@ -113,6 +118,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** The message being sent with attachments: a returned input gets back only the user's text. */
   private sending: { full: string; text: string } | undefined;
   private restoredCurrent: Promise<void> | undefined;
+  /** Why the conversation of the last window is not shown (it could not be reopened). */
+  private restoreNotice: string | undefined;
   private settingsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: ChatPanelDeps) {
@@ -137,6 +144,17 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       notifyCannotPay: () => {
         if (!this.isVisible) deps.onCannotPay?.();
       },
+      notifyTooLong: (length, max) =>
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('The message is too long to send: {0} characters, at most {1}. It is still in the message box.', length.toLocaleString(), max.toLocaleString()),
+        ),
+      queueStore: {
+        load: () => deps.context.workspaceState.get<unknown>(QUEUE_KEY),
+        save: (value) =>
+          void Promise.resolve(deps.context.workspaceState.update(QUEUE_KEY, value)).catch((err: unknown) =>
+            deps.logger.warn('Could not keep the queued messages', { message: String(err) }),
+          ),
+      },
     });
     this.disposables.push(
       this.attachments,
@@ -156,13 +174,9 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     );
   }
 
-  /** Every event of the session: the current conversation is recorded, and the panel told. */
+  /** Every event of the session, for the surface showing the chat. */
   onSessionEvent(event: SessionEvent): void {
-    if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
-      this.deps.store
-        .rememberCurrent()
-        .catch((err) => this.deps.logger.warn('Could not record the current conversation', { message: String(err) }));
-    }
+    if (event.type === 'conversationChanged') this.restoreNotice = undefined;
     this.controller.onSessionEvent(event);
   }
 
@@ -196,14 +210,21 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     return this.restoreCurrent();
   }
 
-  /** Reopens the conversation that was current when VS Code last closed (once). */
+  /**
+   * Reopens the conversation that was current when VS Code last closed (once), through the
+   * session: every surface is told. When it cannot be read, the chat says so.
+   */
   private restoreCurrent(preferred?: string): Promise<void> {
     this.restoredCurrent ??= (async () => {
       // The recorded pointer wins: a browser window may reload before it saved the panel's state.
       const id = (await this.deps.store.rememberedCurrentId()) ?? preferred;
-      if (id && isSafeConversationId(id) && this.session.conversation.messages.length === 0) {
-        await this.deps.store.open(id);
+      if (!id || !isSafeConversationId(id)) return;
+      const result = await this.session.restore(id);
+      if (result === 'failed') {
+        this.restoreNotice = vscode.l10n.t('The last conversation could not be reopened. Look for it in History.');
+        this.post(this.controller.conversationMessage(this.restoreNotice));
       }
+      this.deps.logger.info('Last conversation', { result, messages: this.session.conversation.messages.length });
     })().catch((err) => this.deps.logger.warn('Could not reopen the last conversation', { message: String(err) }));
     return this.restoredCurrent;
   }
@@ -283,7 +304,12 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     this.viewDisposables = [];
     this.view = view;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    // The view shows the conversation the extension goes on with: the last window's, once read.
+    void this.restoreCurrent();
     this.viewDisposables.push(
+      view.onDidChangeVisibility(() => {
+        if (view.visible && this.surface?.webview === view.webview) this.catchUp();
+      }),
       view.onDidDispose(() => {
         if (this.view !== view) return;
         for (const d of this.viewDisposables) d.dispose();
@@ -373,6 +399,9 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     if (this.view) this.showPlaceholder(this.view);
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible && this.panel === panel) this.catchUp();
+      }),
     ]);
   }
 
@@ -412,16 +441,58 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     if (this.view) this.attachView(this.view);
   }
 
-  /** Posts now when the webview is ready, else queues until it says `ready`. */
+  /** A surface shown again after a change did not reach it: the whole state, at the session's version. */
+  private catchUp(): void {
+    const surface = this.surface;
+    if (!surface?.stale || !this.ready) return;
+    surface.stale = false;
+    this.post(this.controller.conversationMessage(this.restoreNotice));
+    this.post(this.controller.queueMessage());
+  }
+
+  /**
+   * Posts now when the webview is ready, else queues until it says `ready`. What is posted is
+   * checked with the schema the webview parses it with: strings and lists over their maxima are
+   * cut (and logged); a change of the conversation that would still be dropped is replaced by
+   * the whole state, so the webview never stays on an older one.
+   */
   private post(message: HostMessage): void {
-    if (!this.surface) return;
+    const surface = this.surface;
+    if (!surface) return;
     if (message.type === 'restoreInput' && this.sending && message.text === this.sending.full) message = { ...message, text: this.sending.text };
+    const fitted = fitHostMessage(message);
+    if (!fitted.ok) {
+      this.deps.logger.warn('Not posted to the chat: the panel would drop it', { type: message.type, error: fitted.error });
+      if ('version' in message && message.type !== 'conversation') {
+        surface.stale = true;
+        this.post(this.controller.conversationMessage(this.restoreNotice));
+      } else if (message.type === 'conversation') {
+        // Not even the whole conversation can be shown: the chat says so instead of showing it empty.
+        this.post({
+          type: 'conversation',
+          conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
+          status: message.status,
+          ...(message.version !== undefined ? { version: message.version } : {}),
+          notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
+        });
+      }
+      return;
+    }
+    if (fitted.cut.length) this.deps.logger.warn('Cut a message to the chat to its limits', { type: message.type, cut: fitted.cut.slice(0, 5) });
+    message = fitted.message;
     if (!this.ready) {
       this.queue.push(message);
       return;
     }
-    void this.surface.webview.postMessage(message).then(undefined, (err: unknown) =>
-      this.deps.logger.debug('postMessage failed', { message: String(err) }),
+    const versioned = 'version' in message && message.version !== undefined;
+    void surface.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered && versioned) surface.stale = true;
+      },
+      (err: unknown) => {
+        if (versioned) surface.stale = true;
+        this.deps.logger.debug('postMessage failed', { message: String(err) });
+      },
     );
   }
 
@@ -452,11 +523,19 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     switch (msg.type) {
       case 'ready': {
         this.ready = true;
+        const surface = this.surface;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
         const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
         this.queue = [];
-        for (const m of this.controller.initialMessages()) this.post(m);
+        this.post(this.controller.settingsMessage());
+        // The conversation of the last window first (a view resolved after a reload): the webview
+        // shows "Opening…" meanwhile, never an empty chat for it.
+        await this.restoreCurrent();
+        if (this.surface !== surface) return;
+        if (surface) surface.stale = false;
+        this.post(this.controller.conversationMessage(this.restoreNotice));
+        this.post(this.controller.queueMessage());
         this.post({ type: 'contextChips', chips: this.attachments.chips() });
         // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
         const draft = this.deps.context.workspaceState.get<string>(DRAFT_KEY);
@@ -468,6 +547,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         });
         return;
       }
+      case 'resync':
+        if (this.surface) this.surface.stale = true;
+        this.catchUp();
+        return;
       case 'send':
         return this.sendText(msg.text);
       case 'stop':
@@ -550,18 +633,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
     if (!this.surface) await this.show(true);
-    const attached = [...this.attachments.attachments];
-    if (!attached.length) return this.controller.send(text);
-    const full = assembleMessage(text, attached);
-    this.sending = { full, text };
-    try {
-      await this.controller.send(full);
-    } finally {
-      this.sending = undefined;
-    }
-    // Sent when the conversation holds it as a user message; on any refusal the chips stay.
-    const last = this.session.conversation.messages.filter((m) => m.role === 'user').at(-1);
-    if (last?.content === full && !this.session.sendError) this.attachments.sent(attached);
+    await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s));
   }
 
   async newChat(): Promise<void> {

@@ -13,6 +13,7 @@ import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
 import { cardChecks } from './cards';
 import { windowingChecks } from './windowing';
+import { surfaceChecks } from './surfaces';
 
 interface Outcome {
   group: string;
@@ -303,6 +304,7 @@ async function main(): Promise<number> {
     await probe.page.context().close();
     await windowingChecks(browser, record);
     await cardChecks(browser, record);
+    await surfaceChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();
