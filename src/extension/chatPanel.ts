@@ -3,7 +3,6 @@
 // post/receive), and the VS Code side of what the webview asks for. Opening the panel moves the
 // chat there and the view shows a placeholder with a button to bring it back; closing the panel
 // brings it back to the view. What a surface shows comes from the chat controller.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
 import { fitHostMessage, parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
@@ -23,6 +22,7 @@ import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
 import { REVIEW_COMMAND, ignoredAddressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
+import { WebviewHost, pageNonce } from './platform/webviewHost';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
 /** The side bar view (package.json contributes.views), shown while aiChat.chatLocation is "sideBar". */
@@ -45,6 +45,8 @@ function chatViewId(): string {
 interface Surface {
   kind: 'panel' | 'view';
   webview: vscode.Webview;
+  /** Page, ready queue, parsed receive and checked post of the webview (set by attach). */
+  host?: WebviewHost<WebviewMessage, HostMessage>;
   reveal(preserveFocus: boolean): void;
   /** Shown on screen now (a hidden side bar or a background tab is not). */
   visible(): boolean;
@@ -108,8 +110,6 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** Called when a view resolves; each returns true once its wait is over. */
   private readonly viewWaiters: Array<() => boolean> = [];
   private panelDisposables: vscode.Disposable[] = [];
-  private ready = false;
-  private queue: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   readonly session: ChatSession;
   readonly controller: ChatController;
@@ -351,7 +351,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     const media = this.mediaRoot();
     webview.html = placeholderHtml({
       cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
+      nonce: pageNonce(),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
       text: vscode.l10n.t('The chat is open in the editor.'),
@@ -407,20 +407,32 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
 
   private attach(surface: Surface, listeners: vscode.Disposable[]): void {
     this.surface = surface;
-    this.ready = false;
     const webview = surface.webview;
     const media = this.mediaRoot();
-    webview.html = chatHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
+    const host = new WebviewHost<WebviewMessage, HostMessage>({
+      webview,
+      name: surface.kind === 'panel' ? 'chat panel' : 'chat view', // l10n-ignore: names the webview in the log
+      parse: parseWebviewMessage,
+      check: fitHostMessage,
+      receive: (message) => this.handle(message),
+      refused: (message) => this.refused(surface, message),
+      undelivered: (message) => {
+        if ('version' in message && message.version !== undefined) surface.stale = true;
+      },
+      logger: this.deps.logger,
+    });
+    surface.host = host;
+    host.setHtml((cspSource, nonce) => chatHtml({
+      cspSource,
+      nonce,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
       surface: surface.kind,
       l10nBundle: vscode.l10n.bundle,
-    });
-    this.panelDisposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)), ...listeners);
+    }));
+    this.panelDisposables.push(host, ...listeners);
   }
 
   /** Forgets the surface (listeners, queue) without touching the chat. */
@@ -428,8 +440,6 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     for (const d of this.panelDisposables) d.dispose();
     this.panelDisposables = [];
     this.surface = undefined;
-    this.ready = false;
-    this.queue = [];
   }
 
   private detachPanel(panel: vscode.WebviewPanel): void {
@@ -444,56 +454,42 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** A surface shown again after a change did not reach it: the whole state, at the session's version. */
   private catchUp(): void {
     const surface = this.surface;
-    if (!surface?.stale || !this.ready) return;
+    if (!surface?.stale || !surface.host?.isReady) return;
     surface.stale = false;
     this.post(this.controller.conversationMessage(this.restoreNotice));
     this.post(this.controller.queueMessage());
   }
 
   /**
-   * Posts now when the webview is ready, else queues until it says `ready`. What is posted is
-   * checked with the schema the webview parses it with: strings and lists over their maxima are
-   * cut (and logged); a change of the conversation that would still be dropped is replaced by
-   * the whole state, so the webview never stays on an older one.
+   * Posts to the surface's webview (kept until it says `ready`), checked with the schema the
+   * webview parses it with: strings and lists over their maxima are cut (and logged).
    */
   private post(message: HostMessage): void {
     const surface = this.surface;
     if (!surface) return;
     if (message.type === 'restoreInput' && this.sending && message.text === this.sending.full) message = { ...message, text: this.sending.text };
-    const fitted = fitHostMessage(message);
-    if (!fitted.ok) {
-      this.deps.logger.warn('Not posted to the chat: the panel would drop it', { type: message.type, error: fitted.error });
-      if ('version' in message && message.type !== 'conversation') {
-        surface.stale = true;
-        this.post(this.controller.conversationMessage(this.restoreNotice));
-      } else if (message.type === 'conversation') {
-        // Not even the whole conversation can be shown: the chat says so instead of showing it empty.
-        this.post({
-          type: 'conversation',
-          conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
-          status: message.status,
-          ...(message.version !== undefined ? { version: message.version } : {}),
-          notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
-        });
-      }
-      return;
+    surface.host?.post(message);
+  }
+
+  /**
+   * A message the webview would drop even cut: a change of the conversation is replaced by the
+   * whole state, so the webview never stays on an older one; a conversation that cannot be shown
+   * at all says so instead of showing an empty chat.
+   */
+  private refused(surface: Surface, message: HostMessage): void {
+    if (this.surface !== surface) return;
+    if ('version' in message && message.type !== 'conversation') {
+      surface.stale = true;
+      this.post(this.controller.conversationMessage(this.restoreNotice));
+    } else if (message.type === 'conversation') {
+      this.post({
+        type: 'conversation',
+        conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
+        status: message.status,
+        ...(message.version !== undefined ? { version: message.version } : {}),
+        notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
+      });
     }
-    if (fitted.cut.length) this.deps.logger.warn('Cut a message to the chat to its limits', { type: message.type, cut: fitted.cut.slice(0, 5) });
-    message = fitted.message;
-    if (!this.ready) {
-      this.queue.push(message);
-      return;
-    }
-    const versioned = 'version' in message && message.version !== undefined;
-    void surface.webview.postMessage(message).then(
-      (delivered) => {
-        if (!delivered && versioned) surface.stale = true;
-      },
-      (err: unknown) => {
-        if (versioned) surface.stale = true;
-        this.deps.logger.debug('postMessage failed', { message: String(err) });
-      },
-    );
   }
 
   /** Coalesces settings snapshots caused by bursts of setting/model/key events. */
@@ -505,29 +501,13 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     }, 10);
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      const type = raw && typeof raw === 'object' ? String((raw as { type?: unknown }).type) : typeof raw;
-      this.deps.logger.warn('Dropped an invalid message from the chat panel', { type, error: parsed.error });
-      return;
-    }
-    try {
-      await this.handle(parsed.message);
-    } catch (err) {
-      this.deps.logger.error('Handling a chat panel message failed', { type: parsed.message.type, message: String(err) });
-    }
-  }
-
   private async handle(msg: WebviewMessage): Promise<void> {
     switch (msg.type) {
       case 'ready': {
-        this.ready = true;
         const surface = this.surface;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
-        const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
-        this.queue = [];
+        const queued = (surface?.host?.markReady() ?? []).filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
         this.post(this.controller.settingsMessage());
         // The conversation of the last window first (a view resolved after a reload): the webview
         // shows "Opening…" meanwhile, never an empty chat for it.
