@@ -112,7 +112,7 @@ async function chat(serverUrl: string, client: ChatServiceClient, conversation: 
   return {
     initialMessages: () => ctl.initialMessages(),
     settingsChanged: () => [ctl.settingsMessage()],
-    send: (text) => ctl.send(text),
+    send: async (text) => void (await ctl.send(text)),
     onPost: (l) => listeners.push(l),
   };
 }

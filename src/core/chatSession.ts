@@ -100,8 +100,11 @@ export type SessionEvent =
   | { type: 'turnEnded'; message: StoredMessage }
   /** A finished message changed (e.g. its charge became known). */
   | { type: 'messageChanged'; message: StoredMessage }
-  /** The conversation was replaced or changed other than by a turn (open, new, edit, a turn taken back). */
-  | { type: 'conversationChanged' }
+  /**
+   * The conversation was replaced or changed other than by a turn (open, new, edit, a turn taken
+   * back). `restored`: the conversation of the last window was reopened (after a reload or restart).
+   */
+  | { type: 'conversationChanged'; restored?: boolean }
   /** The error of the last send appeared or went away. */
   | { type: 'sendErrorChanged' }
   /** Text goes back into the message box (a refused or failed send, Edit). */
@@ -134,8 +137,14 @@ interface Running {
   stream?: { abort(): void };
 }
 
+/** How reopening the conversation of the last window went. */
+export type RestoreResult = 'restored' | 'kept' | 'failed';
+
 export class ChatSession {
   private running: Running | undefined;
+  /** Counts every change of what the chat shows (every event but `inputReturned`). */
+  private stateVersion = 0;
+  private restoring: Promise<RestoreResult> | undefined;
   private sendErrorView: ErrorView | undefined;
   /** Text of a send that failed before any reply, for Retry when the box was emptied. */
   private failedText: string | undefined;
@@ -160,11 +169,25 @@ export class ChatSession {
     return this.sendErrorView;
   }
 
+  /** The current conversation: only the session replaces it, and it says so (conversationChanged). */
   get conversation(): Conversation {
     return this.deps.store.current;
   }
 
+  /**
+   * The version of what the chat shows: it grows with every change of the conversation or the
+   * status, so a surface can tell an older state from the one the session holds.
+   */
+  get version(): number {
+    return this.stateVersion;
+  }
+
   private emit(event: SessionEvent): void {
+    if (event.type !== 'inputReturned') this.stateVersion++;
+    // The pointer to the current conversation follows it, so a reload reopens this one.
+    if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
+      this.deps.store.rememberCurrent().catch((err) => this.deps.logger?.warn('Could not record the current conversation', { error: String(err) }));
+    }
     this.deps.onEvent(event);
   }
 
@@ -204,8 +227,35 @@ export class ChatSession {
     this.turnCap = { conversationId: conv.id, model: this.deps.settings().model, maxTurns: halveTurns(base) };
   }
 
-  /** Sends a user message; resolves when the reply finished, failed or was stopped. */
-  async send(text: string): Promise<void> {
+  /**
+   * Reopens the conversation of the last window (`id`, from the recorded pointer) when the
+   * current one is still empty; every surface is told (conversationChanged, restored). `kept`:
+   * nothing to reopen, or the user already started a conversation; `failed`: it could not be read.
+   */
+  async restore(id: string | undefined): Promise<RestoreResult> {
+    if (!id || id === this.conversation.id || this.conversation.messages.length > 0 || this.running) return 'kept';
+    if (this.restoring) return this.restoring;
+    this.restoring = (async (): Promise<RestoreResult> => {
+      const conv = await this.deps.store.open(id).catch((err) => {
+        this.deps.logger?.warn('Could not reopen the last conversation', { error: String(err) });
+        return undefined;
+      });
+      if (!conv) return 'failed';
+      this.clearSendError();
+      this.emit({ type: 'conversationChanged', restored: true });
+      return 'restored';
+    })().finally(() => (this.restoring = undefined));
+    return this.restoring;
+  }
+
+  /**
+   * Sends a user message; resolves when the reply finished, failed or was stopped. `model`: the
+   * model to send it with (a queued message goes with the model its card showed), else the
+   * selected one.
+   */
+  async send(text: string, opts: { model?: string } = {}): Promise<void> {
+    // A message typed while the last conversation is being reopened continues it.
+    if (this.restoring) await this.restoring;
     if (this.running) {
       this.emit({ type: 'inputReturned', text });
       return;
@@ -219,7 +269,7 @@ export class ChatSession {
     }
     this.clearSendError();
     const user = appendMessage(conv, 'user', text, this.now());
-    await this.run(conv, user);
+    await this.run(conv, user, opts.model);
   }
 
   /** Resends the history of a failed or stopped reply (or a send that failed before any reply). */
@@ -358,9 +408,9 @@ export class ChatSession {
     this.failedText = undefined;
   }
 
-  private async run(conv: Conversation, user: StoredMessage): Promise<void> {
+  private async run(conv: Conversation, user: StoredMessage, modelOverride?: string): Promise<void> {
     const settings = this.deps.settings();
-    const model = settings.model;
+    const model = modelOverride || settings.model;
     const cost = this.deps.modelCost(model);
     // The earlier turns that fit the model's budget, newest first, whole turns only.
     const at = conv.messages.indexOf(user);

@@ -3,12 +3,12 @@
 // post/receive), and the VS Code side of what the webview asks for. Opening the panel moves the
 // chat there and the view shows a placeholder with a button to bring it back; closing the panel
 // brings it back to the view. What a surface shows comes from the chat controller.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { assembleMessage, budgetForModel, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
-import { parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
+import { budgetForModel, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
+import { fitHostMessage, parseWebviewMessage, type AllowedCommand, type CodeActionKind, type HostMessage, type WebviewMessage } from '../protocol';
 import { ChatController } from './chat/controller';
 import { ContextMeterFeed } from './chat/contextMeter';
+import { sendWithAttachments } from './chat/sendWithAttachments';
 import { ContextAttachments } from './context/attachments';
 import type { TurnAccounting } from './account/turnAccounting';
 import type { BalanceService } from './balanceService';
@@ -24,6 +24,7 @@ import { isSafeConversationId, safeExternalUrl } from './links';
 import type { Logger } from './log';
 import { REVIEW_COMMAND, addressNotice } from './serviceAddress';
 import type { ModelService } from './modelService';
+import { WebviewHost, pageNonce } from './platform/webviewHost';
 
 export const CHAT_VIEW_TYPE = 'aiChat.chat';
 /** The side bar view (package.json contributes.views), shown while aiChat.chatLocation is "sideBar". */
@@ -46,11 +47,17 @@ function chatViewId(): string {
 interface Surface {
   kind: 'panel' | 'view';
   webview: vscode.Webview;
+  /** Page, ready queue, parsed receive and checked post of the webview (set by attach). */
+  host?: WebviewHost<WebviewMessage, HostMessage>;
   reveal(preserveFocus: boolean): void;
   /** Shown on screen now (a hidden side bar or a background tab is not). */
   visible(): boolean;
+  /** A change of the conversation did not reach the webview: it gets the whole state when next shown. */
+  stale?: boolean;
 }
 const DRAFT_KEY = 'aiChat.draft';
+/** The queue of the current conversation, kept for the next window (see ChatController). */
+const QUEUE_KEY = 'aiChat.queue';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
 function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenable<unknown> {
@@ -107,8 +114,6 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** Called when a view resolves; each returns true once its wait is over. */
   private readonly viewWaiters: Array<() => boolean> = [];
   private panelDisposables: vscode.Disposable[] = [];
-  private ready = false;
-  private queue: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   readonly session: ChatSession;
   readonly controller: ChatController;
@@ -117,6 +122,8 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** The message being sent with attachments: a returned input gets back only the user's text. */
   private sending: { full: string; text: string } | undefined;
   private restoredCurrent: Promise<void> | undefined;
+  /** Why the conversation of the last window is not shown (it could not be reopened). */
+  private restoreNotice: string | undefined;
   private settingsTimer: ReturnType<typeof setTimeout> | undefined;
   /** The context meter and boundary line (the next request against the model's budget). */
   private readonly meter: ContextMeterFeed;
@@ -140,6 +147,17 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
       // The card in the chat says it; a notification only when the chat is not on screen.
       notifyCannotPay: () => {
         if (!this.isVisible) deps.onCannotPay?.();
+      },
+      notifyTooLong: (length, max) =>
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('The message is too long to send: {0} characters, at most {1}. It is still in the message box.', length.toLocaleString(), max.toLocaleString()),
+        ),
+      queueStore: {
+        load: () => deps.context.workspaceState.get<unknown>(QUEUE_KEY),
+        save: (value) =>
+          void Promise.resolve(deps.context.workspaceState.update(QUEUE_KEY, value)).catch((err: unknown) =>
+            deps.logger.warn('Could not keep the queued messages', { message: String(err) }),
+          ),
       },
     });
     this.meter = new ContextMeterFeed({
@@ -169,13 +187,9 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     );
   }
 
-  /** Every event of the session: the current conversation is recorded, and the panel told. */
+  /** Every event of the session, for the surface showing the chat. */
   onSessionEvent(event: SessionEvent): void {
-    if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
-      this.deps.store
-        .rememberCurrent()
-        .catch((err) => this.deps.logger.warn('Could not record the current conversation', { message: String(err) }));
-    }
+    if (event.type === 'conversationChanged') this.restoreNotice = undefined;
     this.controller.onSessionEvent(event);
     if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.meter.update();
   }
@@ -209,14 +223,21 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     return this.restoreCurrent();
   }
 
-  /** Reopens the conversation that was current when VS Code last closed (once). */
+  /**
+   * Reopens the conversation that was current when VS Code last closed (once), through the
+   * session: every surface is told. When it cannot be read, the chat says so.
+   */
   private restoreCurrent(preferred?: string): Promise<void> {
     this.restoredCurrent ??= (async () => {
       // The recorded pointer wins: a browser window may reload before it saved the panel's state.
       const id = (await this.deps.store.rememberedCurrentId()) ?? preferred;
-      if (id && isSafeConversationId(id) && this.session.conversation.messages.length === 0) {
-        await this.deps.store.open(id);
+      if (!id || !isSafeConversationId(id)) return;
+      const result = await this.session.restore(id);
+      if (result === 'failed') {
+        this.restoreNotice = vscode.l10n.t('The last conversation could not be reopened. Look for it in History.');
+        this.post(this.controller.conversationMessage(this.restoreNotice));
       }
+      this.deps.logger.info('Last conversation', { result, messages: this.session.conversation.messages.length });
     })().catch((err) => this.deps.logger.warn('Could not reopen the last conversation', { message: String(err) }));
     return this.restoredCurrent;
   }
@@ -296,7 +317,12 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     this.viewDisposables = [];
     this.view = view;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    // The view shows the conversation the extension goes on with: the last window's, once read.
+    void this.restoreCurrent();
     this.viewDisposables.push(
+      view.onDidChangeVisibility(() => {
+        if (view.visible && this.surface?.webview === view.webview) this.catchUp();
+      }),
       view.onDidDispose(() => {
         if (this.view !== view) return;
         for (const d of this.viewDisposables) d.dispose();
@@ -338,7 +364,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     const media = this.mediaRoot();
     webview.html = placeholderHtml({
       cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
+      nonce: pageNonce(),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
       text: vscode.l10n.t('The chat is open in the editor.'),
@@ -386,25 +412,40 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     if (this.view) this.showPlaceholder(this.view);
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible && this.panel === panel) this.catchUp();
+      }),
     ]);
   }
 
   private attach(surface: Surface, listeners: vscode.Disposable[]): void {
     this.surface = surface;
-    this.ready = false;
     const webview = surface.webview;
     const media = this.mediaRoot();
-    webview.html = chatHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
+    const host = new WebviewHost<WebviewMessage, HostMessage>({
+      webview,
+      name: surface.kind === 'panel' ? 'chat panel' : 'chat view', // l10n-ignore: names the webview in the log
+      parse: parseWebviewMessage,
+      check: fitHostMessage,
+      receive: (message) => this.handle(message),
+      refused: (message) => this.refused(surface, message),
+      undelivered: (message) => {
+        if ('version' in message && message.version !== undefined) surface.stale = true;
+      },
+      logger: this.deps.logger,
+    });
+    surface.host = host;
+    host.setHtml((cspSource, nonce) => chatHtml({
+      cspSource,
+      nonce,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
       chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
       renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
       codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
       surface: surface.kind,
       l10nBundle: vscode.l10n.bundle,
-    });
-    this.panelDisposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)), ...listeners);
+    }));
+    this.panelDisposables.push(host, ...listeners);
   }
 
   /** Forgets the surface (listeners, queue) without touching the chat. */
@@ -412,8 +453,6 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     for (const d of this.panelDisposables) d.dispose();
     this.panelDisposables = [];
     this.surface = undefined;
-    this.ready = false;
-    this.queue = [];
   }
 
   private detachPanel(panel: vscode.WebviewPanel): void {
@@ -425,17 +464,45 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     if (this.view) this.attachView(this.view);
   }
 
-  /** Posts now when the webview is ready, else queues until it says `ready`. */
+  /** A surface shown again after a change did not reach it: the whole state, at the session's version. */
+  private catchUp(): void {
+    const surface = this.surface;
+    if (!surface?.stale || !surface.host?.isReady) return;
+    surface.stale = false;
+    this.post(this.controller.conversationMessage(this.restoreNotice));
+    this.post(this.controller.queueMessage());
+  }
+
+  /**
+   * Posts to the surface's webview (kept until it says `ready`), checked with the schema the
+   * webview parses it with: strings and lists over their maxima are cut (and logged).
+   */
   private post(message: HostMessage): void {
-    if (!this.surface) return;
+    const surface = this.surface;
+    if (!surface) return;
     if (message.type === 'restoreInput' && this.sending && message.text === this.sending.full) message = { ...message, text: this.sending.text };
-    if (!this.ready) {
-      this.queue.push(message);
-      return;
+    surface.host?.post(message);
+  }
+
+  /**
+   * A message the webview would drop even cut: a change of the conversation is replaced by the
+   * whole state, so the webview never stays on an older one; a conversation that cannot be shown
+   * at all says so instead of showing an empty chat.
+   */
+  private refused(surface: Surface, message: HostMessage): void {
+    if (this.surface !== surface) return;
+    if ('version' in message && message.type !== 'conversation') {
+      surface.stale = true;
+      this.post(this.controller.conversationMessage(this.restoreNotice));
+    } else if (message.type === 'conversation') {
+      this.post({
+        type: 'conversation',
+        conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
+        status: message.status,
+        ...(message.version !== undefined ? { version: message.version } : {}),
+        notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
+      });
     }
-    void this.surface.webview.postMessage(message).then(undefined, (err: unknown) =>
-      this.deps.logger.debug('postMessage failed', { message: String(err) }),
-    );
   }
 
   /** Coalesces settings snapshots caused by bursts of setting/model/key events. */
@@ -448,29 +515,21 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
     }, 10);
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      const type = raw && typeof raw === 'object' ? String((raw as { type?: unknown }).type) : typeof raw;
-      this.deps.logger.warn('Dropped an invalid message from the chat panel', { type, error: parsed.error });
-      return;
-    }
-    try {
-      await this.handle(parsed.message);
-    } catch (err) {
-      this.deps.logger.error('Handling a chat panel message failed', { type: parsed.message.type, message: String(err) });
-    }
-  }
-
   private async handle(msg: WebviewMessage): Promise<void> {
     switch (msg.type) {
       case 'ready': {
-        this.ready = true;
+        const surface = this.surface;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
-        const queued = this.queue.filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
-        this.queue = [];
-        for (const m of this.controller.initialMessages()) this.post(m);
+        const queued = (surface?.host?.markReady() ?? []).filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
+        this.post(this.controller.settingsMessage());
+        // The conversation of the last window first (a view resolved after a reload): the webview
+        // shows "Opening…" meanwhile, never an empty chat for it.
+        await this.restoreCurrent();
+        if (this.surface !== surface) return;
+        if (surface) surface.stale = false;
+        this.post(this.controller.conversationMessage(this.restoreNotice));
+        this.post(this.controller.queueMessage());
         this.post({ type: 'contextChips', chips: this.attachments.chips() });
         // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
         const draft = this.deps.context.workspaceState.get<string>(DRAFT_KEY);
@@ -484,6 +543,10 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
         });
         return;
       }
+      case 'resync':
+        if (this.surface) this.surface.stale = true;
+        this.catchUp();
+        return;
       case 'send':
         return this.sendText(msg.text);
       case 'stop':
@@ -572,20 +635,7 @@ export class ChatPanelController implements vscode.Disposable, vscode.WebviewVie
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
     if (!this.surface) await this.show(true);
-    const attached = [...this.attachments.attachments];
-    if (!attached.length) return this.controller.send(text);
-    const full = assembleMessage(text, attached);
-    // Typed while a reply streams: the controller queues it, attachments included (they go with it).
-    const queued = this.session.busy;
-    this.sending = { full, text };
-    try {
-      await this.controller.send(full);
-    } finally {
-      this.sending = undefined;
-    }
-    // Sent when the conversation holds it as a user message; on any refusal the chips stay.
-    const last = this.session.conversation.messages.filter((m) => m.role === 'user').at(-1);
-    if (queued || (last?.content === full && !this.session.sendError)) this.attachments.sent(attached);
+    await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s));
   }
 
   async newChat(): Promise<void> {

@@ -7,6 +7,29 @@ import * as z from 'zod';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 
 // ---------------------------------------------------------------------------------------------
+// Limits (the host cuts what it sends to them at the source; the webview refuses more)
+
+/** Longest text of a message, a queued message, a draft or a prompt, in characters. */
+export const MAX_TEXT = 10_000_000;
+/** Longest notice shown in the panel (the ignored service address, the instructions line). */
+export const MAX_NOTICE = 1000;
+/** Longest name of the instructions file shown. */
+export const MAX_INSTRUCTIONS_NAME = 300;
+/** Longest model id in a message. */
+export const MAX_MODEL_ID = 200;
+/** Most chips above the message box. */
+export const MAX_CHIPS = 200;
+/** Most messages queued behind a running reply. */
+export const MAX_QUEUED = 1000;
+
+/**
+ * Version of the conversation's state in the host: every change of what the chat shows counts
+ * one up. A webview never applies a state older than the one it shows, and asks for the whole
+ * state (`resync`) when it finds one missing.
+ */
+const version = z.number().int().nonnegative().optional();
+
+// ---------------------------------------------------------------------------------------------
 // Shared shapes
 
 /** What fixes an error; the webview shows one button per action. */
@@ -93,13 +116,13 @@ export type ModelSummary = z.infer<typeof ModelSummarySchema>;
  */
 /** The project instructions file (AGENTS.md) as the panel shows it. */
 export const InstructionsViewSchema = z.object({
-  name: z.string().max(300),
+  name: z.string().max(MAX_INSTRUCTIONS_NAME),
   /** Sent with every message now. */
   active: z.boolean(),
   /** Turned off by the user for this workspace (the panel offers to turn it on). */
   off: z.boolean(),
   /** What the panel says about it. */
-  text: z.string().max(1000),
+  text: z.string().max(MAX_NOTICE),
 });
 export type InstructionsView = z.infer<typeof InstructionsViewSchema>;
 
@@ -116,9 +139,9 @@ export const ChatSettingsSchema = z.object({
   fontSize: z.number().min(0).max(100),
   hasKey: z.boolean(),
   /** Why the workspace's service address is not used (the user has not allowed it). */
-  addressNotice: z.string().max(1000).optional(),
+  addressNotice: z.string().max(MAX_NOTICE).optional(),
   /** The workspace's settings name a model: in use (the user allowed it) or ignored. */
-  modelNotice: z.string().max(1000).optional(),
+  modelNotice: z.string().max(MAX_NOTICE).optional(),
   /** The project instructions file, when the workspace has one. */
   instructions: InstructionsViewSchema.optional(),
   /** Shown after a message the balance could not pay, until it can (or the user dismisses it). */
@@ -126,7 +149,7 @@ export const ChatSettingsSchema = z.object({
     .object({
       balance: z.number(),
       cost: z.number(),
-      model: z.string().max(200),
+      model: z.string().max(MAX_MODEL_ID),
       affordable: z.number().int().nonnegative(),
     })
     .optional(),
@@ -195,34 +218,38 @@ export type ContextMeter = z.infer<typeof ContextMeterSchema>;
 // ---------------------------------------------------------------------------------------------
 // Host -> webview
 
-const text = z.string().max(10_000_000);
+const text = z.string().max(MAX_TEXT);
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings'), settings: ChatSettingsSchema }),
-  z.object({ type: z.literal('status'), status: ChatStatusSchema }),
-  /** The whole conversation: only when one is opened, switched to or restored, or changed other than by a turn. */
-  z.object({ type: z.literal('conversation'), conversation: ConversationViewSchema, status: ChatStatusSchema }),
+  z.object({ type: z.literal('status'), status: ChatStatusSchema, version }),
+  /**
+   * The whole conversation: when a surface starts, and when one is opened, switched to or
+   * restored, or changed other than by a turn. `notice`: why it is not the conversation the
+   * user had (e.g. the last one could not be reopened), shown in its place.
+   */
+  z.object({ type: z.literal('conversation'), conversation: ConversationViewSchema, status: ChatStatusSchema, version, notice: z.string().max(MAX_NOTICE).optional() }),
   /** A turn began: the user message (new, or already shown when resent) and the empty reply. */
-  z.object({ type: z.literal('turnStarted'), user: MessageViewSchema, assistant: MessageViewSchema, status: ChatStatusSchema }),
+  z.object({ type: z.literal('turnStarted'), user: MessageViewSchema, assistant: MessageViewSchema, status: ChatStatusSchema, version }),
   /** `offset`: length of the reply text before this chunk. */
-  z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().int().nonnegative(), text }),
+  z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().int().nonnegative(), text, version }),
   /** The final state of the reply (complete, stopped or error). */
-  z.object({ type: z.literal('turnEnded'), message: MessageViewSchema, status: ChatStatusSchema }),
+  z.object({ type: z.literal('turnEnded'), message: MessageViewSchema, status: ChatStatusSchema, version }),
   /** A finished message changed (e.g. its charge became known after the turn). */
-  z.object({ type: z.literal('messageChanged'), message: MessageViewSchema }),
+  z.object({ type: z.literal('messageChanged'), message: MessageViewSchema, version }),
   /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
-  z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().max(1000) }),
+  z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().max(MAX_NOTICE), version }),
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),
   /** The chips above the message box (all of them, after any change). */
-  z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).max(200) }),
+  z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).max(MAX_CHIPS) }),
   /** Messages typed while a reply streams, in the order they go; held (stopped) after a failure or Stop. */
   z.object({
     type: z.literal('queue'),
-    items: z.array(z.object({ id: z.string().max(200), text, cost: z.number().optional() })).max(1000),
+    items: z.array(z.object({ id: z.string().max(200), text, cost: z.number().optional() })).max(MAX_QUEUED),
     state: z.enum(['idle', 'waiting', 'stopped']),
-    reason: z.string().max(1000).optional(),
+    reason: z.string().max(MAX_NOTICE).optional(),
   }),
   // Adds a prompt to the message box (after a blank line when it holds text) and focuses it.
   z.object({ type: z.literal('insertPrompt'), text: text.min(1) }),
@@ -236,6 +263,8 @@ export type HostMessage = z.infer<typeof HostMessageSchema>;
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** The webview found a change of the conversation missing: it asks for the whole state again. */
+  z.object({ type: z.literal('resync') }),
   z.object({ type: z.literal('send'), text: text.min(1) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
@@ -299,6 +328,41 @@ function parseWith<T>(schema: z.ZodType<T>, data: unknown): ParseResult<T> {
 /** Validates a message received by the webview from the host. */
 export function parseHostMessage(data: unknown): ParseResult<HostMessage> {
   return parseWith(HostMessageSchema, data);
+}
+
+/** A string cut to `max` characters (with an ellipsis when cut), for text that has a limit on the wire. */
+export function clip(value: string, max: number): string {
+  return value.length <= max ? value : value.slice(0, Math.max(0, max - 1)) + '…';
+}
+
+/**
+ * What the host posts, checked with the schema the webview parses it with. A message with strings
+ * or lists over their maxima is cut to them (`cut` names where); anything else that would not
+ * parse is refused with the reason, so that the host knows the webview would drop it.
+ */
+export function fitHostMessage(message: HostMessage): { ok: true; message: HostMessage; cut: string[] } | { ok: false; error: string } {
+  let current: unknown = message;
+  const cut: string[] = [];
+  for (let round = 0; round < 20; round++) {
+    const result = HostMessageSchema.safeParse(current);
+    if (result.success) return { ok: true, message: result.data, cut };
+    let fixed = false;
+    for (const issue of result.error.issues) {
+      const limit = issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array') ? Number(issue.maximum) : undefined;
+      if (limit === undefined || !Number.isFinite(limit) || issue.path.length === 0) continue;
+      if (!fixed) current = structuredClone(current);
+      const parent = issue.path.slice(0, -1).reduce<unknown>((o, k) => (o as Record<PropertyKey, unknown>)?.[k], current) as Record<PropertyKey, unknown> | undefined;
+      const key = issue.path[issue.path.length - 1];
+      const value = parent?.[key];
+      if (typeof value === 'string') parent![key] = clip(value, limit);
+      else if (Array.isArray(value)) parent![key] = value.slice(0, limit);
+      else continue;
+      cut.push(issue.path.join('.'));
+      fixed = true;
+    }
+    if (!fixed) return parseWith(HostMessageSchema, current) as { ok: false; error: string };
+  }
+  return { ok: false, error: 'message still over its limits after cutting' }; // l10n-ignore: validation detail for the log
 }
 
 /** Validates a message received by the host from the webview. */

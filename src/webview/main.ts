@@ -6,6 +6,7 @@
 // a page at a time as the top of the list comes into view, keeping what is on screen in place.
 import {
   appendToDraft,
+  MAX_TEXT,
   nextMessageText,
   replyEndingText,
   replyMetaText,
@@ -70,6 +71,10 @@ class ChatApp {
   private status: ChatStatus = { busy: false };
   private readonly queueHost: HTMLElement;
   private conversationId: string | undefined;
+  /** Version of the host's state shown (-1: none yet); older states are ignored. */
+  private version = -1;
+  /** A change was found missing: the next whole state is taken even at the version shown. */
+  private resyncing = false;
   /** Every message of the conversation, oldest first; only those from `firstRendered` on are in the DOM. */
   private list: MessageView[] = [];
   private firstRendered = 0;
@@ -91,6 +96,9 @@ class ChatApp {
   private readonly instructionsBar: HTMLElement;
   private readonly messages: HTMLElement;
   private readonly emptyHint: HTMLElement;
+  /** Shown until the host sent the conversation (never an empty chat for one that is not). */
+  private readonly loadingHint: HTMLElement;
+  private readonly conversationNotice = el('p', { class: 'empty-hint conversation-notice', role: 'status' });
   private readonly jumpHost: HTMLElement;
   private readonly sendError: HTMLElement;
   private readonly creditsCard: HTMLElement;
@@ -142,6 +150,7 @@ class ChatApp {
     this.instructionsBar = el('div', { class: 'instructions', hidden: true });
     this.messages = el('div', { class: 'messages', role: 'log', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
+    this.loadingHint = el('p', { class: 'empty-hint loading-hint', role: 'status', text: l10n.t('Opening the conversation…') });
     this.jumpHost = el('div', { class: 'jump-host' });
     this.sendError = el('div', { class: 'send-error', hidden: true });
     this.creditsCard = el('section', { class: 'credits-card', 'aria-labelledby': 'out-of-credits-title', hidden: true });
@@ -175,6 +184,7 @@ class ChatApp {
       if (seen.some((e) => e.isIntersecting)) this.renderOlder();
     }, { root: this.messages, rootMargin: '600px 0px 0px 0px' });
     this.olderObserver.observe(this.olderSentinel);
+    this.messages.append(this.loadingHint);
 
     const saved = this.loadSaved();
     if (saved.draft) this.input.value = saved.draft;
@@ -202,7 +212,33 @@ class ChatApp {
     this.handle(parsed.message);
   }
 
+  /**
+   * Whether a message about the conversation is newer than what is shown. A whole state older than
+   * the one shown is ignored, and a change already in it; a change after a missing one asks the
+   * host for the whole state.
+   */
+  private isCurrent(msg: HostMessage): boolean {
+    const v = 'version' in msg ? msg.version : undefined;
+    if (v === undefined) return true;
+    if (msg.type === 'conversation') {
+      if (v < this.version) return false;
+      // The same state again (a surface that starts, a restore told twice): nothing to redraw.
+      if (v === this.version && !this.resyncing && msg.conversation.id === this.conversationId && !msg.notice) return false;
+      this.version = v;
+      this.resyncing = false;
+      return true;
+    }
+    if (v <= this.version) return false;
+    if (this.version >= 0 && v > this.version + 1 && !this.resyncing) {
+      this.resyncing = true;
+      this.post({ type: 'resync' });
+    }
+    this.version = v;
+    return true;
+  }
+
   private handle(msg: HostMessage): void {
+    if (!this.isCurrent(msg)) return;
     switch (msg.type) {
       case 'settings':
         this.applySettings(msg.settings);
@@ -211,7 +247,7 @@ class ChatApp {
         this.applyStatus(msg.status);
         return;
       case 'conversation':
-        this.showConversation(msg.conversation);
+        this.showConversation(msg.conversation, msg.notice);
         this.applyStatus(msg.status);
         return;
       case 'turnStarted':
@@ -319,7 +355,8 @@ class ChatApp {
   }
 
   /** Puts a conversation on screen: its newest messages now, older ones as they come into view. */
-  private showConversation(conv: ConversationView): void {
+  private showConversation(conv: ConversationView, notice?: string): void {
+    this.loadingHint.remove();
     for (const e of this.entries.values()) e.view?.dispose();
     this.entries.clear();
     clear(this.messages);
@@ -331,7 +368,10 @@ class ChatApp {
     this.olderSentinel.hidden = this.firstRendered === 0;
     this.olderObserver.unobserve(this.olderSentinel);
     if (this.firstRendered > 0) this.olderObserver.observe(this.olderSentinel);
-    if (this.list.length === 0) this.messages.append(this.emptyHint);
+    if (notice) {
+      this.conversationNotice.textContent = notice;
+      this.messages.append(this.conversationNotice);
+    } else if (this.list.length === 0) this.messages.append(this.emptyHint);
     this.refreshFooters();
     this.placeBoundary();
     this.follower.scrollToBottom();
@@ -651,6 +691,16 @@ class ChatApp {
   }
 
   private sendText(text: string): void {
+    // Over what the host takes: the text stays in the box, and the chat says why.
+    if (text.length > MAX_TEXT) {
+      this.lastSendError = undefined;
+      this.renderSendError({
+        kind: 'validation',
+        message: l10n.t('The message is too long to send: {0} characters, at most {1}. Shorten it; it is still in the box.', text.length.toLocaleString(), MAX_TEXT.toLocaleString()),
+        actions: [],
+      });
+      return;
+    }
     // Earlier errors are settled by this send: they stop being alerts at once.
     for (const box of this.root.querySelectorAll('.error-box[role="alert"]')) box.removeAttribute('role');
     this.sendError.hidden = true;

@@ -15,6 +15,7 @@ import { cardChecks } from './cards';
 import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 import { contextMeterChecks } from './contextMeter';
+import { surfaceChecks } from './surfaces';
 
 interface Outcome {
   group: string;
@@ -320,6 +321,7 @@ async function main(): Promise<number> {
     await cardChecks(browser, record);
     await contextMeterChecks(browser, record);
     await noticeChecks(browser, record);
+    await surfaceChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();

@@ -2,8 +2,17 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, modelSendRefusal, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
-import type { ChatSettings, ChatStatus, HostMessage, InstructionsView, MessageView } from '../../protocol';
+import { canAfford, clearQueue, modelSendRefusal, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, restoreQueue, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
+import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView, type MessageView, type ReplyMeta } from '../../protocol';
+
+/** What became of a message given to `send`. */
+export type SendOutcome = 'sent' | 'queued' | 'refused';
+
+/** Where the queue of a conversation is kept between windows (the workspace's state). */
+export interface QueueStore {
+  load(): unknown;
+  save(value: unknown): void;
+}
 
 /** What the controller reads of the settings, models and key. */
 export interface ChatControllerDeps {
@@ -29,6 +38,26 @@ export interface ChatControllerDeps {
   notifyCannotPay?: (cost: number, total: number) => void;
   /** The surface showing the chat (queued until it is ready); undefined when none is open. */
   post: (message: HostMessage) => void;
+  /** Tells the user a message is over the length the chat can take (it stays in the box). */
+  notifyTooLong?: (length: number, max: number) => void;
+  /** Keeps the queue with its conversation, so a reload does not lose what was typed. */
+  queueStore?: QueueStore;
+}
+
+const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
+
+/** A reply's meta as the webview accepts it: values it would refuse are left out, never the message. */
+function metaView(meta: ReplyMeta): ReplyMeta {
+  const { credits, promptTokens, completionTokens, note, ...rest } = meta;
+  const okCredits = credits !== undefined && Number.isFinite(credits) && credits >= 0 ? credits : undefined;
+  return {
+    ...rest,
+    model: clip(rest.model, MAX_MODEL_ID),
+    ...(okCredits !== undefined ? { credits: okCredits } : {}),
+    ...(safeCount(promptTokens) !== undefined ? { promptTokens } : {}),
+    ...(safeCount(completionTokens) !== undefined ? { completionTokens } : {}),
+    ...(note !== undefined ? { note: clip(note, 500) } : {}),
+  };
 }
 
 export function messageView(m: StoredMessage): MessageView {
@@ -37,7 +66,7 @@ export function messageView(m: StoredMessage): MessageView {
     role: m.role,
     content: m.content,
     status: m.status,
-    ...(m.meta ? { meta: { ...m.meta } } : {}),
+    ...(m.meta ? { meta: metaView(m.meta) } : {}),
     ...(m.error ? { error: m.error } : {}),
   };
 }
@@ -56,7 +85,32 @@ export class ChatController {
 
   private setQueue(q: MessageQueue): void {
     this.queue = q;
+    this.saveQueue();
     this.deps.post(this.queueMessage());
+  }
+
+  /** The queue is kept with the conversation it belongs to (nothing when empty). */
+  private saveQueue(): void {
+    const store = this.deps.queueStore;
+    if (!store) return;
+    const q = this.queue;
+    store.save(q.items.length ? { conversationId: this.deps.session.conversation.id, items: q.items, ...(q.reason ? { reason: q.reason } : {}) } : undefined);
+  }
+
+  /**
+   * The conversation of the last window was reopened: its queue comes back, held (stopped) until
+   * the user sends it on, edits or clears it. A queue of another conversation is not taken.
+   */
+  private restoreSavedQueue(): void {
+    const saved = this.deps.queueStore?.load();
+    if (!saved || typeof saved !== 'object' || (saved as { conversationId?: unknown }).conversationId !== this.deps.session.conversation.id) return;
+    const q = restoreQueue(saved);
+    if (q.items.length === 0) return;
+    for (const m of q.items) {
+      const n = /^q(\d+)$/.exec(m.id);
+      if (n) this.queueSeq = Math.max(this.queueSeq, Number(n[1]));
+    }
+    this.setQueue({ ...q, reason: l10n.t('Not sent before the window closed') });
   }
 
   queueRemove(id: string): void {
@@ -87,7 +141,8 @@ export class ChatController {
       return;
     }
     this.setQueue(queue);
-    await this.send(next.text);
+    // Sent with the model and price its card showed.
+    await this.send(next.text, next.model);
   }
 
   get session(): ChatSession {
@@ -102,9 +157,13 @@ export class ChatController {
   settings(): ChatSettings {
     const s = this.deps.settings();
     const models = this.deps.models();
-    const notice = this.deps.addressNotice?.();
-    const modelNotice = this.deps.modelNotice?.();
-    const instructions = this.deps.instructions?.();
+    // Strings that come from settings are cut to what the webview takes (it drops a whole snapshot otherwise).
+    const rawNotice = this.deps.addressNotice?.();
+    const notice = rawNotice === undefined ? undefined : clip(rawNotice, MAX_NOTICE);
+    const shown = this.deps.instructions?.();
+    const instructions = shown ? { ...shown, name: clip(shown.name, MAX_INSTRUCTIONS_NAME), text: clip(shown.text, MAX_NOTICE) } : undefined;
+    const rawModelNotice = this.deps.modelNotice?.();
+    const modelNotice = rawModelNotice === undefined ? undefined : clip(rawModelNotice, MAX_NOTICE);
     return {
       models: toModelSummaries(models.models ?? []),
       modelsLoading: models.loading,
@@ -145,12 +204,23 @@ export class ChatController {
     if (total === undefined) return {};
     const card = outOfCreditsCard(total, model, model ? models.costOf(model) : null, models.models ?? []);
     if (!card) this.outOfCredits = false;
-    return card ? { outOfCredits: card } : {};
+    return card ? { outOfCredits: { ...card, model: clip(card.model, MAX_MODEL_ID) } } : {};
   }
 
-  /** The message that puts the whole conversation on a surface (open, switch, restore, a new surface). */
-  conversationMessage(): HostMessage {
-    return { type: 'conversation', conversation: toConversationView(this.deps.session.conversation), status: this.status() };
+  /**
+   * The message that puts the whole conversation on a surface (open, switch, restore, a new
+   * surface), with the session's version; `notice` says why it is not the one the user had.
+   */
+  conversationMessage(notice?: string): HostMessage {
+    const s = this.deps.session;
+    const view = toConversationView(s.conversation);
+    return {
+      type: 'conversation',
+      conversation: { ...view, messages: view.messages.map((m) => (m.meta ? { ...m, meta: metaView(m.meta) } : m)) },
+      status: this.status(),
+      version: s.version,
+      ...(notice ? { notice: clip(notice, MAX_NOTICE) } : {}),
+    };
   }
 
   settingsMessage(): HostMessage {
@@ -164,21 +234,23 @@ export class ChatController {
 
   /** Translates one domain event of the session into what the webview is told. */
   toMessages(event: SessionEvent): HostMessage[] {
+    // Told right after the event: the session's version is the event's.
+    const version = this.deps.session.version;
     switch (event.type) {
       case 'turnStarted':
-        return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant), status: this.status() }];
+        return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant), status: this.status(), version }];
       case 'textAppended':
-        return [{ type: 'streamChunk', messageId: event.messageId, offset: event.offset, text: event.text }];
+        return [{ type: 'streamChunk', messageId: event.messageId, offset: event.offset, text: event.text, version }];
       case 'turnStatus':
-        return [{ type: 'streamStatus', messageId: event.messageId, text: event.text }];
+        return [{ type: 'streamStatus', messageId: event.messageId, text: clip(event.text, MAX_NOTICE), version }];
       case 'turnEnded':
-        return [{ type: 'turnEnded', message: messageView(event.message), status: this.status() }];
+        return [{ type: 'turnEnded', message: messageView(event.message), status: this.status(), version }];
       case 'messageChanged':
-        return [{ type: 'messageChanged', message: messageView(event.message) }];
+        return [{ type: 'messageChanged', message: messageView(event.message), version }];
       case 'conversationChanged':
         return [this.conversationMessage()];
       case 'sendErrorChanged':
-        return [{ type: 'status', status: this.status() }];
+        return [{ type: 'status', status: this.status(), version }];
       case 'inputReturned':
         return [{ type: 'restoreInput', text: event.text }];
     }
@@ -187,6 +259,7 @@ export class ChatController {
   /** Called with every event of the session. */
   onSessionEvent(event: SessionEvent): void {
     for (const m of this.toMessages(event)) this.deps.post(m);
+    if (event.type === 'conversationChanged' && event.restored) this.restoreSavedQueue();
     if (event.type !== 'turnEnded' || this.queue.items.length === 0) return;
     // A reply that did not complete (error, 402, network, Stop) holds the queue until the user resumes it.
     if (event.message.status !== 'complete') {
@@ -201,35 +274,51 @@ export class ChatController {
     this.deps.post(this.settingsMessage());
   }
 
-  /** A send from the panel, a selection or a command: busy, key and model are checked here only. */
-  async send(text: string): Promise<void> {
+  /**
+   * A send from the panel, a selection or a command: busy, key and model are checked here only.
+   * `model`: the model a queued message was queued with (else the selected one).
+   */
+  async send(text: string, model?: string): Promise<SendOutcome> {
     const session = this.deps.session;
+    if (text.length > MAX_TEXT) {
+      // Over what the chat can show or queue: it stays in the box (the panel puts back what the user typed).
+      this.deps.post({ type: 'restoreInput', text });
+      this.deps.notifyTooLong?.(text.length, MAX_TEXT);
+      return 'refused';
+    }
     if (session.busy) {
-      // Typed while a reply streams: queued, sent in order once the reply has finished.
-      const model = this.deps.settings().model;
-      const cost = this.deps.models().costOf(model);
-      this.setQueue(enqueue(this.queue, { id: `q${++this.queueSeq}`, text, model, ...(cost !== null ? { cost } : {}) }));
-      return;
+      if (this.queue.items.length >= MAX_QUEUED) {
+        this.deps.post({ type: 'restoreInput', text });
+        this.deps.notifyBusy();
+        return 'refused';
+      }
+      // Typed while a reply streams: queued, sent in order once the reply has finished, with the
+      // model (and price) the card shows.
+      const queuedModel = model ?? this.deps.settings().model;
+      const cost = this.deps.models().costOf(queuedModel);
+      this.setQueue(enqueue(this.queue, { id: `q${++this.queueSeq}`, text, model: queuedModel, ...(cost !== null ? { cost } : {}) }));
+      return 'queued';
     }
     if (!(await this.deps.loadKey())) {
       session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.settings().baseUrl));
-      return;
+      return 'refused';
     }
-    if (!(await this.ensureModel())) {
+    if (!model && !(await this.ensureModel())) {
       this.deps.post({ type: 'restoreInput', text });
       this.settingsChanged();
-      return;
+      return 'refused';
     }
-    if (!(await this.usableModel(text))) return;
+    if (!(await this.usableModel(text, model))) return 'refused';
     const total = this.deps.balanceTotal?.();
-    const cost = this.deps.models().costOf(this.deps.settings().model);
+    const cost = this.deps.models().costOf(model || this.deps.settings().model);
     if (total !== undefined && !canAfford(total, cost)) {
       this.deps.post({ type: 'restoreInput', text });
       this.deps.notifyCannotPay?.(cost ?? 0, total);
       this.showOutOfCredits();
-      return;
+      return 'refused';
     }
-    await session.send(text);
+    await session.send(text, model ? { model } : {});
+    return 'sent';
   }
 
   /** Retry of a failed or stopped reply (the model may have been unset since). */
@@ -256,8 +345,8 @@ export class ChatController {
   }
 
   /** A model whose price is unusable is refused: a send says why (its text back in the box); Retry and Continue ask for another model. */
-  private async usableModel(text?: string): Promise<boolean> {
-    const why = () => modelSendRefusal(this.deps.models().models, this.deps.settings().model);
+  private async usableModel(text?: string, model?: string): Promise<boolean> {
+    const why = () => modelSendRefusal(this.deps.models().models, model || this.deps.settings().model);
     if (why() === undefined) return true;
     if (text === undefined) return (await this.deps.pickModel()) && why() === undefined;
     this.deps.session.rejectSend(text, { kind: 'validation', message: why() ?? '', actions: [] });

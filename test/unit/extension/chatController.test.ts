@@ -4,11 +4,14 @@ import {
   ConversationStore,
   MemoryConversationStorage,
   appendMessage,
+  textAttachment,
+  type Attachment,
   type ChatBackend,
   type SessionStreamEvent,
 } from '../../../src/core';
-import { parseHostMessage, type HostMessage } from '../../../src/protocol';
-import { ChatController } from '../../../src/extension/chat/controller';
+import { MAX_INSTRUCTIONS_NAME, MAX_NOTICE, MAX_TEXT, parseHostMessage, type HostMessage } from '../../../src/protocol';
+import { ChatController, type QueueStore } from '../../../src/extension/chat/controller';
+import { sendWithAttachments } from '../../../src/extension/chat/sendWithAttachments';
 
 const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'srv' },
@@ -16,10 +19,11 @@ const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'd', finishReason: 'stop' },
 ];
 
-function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?: number; gated?: boolean; modelNotice?: () => string | undefined } = {}) {
+function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?: number; gated?: boolean; prices?: Record<string, number>; queueStore?: QueueStore; store?: ConversationStore; modelNotice?: () => string | undefined } = {}) {
   const settings = { model: opts.model ?? 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
   let hold: (() => void) | undefined;
   const requests: string[] = [];
+  const requestModels: string[] = [];
   const releases: Array<() => void> = [];
   const backend: ChatBackend = {
     async chat() {
@@ -27,6 +31,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
     },
     async chatStream(req, { signal }) {
       requests.push(req.messages[req.messages.length - 1].content);
+      requestModels.push(`${req.model}: ${req.messages[req.messages.length - 1].content}`);
       const gate = opts.gated ? new Promise<void>((resolve) => releases.push(resolve)) : undefined;
       return {
         abort() {},
@@ -43,21 +48,22 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
   let busyNotes = 0;
   const cannotPay: Array<[number, number]> = [];
   let n = 0;
-  const store = new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
+  const store = opts.store ?? new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
+  const costOf = (id: string) => (opts.prices ? (opts.prices[id] ?? null) : 1);
   // The session reaches the controller through its events, as in the composition root.
   let controller: ChatController | undefined;
   const session = new ChatSession({
     store,
     backend: () => backend,
     settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
-    modelCost: () => 1,
+    modelCost: costOf,
     onEvent: (e) => controller?.onSessionEvent(e),
     flushIntervalMs: 0,
   });
   controller = new ChatController({
     session,
     settings: () => settings,
-    models: () => ({ models: [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }], loading: false, error: undefined, costOf: () => 1 }),
+    models: () => ({ models: [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }], loading: false, error: undefined, costOf }),
     hasKey: () => opts.key ?? true,
     ...(opts.modelNotice ? { modelNotice: opts.modelNotice } : {}),
     loadKey: async () => opts.key ?? true,
@@ -69,6 +75,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
     notifyBusy: () => busyNotes++,
     balanceTotal: () => opts.total,
     notifyCannotPay: (cost, total) => cannotPay.push([cost, total]),
+    ...(opts.queueStore ? { queueStore: opts.queueStore } : {}),
     post: (m) => {
       // Everything posted is valid on the wire.
       const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
@@ -82,6 +89,8 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
     store,
     posted,
     requests,
+    requestModels,
+    settings,
     holdReplies: () => (hold = () => undefined),
     picks: () => picks,
     busyNotes: () => busyNotes,
@@ -308,5 +317,180 @@ describe('chat controller', () => {
     const msgs = t.controller.initialMessages();
     assert.deepEqual(msgs.map((m) => m.type), ['settings', 'conversation', 'queue']);
     assert.ok(msgs[1].type === 'conversation' && msgs[1].conversation.messages.length === 4);
+  });
+});
+
+describe('chat controller: the queue across a reload, its model, and the limits', () => {
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+
+  it('sends a queued message with the model its card showed, not the one selected when its turn comes', async () => {
+    const t = setup({ prices: { 'cheap-chat': 1, 'premium-chat': 50 }, model: 'cheap-chat', gated: true });
+    const first = t.controller.send('first');
+    await tick();
+    assert.equal(await t.controller.send('second, queued while cheap-chat was selected'), 'queued');
+    const card = [...t.posted].reverse().find((m) => m.type === 'queue');
+    assert.ok(card?.type === 'queue');
+    assert.deepEqual(card.items.map((i) => i.cost), [1], 'the card shows the price of cheap-chat');
+    t.settings.model = 'premium-chat'; // the user switches model while the reply streams
+    t.releases.shift()?.();
+    await first;
+    await tick();
+    t.releases.shift()?.();
+    await tick();
+    assert.deepEqual(t.requestModels, ['cheap-chat: first', 'cheap-chat: second, queued while cheap-chat was selected']);
+  });
+
+  it('keeps the queue with its conversation and brings it back, held, when that conversation is restored after a reload', async () => {
+    const saved: { value: unknown } = { value: undefined };
+    const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
+    const storage = new MemoryConversationStorage();
+    const before = setup({ gated: true, queueStore, store: new ConversationStore(storage) });
+    const first = before.controller.send('first');
+    await tick();
+    await before.controller.send('typed while the reply streams');
+    await before.controller.send('and another one');
+    const convId = before.session.conversation.id;
+    assert.ok(saved.value, 'the queue is saved as soon as a message is queued');
+    // The window reloads before the reply ends (nothing of the queue was sent).
+    before.session.stop();
+    before.releases.shift()?.();
+    await first;
+    await before.store.flush();
+
+    const after = setup({ queueStore, store: new ConversationStore(storage) });
+    assert.equal(await after.session.restore(convId), 'restored');
+    const q = [...after.posted].reverse().find((m) => m.type === 'queue');
+    assert.ok(q?.type === 'queue', 'the restored queue is posted');
+    assert.deepEqual(q.items.map((i) => i.text), ['typed while the reply streams', 'and another one']);
+    assert.equal(q.state, 'stopped', 'held until the user sends it on');
+    assert.deepEqual(after.requests, [], 'nothing is sent behind the user');
+    await after.controller.queueResume();
+    await tick();
+    await tick();
+    assert.deepEqual(after.requests, ['typed while the reply streams', 'and another one']);
+    assert.equal(saved.value, undefined, 'an empty queue is not kept');
+  });
+
+  it("does not take another conversation's queue", async () => {
+    const queueStore: QueueStore = { load: () => ({ conversationId: 'someone-else', items: [{ id: 'q1', text: 'not mine', model: 'swift-chat' }] }), save: () => undefined };
+    const storage = new MemoryConversationStorage();
+    const first = setup({ store: new ConversationStore(storage) });
+    await first.controller.send('hello');
+    await first.store.flush();
+    const t = setup({ queueStore, store: new ConversationStore(storage) });
+    assert.equal(await t.session.restore(first.session.conversation.id), 'restored');
+    assert.ok(!t.posted.some((m) => m.type === 'queue' && m.items.length > 0));
+  });
+
+  it('refuses a message over the length the chat takes, queued or not: the text goes back and the user is told', async () => {
+    const long = 'x'.repeat(MAX_TEXT + 1);
+    const told: number[] = [];
+    const t = setup({ gated: true });
+    // Posted as is here; the panel puts back the text the user typed (the attachments make it long).
+    const c = new ChatController({
+      ...(t.controller as unknown as { deps: ConstructorParameters<typeof ChatController>[0] }).deps,
+      notifyTooLong: (n) => told.push(n),
+      post: (m) => t.posted.push(m),
+    });
+    assert.equal(await c.send(long), 'refused');
+    assert.deepEqual(t.requests, []);
+    const first = c.send('first');
+    await tick();
+    assert.equal(await c.send(long), 'refused', 'not queued either');
+    assert.ok(!t.posted.some((m) => m.type === 'queue' && m.items.length > 0));
+    assert.deepEqual(told, [MAX_TEXT + 1, MAX_TEXT + 1]);
+    assert.equal(t.posted.filter((m) => m.type === 'restoreInput').length, 2, 'the text goes back to the box (the panel puts back what was typed)');
+    t.releases.shift()?.();
+    await first;
+  });
+
+  it('cuts strings from settings to what the webview takes (address notice, instructions name and line)', () => {
+    const t = setup();
+    const c = new ChatController({
+      ...(t.controller as unknown as { deps: ConstructorParameters<typeof ChatController>[0] }).deps,
+      addressNotice: () => 'AI Chat: the workspace sets https://ai.example.com/' + 'p'.repeat(1100),
+      instructions: () => ({ name: 'docs/' + 'x'.repeat(400) + '.md', active: true, off: false, text: 'y'.repeat(1200) }),
+    });
+    const m = c.settingsMessage();
+    assert.equal(parseHostMessage(m).ok, true);
+    assert.ok(m.type === 'settings' && m.settings.addressNotice?.length === MAX_NOTICE && m.settings.instructions?.name.length === MAX_INSTRUCTIONS_NAME);
+  });
+
+  it('leaves out of a reply what the webview would refuse (a negative price, an overflowing token count), never the reply', () => {
+    const t = setup();
+    const conv = t.store.current;
+    appendMessage(conv, 'user', 'q');
+    appendMessage(conv, 'assistant', 'paid reply', new Date(), { meta: { model: 'm', credits: -3, promptTokens: 1e308, completionTokens: 12 } });
+    const m = t.controller.conversationMessage();
+    assert.equal(parseHostMessage(m).ok, true);
+    assert.ok(m.type === 'conversation');
+    assert.deepEqual(m.conversation.messages[1].meta, { model: 'm', completionTokens: 12 });
+    assert.equal(m.conversation.messages[1].content, 'paid reply');
+  });
+
+  it('every message about the conversation carries the version of the state it comes from', async () => {
+    const t = setup();
+    const v0 = t.session.version;
+    await t.controller.send('Hi');
+    const versions = t.posted.filter((m) => 'version' in m).map((m) => (m as { version?: number }).version);
+    assert.equal(versions.length, t.posted.length);
+    assert.deepEqual(versions, [...versions].sort((a, b) => (a ?? 0) - (b ?? 0)), 'in order');
+    assert.ok((versions[0] ?? 0) > v0);
+    const snap = t.controller.conversationMessage();
+    assert.ok(snap.type === 'conversation' && snap.version === t.session.version && snap.version === versions.at(-1));
+  });
+});
+
+describe('a message with chips', () => {
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  function chipList() {
+    let items: Attachment[] = [];
+    return {
+      get attachments() {
+        return items;
+      },
+      add(a: Attachment) {
+        items = [...items, a];
+      },
+      sent(sent: readonly Attachment[]) {
+        items = items.filter((a) => !sent.includes(a));
+      },
+    };
+  }
+
+  it('typed while a reply streams is queued with its attachments, and the chips go: the file is not sent again', async () => {
+    const t = setup({ gated: true });
+    const chips = chipList();
+    const first = sendWithAttachments('first question', chips, t.controller, t.session);
+    await tick();
+    chips.add(textAttachment('ctx_1', 'selection', 'src/secret.ts', 'typescript', 'const token = "abc";', 100, { start: 1, end: 1 }));
+    assert.equal(await sendWithAttachments('second question, with src/secret.ts attached', chips, t.controller, t.session), 'queued');
+    assert.equal(chips.attachments.length, 0, 'the chips are cleared once the message is queued');
+    t.releases.shift()?.();
+    await first;
+    await tick();
+    t.releases.shift()?.();
+    await tick();
+    const third = sendWithAttachments('third question, nothing attached', chips, t.controller, t.session);
+    await tick();
+    t.releases.shift()?.();
+    await third;
+    const users = t.session.conversation.messages.filter((m) => m.role === 'user');
+    assert.deepEqual(
+      users.map((m) => [m.content.split('\n')[0], m.content.includes('`src/secret.ts`')]),
+      [
+        ['first question', false],
+        ['second question, with src/secret.ts attached', true],
+        ['third question, nothing attached', false],
+      ],
+    );
+  });
+
+  it('refused (no key), the chips stay for the next try', async () => {
+    const t = setup({ key: false });
+    const chips = chipList();
+    chips.add(textAttachment('ctx_1', 'selection', 'src/a.ts', 'typescript', 'x', 1, { start: 1, end: 1 }));
+    assert.equal(await sendWithAttachments('question', chips, t.controller, t.session), 'refused');
+    assert.equal(chips.attachments.length, 1);
   });
 });

@@ -47,6 +47,7 @@ const validHost: unknown[] = [
   { type: 'status', status: idle },
   { type: 'status', status: failed },
   { type: 'conversation', conversation, status: idle },
+  { type: 'conversation', conversation, status: idle, version: 7, notice: 'The last conversation could not be reopened.' },
   { type: 'turnStarted', user, assistant: reply, status: { busy: true } },
   { type: 'streamChunk', messageId: 'msg_003', offset: 0, text: 'abc' },
   { type: 'turnEnded', message: { ...reply, content: 'abc', status: 'complete', meta: { model: 'swift-chat', credits: 1 } }, status: idle },
@@ -97,6 +98,7 @@ const invalidHost: Array<[string, unknown]> = [
 
 const validWebview: unknown[] = [
   { type: 'ready' },
+  { type: 'resync' },
   { type: 'send', text: 'hello' },
   { type: 'stop' },
   { type: 'continue' },

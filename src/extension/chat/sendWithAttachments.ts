@@ -1,0 +1,44 @@
+// A message from the chat with the chips above its box: the attachments go with it, and their
+// chips go once the message is in the conversation or in the queue (else they would be sent again
+// with the next message). On any refusal the chips stay. VS Code-free, unit-tested directly.
+import { assembleMessage, type Attachment, type ChatSession } from '../../core';
+import type { ChatController, SendOutcome } from './controller';
+
+/** The chips of the next message (ContextAttachments satisfies it). */
+export interface AttachmentList {
+  readonly attachments: readonly Attachment[];
+  /** Exactly these were sent: their chips go (ones added meanwhile stay). */
+  sent(attachments: readonly Attachment[]): void;
+}
+
+/**
+ * Sends `text` with what is attached. `sending` is told the whole message and the typed text while
+ * it goes (text returned to the box is the typed text, not the attachments), then undefined.
+ */
+export async function sendWithAttachments(
+  text: string,
+  chips: AttachmentList,
+  controller: ChatController,
+  session: ChatSession,
+  sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
+): Promise<SendOutcome> {
+  const attached = [...chips.attachments];
+  if (!attached.length) return controller.send(text);
+  const full = assembleMessage(text, attached);
+  sending({ full, text });
+  let outcome: SendOutcome;
+  try {
+    outcome = await controller.send(full);
+  } finally {
+    sending(undefined);
+  }
+  // Queued: the queued message holds its attachments.
+  if (outcome === 'queued') {
+    chips.sent(attached);
+    return outcome;
+  }
+  // Sent when the conversation holds it as a user message.
+  const last = session.conversation.messages.filter((m) => m.role === 'user').at(-1);
+  if (last?.content === full && !session.sendError) chips.sent(attached);
+  return outcome;
+}

@@ -1,0 +1,240 @@
+// Journey 26: the chat in a side bar view survives a window reload: the view shows the
+// conversation the extension goes on with, and the next message continues the conversation on
+// screen (the request the service receives holds it as history). The same with a 300-turn
+// conversation (its time to show is printed), in the secondary side bar, and after moving the
+// chat between the side bar and the editor.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ConversationStore, appendMessage } from '../../../src/core';
+import { FileConversationStorage } from '../../../src/extension/conversationFiles';
+import { EXTENSION_ID } from '../launcher';
+import { e2e } from '../setup';
+import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
+import { Chat, sleep, waitFor, type Workbench } from '../workbench';
+
+const LONG_TURNS = 300;
+
+/** The AI Chat view of the (primary) side bar on screen, opened from the activity bar when it is not. */
+async function sideBarChat(wb: Workbench): Promise<Chat> {
+  const title = wb.page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first();
+  // A command that moved the chat may still be opening the side bar: a click now would close it.
+  await title.waitFor({ timeout: 5_000 }).catch(() => undefined);
+  for (let attempt = 0; attempt < 3 && !(await title.isVisible().catch(() => false)); attempt++) {
+    await wb.page.locator('.part.activitybar .action-item [aria-label^="AI Chat"], .part.activitybar .action-label[aria-label^="AI Chat"]').first().click();
+    await title.waitFor({ timeout: 5_000 }).catch(() => undefined);
+  }
+  await title.waitFor({ timeout: 10_000 });
+  return new Chat(wb, await wb.chatFrame());
+}
+
+/** The chat in the secondary side bar: the frame that lies over it (webviews float above the workbench). */
+async function secondaryChat(wb: Workbench): Promise<Chat> {
+  const aux = wb.page.locator('.part.auxiliarybar');
+  await aux.locator('.composite.title', { hasText: /AI Chat|Chat/ }).first().waitFor({ timeout: 30_000 });
+  return waitFor(
+    async () => {
+      const frame = await wb.chatFrame();
+      const [f, a] = await Promise.all([(await frame.frameElement()).boundingBox(), aux.boundingBox()]);
+      return f && a && f.x >= a.x - 2 && f.x + f.width <= a.x + a.width + 2 ? new Chat(wb, frame) : undefined;
+    },
+    'the chat is not shown over the secondary side bar',
+  );
+}
+
+/** The chat back in the primary side bar's view, out of the editor (what a new user has). */
+async function chatToPrimarySideBar(wb: Workbench): Promise<void> {
+  await wb.closeQuickInput().catch(() => undefined);
+  await wb.runCommand('AI Chat: Move Chat to Primary Side Bar').catch(() => wb.closeQuickInput());
+  await wb.runCommand('AI Chat: Move Chat to Side Bar').catch(() => wb.closeQuickInput());
+}
+
+/** A new conversation with the command (a view has New Chat in its title bar, not in the chat). */
+async function newChat(wb: Workbench, chat: Chat): Promise<void> {
+  await wb.runCommand('AI Chat: New Chat');
+  await waitFor(async () => (await chat.articles().count()) === 0, 'New Chat did not clear the chat', 15_000);
+}
+
+/** Waits until the chat shows every text of `expected`, in order; says what it shows otherwise. */
+async function waitForTranscript(chat: Chat, expected: string[], what: string, timeoutMs = 30_000): Promise<string[]> {
+  let seen: string[] = [];
+  return waitFor(
+    async () => {
+      seen = await chat.transcript();
+      const joined = seen.join('\n');
+      let at = 0;
+      for (const text of expected) {
+        const i = joined.indexOf(text, at);
+        if (i < 0) return undefined;
+        at = i + text.length;
+      }
+      return seen;
+    },
+    () => `${what}; the chat shows ${seen.length} message(s): ${JSON.stringify(seen.map((t) => t.slice(0, 70)).slice(-6))}`,
+    timeoutMs,
+  );
+}
+
+/** A reload a user would do: after the workbench saved its layout (it does so in the background). */
+async function reloadWindow(): Promise<Workbench> {
+  await sleep(4_000);
+  const wb = e2e().wb;
+  // A mark on the page that goes with it: the workbench found afterwards is the new one.
+  await wb.page.evaluate(() => Object.assign(window, { e2eBeforeReload: true }));
+  await wb.runCommand('Developer: Reload Window');
+  await waitFor(
+    () => wb.page.evaluate(() => !(window as unknown as { e2eBeforeReload?: boolean }).e2eBeforeReload).catch(() => false),
+    'Developer: Reload Window did not reload the page',
+    60_000,
+  );
+  await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await wb.statusItem().waitFor({ timeout: 60_000 });
+  return wb;
+}
+
+/** The request the service received last holds `texts` as history (in order) before `last`. */
+function assertContinues(texts: string[], last: string): void {
+  const req = chatRequests().at(-1);
+  const contents = (req?.messages ?? []).map((m) => m.content);
+  assert.ok(contents.at(-1)?.includes(last), `the request ends with the new message: ${JSON.stringify(contents.slice(-2))}`);
+  let at = 0;
+  for (const text of texts) {
+    const i = contents.findIndex((c, j) => j >= at && c.includes(text));
+    assert.ok(i >= 0 && i < contents.length - 1, `the request holds "${text}" as history (got ${contents.length} messages: ${JSON.stringify(contents.map((c) => c.slice(0, 50)).slice(-6))})`);
+    at = i + 1;
+  }
+}
+
+/** This window's storage folder of the extension (where it records the current conversation). */
+function windowStorage(): string {
+  const root = path.join(e2e().demo.profile.userDataDir, 'User', 'workspaceStorage');
+  const found = readdirSync(root)
+    .map((d) => path.join(root, d, EXTENSION_ID))
+    .filter((d) => existsSync(path.join(d, 'current-conversation')));
+  assert.equal(found.length, 1, `one window storage with a current conversation (found ${found.length})`);
+  return found[0];
+}
+
+describe('Journey 26: The side bar chat after a window reload', () => {
+  beforeEach(async () => {
+    await chatToPrimarySideBar(e2e().wb);
+  });
+  after(async () => {
+    await chatToPrimarySideBar(e2e().wb);
+  });
+
+  it('shows the conversation in the side bar view after a reload, and the next message continues it', async () => {
+    resetServer();
+    let wb = await readyWithKey();
+    let chat = await sideBarChat(wb);
+    await newChat(wb, chat);
+    assert.match(await chat.ask('Hello from the side bar before the reload e2e-sbr-one'), /e2e-sbr-one/);
+
+    wb = await reloadWindow();
+    chat = await sideBarChat(wb);
+    await waitForTranscript(chat, ['e2e-sbr-one', 'e2e-sbr-one'], 'the side bar view does not show the conversation after the reload');
+
+    const before = chatRequests().length;
+    assert.match(await chat.ask('And after the reload e2e-sbr-two'), /e2e-sbr-two/);
+    await waitForChatRequests(before + 1);
+    assertContinues(['e2e-sbr-one'], 'e2e-sbr-two');
+    await waitForTranscript(chat, ['e2e-sbr-one', 'e2e-sbr-two'], 'the view does not show the whole conversation');
+  });
+
+  it(`shows the last reply of a ${LONG_TURNS}-turn conversation after a reload, and continues it`, async () => {
+    resetServer();
+    let wb = await readyWithKey();
+    let chat = await sideBarChat(wb);
+    // A conversation of this window first (the extension records which one is current).
+    await newChat(wb, chat);
+    await chat.ask('Before the long one e2e-long-warmup');
+    // A long conversation on disk, recorded as this window's current one (as the extension writes them).
+    const store = new ConversationStore(
+      new FileConversationStorage(path.join(e2e().demo.profile.userDataDir, 'User', 'globalStorage', EXTENSION_ID), windowStorage()),
+    );
+    const conv = store.newConversation();
+    for (let i = 0; i < LONG_TURNS; i++) {
+      appendMessage(conv, 'user', `Seeded question ${i} about **stock levels** e2e-long-q${i}`);
+      appendMessage(conv, 'assistant', `Seeded answer ${i}:\n\n- one point\n- another point\n\n\`\`\`ts\nconst n = ${i};\n\`\`\`\n\ne2e-long-a${i}-end`);
+    }
+    await store.save(conv);
+    await store.rememberCurrent();
+    await store.flush();
+
+    await sleep(1_000);
+    const t0 = Date.now();
+    wb = await reloadWindow();
+    const tReloaded = Date.now();
+    chat = await sideBarChat(wb);
+    const tVisible = Date.now();
+    const last = `e2e-long-a${LONG_TURNS - 1}-end`;
+    await waitForTranscript(chat, [`e2e-long-q${LONG_TURNS - 1}`, last], `the last reply of the ${LONG_TURNS}-turn conversation is not on screen`, 60_000);
+    const tShown = Date.now();
+    await waitFor(() => chat.lastReply().isVisible(), 'the last reply is not in view');
+    console.log(
+      `      ${LONG_TURNS}-turn conversation after a reload: last reply on screen ${tShown - tVisible} ms after the view was visible ` +
+        `(${tShown - tReloaded} ms after the workbench loaded, ${tShown - t0} ms after Reload Window)`,
+    );
+
+    const before = chatRequests().length;
+    assert.match(await chat.ask('One more after the long one e2e-long-next'), /e2e-long-next/);
+    await waitForChatRequests(before + 1);
+    assertContinues([`e2e-long-q${LONG_TURNS - 1}`, last], 'e2e-long-next');
+  });
+
+  it('shows the conversation in the secondary side bar after a reload', async () => {
+    resetServer();
+    let wb = await readyWithKey();
+    await wb.runCommand('AI Chat: Move Chat to Secondary Side Bar');
+    let chat = await secondaryChat(wb);
+    await newChat(wb, chat);
+    assert.match(await chat.ask('In the secondary side bar e2e-sbr-sec-one'), /e2e-sbr-sec-one/);
+
+    wb = await reloadWindow();
+    chat = await secondaryChat(wb);
+    await waitForTranscript(chat, ['e2e-sbr-sec-one', 'e2e-sbr-sec-one'], 'the secondary side bar does not show the conversation after the reload');
+    const before = chatRequests().length;
+    assert.match(await chat.ask('Secondary, after the reload e2e-sbr-sec-two'), /e2e-sbr-sec-two/);
+    await waitForChatRequests(before + 1);
+    assertContinues(['e2e-sbr-sec-one'], 'e2e-sbr-sec-two');
+
+    await wb.runCommand('AI Chat: Move Chat to Primary Side Bar');
+    chat = await sideBarChat(wb);
+    await waitForTranscript(chat, ['e2e-sbr-sec-one', 'e2e-sbr-sec-two'], 'the conversation did not come back to the side bar');
+  });
+
+  it('keeps the conversation when the chat moves between the side bar and the editor across a reload', async () => {
+    resetServer();
+    let wb = await readyWithKey();
+    let chat = await sideBarChat(wb);
+    await newChat(wb, chat);
+    assert.match(await chat.ask('Before moving to the editor e2e-sbr-move-one'), /e2e-sbr-move-one/);
+
+    await wb.runCommand('AI Chat: Open Chat in Editor');
+    await wb.page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
+    wb = await reloadWindow();
+    // The editor tab comes back; the side bar's view says the chat is there.
+    await wb.page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
+    chat = new Chat(wb, await wb.chatFrame());
+    await waitForTranscript(chat, ['e2e-sbr-move-one', 'e2e-sbr-move-one'], 'the editor tab does not show the conversation after the reload');
+
+    await wb.runCommand('AI Chat: Move Chat to Side Bar');
+    await wb.page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ state: 'detached', timeout: 30_000 });
+    chat = await sideBarChat(wb);
+    await waitForTranscript(chat, ['e2e-sbr-move-one', 'e2e-sbr-move-one'], 'the side bar view does not show the conversation moved from the editor');
+    const before = chatRequests().length;
+    assert.match(await chat.ask('Back in the side bar e2e-sbr-move-two'), /e2e-sbr-move-two/);
+    await waitForChatRequests(before + 1);
+    assertContinues(['e2e-sbr-move-one'], 'e2e-sbr-move-two');
+
+    // And the other way: from the side bar (after a reload) into the editor.
+    wb = await reloadWindow();
+    chat = await sideBarChat(wb);
+    await waitForTranscript(chat, ['e2e-sbr-move-one', 'e2e-sbr-move-two'], 'the side bar view does not show the conversation after the second reload');
+    await wb.runCommand('AI Chat: Open Chat in Editor');
+    await wb.page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
+    chat = await wb.openChat();
+    await waitForTranscript(chat, ['e2e-sbr-move-one', 'e2e-sbr-move-two'], 'the editor does not show the conversation of the side bar');
+    await wb.runCommand('AI Chat: Move Chat to Side Bar');
+  });
+});

@@ -1,0 +1,103 @@
+// The session owns the current conversation: reopening the last window's conversation goes
+// through it and is told to every surface (conversationChanged, restored), with a version that
+// grows with every change, and the pointer to the current conversation follows.
+import { strict as assert } from 'node:assert';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, type ChatBackend, type SessionChatRequest, type SessionEvent } from '../../../src/core';
+
+function backend(requests: SessionChatRequest[]): ChatBackend {
+  return {
+    async chat() {
+      throw new Error('not used');
+    },
+    async chatStream(req) {
+      requests.push(structuredClone(req));
+      return {
+        abort() {},
+        async *[Symbol.asyncIterator]() {
+          yield { event: 'f', messageId: 'x' } as const;
+          yield { event: '0', data: 'reply' } as const;
+          yield { event: 'd', finishReason: 'stop' } as const;
+        },
+      };
+    },
+  };
+}
+
+function makeSession(storage: MemoryConversationStorage) {
+  const store = new ConversationStore(storage);
+  const events: SessionEvent[] = [];
+  const requests: SessionChatRequest[] = [];
+  const session = new ChatSession({
+    store,
+    backend: () => backend(requests),
+    settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: '' }),
+    modelCost: () => 1,
+    onEvent: (e) => events.push(e),
+    flushIntervalMs: 0,
+  });
+  return { store, session, events, requests };
+}
+
+/** A window that had a conversation, closed; its storage is what the next window reads. */
+async function lastWindow(turns = 1) {
+  const storage = new MemoryConversationStorage();
+  const before = makeSession(storage);
+  for (let i = 0; i < turns; i++) await before.session.send(`question ${i}`);
+  await before.store.flush();
+  return { storage, id: before.session.conversation.id };
+}
+
+describe('chat session: the conversation of the last window', () => {
+  it('the pointer follows the conversation: a turn records it', async () => {
+    const { storage, id } = await lastWindow();
+    assert.equal(await storage.readCurrentId(), id);
+  });
+
+  it('restoring tells every surface (conversationChanged, restored) with a newer version', async () => {
+    const { storage, id } = await lastWindow(2);
+    const w = makeSession(storage);
+    const v0 = w.session.version;
+    assert.equal(await w.session.restore((await storage.readCurrentId())), 'restored');
+    assert.equal(w.session.conversation.id, id);
+    assert.equal(w.session.conversation.messages.length, 4);
+    assert.deepEqual(w.events, [{ type: 'conversationChanged', restored: true }]);
+    assert.ok(w.session.version > v0);
+  });
+
+  it('the next message continues the restored conversation, its turns sent as history', async () => {
+    const { storage, id } = await lastWindow();
+    const w = makeSession(storage);
+    await w.session.restore(id);
+    await w.session.send('after the reload');
+    assert.deepEqual(w.requests[0].messages.map((m) => m.content), ['question 0', 'reply', 'after the reload']);
+  });
+
+  it('a message sent while the conversation is being reopened waits for it and continues it', async () => {
+    const { storage, id } = await lastWindow();
+    const w = makeSession(storage);
+    const restoring = w.session.restore(id);
+    const sent = w.session.send('typed at once');
+    await Promise.all([restoring, sent]);
+    assert.equal(w.session.conversation.id, id);
+    assert.deepEqual(w.requests[0].messages.map((m) => m.content), ['question 0', 'reply', 'typed at once']);
+  });
+
+  it('keeps a conversation the user already started, and says when the last one cannot be read', async () => {
+    const { storage, id } = await lastWindow();
+    const w = makeSession(storage);
+    appendMessage(w.session.conversation, 'user', 'started here');
+    assert.equal(await w.session.restore(id), 'kept');
+    assert.notEqual(w.session.conversation.id, id);
+
+    const other = makeSession(storage);
+    assert.equal(await other.session.restore('missing-conversation'), 'failed');
+    assert.deepEqual(other.events, [], 'nothing changed: no event');
+  });
+
+  it('every event but text put back in the box counts the version up', async () => {
+    const w = makeSession(new MemoryConversationStorage());
+    await w.session.send('hello');
+    const counted = w.events.filter((e) => e.type !== 'inputReturned').length;
+    assert.equal(w.session.version, counted);
+  });
+});
