@@ -299,6 +299,14 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
   return { conv, problems };
 }
 
+/**
+ * A stored message that fails its schema, repaired field by field (a value out of range is left
+ * out, never the message); undefined when it has no role or no text.
+ */
+export function repairStoredMessage(raw: unknown, fallbackDate: string): StoredMessage | undefined {
+  return repairMessage(raw, fallbackDate, 'message', []);
+}
+
 function repairMessage(raw: unknown, fallbackDate: string, where: string, problems: string[]): StoredMessage | undefined {
   const ok = StoredMessageSchema.safeParse(raw);
   if (ok.success) return ok.data;

@@ -14,6 +14,7 @@ import {
   ForkOriginSchema,
   formatMessageId,
   parseConversation,
+  repairStoredMessage,
   StoredMessageSchema,
   type Conversation,
   type ConversationSummary,
@@ -85,14 +86,21 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
       const h = HeaderRecord.safeParse(data);
       if (!h.success) return wholeConversation(text, fallbackId);
       header = h.data;
+      // The file's name wins over a header naming another id: the header is rewritten.
+      if (fallbackId !== undefined && header.id !== fallbackId) untidy = true;
       continue;
     }
     const r = BodyRecord.safeParse(data);
-    if (!r.success) {
+    let rec: z.infer<typeof BodyRecord>;
+    if (r.success) rec = r.data;
+    else {
       untidy = true;
-      continue;
+      // A message whose fields fail their rules (a paid reply with credits out of range, say) is
+      // repaired, never dropped: a compaction would otherwise erase it for good.
+      const repaired = repairMessageRecord(data, header.createdAt);
+      if (!repaired) continue;
+      rec = repaired;
     }
-    const rec = r.data;
     if (rec.t === 'm') {
       if (!byKey.has(rec.k)) order.push(rec.k);
       byKey.set(rec.k, rec.m);
@@ -123,7 +131,8 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   const messages = keys.map((k) => byKey.get(k) as StoredMessage);
   const conv = parseConversation({
     version: 1,
-    id: header.id,
+    // The file's name wins: a header naming another id (copied or edited by hand) is rewritten.
+    id: fallbackId ?? header.id,
     title: title ?? DEFAULT_TITLE,
     ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
     createdAt: header.createdAt,
@@ -144,6 +153,14 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
  * A log that is one conversation as a JSON document (the 0.1.0 form), read as far as it can be
  * (repaired); it is rewritten as a log when opened.
  */
+function repairMessageRecord(data: unknown, fallbackDate: string): MessageRecord | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { t, k, m } = data as { t?: unknown; k?: unknown; m?: unknown };
+  if (t !== 'm' || typeof k !== 'string' || k.length === 0) return undefined;
+  const message = repairStoredMessage(m, fallbackDate);
+  return message ? { t: 'm', k, m: message } : undefined;
+}
+
 function wholeConversation(text: string, fallbackId?: string): ReplayedLog | undefined {
   let data: unknown;
   try {

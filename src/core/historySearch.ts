@@ -58,6 +58,15 @@ export class HistorySearch {
     return this.changed;
   }
 
+  /**
+   * Drops the words of removed and replaced messages from the index itself (a discard only hides
+   * them from results): done before the index is persisted, so a deleted conversation's words
+   * do not stay on disk.
+   */
+  async compact(): Promise<void> {
+    if (this.mini.dirtCount > 0) await this.mini.vacuum({ batchSize: 10_000, batchWait: 0 });
+  }
+
   toJSON(): string {
     this.changed = false;
     return JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed, index: this.mini });

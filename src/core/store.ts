@@ -58,7 +58,8 @@ export class MemoryConversationStorage implements ConversationStoragePort {
     return this.data.get(id)?.length;
   }
   async appendLog(id: string, text: string): Promise<number> {
-    const next = (this.data.get(id) ?? '') + text;
+    const before = this.data.get(id) ?? '';
+    const next = before + (before && !before.endsWith('\n') ? '\n' : '') + text;
     this.data.set(id, next);
     return next.length;
   }
@@ -151,6 +152,10 @@ export class ConversationStore {
   private writing: Promise<void> = Promise.resolve();
   private rememberedId: string | undefined;
   private readonly written = new Map<string, Written>();
+  /** Conversations deleted here: a save still under way for one of them (a reply streaming) is dropped. */
+  private readonly removed = new Set<string>();
+  private failure: Error | undefined;
+  private readonly saveListeners = new Set<(failure: Error | undefined) => void>();
   /** Distinguishes this store's side files and message keys from another window's. */
   private readonly writer: string;
   private keyCount = 0;
@@ -358,7 +363,33 @@ export class ConversationStore {
       nextSeq: conv.nextSeq,
     };
     const originalStreaming = streaming ? last : undefined;
-    return this.enqueue(() => this.write(snap, originalStreaming));
+    return this.enqueue(() => this.write(snap, originalStreaming)).then(
+      () => this.saveSettled(undefined),
+      (err: unknown) => {
+        this.saveSettled(err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      },
+    );
+  }
+
+  /** The last save failed (undefined once a save succeeds again). */
+  get saveFailure(): Error | undefined {
+    return this.failure;
+  }
+
+  /**
+   * Called when saving starts failing (with the error) and when it works again (undefined); not
+   * for every failed save in between. The conversation stays in memory meanwhile.
+   */
+  onDidChangeSaveState(listener: (failure: Error | undefined) => void): () => void {
+    this.saveListeners.add(listener);
+    return () => this.saveListeners.delete(listener);
+  }
+
+  private saveSettled(failure: Error | undefined): void {
+    const changed = !!failure !== !!this.failure;
+    this.failure = failure;
+    if (changed) for (const l of this.saveListeners) l(failure);
   }
 
   private async write(snap: Snapshot, streamingRef: StoredMessage | undefined): Promise<void> {
@@ -367,38 +398,52 @@ export class ConversationStore {
       if (this.written.has(id) || (await this.storage.logSize(id)) !== undefined) await this.erase(id);
       return;
     }
+    // Deleted (here, or by History while its reply was still streaming): it stays deleted.
+    if (this.removed.has(id)) return;
     let w = this.written.get(id);
-    const size = await this.storage.logSize(id);
+    let size = await this.storage.logSize(id);
     if (!w) {
       w = { messages: [], sigs: [], keys: new WeakMap(), size: undefined, partial: false };
       this.written.set(id, w);
     }
-    if (size !== w.size && size !== undefined) {
-      // Another window wrote this conversation since: its messages are taken in, before ours.
-      await this.takeIn(snap, w, streamingRef);
+    if (size === undefined && w.size !== undefined) {
+      // The log vanished (deleted in another window, or by hand): written anew, header first.
+      this.forget(w);
     }
-    let out = w.size === undefined && size === undefined ? headerLine(snap.conv) : '';
+    if (size !== w.size && size !== undefined) {
+      // Another window wrote this conversation since (or an earlier append of ours failed part
+      // way): its messages are taken in, before ours; ours not known to be written go again.
+      const readable = await this.takeIn(snap, w, streamingRef);
+      if (!readable) {
+        // No header to build on (a first append cut short): the log is written whole.
+        this.forget(w);
+        await this.storage.rewriteLog(id, '');
+        size = 0;
+      }
+    }
+    let out = w.size === undefined && !size ? headerLine(snap.conv) : '';
     let p = 0;
     while (p < w.messages.length && p < snap.messages.length && snap.messages[p] === w.messages[p] && sig(snap.messages[p]) === w.sigs[p]) p++;
-    if (p < w.messages.length) {
-      out += recordLine({ t: 'x', k: w.messages.slice(p).map((m) => this.keyOf(w, m)) });
-      w.messages.length = p;
-      w.sigs.length = p;
+    if (p < w.messages.length) out += recordLine({ t: 'x', k: w.messages.slice(p).map((m) => this.keyOf(w, m)) });
+    const added = snap.messages.slice(p);
+    for (const m of added) out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
+    const metaChanged = snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq;
+    if (metaChanged) out += recordLine({ t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq } satisfies LogRecord);
+    if (out) {
+      // Counted as written only once the append resolved: after a failure the next save reads
+      // the log's real size back and appends again what is missing (records are keyed, so a
+      // record that did reach the disk is replaced in place, not doubled).
+      w.size = await this.storage.appendLog(id, out);
     }
-    for (let i = p; i < snap.messages.length; i++) {
-      const m = snap.messages[i];
-      out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
-      w.messages.push(m);
-      w.sigs.push(sig(m));
-    }
-    if (snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq) {
-      const meta: LogRecord = { t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq };
-      out += recordLine(meta);
+    w.messages.length = p;
+    w.sigs.length = p;
+    w.messages.push(...added);
+    w.sigs.push(...added.map(sig));
+    if (metaChanged) {
       w.title = snap.title;
       w.updatedAt = snap.updatedAt;
       w.nextSeq = snap.nextSeq;
     }
-    if (out) w.size = await this.storage.appendLog(id, out);
     if (snap.streaming && streamingRef) {
       const k = this.keyOf(w, streamingRef);
       await this.storage.writePartial(id, this.writer, JSON.stringify({ t: 'm', k, m: snap.streaming }));
@@ -417,11 +462,11 @@ export class ConversationStore {
   }
 
   /** Merges messages another window appended to a conversation into the one in memory. */
-  private async takeIn(snap: Snapshot, w: Written, streamingRef: StoredMessage | undefined): Promise<void> {
+  private async takeIn(snap: Snapshot, w: Written, streamingRef: StoredMessage | undefined): Promise<boolean> {
     const id = snap.conv.id;
     const r = await this.readStored(id);
     w.size = await this.storage.logSize(id);
-    if (!r) return;
+    if (!r) return false;
     const known = new Map<string, StoredMessage>();
     for (const m of w.messages) known.set(this.keyOf(w, m), m);
     const foreign: StoredMessage[] = [];
@@ -432,7 +477,7 @@ export class ConversationStore {
       w.keys.set(m, k);
       foreign.push(m);
     });
-    if (foreign.length === 0) return;
+    if (foreign.length === 0) return true;
     const conv = snap.conv;
     const taken = new Set(conv.messages.map((m) => m.id));
     for (const m of foreign) {
@@ -455,9 +500,22 @@ export class ConversationStore {
     w.messages.push(...foreign);
     w.sigs.push(...foreign.map(sig));
     snap.nextSeq = conv.nextSeq;
+    return true;
   }
 
-  private async erase(id: string): Promise<void> {
+  /** Nothing of the conversation counts as written any more: the next save writes it all. */
+  private forget(w: Written): void {
+    w.messages = [];
+    w.sigs = [];
+    w.size = undefined;
+    w.title = undefined;
+    w.updatedAt = undefined;
+    w.nextSeq = undefined;
+  }
+
+  /** Removes a conversation from storage; `deleted`: by the user, so later saves of it are dropped. */
+  private async erase(id: string, deleted = false): Promise<void> {
+    if (deleted) this.removed.add(id);
     await this.storage.removeLog(id);
     this.written.delete(id);
     await this.putIndex({ id, gone: true });
@@ -468,7 +526,7 @@ export class ConversationStore {
   }
 
   async remove(id: string): Promise<void> {
-    await this.enqueue(() => this.erase(id));
+    await this.enqueue(() => this.erase(id, true));
     if (id === this.currentConv.id) this.newConversation();
   }
 
@@ -487,6 +545,7 @@ export class ConversationStore {
   /** Writes a conversation back whole (the undo of a remove). */
   restore(conv: Conversation): Promise<void> {
     return this.enqueue(async () => {
+      this.removed.delete(conv.id);
       const keys = conv.messages.map(() => `${this.writer}.${(++this.keyCount).toString(36)}`);
       await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
       this.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
@@ -571,6 +630,8 @@ export class ConversationStore {
   private async persistSearch(): Promise<void> {
     if (!this.searchIndex) return;
     const search = await this.searchIndex;
-    if (search.dirty) await this.storage.writeSearchIndex(search.toJSON());
+    if (!search.dirty) return;
+    await search.compact();
+    await this.storage.writeSearchIndex(search.toJSON());
   }
 }

@@ -3,7 +3,7 @@
 //   conversations/<id>.<writer>.partial the reply a window is streaming (rewritten every ~2 s)
 //   conversations/_index.jsonl          the history index
 //   conversations/_search.json          the full-text index
-//   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration
+//   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration (until deleted)
 // Rewritten files are written durably (temporary file, fsync, rename); temporary files a crash
 // left behind are removed on start. The current conversation is recorded per window (workspace).
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -37,10 +37,20 @@ export async function writeDurably(target: string, text: string): Promise<void> 
   await rename(tmp, target);
 }
 
-/** Appends and flushes to disk; resolves with the file's size after the append. */
-async function appendDurably(file: string, text: string): Promise<number> {
-  const fh = await open(file, 'a');
+/**
+ * Appends and flushes to disk; resolves with the file's size after the append. A file that does
+ * not end in a newline (an earlier append cut short) gets one first, so the new records are not
+ * glued to the torn line.
+ */
+export async function appendDurably(file: string, text: string): Promise<number> {
+  const fh = await open(file, 'a+');
   try {
+    const { size } = await fh.stat();
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) text = '\n' + text;
+    }
     await fh.appendFile(text, 'utf8');
     await fh.datasync();
     return (await fh.stat()).size;
@@ -97,7 +107,7 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   /**
    * 0.1.0 kept each conversation as one JSON file: each becomes a log, and the file is moved
-   * into conversations/0.1.0/ (kept, never deleted). A file that is not JSON stays where it is.
+   * into conversations/0.1.0/ (kept until the conversation is deleted). A file that is not JSON stays where it is.
    */
   private async migrate(): Promise<void> {
     const legacy = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && isSafeConversationId(n.slice(0, -5)));
@@ -166,6 +176,8 @@ export class FileConversationStorage implements ConversationStoragePort {
     await this.ensureDir();
     await rm(this.logFile(id), { force: true });
     await this.removePartials(id);
+    // The copy a migration from 0.1.0 kept goes with it.
+    await rm(join(this.dir, LEGACY_DIR, id + '.json'), { force: true });
   }
 
   private async partialNames(id: string): Promise<string[]> {

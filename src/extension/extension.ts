@@ -3,6 +3,7 @@
 // deactivate() waits for.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
+import { watchSaving } from './saveWarning';
 import { budgetForModel, ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
@@ -68,6 +69,8 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
     flushIntervalMs: 24,
   });
+  // A save that fails is said once, with Retry; the conversation stays in memory meanwhile.
+  context.subscriptions.push(watchSaving(store, () => store.save(session.conversation), logger));
   const apply = new ApplyToFile(editors, logger);
   const chat = new ChatPanelController({
     context, session, config, keys, models, balance, turns, clients, store, editors, instructions, apply, logger,

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
-import { FileConversationStorage } from '../../../src/extension/conversationFiles';
+import { appendDurably, FileConversationStorage } from '../../../src/extension/conversationFiles';
 
 describe('conversation files', () => {
   let dir: string;
@@ -76,5 +76,44 @@ describe('conversation files', () => {
     const opened = await store.open('old-chat');
     assert.deepEqual(opened?.messages.map((m) => m.content), ['Question kept', 'Answer kept']);
     assert.deepEqual(opened?.messages[1].meta, { model: 'm' });
+  });
+
+  it('an append after one cut short starts on a line of its own (nothing glued to the torn record)', async () => {
+    const file = join(dir, 'torn.jsonl');
+    await writeFile(file, '{"t":"h"}\n{"t":"m","k":"a.1","m":{"id":"msg_0');
+    const size = await appendDurably(file, '{"t":"u","title":"next"}\n');
+    const text = await readFile(file, 'utf8');
+    assert.equal(size, Buffer.byteLength(text));
+    assert.deepEqual(text.split('\n').slice(-2), ['{"t":"u","title":"next"}', '']);
+    await appendDurably(file, '{"t":"u","title":"again"}\n');
+    assert.ok((await readFile(file, 'utf8')).endsWith('"next"}\n{"t":"u","title":"again"}\n'), 'no blank line added after a whole one');
+  });
+
+  it('a conversation deleted in one window while another sends is written again whole, header first', async () => {
+    const a = newStore();
+    appendMessage(a.current, 'user', 'Q0');
+    appendMessage(a.current, 'assistant', 'A0');
+    await a.save();
+    const id = a.current.id;
+    const b = newStore();
+    await b.remove(id);
+    appendMessage(a.current, 'user', 'QA from window A');
+    await a.save();
+    const c = newStore();
+    assert.deepEqual((await c.open(id))?.messages.map((m) => m.content), ['Q0', 'A0', 'QA from window A']);
+    assert.ok((await c.list()).some((e) => e.id === id));
+  });
+
+  it('deleting a conversation migrated from 0.1.0 removes the copy the migration kept', async () => {
+    const conversations = join(dir, 'conversations');
+    await mkdir(conversations, { recursive: true });
+    const old = { version: 1, id: 'legacy-chat', title: 'Old', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', nextSeq: 1, messages: [{ id: 'msg_000', role: 'user', content: 'a private question', createdAt: '2025-01-01T00:00:00.000Z', status: 'complete' }] };
+    await writeFile(join(conversations, 'legacy-chat.json'), JSON.stringify(old));
+    const store = newStore();
+    assert.equal((await store.list())[0]?.id, 'legacy-chat');
+    assert.deepEqual(await readdir(join(conversations, '0.1.0')), ['legacy-chat.json']);
+    await store.remove('legacy-chat');
+    assert.deepEqual(await readdir(join(conversations, '0.1.0')), []);
+    assert.deepEqual(await store.list(), []);
   });
 });
