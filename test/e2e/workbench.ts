@@ -359,8 +359,15 @@ export class Workbench {
   /** Opens (or reveals) the chat panel with the command and returns its view. */
   async openChat(): Promise<Chat> {
     await this.runCommand('AI Chat: Open Chat');
-    // Opening in the editor turns the side bar's chat into a placeholder: the frame found first
-    // may be the one going away. Take a frame that is still the chat a moment later.
+    return this.settledChat();
+  }
+
+  /**
+   * The chat where it settles. Opening in the editor, or a reload that restores an editor tab,
+   * turns the side bar's chat into a placeholder and may load the tab's webview twice: the frame
+   * found first may be the one going away. Take a frame that is still the chat a moment later.
+   */
+  async settledChat(): Promise<Chat> {
     const frame = await waitFor(
       async () => {
         const f = await this.chatFrame();

@@ -58,9 +58,12 @@ async function newChat(wb: Workbench, chat: Chat): Promise<void> {
 /** Waits until the chat shows every text of `expected`, in order; says what it shows otherwise. */
 async function waitForTranscript(chat: Chat, expected: string[], what: string, timeoutMs = 30_000): Promise<string[]> {
   let seen: string[] = [];
+  let view = chat;
   return waitFor(
     async () => {
-      seen = await chat.transcript();
+      // A restored webview may be loaded again while it is read: follow the chat to its new frame.
+      if (view.frame.isDetached()) view = await chat.wb.settledChat();
+      seen = await view.transcript();
       const joined = seen.join('\n');
       let at = 0;
       for (const text of expected) {
@@ -215,7 +218,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
     wb = await reloadWindow();
     // The editor tab comes back; the side bar's view says the chat is there.
     await wb.page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
-    chat = new Chat(wb, await wb.chatFrame());
+    chat = await wb.settledChat();
     await waitForTranscript(chat, ['e2e-sbr-move-one', 'e2e-sbr-move-one'], 'the editor tab does not show the conversation after the reload');
 
     await wb.runCommand('AI Chat: Move Chat to Side Bar');
