@@ -37,12 +37,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     });
   return [
-    reg('aiChat.openChat', () => deps.chat.openInEditor()),
+    reg('aiChat.openChat', () => deps.chat.surfaces.openInEditor()),
     reg('aiChat.focusChatInput', () => deps.chat.focusInput()),
     reg('aiChat.showHistory', () => deps.chat.openHistory()),
-    reg('aiChat.moveChatToSideBar', () => deps.chat.moveToSideBar()),
-    reg('aiChat.moveChatToSecondarySideBar', () => deps.chat.moveToLocation('secondarySideBar')),
-    reg('aiChat.moveChatToPrimarySideBar', () => deps.chat.moveToLocation('sideBar')),
+    reg('aiChat.moveChatToSideBar', () => deps.chat.surfaces.moveToSideBar()),
+    reg('aiChat.moveChatToSecondarySideBar', () => deps.chat.surfaces.moveToLocation('secondarySideBar')),
+    reg('aiChat.moveChatToPrimarySideBar', () => deps.chat.surfaces.moveToLocation('sideBar')),
     reg('aiChat.newChat', () => deps.chat.newChat()),
     reg('aiChat.setApiKey', () => setApiKey(deps)),
     reg('aiChat.clearApiKey', () => clearApiKey(deps)),

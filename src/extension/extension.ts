@@ -107,9 +107,9 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerContextCommands(chat.attachments, () => chat.show(true)),
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions.open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions.toggle()),
-    ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat, { webviewOptions: { retainContextWhenHidden: true } })),
+    ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat.surfaces, { webviewOptions: { retainContextWhenHidden: true } })),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('aiChat.chatLocation')) void chat.locationChanged();
+      if (e.affectsConfiguration('aiChat.chatLocation')) void chat.surfaces.locationChanged();
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),

@@ -68,9 +68,10 @@ describe('Journey 20: Chat in the side bar', () => {
     // The same conversation in the editor: the view shows a placeholder, never a second chat.
     await wb.runCommand('AI Chat: Open Chat in Editor');
     await page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
-    const inEditor = new Chat(wb, await wb.chatFrame());
-    await waitFor(async () => (await inEditor.transcript()).some((t) => t.includes('e2e-sidebar-one')), 'the editor does not show the same conversation');
+    // The view turns into the placeholder first (its chat frame goes away), then the editor's chat.
     const holder = await placeholderFrame(wb);
+    const inEditor = await wb.settledChat();
+    await waitFor(async () => (await inEditor.transcript()).some((t) => t.includes('e2e-sidebar-one')), 'the editor does not show the same conversation');
     assert.equal(await holder.getByRole('textbox', { name: 'Message' }).count(), 0, 'no second chat in the view');
     const second = await inEditor.ask('Second question in the editor e2e-sidebar-two');
     assert.match(second, /e2e-sidebar-two/);

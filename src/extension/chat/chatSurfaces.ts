@@ -1,0 +1,339 @@
+// Where the chat is shown: the side bar view (a WebviewView, in the primary or secondary side
+// bar) or an editor panel (a WebviewPanel), one at a time. Opening the panel moves the chat there
+// and the view shows a placeholder with a button to bring it back; closing the panel brings it
+// back to the view. Each surface's page, ready queue, parsed receive and checked post are a
+// WebviewHost; what a surface shows comes from the chat controller.
+import * as vscode from 'vscode';
+import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../protocol';
+import { chatHtml, placeholderHtml } from '../html';
+import type { Logger } from '../log';
+import { WebviewHost, pageNonce } from '../platform/webviewHost';
+
+export const CHAT_VIEW_TYPE = 'aiChat.chat';
+/** The side bar view (package.json contributes.views), shown while aiChat.chatLocation is "sideBar". */
+export const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
+/** The same chat declared in the secondary side bar, shown while aiChat.chatLocation is "secondarySideBar". */
+export const CHAT_SECONDARY_VIEW = 'aiChat.chatViewSecondary';
+export const CHAT_VIEWS = [CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW] as const;
+export type ChatLocation = 'sideBar' | 'secondarySideBar';
+
+/** Where the user keeps the chat view (the manifest's `when` clauses show one view of the two). */
+export function chatLocation(): ChatLocation {
+  return vscode.workspace.getConfiguration('aiChat').get<string>('chatLocation') === 'secondarySideBar' ? 'secondarySideBar' : 'sideBar';
+}
+
+function chatViewId(): string {
+  return chatLocation() === 'secondarySideBar' ? CHAT_SECONDARY_VIEW : CHAT_SIDEBAR_VIEW;
+}
+
+/** Where the chat is attached: its webview, and how to bring it to the front. */
+export interface Surface {
+  kind: 'panel' | 'view';
+  webview: vscode.Webview;
+  /** Page, ready queue, parsed receive and checked post of the webview (set by attach). */
+  host?: WebviewHost<WebviewMessage, HostMessage>;
+  reveal(preserveFocus: boolean): void;
+  /** Shown on screen now (a hidden side bar or a background tab is not). */
+  visible(): boolean;
+  /** A change of the conversation did not reach the webview: it gets the whole state when next shown. */
+  stale?: boolean;
+}
+
+export interface ChatSurfacesDeps {
+  extensionUri: vscode.Uri;
+  logger: Logger;
+  /** A message from the surface's webview, parsed. */
+  receive(message: WebviewMessage): Promise<void>;
+  /** The whole state of the conversation, at the session's version (and why it is not shown, if so). */
+  conversationMessage(): HostMessage;
+  queueMessage(): HostMessage;
+  /** Reopens the conversation of the last window (once); `preferred` is a restored panel's. */
+  restoreCurrent(preferred?: string): Promise<void>;
+  /** Last look at a message before it is posted. */
+  beforePost(message: HostMessage): HostMessage;
+  /** The editor panel was closed by the user. */
+  panelClosed(): void;
+}
+
+export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvider {
+  private panel: vscode.WebviewPanel | undefined;
+  private view: vscode.WebviewView | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+  /** The surface the chat is attached to (the panel when there is one, else the view). */
+  private surface: Surface | undefined;
+  /** Called when a view resolves; each returns true once its wait is over. */
+  private readonly viewWaiters: Array<() => boolean> = [];
+  private panelDisposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: ChatSurfacesDeps) {}
+
+  /** The surface the chat is attached to now, if any. */
+  get current(): Surface | undefined {
+    return this.surface;
+  }
+
+  get isOpen(): boolean {
+    return this.surface !== undefined;
+  }
+
+  /** The chat is on screen (its card can tell the user what a notification would). */
+  get isVisible(): boolean {
+    return this.surface?.visible() ?? false;
+  }
+
+  /** Shows the chat where it is: the editor panel when open, else the side bar view. */
+  async show(preserveFocus = false): Promise<void> {
+    await this.deps.restoreCurrent();
+    if (this.surface) {
+      this.surface.reveal(preserveFocus);
+      return;
+    }
+    // Resolves the view (resolveWebviewView attaches the chat to it).
+    await vscode.commands.executeCommand(`${chatViewId()}.focus`);
+    await this.viewResolved(5000);
+    // The view was resolved while the chat was elsewhere (its location just changed).
+    if (!this.surface && this.view?.viewType === chatViewId()) this.attachView(this.view);
+    // A host without the view (hidden by the user, or never resolved): the editor panel.
+    if (!this.surface) await this.openInEditor(preserveFocus);
+  }
+
+  /** Moves the chat into an editor panel beside the editor (or reveals it there). */
+  async openInEditor(preserveFocus = false): Promise<void> {
+    if (this.panel) {
+      this.panel.reveal(undefined, preserveFocus);
+      return;
+    }
+    await this.deps.restoreCurrent();
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      vscode.l10n.t('AI Chat'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [this.mediaRoot()] },
+    );
+    this.attachPanel(panel);
+  }
+
+  /** Closes the editor panel: the chat goes back to the side bar view. */
+  async moveToSideBar(): Promise<void> {
+    this.panel?.dispose();
+    await this.show();
+  }
+
+  /**
+   * Keeps the chat in the view of `location` (the setting is what the manifest's `when` clauses
+   * read): the other view goes away, this one is resolved and the chat attached to it.
+   */
+  async moveToLocation(location: ChatLocation): Promise<void> {
+    if (chatLocation() !== location) {
+      await vscode.workspace.getConfiguration('aiChat').update('chatLocation', location, vscode.ConfigurationTarget.Global);
+    }
+    await this.moveToSideBar();
+  }
+
+  /** aiChat.chatLocation changed (here or in the settings): the chat follows to the view now shown. */
+  async locationChanged(): Promise<void> {
+    if (this.surface?.kind === 'panel') return;
+    // The view of the old location is disposed once its `when` clause turns false.
+    if (this.surface?.kind === 'view' && this.view?.viewType !== chatViewId()) this.unbind();
+    await this.show(true);
+  }
+
+  /** The side bar view is shown for the first time (or again after it was moved or closed). */
+  resolveWebviewView(view: vscode.WebviewView): void {
+    for (const d of this.viewDisposables) d.dispose();
+    this.viewDisposables = [];
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    // The view shows the conversation the extension goes on with: the last window's, once read.
+    void this.deps.restoreCurrent();
+    this.viewDisposables.push(
+      view.onDidChangeVisibility(() => {
+        if (view.visible && this.surface?.webview === view.webview) this.catchUp();
+      }),
+      view.onDidDispose(() => {
+        if (this.view !== view) return;
+        for (const d of this.viewDisposables) d.dispose();
+        this.viewDisposables = [];
+        this.view = undefined;
+        // A view moved to another side bar is disposed and resolved again: the reply goes on.
+        if (this.surface?.kind === 'view') this.unbind();
+      }),
+    );
+    if (this.panel) this.showPlaceholder(view);
+    else this.attachView(view);
+    // Waiters for this location's view are done; a view of the other location leaves them waiting.
+    const waiting = this.viewWaiters.splice(0).filter((done) => !done());
+    this.viewWaiters.push(...waiting);
+  }
+
+  /** A panel restored by the WebviewPanelSerializer after a window reload: the chat goes there. */
+  adoptRestoredPanel(panel: vscode.WebviewPanel): void {
+    if (this.panel && this.panel !== panel) {
+      // The restored panel is the one on screen: it replaces a stale one.
+      const old = this.panel;
+      this.unbind();
+      this.panel = undefined;
+      old.dispose();
+    }
+    panel.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    this.attachPanel(panel);
+  }
+
+  /** The webview said `ready`: what was queued for it before, in order. */
+  markReady(surface: Surface | undefined): HostMessage[] {
+    return surface?.host?.markReady() ?? [];
+  }
+
+  /** The webview asked for the whole state (it missed a change). */
+  resync(): void {
+    if (this.surface) this.surface.stale = true;
+    this.catchUp();
+  }
+
+  /**
+   * Posts to the surface's webview (kept until it says `ready`), checked with the schema the
+   * webview parses it with: strings and lists over their maxima are cut (and logged).
+   */
+  post(message: HostMessage): void {
+    const surface = this.surface;
+    if (!surface) return;
+    surface.host?.post(this.deps.beforePost(message));
+  }
+
+  /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
+  private viewResolved(ms: number): Promise<void> {
+    if (this.view?.viewType === chatViewId()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.viewWaiters.push(() => {
+        if (this.view?.viewType !== chatViewId()) return false;
+        clearTimeout(timer);
+        resolve();
+        return true;
+      });
+    });
+  }
+
+  private attachView(view: vscode.WebviewView): void {
+    if (this.panel || this.view !== view) return;
+    this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus), visible: () => view.visible }, []);
+  }
+
+  /** The view while the chat is in the editor: a line saying so and a button to bring it back. */
+  private showPlaceholder(view: vscode.WebviewView): void {
+    const webview = view.webview;
+    const media = this.mediaRoot();
+    webview.html = placeholderHtml({
+      cspSource: webview.cspSource,
+      nonce: pageNonce(),
+      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
+      text: vscode.l10n.t('The chat is open in the editor.'),
+      buttonLabel: vscode.l10n.t('Move Chat to Side Bar'),
+    });
+    this.viewDisposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
+      }),
+    );
+  }
+
+  private mediaRoot(): vscode.Uri {
+    return vscode.Uri.joinPath(this.deps.extensionUri, 'media');
+  }
+
+  private attachPanel(panel: vscode.WebviewPanel): void {
+    // The chat leaves the view (a reply in progress goes on, now shown in the panel).
+    if (this.surface?.kind === 'view') this.unbind();
+    this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.mediaRoot(), 'chat-icon.svg');
+    if (this.view) this.showPlaceholder(this.view);
+    this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
+      panel.onDidDispose(() => this.detachPanel(panel)),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible && this.panel === panel) this.catchUp();
+      }),
+    ]);
+  }
+
+  private attach(surface: Surface, listeners: vscode.Disposable[]): void {
+    this.surface = surface;
+    const webview = surface.webview;
+    const media = this.mediaRoot();
+    const host = new WebviewHost<WebviewMessage, HostMessage>({
+      webview,
+      name: surface.kind === 'panel' ? 'chat panel' : 'chat view', // l10n-ignore: names the webview in the log
+      parse: parseWebviewMessage,
+      check: fitHostMessage,
+      receive: (message) => this.deps.receive(message),
+      refused: (message) => this.refused(surface, message),
+      undelivered: (message) => {
+        if ('version' in message && message.version !== undefined) surface.stale = true;
+      },
+      logger: this.deps.logger,
+    });
+    surface.host = host;
+    host.setHtml((cspSource, nonce) => chatHtml({
+      cspSource,
+      nonce,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
+      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+      renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
+      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
+      surface: surface.kind,
+      l10nBundle: vscode.l10n.bundle,
+    }));
+    this.panelDisposables.push(host, ...listeners);
+  }
+
+  /** Forgets the surface (listeners, queue) without touching the chat. */
+  private unbind(): void {
+    for (const d of this.panelDisposables) d.dispose();
+    this.panelDisposables = [];
+    this.surface = undefined;
+  }
+
+  private detachPanel(panel: vscode.WebviewPanel): void {
+    if (this.panel !== panel) return;
+    this.unbind();
+    this.panel = undefined;
+    this.deps.panelClosed();
+    if (this.view) this.attachView(this.view);
+  }
+
+  /** A surface shown again after a change did not reach it: the whole state, at the session's version. */
+  private catchUp(): void {
+    const surface = this.surface;
+    if (!surface?.stale || !surface.host?.isReady) return;
+    surface.stale = false;
+    this.post(this.deps.conversationMessage());
+    this.post(this.deps.queueMessage());
+  }
+
+  /**
+   * A message the webview would drop even cut: a change of the conversation is replaced by the
+   * whole state, so the webview never stays on an older one; a conversation that cannot be shown
+   * at all says so instead of showing an empty chat.
+   */
+  private refused(surface: Surface, message: HostMessage): void {
+    if (this.surface !== surface) return;
+    if ('version' in message && message.type !== 'conversation') {
+      surface.stale = true;
+      this.post(this.deps.conversationMessage());
+    } else if (message.type === 'conversation') {
+      this.post({
+        type: 'conversation',
+        conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
+        status: message.status,
+        ...(message.version !== undefined ? { version: message.version } : {}),
+        notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
+      });
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.unbind();
+    for (const d of this.viewDisposables) d.dispose();
+  }
+}
