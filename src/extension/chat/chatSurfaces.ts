@@ -5,39 +5,11 @@
 // WebviewHost; what a surface shows comes from the chat controller.
 import * as vscode from 'vscode';
 import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../protocol';
-import { chatHtml, placeholderHtml } from '../html';
 import type { Logger } from '../log';
-import { WebviewHost, pageNonce } from '../platform/webviewHost';
-
-export const CHAT_VIEW_TYPE = 'aiChat.chat';
-/** The side bar view (package.json contributes.views), shown while aiChat.chatLocation is "sideBar". */
-export const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
-/** The same chat declared in the secondary side bar, shown while aiChat.chatLocation is "secondarySideBar". */
-export const CHAT_SECONDARY_VIEW = 'aiChat.chatViewSecondary';
-export const CHAT_VIEWS = [CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW] as const;
-export type ChatLocation = 'sideBar' | 'secondarySideBar';
-
-/** Where the user keeps the chat view (the manifest's `when` clauses show one view of the two). */
-export function chatLocation(): ChatLocation {
-  return vscode.workspace.getConfiguration('aiChat').get<string>('chatLocation') === 'secondarySideBar' ? 'secondarySideBar' : 'sideBar';
-}
-
-function chatViewId(): string {
-  return chatLocation() === 'secondarySideBar' ? CHAT_SECONDARY_VIEW : CHAT_SIDEBAR_VIEW;
-}
-
-/** Where the chat is attached: its webview, and how to bring it to the front. */
-export interface Surface {
-  kind: 'panel' | 'view';
-  webview: vscode.Webview;
-  /** Page, ready queue, parsed receive and checked post of the webview (set by attach). */
-  host?: WebviewHost<WebviewMessage, HostMessage>;
-  reveal(preserveFocus: boolean): void;
-  /** Shown on screen now (a hidden side bar or a background tab is not). */
-  visible(): boolean;
-  /** A change of the conversation did not reach the webview: it gets the whole state when next shown. */
-  stale?: boolean;
-}
+import { WebviewHost } from '../platform/webviewHost';
+import { CHAT_VIEW_TYPE, chatLocation, chatViewId, type ChatLocation } from './chatLocation';
+import { chatPage, placeholderPage } from './chatPages';
+import type { Surface } from './surface';
 
 export interface ChatSurfacesDeps {
   extensionUri: vscode.Uri;
@@ -54,6 +26,9 @@ export interface ChatSurfacesDeps {
   /** The editor panel was closed by the user. */
   panelClosed(): void;
 }
+
+export type { Surface } from './surface';
+export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatLocation';
 
 export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvider {
   private panel: vscode.WebviewPanel | undefined;
@@ -222,15 +197,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
   /** The view while the chat is in the editor: a line saying so and a button to bring it back. */
   private showPlaceholder(view: vscode.WebviewView): void {
     const webview = view.webview;
-    const media = this.mediaRoot();
-    webview.html = placeholderHtml({
-      cspSource: webview.cspSource,
-      nonce: pageNonce(),
-      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
-      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
-      text: vscode.l10n.t('The chat is open in the editor.'),
-      buttonLabel: vscode.l10n.t('Move Chat to Side Bar'),
-    });
+    webview.html = placeholderPage(webview, this.mediaRoot());
     this.viewDisposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
         if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
@@ -259,7 +226,6 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
   private attach(surface: Surface, listeners: vscode.Disposable[]): void {
     this.surface = surface;
     const webview = surface.webview;
-    const media = this.mediaRoot();
     const host = new WebviewHost<WebviewMessage, HostMessage>({
       webview,
       name: surface.kind === 'panel' ? 'chat panel' : 'chat view', // l10n-ignore: names the webview in the log
@@ -273,16 +239,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
       logger: this.deps.logger,
     });
     surface.host = host;
-    host.setHtml((cspSource, nonce) => chatHtml({
-      cspSource,
-      nonce,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js')).toString(),
-      chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
-      renderCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'render.css')).toString(),
-      codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
-      surface: surface.kind,
-      l10nBundle: vscode.l10n.bundle,
-    }));
+    host.setHtml(chatPage(webview, this.mediaRoot(), surface.kind));
     this.panelDisposables.push(host, ...listeners);
   }
 

@@ -2,17 +2,17 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, modelSendRefusal, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, restoreQueue, resumeQueue, stopQueue, takeNext, type MessageQueue, toConversationView, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent, type StoredMessage } from '../../core';
-import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView, type MessageView, type ReplyMeta } from '../../protocol';
+import { canAfford, clearQueue, modelSendRefusal, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent } from '../../core';
+import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView } from '../../protocol';
+import { conversationMessageOf, eventMessages } from './presenter';
+import { loadQueue, saveQueue, type QueueStore } from './savedQueue';
+
+export { messageView } from './presenter';
 
 /** What became of a message given to `send`. */
 export type SendOutcome = 'sent' | 'queued' | 'refused';
 
-/** Where the queue of a conversation is kept between windows (the workspace's state). */
-export interface QueueStore {
-  load(): unknown;
-  save(value: unknown): void;
-}
+export type { QueueStore } from './savedQueue';
 
 /** What the controller reads of the settings, models and key. */
 export interface ChatControllerDeps {
@@ -44,33 +44,6 @@ export interface ChatControllerDeps {
   queueStore?: QueueStore;
 }
 
-const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
-
-/** A reply's meta as the webview accepts it: values it would refuse are left out, never the message. */
-function metaView(meta: ReplyMeta): ReplyMeta {
-  const { credits, promptTokens, completionTokens, note, ...rest } = meta;
-  const okCredits = credits !== undefined && Number.isFinite(credits) && credits >= 0 ? credits : undefined;
-  return {
-    ...rest,
-    model: clip(rest.model, MAX_MODEL_ID),
-    ...(okCredits !== undefined ? { credits: okCredits } : {}),
-    ...(safeCount(promptTokens) !== undefined ? { promptTokens } : {}),
-    ...(safeCount(completionTokens) !== undefined ? { completionTokens } : {}),
-    ...(note !== undefined ? { note: clip(note, 500) } : {}),
-  };
-}
-
-export function messageView(m: StoredMessage): MessageView {
-  return {
-    id: m.id,
-    role: m.role,
-    content: m.content,
-    status: m.status,
-    ...(m.meta ? { meta: metaView(m.meta) } : {}),
-    ...(m.error ? { error: m.error } : {}),
-  };
-}
-
 export class ChatController {
   private queue: MessageQueue = emptyQueue();
   private queueSeq = 0;
@@ -91,10 +64,7 @@ export class ChatController {
 
   /** The queue is kept with the conversation it belongs to (nothing when empty). */
   private saveQueue(): void {
-    const store = this.deps.queueStore;
-    if (!store) return;
-    const q = this.queue;
-    store.save(q.items.length ? { conversationId: this.deps.session.conversation.id, items: q.items, ...(q.reason ? { reason: q.reason } : {}) } : undefined);
+    if (this.deps.queueStore) saveQueue(this.deps.queueStore, this.deps.session.conversation.id, this.queue);
   }
 
   /**
@@ -102,15 +72,10 @@ export class ChatController {
    * the user sends it on, edits or clears it. A queue of another conversation is not taken.
    */
   private restoreSavedQueue(): void {
-    const saved = this.deps.queueStore?.load();
-    if (!saved || typeof saved !== 'object' || (saved as { conversationId?: unknown }).conversationId !== this.deps.session.conversation.id) return;
-    const q = restoreQueue(saved);
-    if (q.items.length === 0) return;
-    for (const m of q.items) {
-      const n = /^q(\d+)$/.exec(m.id);
-      if (n) this.queueSeq = Math.max(this.queueSeq, Number(n[1]));
-    }
-    this.setQueue({ ...q, reason: l10n.t('Not sent before the window closed') });
+    const saved = this.deps.queueStore && loadQueue(this.deps.queueStore, this.deps.session.conversation.id);
+    if (!saved) return;
+    this.queueSeq = Math.max(this.queueSeq, saved.lastSeq);
+    this.setQueue({ ...saved.queue, reason: l10n.t('Not sent before the window closed') });
   }
 
   queueRemove(id: string): void {
@@ -212,15 +177,7 @@ export class ChatController {
    * surface), with the session's version; `notice` says why it is not the one the user had.
    */
   conversationMessage(notice?: string): HostMessage {
-    const s = this.deps.session;
-    const view = toConversationView(s.conversation);
-    return {
-      type: 'conversation',
-      conversation: { ...view, messages: view.messages.map((m) => (m.meta ? { ...m, meta: metaView(m.meta) } : m)) },
-      status: this.status(),
-      version: s.version,
-      ...(notice ? { notice: clip(notice, MAX_NOTICE) } : {}),
-    };
+    return conversationMessageOf(this.deps.session, this.status(), notice);
   }
 
   settingsMessage(): HostMessage {
@@ -235,25 +192,7 @@ export class ChatController {
   /** Translates one domain event of the session into what the webview is told. */
   toMessages(event: SessionEvent): HostMessage[] {
     // Told right after the event: the session's version is the event's.
-    const version = this.deps.session.version;
-    switch (event.type) {
-      case 'turnStarted':
-        return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant), status: this.status(), version }];
-      case 'textAppended':
-        return [{ type: 'streamChunk', messageId: event.messageId, offset: event.offset, text: event.text, version }];
-      case 'turnStatus':
-        return [{ type: 'streamStatus', messageId: event.messageId, text: clip(event.text, MAX_NOTICE), version }];
-      case 'turnEnded':
-        return [{ type: 'turnEnded', message: messageView(event.message), status: this.status(), version }];
-      case 'messageChanged':
-        return [{ type: 'messageChanged', message: messageView(event.message), version }];
-      case 'conversationChanged':
-        return [this.conversationMessage()];
-      case 'sendErrorChanged':
-        return [{ type: 'status', status: this.status(), version }];
-      case 'inputReturned':
-        return [{ type: 'restoreInput', text: event.text }];
-    }
+    return eventMessages(event, this.deps.session.version, this.status(), () => this.conversationMessage());
   }
 
   /** Called with every event of the session. */

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-/** The view id registered in src/extension/chat/chatSurfaces.ts (CHAT_SIDEBAR_VIEW; that module needs vscode). */
+/** The view id registered in src/extension/chat/chatLocation.ts (CHAT_SIDEBAR_VIEW; that module needs vscode). */
 const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
-/** CHAT_SECONDARY_VIEW of src/extension/chat/chatSurfaces.ts. */
+/** CHAT_SECONDARY_VIEW of src/extension/chat/chatLocation.ts. */
 const CHAT_SECONDARY_VIEW = 'aiChat.chatViewSecondary';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -34,7 +34,7 @@ describe('manifest: side bar view and walkthrough', () => {
     assert.ok(existsSync(path.join(root, container.icon)), `icon ${container.icon} exists`);
     const view = contributes.views.aiChat.find((v: { id: string }) => v.id === CHAT_SIDEBAR_VIEW);
     assert.equal(view?.type, 'webview');
-    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'chatSurfaces.ts'), 'utf8');
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'chatLocation.ts'), 'utf8');
     assert.ok(source.includes(`export const CHAT_SIDEBAR_VIEW = '${CHAT_SIDEBAR_VIEW}';`), 'the provider is registered for this id');
     assert.match(readFileSync(path.join(root, '.vscodeignore'), 'utf8'), new RegExp(`^!${container.icon.replace(/[.]/g, '\\.')}$`, 'm'));
   });
@@ -57,7 +57,7 @@ describe('manifest: side bar view and walkthrough', () => {
     for (const value of setting.enum) {
       assert.equal([primary, secondary].filter((v) => shown(v?.when, value)).length, 1, `${value}: one view`);
     }
-    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'chatSurfaces.ts'), 'utf8');
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'chatLocation.ts'), 'utf8');
     assert.ok(source.includes(`export const CHAT_SECONDARY_VIEW = '${CHAT_SECONDARY_VIEW}';`), 'the provider is registered for this id');
   });
 
