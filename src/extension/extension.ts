@@ -9,7 +9,7 @@ import { BalanceService } from './balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
 import { ClientProvider } from './clientProvider';
 import { registerCommands } from './commands';
-import { registerContextCommands } from './context/attachments';
+import { registerContextCommands } from './context/contextCommands';
 import { CreditsService } from './credits/credits';
 import { registerEditorPromptCommands } from './editorPrompts/commands';
 import { ConfigService } from './config';

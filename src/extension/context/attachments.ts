@@ -17,33 +17,9 @@ import {
   type FileResult,
 } from '../../core';
 import type { ContextChip } from '../../protocol';
-
-const DEFAULT_MAX_KB = 100;
-/** A file of another file system (not on this disk) is read whole by VS Code: above this, refused. */
-const MAX_VIRTUAL_FILE_BYTES = 16 * 1024 * 1024;
+import { MAX_VIRTUAL_FILE_BYTES, SEVERITY, fit, maxKB, relPath } from './editorFacts';
 
 type AddOutcome = 'added' | 'failed' | 'count' | 'size';
-
-/** Cuts a chip's text to the protocol's maxima (one overlong path must not drop the whole row). */
-function fit(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function maxKB(): number {
-  const v = vscode.workspace.getConfiguration('aiChat').get<number>('context.maxFileKB', DEFAULT_MAX_KB);
-  return Number.isFinite(v) && v > 0 ? Math.min(v, 4096) : DEFAULT_MAX_KB;
-}
-
-function relPath(uri: vscode.Uri): string {
-  return vscode.workspace.asRelativePath(uri, false);
-}
-
-const SEVERITY: Record<vscode.DiagnosticSeverity, Diagnostic['severity']> = {
-  [vscode.DiagnosticSeverity.Error]: 'error',
-  [vscode.DiagnosticSeverity.Warning]: 'warning',
-  [vscode.DiagnosticSeverity.Information]: 'info',
-  [vscode.DiagnosticSeverity.Hint]: 'hint',
-};
 
 export class ContextAttachments implements vscode.Disposable {
   private items: Attachment[] = [];
@@ -306,21 +282,4 @@ export class ContextAttachments implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/** Commands of the editor and Explorer context menus. */
-export function registerContextCommands(attachments: ContextAttachments, reveal: () => Promise<void>): vscode.Disposable[] {
-  const then = async (added: boolean | Promise<boolean>): Promise<void> => {
-    if (await added) await reveal();
-  };
-  return [
-    vscode.commands.registerCommand('aiChat.addContext', () => then(attachments.pick())),
-    vscode.commands.registerCommand('aiChat.addFileToChat', (uri?: vscode.Uri, all?: vscode.Uri[]) => {
-      const uris = all?.length ? all : uri instanceof vscode.Uri ? [uri] : [];
-      if (!uris.length) return then(attachments.addCurrentFile());
-      return then(attachments.addFiles(uris).then((n) => n > 0));
-    }),
-    vscode.commands.registerCommand('aiChat.addSelectionToChat', () => then(attachments.addSelection())),
-    vscode.commands.registerCommand('aiChat.addProblemsToChat', (uri?: vscode.Uri) => then(attachments.addProblems(uri instanceof vscode.Uri ? uri : undefined))),
-  ];
 }

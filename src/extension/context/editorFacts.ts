@@ -1,0 +1,29 @@
+// What the attachment gatherers read of VS Code: the size setting, workspace-relative paths and
+// the Problems' severities, and how a chip's text is cut to the protocol's maxima.
+import * as vscode from 'vscode';
+import type { Diagnostic } from '../../core';
+
+const DEFAULT_MAX_KB = 100;
+/** A file of another file system (not on this disk) is read whole by VS Code: above this, refused. */
+export const MAX_VIRTUAL_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Cuts a chip's text to the protocol's maxima (one overlong path must not drop the whole row). */
+export function fit(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function maxKB(): number {
+  const v = vscode.workspace.getConfiguration('aiChat').get<number>('context.maxFileKB', DEFAULT_MAX_KB);
+  return Number.isFinite(v) && v > 0 ? Math.min(v, 4096) : DEFAULT_MAX_KB;
+}
+
+export function relPath(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
+}
+
+export const SEVERITY: Record<vscode.DiagnosticSeverity, Diagnostic['severity']> = {
+  [vscode.DiagnosticSeverity.Error]: 'error',
+  [vscode.DiagnosticSeverity.Warning]: 'warning',
+  [vscode.DiagnosticSeverity.Information]: 'info',
+  [vscode.DiagnosticSeverity.Hint]: 'hint',
+};
