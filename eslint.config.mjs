@@ -10,6 +10,10 @@ const layers = {
   core: { vscode: false, forbidden: ['extension', 'webview'] },
   webview: { vscode: false, node: false, forbidden: ['client', 'core', 'extension'] },
   extension: { vscode: true, forbidden: ['webview'] },
+  // The rooms of src/extension: the platform and the account serve the chat and the editor, never
+  // the other way round (design.md, The chat path).
+  'extension/platform': { vscode: true, forbidden: ['webview', 'chat', 'editor'] },
+  'extension/account': { vscode: true, forbidden: ['webview', 'chat', 'editor'] },
 };
 
 /** A relative import specifier that reaches src/<folder> (`../core`, `../../core/x`, `../../src/core`). */

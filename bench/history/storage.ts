@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, encodeLog, type Conversation } from '../../src/core';
-import { FileConversationStorage } from '../../src/extension/conversationFiles';
+import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
 
 export interface StorageFigures {
   list1000Ms: number;

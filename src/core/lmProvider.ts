@@ -1,6 +1,6 @@
 // The service's models as a VS Code language model provider: what the model picker lists, how
 // a request's messages become the service's, and a token estimate. Pure: the vscode side
-// (src/extension/nativeChat/lmProvider.ts) passes neutral shapes in.
+// (src/extension/chat/native/lmProvider.ts) passes neutral shapes in.
 import * as l10n from '@vscode/l10n';
 import { creditsText } from '../protocol/wording';
 import type { HistoryMessage } from './conversation';

@@ -1,7 +1,7 @@
 // One answer of the @aichat participant in VS Code's Chat view: the Chat view's earlier turns
 // and the new prompt become the service's messages, the reply streams through the same client
 // as the panel's, and a failure is described with the panel's wording. Pure: the participant
-// (src/extension/nativeChat) passes the Chat view's turns in and writes the text out.
+// (src/extension/chat/native) passes the Chat view's turns in and writes the text out.
 import { ReplyAssembler } from '../client/reply';
 import type { ChatBackend, SessionRetryNotice, SessionSettings } from './chatSession';
 import { formatMessageId, MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';

@@ -1,18 +1,18 @@
 // The extension's commands.
 import * as vscode from 'vscode';
-import type { CreditsService } from './credits/credits';
+import type { CreditsService } from './account/credits';
 import type { ChatServiceClient } from '../client';
 import { originOf } from '../core/address';
 import { conversationToMarkdown, creditsText, formatSelectionMessage, subscriptionItems, totalCredits } from '../core';
-import type { BalanceService } from './balanceService';
-import type { ChatPanelController } from './chatPanel';
-import type { ClientProvider } from './clientProvider';
-import type { ConfigService } from './config';
-import type { ApiKeyStore } from './keyStore';
-import type { Logger } from './log';
-import type { ModelService } from './modelService';
-import { REVIEW_COMMAND, type ServiceAddress } from './serviceAddress';
-import { clientTimeouts } from './settings';
+import type { BalanceService } from './account/balanceService';
+import type { ChatPanelController } from './chat/chatPanel';
+import type { ClientProvider } from './platform/clientProvider';
+import type { ConfigService } from './platform/config';
+import type { ApiKeyStore } from './account/keyStore';
+import type { Logger } from './platform/log';
+import type { ModelService } from './account/modelService';
+import { REVIEW_COMMAND, type ServiceAddress } from './platform/serviceAddress';
+import { clientTimeouts } from './platform/settings';
 
 export interface CommandDeps {
   config: ConfigService;

@@ -3,27 +3,27 @@
 // deactivate() waits for.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import { watchSaving } from './saveWarning';
+import { watchSaving } from './platform/saveWarning';
 import { budgetForModel, ChatSession, ConversationStore } from '../core';
-import { BalanceService } from './balanceService';
-import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chatPanel';
-import { ClientProvider } from './clientProvider';
+import { BalanceService } from './account/balanceService';
+import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chat/chatPanel';
+import { ClientProvider } from './platform/clientProvider';
 import { registerCommands } from './commands';
-import { registerContextCommands } from './context/contextCommands';
-import { CreditsService } from './credits/credits';
-import { registerEditorPromptCommands } from './editorPrompts/commands';
-import { ConfigService } from './config';
-import { FileConversationStorage } from './conversationFiles';
-import { ApplyToFile } from './apply/applyToFile';
-import { InstructionsService } from './instructions';
-import { registerParticipant } from './nativeChat/participant';
-import { registerLmProvider } from './nativeChat/lmProvider';
-import { EditorTracker } from './editorTracker';
-import { ApiKeyStore } from './keyStore';
-import { createChannelLogger } from './log';
-import { ModelService } from './modelService';
-import { ServiceAddress } from './serviceAddress';
-import { StatusBarController } from './statusBar';
+import { registerContextCommands } from './editor/contextCommands';
+import { CreditsService } from './account/credits';
+import { registerEditorPromptCommands } from './editor/editorPromptCommands';
+import { ConfigService } from './platform/config';
+import { FileConversationStorage } from './platform/conversationFiles';
+import { ApplyToFile } from './editor/applyToFile';
+import { InstructionsService } from './editor/instructions';
+import { registerParticipant } from './chat/native/participant';
+import { registerLmProvider } from './chat/native/lmProvider';
+import { EditorTracker } from './editor/editorTracker';
+import { ApiKeyStore } from './account/keyStore';
+import { createChannelLogger } from './platform/log';
+import { ModelService } from './account/modelService';
+import { ServiceAddress } from './platform/serviceAddress';
+import { StatusBarController } from './account/statusBar';
 import { TurnAccounting, panelTurnKey } from './account/turnAccounting';
 
 export function activate(context: vscode.ExtensionContext): void {

@@ -8,8 +8,8 @@ import {
   ChargeTracker, turnKey, usageRecordOf,
   type ChatBackend, type ReplyFinished, type TurnCharge, type TurnOutcome, type TurnSurface, type UsageRecord,
 } from '../../core';
-import type { BalanceService } from '../balanceService';
-import type { Logger } from '../log';
+import type { BalanceService } from './balanceService';
+import type { Logger } from '../platform/log';
 
 export interface TurnAccountingDeps {
   balance: BalanceService;

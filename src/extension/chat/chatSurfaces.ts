@@ -5,7 +5,7 @@
 // WebviewHost; what a surface shows comes from the chat controller.
 import * as vscode from 'vscode';
 import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../protocol';
-import type { Logger } from '../log';
+import type { Logger } from '../platform/log';
 import { WebviewHost } from '../platform/webviewHost';
 import { CHAT_VIEW_TYPE, chatLocation, chatViewId, type ChatLocation } from './chatLocation';
 import { chatPage, placeholderPage } from './chatPages';

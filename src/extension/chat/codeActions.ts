@@ -2,8 +2,8 @@
 // Insert at the cursor of the last editor, and Open in a new editor.
 import * as vscode from 'vscode';
 import type { CodeActionKind } from '../../protocol';
-import type { ApplyToFile } from '../apply/applyToFile';
-import type { EditorTracker } from '../editorTracker';
+import type { ApplyToFile } from '../editor/applyToFile';
+import type { EditorTracker } from '../editor/editorTracker';
 
 export interface CodeActionDeps {
   apply: ApplyToFile;

@@ -5,7 +5,7 @@
 // the webview parses it with (cut to its limits, or refused with the reason).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Logger } from '../log';
+import type { Logger } from './log';
 
 type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
 type Checked<T> = { ok: true; message: T; cut: string[] } | { ok: false; error: string };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ConversationStore, appendMessage } from '../../../src/core';
-import { FileConversationStorage } from '../../../src/extension/conversationFiles';
+import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { EXTENSION_ID } from '../launcher';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';

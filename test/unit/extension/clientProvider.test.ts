@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectionError } from '../../../src/client';
 import { ChatSession, ConversationStore, MemoryConversationStorage } from '../../../src/core';
-import { ClientProvider } from '../../../src/extension/clientProvider';
-import type { ConfigChange, ConfigService } from '../../../src/extension/config';
-import type { ServiceAddress } from '../../../src/extension/serviceAddress';
-import { readSettings } from '../../../src/extension/settings';
+import { ClientProvider } from '../../../src/extension/platform/clientProvider';
+import type { ConfigChange, ConfigService } from '../../../src/extension/platform/config';
+import type { ServiceAddress } from '../../../src/extension/platform/serviceAddress';
+import { readSettings } from '../../../src/extension/platform/settings';
 
 // A settings change (request timeout, proxy, address) builds a new client; the old one must let a
 // reply that is streaming finish, and be closed once nothing runs on it any more.

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
-import { appendDurably, FileConversationStorage } from '../../../src/extension/conversationFiles';
+import { appendDurably, FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 
 describe('conversation files', () => {
   let dir: string;

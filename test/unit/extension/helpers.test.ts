@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { chatHtml, contentSecurityPolicy, placeholderHtml } from '../../../src/extension/html';
-import { isSafeConversationId, normalizeBaseUrl, safeExternalUrl } from '../../../src/extension/links';
-import { formatLogLine, redact, redactData } from '../../../src/extension/redact';
-import { clientTimeouts, DEFAULT_BASE_URL, readSettings } from '../../../src/extension/settings';
+import { chatHtml, contentSecurityPolicy, placeholderHtml } from '../../../src/extension/chat/html';
+import { isSafeConversationId, normalizeBaseUrl, safeExternalUrl } from '../../../src/extension/platform/links';
+import { formatLogLine, redact, redactData } from '../../../src/extension/platform/redact';
+import { clientTimeouts, DEFAULT_BASE_URL, readSettings } from '../../../src/extension/platform/settings';
 
 describe('link checks', () => {
   it('allows only http and https URLs', () => {

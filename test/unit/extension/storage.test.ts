@@ -3,7 +3,7 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore, type Conversation } from '../../../src/core';
-import { FileConversationStorage } from '../../../src/extension/conversationFiles';
+import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 
 const FIXTURE_0_1_0 = join(__dirname, '..', '..', 'fixtures', 'storage-0.1.0');
 const REPLY = 'A reply of about eight kilobytes. '.repeat(240);

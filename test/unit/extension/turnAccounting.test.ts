@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { answerNative, type ChatBackend, type PendingCharge, type SessionStreamEvent, type UsageRecord } from '../../../src/core';
 import { TurnAccounting, panelTurnKey } from '../../../src/extension/account/turnAccounting';
-import type { BalanceService } from '../../../src/extension/balanceService';
-import type { Logger } from '../../../src/extension/log';
+import type { BalanceService } from '../../../src/extension/account/balanceService';
+import type { Logger } from '../../../src/extension/platform/log';
 
 /** The service's balance as GET /user/balance reports it, and what the accounting tells the balance service. */
 function fakeBalance(start: number, holdFirstFetch?: Promise<void>) {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chatHtml } from '../../../src/extension/html';
+import { chatHtml } from '../../../src/extension/chat/html';
 import { readL10nBundle } from '../../../src/protocol';
 import { findUnlocalized, scanProject } from './uiText';
 

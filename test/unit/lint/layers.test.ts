@@ -53,6 +53,17 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
     await accepts('src/client/a.ts', "import { x } from './errors';\nimport * as z from 'zod';\nexport const y = [x, z];\n");
   });
 
+  it('src/extension/platform and src/extension/account import neither the chat nor the editor rooms', async () => {
+    for (const room of ['platform', 'account']) {
+      const file = `src/extension/${room}/a.ts`;
+      await rejects(file, "import { x } from '../chat/controller';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
+      await rejects(file, "import { x } from '../editor/attachments';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
+      await rejects(file, "import { x } from '../../webview/main';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
+      await accepts(file, "import { x } from '../platform/log';\nimport { y } from '../../core';\nexport const z = [x, y];\n");
+    }
+    await accepts('src/extension/chat/a.ts', "import { x } from '../account/keyStore';\nimport { y } from '../editor/attachments';\nexport const z = [x, y];\n");
+  });
+
   it('src/protocol imports nothing from the other src folders', async () => {
     for (const other of ['client', 'core', 'extension', 'webview']) {
       await rejects('src/protocol/a.ts', `import { x } from '../${other}';\nexport const y = x;\n`, /src\/protocol must not/);

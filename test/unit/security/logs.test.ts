@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient, type Logger } from '../../../src/client';
-import { logLines, type LogLevel } from '../../../src/extension/redact';
+import { logLines, type LogLevel } from '../../../src/extension/platform/redact';
 
 const KEY = 'sk-live-9f8e7d6c5b4a39281706';
 const TEXT = 'my private question about payroll.ts';

@@ -2,11 +2,11 @@
 // a workspace's service address, the key written before it is kept, no client after dispose.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ClientProvider } from '../../../../src/extension/clientProvider';
-import { ConfigService } from '../../../../src/extension/config';
-import { ApiKeyStore } from '../../../../src/extension/keyStore';
-import type { Logger } from '../../../../src/extension/log';
-import { ServiceAddress } from '../../../../src/extension/serviceAddress';
+import { ClientProvider } from '../../../../src/extension/platform/clientProvider';
+import { ConfigService } from '../../../../src/extension/platform/config';
+import { ApiKeyStore } from '../../../../src/extension/account/keyStore';
+import type { Logger } from '../../../../src/extension/platform/log';
+import { ServiceAddress } from '../../../../src/extension/platform/serviceAddress';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

@@ -4,9 +4,9 @@
 // Free of `vscode` at run time (unit-tested in plain node): only its types are used.
 import type * as vscode from 'vscode';
 import * as l10n from '@vscode/l10n';
-import { ChatServiceClient, type ChatServiceClientOptions } from '../client';
-import { assertServiceUrl } from '../core/address';
-import { resolveProxy } from '../core/proxy';
+import { ChatServiceClient, type ChatServiceClientOptions } from '../../client';
+import { assertServiceUrl } from '../../core/address';
+import { resolveProxy } from '../../core/proxy';
 import type { ConfigService } from './config';
 import type { Logger } from './log';
 import type { ServiceAddress } from './serviceAddress';

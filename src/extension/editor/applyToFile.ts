@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import { applyBlock, checkApplyTarget, resolveApplyTarget, type AppliedChange, type ApplyTarget } from '../../core';
-import type { EditorTracker } from '../editorTracker';
-import type { Logger } from '../log';
+import type { EditorTracker } from './editorTracker';
+import type { Logger } from '../platform/log';
 
 export const PROPOSED_SCHEME = 'aichat-proposed';
 

@@ -2,10 +2,10 @@
 // other than the one the key was checked against, or plain http:// to another machine. The rules
 // are in core/address.ts; this file shows the questions and stores the answers.
 import * as vscode from 'vscode';
-import { AuthenticationError } from '../client';
-import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../core/address';
+import { AuthenticationError } from '../../client';
+import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../../core/address';
 import type { ConfigService } from './config';
-import type { ApiKeyStore } from './keyStore';
+import type { ApiKeyStore } from '../account/keyStore';
 import type { Logger } from './log';
 
 export const REVIEW_COMMAND = 'aiChat.reviewServiceAddress';

@@ -1,9 +1,9 @@
 // The "AI Chat Balance" status bar item.
 import * as vscode from 'vscode';
-import { computeStatusBarState } from '../core';
-import { lowCreditMessages } from './credits/credits';
+import { computeStatusBarState } from '../../core';
+import { lowCreditMessages } from './credits';
 import type { BalanceService } from './balanceService';
-import type { ConfigService } from './config';
+import type { ConfigService } from '../platform/config';
 import type { ApiKeyStore } from './keyStore';
 import type { ModelService } from './modelService';
 

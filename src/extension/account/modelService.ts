@@ -1,11 +1,11 @@
 // The model list (GET /ai-model), the model quick pick, and the model a workspace names.
 import * as vscode from 'vscode';
-import { buildModelPickItems, modelCost, type ModelLike } from '../core';
-import { checkModelSelection } from '../core/modelChoice';
-import type { ClientProvider } from './clientProvider';
-import type { ConfigService } from './config';
+import { buildModelPickItems, modelCost, type ModelLike } from '../../core';
+import { checkModelSelection } from '../../core/modelChoice';
+import type { ClientProvider } from '../platform/clientProvider';
+import type { ConfigService } from '../platform/config';
 import type { ApiKeyStore } from './keyStore';
-import type { Logger } from './log';
+import type { Logger } from '../platform/log';
 
 export class ModelService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

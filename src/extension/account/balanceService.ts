@@ -1,10 +1,10 @@
 // The credit balance: refreshed on an interval, after replies and on command.
 import * as vscode from 'vscode';
-import { pendingDeduction, totalCredits, type BalanceLike, type PendingCharge } from '../core';
-import type { ClientProvider } from './clientProvider';
-import type { ConfigService } from './config';
+import { pendingDeduction, totalCredits, type BalanceLike, type PendingCharge } from '../../core';
+import type { ClientProvider } from '../platform/clientProvider';
+import type { ConfigService } from '../platform/config';
 import type { ApiKeyStore } from './keyStore';
-import type { Logger } from './log';
+import type { Logger } from '../platform/log';
 
 export interface BalanceState {
   loading: boolean;

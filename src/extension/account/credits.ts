@@ -5,9 +5,9 @@ import {
   DEFAULT_LOW_CREDIT_MESSAGES, affordableChatModels, appendUsage, checkLowCredit, formatNumber, readUsage, summarizeUsage, totalCredits,
   type LowCreditState, type UsageRecord,
 } from '../../core';
-import type { BalanceService } from '../balanceService';
-import type { ConfigService } from '../config';
-import type { ModelService } from '../modelService';
+import type { BalanceService } from './balanceService';
+import type { ConfigService } from '../platform/config';
+import type { ModelService } from './modelService';
 
 const USAGE_KEY = 'aiChat.usage';
 const USAGE_SCHEME = 'ai-chat-usage';

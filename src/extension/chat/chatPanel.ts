@@ -3,29 +3,29 @@
 // and the commands' entry points (show, focus, send, new chat, history). What a surface shows
 // comes from the chat controller; the conversation is the session's.
 import * as vscode from 'vscode';
-import { budgetForModel, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../core';
-import type { HostMessage, WebviewMessage } from '../protocol';
-import { ChatSurfaces } from './chat/chatSurfaces';
-import { ChatController } from './chat/controller';
-import { ContextMeterFeed } from './chat/contextMeter';
-import { sendWithAttachments } from './chat/sendWithAttachments';
-import { webviewRouter } from './chat/webviewRouter';
-import { ContextAttachments } from './context/attachments';
-import type { TurnAccounting } from './account/turnAccounting';
-import type { BalanceService } from './balanceService';
-import type { ClientProvider } from './clientProvider';
-import type { ConfigService } from './config';
-import type { EditorTracker } from './editorTracker';
-import type { InstructionsService } from './instructions';
-import type { ApplyToFile } from './apply/applyToFile';
+import { budgetForModel, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../../core';
+import type { HostMessage, WebviewMessage } from '../../protocol';
+import { ChatSurfaces } from './chatSurfaces';
+import { ChatController } from './controller';
+import { ContextMeterFeed } from './contextMeter';
+import { sendWithAttachments } from './sendWithAttachments';
+import { webviewRouter } from './webviewRouter';
+import { ContextAttachments } from '../editor/attachments';
+import type { TurnAccounting } from '../account/turnAccounting';
+import type { BalanceService } from '../account/balanceService';
+import type { ClientProvider } from '../platform/clientProvider';
+import type { ConfigService } from '../platform/config';
+import type { EditorTracker } from '../editor/editorTracker';
+import type { InstructionsService } from '../editor/instructions';
+import type { ApplyToFile } from '../editor/applyToFile';
 import { showHistory } from './history';
-import type { ApiKeyStore } from './keyStore';
-import { isSafeConversationId } from './links';
-import type { Logger } from './log';
-import { addressNotice } from './serviceAddress';
-import type { ModelService } from './modelService';
+import type { ApiKeyStore } from '../account/keyStore';
+import { isSafeConversationId } from '../platform/links';
+import type { Logger } from '../platform/log';
+import { addressNotice } from '../platform/serviceAddress';
+import type { ModelService } from '../account/modelService';
 
-export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chat/chatSurfaces';
+export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatSurfaces';
 
 /** The queue of the current conversation, kept for the next window (see ChatController). */
 const QUEUE_KEY = 'aiChat.queue';

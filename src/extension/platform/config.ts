@@ -3,9 +3,9 @@
 // a workspace value is used only after the user allowed it for that workspace, and never in a
 // restricted (untrusted) workspace.
 import * as vscode from 'vscode';
-import { chooseBaseUrl, workspaceDecisionKey, type BaseUrlChoice } from '../core/address';
-import { chooseModel, modelPickEffect, type ModelChoice } from '../core/modelChoice';
-import type { ProxyInputs } from '../core/proxy';
+import { chooseBaseUrl, workspaceDecisionKey, type BaseUrlChoice } from '../../core/address';
+import { chooseModel, modelPickEffect, type ModelChoice } from '../../core/modelChoice';
+import type { ProxyInputs } from '../../core/proxy';
 import { CONFIG_SECTION, DEFAULT_BASE_URL, readSettings, type AiChatSettings, type SettingKey } from './settings';
 
 /** globalState key of the user's answers about workspace addresses (workspace + URL -> answer). */

@@ -2,7 +2,7 @@
 // the selection into the chat's message box and focus it; nothing is sent until the user sends.
 import * as vscode from 'vscode';
 import { buildEditorPrompt, detectTestFramework, type EditorPromptKind, type ProblemSeverity, type SelectionProblem, type TestFramework } from '../../core';
-import type { ChatPanelController } from '../chatPanel';
+import type { ChatPanelController } from '../chat/chatPanel';
 
 const COMMANDS: Record<string, EditorPromptKind> = {
   'aiChat.explainSelection': 'explain',

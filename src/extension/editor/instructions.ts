@@ -11,9 +11,9 @@ import {
   INSTRUCTIONS_MAX_BYTES,
   type InstructionsInput,
   type ProjectInstructions,
-} from '../core';
-import type { InstructionsView } from '../protocol';
-import type { Logger } from './log';
+} from '../../core';
+import type { InstructionsView } from '../../protocol';
+import type { Logger } from '../platform/log';
 
 const OFF_KEY = 'aiChat.instructionsOff';
 const NONE: ProjectInstructions = { state: 'missing', name: DEFAULT_INSTRUCTIONS_FILE, bytes: 0, cut: false };

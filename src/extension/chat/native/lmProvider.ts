@@ -3,13 +3,13 @@
 // (same key, address rules, and the panel's accounting of charges and usage). Registered only
 // where the host offers `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
 import * as vscode from 'vscode';
-import { LM_VENDOR, answerNative, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../core';
-import type { TurnAccounting } from '../account/turnAccounting';
-import type { ClientProvider } from '../clientProvider';
-import type { ConfigService } from '../config';
-import type { ApiKeyStore } from '../keyStore';
-import type { Logger } from '../log';
-import type { ModelService } from '../modelService';
+import { LM_VENDOR, answerNative, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../../core';
+import type { TurnAccounting } from '../../account/turnAccounting';
+import type { ClientProvider } from '../../platform/clientProvider';
+import type { ConfigService } from '../../platform/config';
+import type { ApiKeyStore } from '../../account/keyStore';
+import type { Logger } from '../../platform/log';
+import type { ModelService } from '../../account/modelService';
 
 export interface LmProviderDeps {
   clients: ClientProvider;

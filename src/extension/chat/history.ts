@@ -1,8 +1,8 @@
 // History: a quick pick of saved conversations with live full-text search as the user types,
 // and per-item buttons to rename, export and delete (with undo).
 import * as vscode from 'vscode';
-import { conversationToMarkdown, type ConversationStore, type ConversationSummary } from '../core';
-import type { Logger } from './log';
+import { conversationToMarkdown, type ConversationStore, type ConversationSummary } from '../../core';
+import type { Logger } from '../platform/log';
 
 export interface HistoryDeps {
   store: ConversationStore;

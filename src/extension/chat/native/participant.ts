@@ -2,15 +2,15 @@
 // same client (same key and address rules, same model, credits brought up to date after the
 // reply, the panel's error wording). Registered only where the host offers the Chat API.
 import * as vscode from 'vscode';
-import { answerNative, budgetForModel, messageTooLongError, nativeContext, type NativeTurn } from '../../core';
-import type { ErrorAction } from '../../protocol';
-import type { TurnAccounting } from '../account/turnAccounting';
-import type { ClientProvider } from '../clientProvider';
-import type { ConfigService } from '../config';
-import type { InstructionsService } from '../instructions';
-import type { ApiKeyStore } from '../keyStore';
-import type { Logger } from '../log';
-import type { ModelService } from '../modelService';
+import { answerNative, budgetForModel, messageTooLongError, nativeContext, type NativeTurn } from '../../../core';
+import type { ErrorAction } from '../../../protocol';
+import type { TurnAccounting } from '../../account/turnAccounting';
+import type { ClientProvider } from '../../platform/clientProvider';
+import type { ConfigService } from '../../platform/config';
+import type { InstructionsService } from '../../editor/instructions';
+import type { ApiKeyStore } from '../../account/keyStore';
+import type { Logger } from '../../platform/log';
+import type { ModelService } from '../../account/modelService';
 
 export const PARTICIPANT_ID = 'aiChat.participant';
 

@@ -8,7 +8,7 @@
 // left behind are removed on start. The current conversation is recorded per window (workspace).
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeLog, parseConversation, type ConversationStoragePort } from '../core';
+import { encodeLog, parseConversation, type ConversationStoragePort } from '../../core';
 import { isSafeConversationId } from './links';
 
 /** Names the current conversation; not a conversation file, so nothing lists it. */
