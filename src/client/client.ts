@@ -348,7 +348,7 @@ export class ChatServiceClient {
   /**
    * The models. A cost that is not a usable number of credits (negative, not finite, over
    * MAX_CREDITS) is logged once and the model is marked `priceUnusable` (its cost set to 0): it
-   * cannot be used for chat (core/models.ts).
+   * cannot be used for chat (core/account/models.ts).
    */
   async models(opts: RequestOptions = {}): Promise<Model[]> {
     const list: Model[] = await this.getJson('/ai-model', ModelListSchema, 'model list', opts);

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { CreditsService } from './account/credits';
 import type { ChatServiceClient } from '../client';
-import { originOf } from '../core/address';
+import { originOf } from '../core/account/address';
 import { conversationToMarkdown, creditsText, formatSelectionMessage, subscriptionItems, totalCredits } from '../core';
 import type { BalanceService } from './account/balanceService';
 import type { ChatPanelController } from './chat/chatPanel';

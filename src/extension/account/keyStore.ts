@@ -1,7 +1,7 @@
 // The API key, kept only in SecretStorage, with the origin it was checked against (and the other
 // origins the user agreed to send it to) kept beside it as a second secret.
 import * as vscode from 'vscode';
-import { approveKeyOrigin, bindKey, parseKeyBinding, type KeyBinding } from '../../core/address';
+import { approveKeyOrigin, bindKey, parseKeyBinding, type KeyBinding } from '../../core/account/address';
 
 export const API_KEY_SECRET = 'aiChat.apiKey';
 export const KEY_ORIGIN_SECRET = 'aiChat.apiKeyOrigins';

@@ -1,7 +1,7 @@
 // The model list (GET /ai-model), the model quick pick, and the model a workspace names.
 import * as vscode from 'vscode';
 import { buildModelPickItems, modelCost, type ModelLike } from '../../core';
-import { checkModelSelection } from '../../core/modelChoice';
+import { checkModelSelection } from '../../core/account/modelChoice';
 import type { ClientProvider } from '../platform/clientProvider';
 import type { ConfigService } from '../platform/config';
 import type { ApiKeyStore } from './keyStore';

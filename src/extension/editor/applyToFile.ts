@@ -1,6 +1,6 @@
 // Apply to File: a code block of a reply shown as a diff against its target file, with Accept
 // and Reject. Accepting is one WorkspaceEdit (one Ctrl+Z undoes it). The target is the path the
-// block names (inside a workspace folder, checked on disk: see core/applyChange.ts), else the
+// block names (inside a workspace folder, checked on disk: see core/context/applyChange.ts), else the
 // last active editor when it is a workspace file, else the file the user picks.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';

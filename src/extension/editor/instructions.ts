@@ -1,5 +1,5 @@
 // The project instructions file (AGENTS.md, or aiChat.instructionsFile) of the first workspace
-// folder: read, watched, turned off per workspace. What it means is in src/core/instructions.ts.
+// folder: read, watched, turned off per workspace. What it means is in src/core/context/instructions.ts.
 import * as vscode from 'vscode';
 import {
   DEFAULT_INSTRUCTIONS_FILE,

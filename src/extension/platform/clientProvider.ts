@@ -1,12 +1,12 @@
 // Builds the service clients: the one every feature shares (rebuilt when the address, timeouts or
 // proxy settings change) and short-lived ones (the key check of Set API Key). Every client gets
-// the same proxy (core/proxy.ts) and sends the key only where ServiceAddress allows it.
+// the same proxy (core/account/proxy.ts) and sends the key only where ServiceAddress allows it.
 // Free of `vscode` at run time (unit-tested in plain node): only its types are used.
 import type * as vscode from 'vscode';
 import * as l10n from '@vscode/l10n';
 import { ChatServiceClient, type ChatServiceClientOptions } from '../../client';
-import { assertServiceUrl } from '../../core/address';
-import { resolveProxy } from '../../core/proxy';
+import { assertServiceUrl } from '../../core/account/address';
+import { resolveProxy } from '../../core/account/proxy';
 import type { ConfigService } from './config';
 import type { Logger } from './log';
 import type { ServiceAddress } from './serviceAddress';

@@ -1,11 +1,11 @@
 // Typed access to the aiChat.* settings; changes take effect without reload.
-// The service address and the model are the user's own (see core/address.ts, core/modelChoice.ts):
+// The service address and the model are the user's own (see core/account/address.ts, core/account/modelChoice.ts):
 // a workspace value is used only after the user allowed it for that workspace, and never in a
 // restricted (untrusted) workspace.
 import * as vscode from 'vscode';
-import { chooseBaseUrl, workspaceDecisionKey, type BaseUrlChoice } from '../../core/address';
-import { chooseModel, modelPickEffect, type ModelChoice } from '../../core/modelChoice';
-import type { ProxyInputs } from '../../core/proxy';
+import { chooseBaseUrl, workspaceDecisionKey, type BaseUrlChoice } from '../../core/account/address';
+import { chooseModel, modelPickEffect, type ModelChoice } from '../../core/account/modelChoice';
+import type { ProxyInputs } from '../../core/account/proxy';
 import { CONFIG_SECTION, DEFAULT_BASE_URL, readSettings, type AiChatSettings, type SettingKey } from './settings';
 
 /** globalState key of the user's answers about workspace addresses (workspace + URL -> answer). */
@@ -143,7 +143,7 @@ export class ConfigService implements vscode.Disposable {
     if (effect.declineWorkspaceModel !== undefined) this.reload((key) => key === 'model');
   }
 
-  /** VS Code's proxy settings and the process environment, for core/proxy.ts. */
+  /** VS Code's proxy settings and the process environment, for core/account/proxy.ts. */
   proxyInputs(): ProxyInputs {
     const http = vscode.workspace.getConfiguration('http');
     const noProxy = http.get<unknown>('noProxy');

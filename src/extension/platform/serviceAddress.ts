@@ -1,9 +1,9 @@
 // Asks the user before the API key goes anywhere new: a workspace's own service address, an origin
 // other than the one the key was checked against, or plain http:// to another machine. The rules
-// are in core/address.ts; this file shows the questions and stores the answers.
+// are in core/account/address.ts; this file shows the questions and stores the answers.
 import * as vscode from 'vscode';
 import { AuthenticationError } from '../../client';
-import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../../core/address';
+import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../../core/account/address';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from '../account/keyStore';
 import type { Logger } from './log';
@@ -37,7 +37,7 @@ export function addressNotice(config: Pick<ConfigService, 'baseUrlChoice'>): str
 }
 
 export class ServiceAddress implements vscode.Disposable {
-  /** Binding, questions and refusals (core/address.ts); this class shows the questions. */
+  /** Binding, questions and refusals (core/account/address.ts); this class shows the questions. */
   private readonly gate: KeyGate;
   /** Workspace addresses (and unusable values) already announced in this window. */
   private readonly announced = new Set<string>();

@@ -22,7 +22,7 @@ export interface AiChatSettings {
 export type SettingKey = keyof AiChatSettings;
 
 import { normalizeBaseUrl } from './links';
-import { DEFAULT_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS } from '../../core/contextBudget';
+import { DEFAULT_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS } from '../../core/context/contextBudget';
 
 function num(v: unknown, def: number, min: number, max: number): number {
   const n = typeof v === 'number' && Number.isFinite(v) ? v : def;

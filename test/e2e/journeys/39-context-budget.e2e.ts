@@ -3,7 +3,7 @@
 // line above the oldest turn still sent and the meter near Send; the request the server receives
 // holds exactly the turns below the line, and its estimated size is the meter's figure.
 import assert from 'node:assert/strict';
-import { messageTokens } from '../../../src/core/contextBudget';
+import { messageTokens } from '../../../src/core/context/contextBudget';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
 import { squash, waitFor } from '../workbench';

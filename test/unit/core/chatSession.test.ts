@@ -12,7 +12,7 @@ import {
   type SessionEvent,
   toConversationView,
 } from '../../../src/core';
-import { CONTINUE_PROMPT } from '../../../src/core/chatSession';
+import { CONTINUE_PROMPT } from '../../../src/core/chat/chatSession';
 import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../src/protocol';
 import { viewMessages } from '../viewMessages';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { readHead } from '../../../src/core/workspacePath';
+import { readHead } from '../../../src/core/context/workspacePath';
 import {
   attachmentLimitMessage,
   attachmentRoom,

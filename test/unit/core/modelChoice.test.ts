@@ -1,8 +1,8 @@
 // The model a workspace names is used only once the user allowed it (never in Restricted Mode),
 // the user's pick wins and does not jump back, and only a model of the service's list is saved.
 import { strict as assert } from 'node:assert';
-import { checkModelSelection, chooseModel, modelPickEffect, type ModelLevels } from '../../../src/core/modelChoice';
-import type { ModelLike } from '../../../src/core/models';
+import { checkModelSelection, chooseModel, modelPickEffect, type ModelLevels } from '../../../src/core/account/modelChoice';
+import type { ModelLike } from '../../../src/core/account/models';
 
 const never = () => false;
 

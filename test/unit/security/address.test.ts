@@ -8,7 +8,7 @@ import {
   keyConsentText,
   keyRoute,
   originOf,
-} from '../../../src/core/address';
+} from '../../../src/core/account/address';
 
 const DEFAULT = 'https://chat.muffinscorp.com/api/public';
 const never = () => false;

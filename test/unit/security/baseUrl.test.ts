@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ServiceUrlError, assertServiceUrl, checkServiceUrl, chooseBaseUrl, maskUrlCredentials } from '../../../src/core/address';
-import { errorToView } from '../../../src/core/errors';
+import { ServiceUrlError, assertServiceUrl, checkServiceUrl, chooseBaseUrl, maskUrlCredentials } from '../../../src/core/account/address';
+import { errorToView } from '../../../src/core/chat/errors';
 
 const DEFAULT = 'https://chat.muffinscorp.com/api/public';
 const never = () => false;

@@ -9,7 +9,7 @@ import {
   parseKeyBinding,
   type KeyBinding,
   type KeyQuestion,
-} from '../../../src/core/address';
+} from '../../../src/core/account/address';
 
 const KEY = 'sk-live-abcdef123456';
 const OWN = 'https://chat.muffinscorp.com/api/public';

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient } from '../../../src/client';
 import { startConnectProxy, type ConnectProxy } from '../connectProxy';
-import { ProxyConfigError, matchesNoProxy, normalizeProxyUrl, resolveProxy } from '../../../src/core/proxy';
+import { ProxyConfigError, matchesNoProxy, normalizeProxyUrl, resolveProxy } from '../../../src/core/account/proxy';
 
 const env = (o: Record<string, string>) => o;
 

@@ -2,10 +2,10 @@
 // a request's messages become the service's, and a token estimate. Pure: the vscode side
 // (src/extension/chat/native/lmProvider.ts) passes neutral shapes in.
 import * as l10n from '@vscode/l10n';
-import { creditsText } from '../protocol/wording';
+import { creditsText } from '../../protocol/wording';
 import type { HistoryMessage } from './conversation';
-import { DEFAULT_CONTEXT_TOKENS, estimateTokens, messageTooLongError, requestBudget } from './contextBudget';
-import { modelUsability, type ModelLike } from './models';
+import { DEFAULT_CONTEXT_TOKENS, estimateTokens, messageTooLongError, requestBudget } from '../context/contextBudget';
+import { modelUsability, type ModelLike } from '../account/models';
 import { nativeContext, type NativeTurn } from './nativeChat';
 
 /** The vendor name of the provider (package.json `languageModelChatProviders`). */

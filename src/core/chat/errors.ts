@@ -1,7 +1,7 @@
 // Errors of the service client turned into what the chat panel shows and the action that fixes it.
-import { ErrorKindSchema, type ErrorAction, type ErrorKind, type ErrorView } from '../protocol';
+import { ErrorKindSchema, type ErrorAction, type ErrorKind, type ErrorView } from '../../protocol';
 import * as l10n from '@vscode/l10n';
-import { formatNumber } from './cost';
+import { formatNumber } from '../account/cost';
 
 const KINDS: readonly ErrorKind[] = ErrorKindSchema.options.filter((k) => k !== 'unknown');
 

@@ -1,6 +1,6 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
 import * as z from 'zod';
-import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../protocol';
+import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../../protocol';
 import * as l10n from '@vscode/l10n';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */

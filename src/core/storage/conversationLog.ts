@@ -19,7 +19,7 @@ import {
   type Conversation,
   type ConversationSummary,
   type StoredMessage,
-} from './conversation';
+} from '../chat/conversation';
 
 export const LOG_VERSION = 2;
 

@@ -2,12 +2,12 @@
 // and the new prompt become the service's messages, the reply streams through the same client
 // as the panel's, and a failure is described with the panel's wording. Pure: the participant
 // (src/extension/chat/native) passes the Chat view's turns in and writes the text out.
-import { ReplyAssembler } from '../client/reply';
+import { ReplyAssembler } from '../../client/reply';
 import type { ChatBackend, SessionRetryNotice, SessionSettings } from './chatSession';
 import { formatMessageId, MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';
-import { selectContext, type ContextSelection } from './contextBudget';
+import { selectContext, type ContextSelection } from '../context/contextBudget';
 import { errorKind, errorToView, retryNoticeText } from './errors';
-import type { ErrorView } from '../protocol';
+import type { ErrorView } from '../../protocol';
 
 export interface NativeTurn {
   role: 'user' | 'assistant';

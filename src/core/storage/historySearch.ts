@@ -1,7 +1,7 @@
 // Full-text search over every message of every saved conversation (MiniSearch), updated per
 // turn and persisted beside the conversations.
 import MiniSearch from 'minisearch';
-import type { Conversation, ConversationSummary } from './conversation';
+import type { Conversation, ConversationSummary } from '../chat/conversation';
 
 export const SEARCH_INDEX_VERSION = 1;
 

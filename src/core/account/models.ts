@@ -1,5 +1,5 @@
 // Which models can be used for chat, and the items of the model quick pick.
-import type { ModelSummary } from '../protocol';
+import type { ModelSummary } from '../../protocol';
 import { creditsText, formatNumber } from './cost';
 import * as l10n from '@vscode/l10n';
 

@@ -1,15 +1,15 @@
 // One chat: sending a turn, streaming the reply, Stop, Retry and Edit.
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
-import type { ErrorView, ReplyMeta } from '../protocol';
+import type { ErrorView, ReplyMeta } from '../../protocol';
 import { appendMessage, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
-import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from './contextBudget';
-import { creditsCharged } from './cost';
+import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from '../context/contextBudget';
+import { creditsCharged } from '../account/cost';
 import { errorKind, errorToView, retryNoticeText } from './errors';
-import type { ConversationStore } from './store';
-import { ReplyAssembler } from '../client/reply';
-import { creditAmount, warnOncePerField, type RangeWarning } from '../client/sanitize';
-import type { StreamEvent } from '../client/schemas';
+import type { ConversationStore } from '../storage/store';
+import { ReplyAssembler } from '../../client/reply';
+import { creditAmount, warnOncePerField, type RangeWarning } from '../../client/sanitize';
+import type { StreamEvent } from '../../client/schemas';
 import * as l10n from '@vscode/l10n';
 
 /** The follow-up Continue sends after a reply cut at the model's length limit. */

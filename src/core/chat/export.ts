@@ -1,6 +1,6 @@
 // A conversation as a Markdown document.
 import type { Conversation } from './conversation';
-import { replyMetaText } from './cost';
+import { replyMetaText } from '../account/cost';
 import * as l10n from '@vscode/l10n';
 
 export function conversationToMarkdown(conv: Conversation, exportedAt: Date = new Date()): string {

@@ -9,9 +9,9 @@
 // Tokens are an ESTIMATE: the service publishes no tokenizer, so about four characters make a
 // token (a common rule of thumb for English text and code).
 import * as l10n from '@vscode/l10n';
-import type { ContextMeter, ErrorView } from '../protocol';
-import { MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';
-import type { ModelLike } from './models';
+import type { ContextMeter, ErrorView } from '../../protocol';
+import { MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from '../chat/conversation';
+import type { ModelLike } from '../account/models';
 
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 4;

@@ -11,7 +11,7 @@ import {
   type Conversation,
   type ConversationSummary,
   type StoredMessage,
-} from './conversation';
+} from '../chat/conversation';
 import { encodeLog, headerLine, indexLine, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedLog } from './conversationLog';
 import { HistorySearch, type SearchHit } from './historySearch';
 
