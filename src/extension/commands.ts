@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { CreditsService } from './account/credits';
 import type { ChatServiceClient } from '../client';
-import { originOf } from '../core/account/address';
+import { originOf, serviceUrlProblem } from '../core/account/address';
 import { conversationToMarkdown, creditsText, formatSelectionMessage, subscriptionItems, totalCredits } from '../core';
 import type { BalanceService } from './account/balanceService';
 import type { ChatPanelController } from './chat/chatPanel';
@@ -59,6 +59,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 }
 
 async function setApiKey(deps: CommandDeps): Promise<void> {
+  // An address that cannot be used is said before the key is typed, with the way to fix it.
+  const unusable = serviceUrlProblem(deps.config.settings.baseUrl);
+  if (unusable) {
+    const openSettings = vscode.l10n.t('Open Settings');
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('AI Chat: {0}', unusable), openSettings);
+    if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'aiChat.baseUrl');
+    return;
+  }
   const key = await vscode.window.showInputBox({
     title: vscode.l10n.t('AI Chat: Set API Key'),
     prompt: vscode.l10n.t('Your API key for the chat service. It is kept in VS Code\'s secret storage.'),

@@ -114,6 +114,16 @@ export function assertServiceUrl(url: string): string {
   throw new ServiceUrlError(maskUrlCredentials(url.trim()), c.why || l10n.t('it is empty'));
 }
 
+/** Why `url` cannot be used as the service address (the message of ServiceUrlError), or undefined when it can. */
+export function serviceUrlProblem(url: string): string | undefined {
+  try {
+    assertServiceUrl(url);
+    return undefined;
+  } catch (err) {
+    return err instanceof ServiceUrlError ? err.message : String(err);
+  }
+}
+
 /** Origin of an http(s) URL (scheme, host, port), lower-cased by URL; undefined when invalid. */
 export function originOf(url: string): string | undefined {
   try {

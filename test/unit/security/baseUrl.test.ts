@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ServiceUrlError, assertServiceUrl, checkServiceUrl, chooseBaseUrl, maskUrlCredentials } from '../../../src/core/account/address';
+import { ServiceUrlError, assertServiceUrl, checkServiceUrl, chooseBaseUrl, maskUrlCredentials, serviceUrlProblem } from '../../../src/core/account/address';
 import { errorToView } from '../../../src/core/chat/errors';
 
 const DEFAULT = 'https://chat.muffinscorp.com/api/public';
@@ -48,6 +48,16 @@ describe('service address: an invalid aiChat.baseUrl is an error naming the sett
     assert.equal(c.url, 'localhost:8787');
     assert.equal(c.invalid?.level, 'user');
     assert.throws(() => assertServiceUrl(c.url), ServiceUrlError);
+  });
+
+  it('Set API Key is told before the key is typed: the problem names the setting and masks credentials; none for a usable address', () => {
+    const problem = serviceUrlProblem('https://token@chat.example.com/api');
+    assert.ok(problem, 'an address with credentials is a problem');
+    assert.match(problem, /aiChat\.baseUrl/);
+    assert.doesNotMatch(problem, /token@/);
+    assert.match(serviceUrlProblem('localhost:8787') ?? '', /no http:\/\/ or https:\/\//);
+    assert.equal(serviceUrlProblem('http://127.0.0.1:8787'), undefined);
+    assert.equal(serviceUrlProblem(DEFAULT), undefined);
   });
 
   it('the credentials of the value are masked wherever it is shown', () => {
