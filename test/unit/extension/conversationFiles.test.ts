@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
@@ -102,6 +102,33 @@ describe('conversation files', () => {
     const c = newStore();
     assert.deepEqual((await c.open(id))?.messages.map((m) => m.content), ['Q0', 'A0', 'QA from window A']);
     assert.ok((await c.list()).some((e) => e.id === id));
+  });
+
+  it('a crash between writing a rewritten file and its rename leaves the old file whole; the next start reads it and removes the stray', async () => {
+    const a = newStore();
+    for (let i = 0; i < 3; i++) {
+      appendMessage(a.current, 'user', `Q${i}`);
+      appendMessage(a.current, 'assistant', `A${i}`);
+      await a.save();
+    }
+    const id = a.current.id;
+    const conversations = join(dir, 'conversations');
+    const log = join(conversations, `${id}.jsonl`);
+    const before = await readFile(log, 'utf8');
+    // What a compaction and an index rewrite cut off before their rename leave: a temporary file
+    // with part of the new text beside the untouched originals.
+    const strays = [`${log}.4242.1.tmp`, join(conversations, '_index.jsonl.4242.2.tmp')];
+    for (const stray of strays) {
+      await writeFile(stray, before.slice(0, Math.floor(before.length / 2)));
+      const old = new Date(Date.now() - 5 * 60_000);
+      await utimes(stray, old, old);
+    }
+    const b = newStore();
+    assert.deepEqual((await b.open(id))?.messages.map((m) => m.content), ['Q0', 'A0', 'Q1', 'A1', 'Q2', 'A2']);
+    assert.deepEqual((await b.list()).map((e) => e.id), [id]);
+    assert.equal(await readFile(log, 'utf8'), before, 'the log is the one before the crash');
+    const left = await readdir(conversations);
+    assert.deepEqual(left.filter((f) => f.endsWith('.tmp')), [], 'the strays are removed on start');
   });
 
   it('deleting a conversation migrated from 0.1.0 removes the copy the migration kept', async () => {
