@@ -229,17 +229,35 @@ export class Workbench {
 
   async waitForNotification(re: RegExp, timeoutMs = 20_000): Promise<string> {
     let seen: string[] = [];
+    const start = Date.now();
+    let centerShown = false;
     return waitFor(
       async () => {
         seen = await this.notificationTexts();
-        return seen.find((t) => re.test(t));
+        const found = seen.find((t) => re.test(t));
+        // A notification may be in the Notifications center without a toast on screen (the
+        // workbench keeps few toasts and hides some while others show): look there too.
+        if (!found && !centerShown && Date.now() - start > Math.min(5_000, timeoutMs / 3)) {
+          centerShown = true;
+          await this.runCommand('Notifications: Show Notifications').catch(() => undefined);
+        }
+        return found;
       },
       () => `no notification matching ${re}; shown: ${JSON.stringify(seen)}`,
       timeoutMs,
     );
   }
 
+  /** Hides the Notifications center when it is open (it covers the lower right of the window). */
+  async hideNotificationCenter(): Promise<void> {
+    const center = this.page.locator('.notifications-center.visible');
+    if (!(await center.count())) return;
+    await this.runCommand('Notifications: Hide Notifications').catch(() => undefined);
+    await center.waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
+  }
+
   async clearNotifications(): Promise<void> {
+    await this.hideNotificationCenter();
     const toasts = this.page.locator('.notifications-toasts .notification-toast');
     if ((await toasts.count()) === 0) return;
     await this.runCommand('Notifications: Clear All Notifications');

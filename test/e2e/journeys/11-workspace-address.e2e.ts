@@ -115,6 +115,7 @@ describe('Journey 11: a workspace that names another service address', () => {
     const notice = await wb.waitForNotification(/this workspace's settings choose the model deep-think/i);
     assert.match(notice, /not used unless you allow it; your model swift-chat is used/);
     await wb.notifications().filter({ hasText: 'choose the model deep-think' }).first().getByRole('button', { name: 'Keep Mine' }).click();
+    await wb.hideNotificationCenter();
 
     // The panel says it, and the chat goes out with the user's own model.
     const chat = await wb.openChat();
