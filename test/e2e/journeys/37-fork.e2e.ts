@@ -26,12 +26,22 @@ describe('Journey 37: Fork a conversation', () => {
     assert.match(reply, /e2e-fork-three/);
 
     // History: the fork, described as forked from the original; the original still has 4 messages.
-    await wb.runCommand('AI Chat: Show History');
-    await wb.quickInput().waitFor({ state: 'visible' });
     const forkRow = wb.quickPickRows().filter({ hasText: /forked from/ }).first();
-    await forkRow.waitFor({ timeout: 15_000 }).catch(async () => {
-      throw new Error(`History shows no fork: ${(await wb.quickPickLabels()).join(' | ')}`);
-    });
+    // History lists once its index is read; a picker closed meanwhile (a toast taking the
+    // focus) is opened again.
+    let listed: string[] = [];
+    await waitFor(
+      async () => {
+        if (!(await wb.quickInput().isVisible())) {
+          await wb.runCommand('AI Chat: Show History');
+          await wb.quickInput().waitFor({ state: 'visible' });
+        }
+        listed = await wb.quickPickLabels().catch(() => []);
+        return forkRow.isVisible();
+      },
+      () => `History shows no fork: ${listed.join(' | ')}`,
+      30_000,
+    );
     assert.match((await forkRow.textContent()) ?? '', /4 messages/);
     const labels = (await wb.quickPickLabels()).join(' | ');
     assert.ok(/First question e2e-fork-one/.test(labels), labels);
