@@ -25,7 +25,34 @@ export interface LmModelInfo {
   /** Shown beside the name in the picker: the cost of one message. */
   detail: string;
   tooltip: string;
-  capabilities: { imageInput: false; toolCalling: false };
+  /**
+   * `toolCalling` is declared so that VS Code's Chat view lists the models in its default Agent
+   * mode (it offers only tool-calling models there, and a participant request fails with
+   * "Language model unavailable" when the picker has no model): the models answer in text and
+   * never call a tool.
+   */
+  capabilities: { imageInput: false; toolCalling: true };
+}
+
+/** The id of the one model listed while no API key is set (its requests say to set one). */
+export const LM_SETUP_MODEL_ID = 'aichat-set-api-key';
+
+/**
+ * Listed while no key is set, so that the Chat view can run @aichat, which says how to set the
+ * key (a picker without any model fails every participant request before it is asked).
+ */
+export function lmSetupModel(): LmModelInfo {
+  return {
+    id: LM_SETUP_MODEL_ID,
+    name: l10n.t('AI Chat (set your API key)'),
+    family: LM_SETUP_MODEL_ID,
+    version: '1',
+    maxInputTokens: DEFAULT_MAX_INPUT_TOKENS - DEFAULT_MAX_OUTPUT_TOKENS,
+    maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    detail: l10n.t('no API key'),
+    tooltip: l10n.t('Run "AI Chat: Set API Key" to list the AI Chat models and their cost per message.'),
+    capabilities: { imageInput: false, toolCalling: true },
+  };
 }
 
 /**
@@ -48,7 +75,7 @@ export function lmModels(models: readonly ModelLike[], contextTokens: number = D
         maxOutputTokens: budget.replyTokens,
         detail: cost,
         tooltip: l10n.t('{0} from AI Chat: {1}, charged to your AI Chat credits.', m.name, cost),
-        capabilities: { imageInput: false, toolCalling: false },
+        capabilities: { imageInput: false, toolCalling: true },
       };
     });
 }

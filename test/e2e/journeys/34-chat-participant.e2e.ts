@@ -1,57 +1,82 @@
-// Journey 34: @aichat in VS Code's Chat view (and the models as a language model provider,
-// registered beside it). What this code-server offers: the Chat API
-// (vscode.chat) exists, so @aichat is registered; but the Chat view itself is not set up: the
-// only chat entry of the command palette is Copilot's setup ("Use AI Features with Copilot for
-// free..."), which needs a GitHub sign-in, so no Chat view opens in which to ask @aichat. The
-// journey asserts exactly that, so that a code-server that opens the Chat view makes it fail
-// (and the journey then asks @aichat there).
+// Journey 34: @aichat in VS Code's Chat view, as a new user meets it. The suite's own profile
+// turns VS Code's AI features off (chat.disableAIFeatures) to keep the other journeys quiet, so
+// this journey starts a code-server of its own with a fresh profile: VS Code's defaults, where the
+// Chat view is shown in the secondary side bar, and only the service address of the reference
+// server set. The user sets the key and types `@aichat ...` in the Chat view: the reference server
+// must receive the request, with the user's AI Chat model, whatever the Chat view's picker shows.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { e2e, extensionLogs } from '../setup';
-import { readyWithKey, resetServer } from '../steps';
-import { waitFor } from '../workbench';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { startDemo, type Demo } from '../launcher';
+import { e2e } from '../setup';
+import { setKey } from '../steps';
+import { Workbench, waitFor } from '../workbench';
+
+/** The Chat view's message box (VS Code's own chat input, in the secondary side bar). */
+function chatInput(page: Page): Locator {
+  return page.locator('.part.auxiliarybar .interactive-input-part .monaco-editor').first();
+}
+
+/** The text of the Chat view's last response. */
+async function lastResponse(page: Page): Promise<string> {
+  const items = page.locator('.part.auxiliarybar .interactive-item-container.interactive-response');
+  const n = await items.count();
+  return n ? (await items.nth(n - 1).innerText()).replace(/\s+/g, ' ') : '';
+}
+
+async function askInChatView(page: Page, text: string): Promise<void> {
+  await chatInput(page).click();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
 
 describe('Journey 34: @aichat in the Chat view', () => {
-  it('registers @aichat and the models provider where the host has the APIs; this code-server has no Chat view to ask it in', async () => {
-    resetServer();
-    const wb = await readyWithKey();
-    const { demo, page } = e2e();
+  let demo: Demo | undefined;
+  let dir: string | undefined;
+  after(async () => {
+    await demo?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
-    const log = await waitFor(
-      () => {
-        const text = extensionLogs(demo.profile.userDataDir)
-          .map((f) => readFileSync(f, 'utf8'))
-          .join('\n');
-        return /@aichat (registered in the Chat view|is not registered)/.test(text) ? text : undefined;
-      },
-      'the log does not say whether @aichat was registered',
-    );
-    assert.match(log, /@aichat registered in the Chat view/, 'code-server 1.139 offers vscode.chat');
-    assert.doesNotMatch(log, /@aichat could not be registered/);
-    // The models as a language model provider: registered too (the extension-host tier uses them
-    // through vscode.lm); the palette has no model management in which a user would pick them.
-    assert.match(log, /The AI Chat models are offered to VS Code chat/, 'code-server 1.139 offers vscode.lm.registerLanguageModelChatProvider');
+  it("in a fresh profile, @aichat answers in VS Code's Chat view with the user's key and AI Chat model, and the service gets the request", async function () {
+    this.timeout(300_000);
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-e2e-chatview-'));
+    // VS Code's defaults for what the suite's profile changes: AI features on, the secondary side
+    // bar shown in a workspace. Only the service address points at this journey's server.
+    demo = await startDemo({
+      dir,
+      skipBuild: true,
+      settings: { 'chat.disableAIFeatures': false, 'workbench.secondarySideBar.defaultVisibility': 'visibleInWorkspace' },
+    });
+    const context = await e2e().browser.newContext({ viewport: { width: 1366, height: 800 }, locale: 'en-US' });
+    try {
+      const page = await context.newPage();
+      const wb = new Workbench(page, demo.code.url);
+      await wb.open();
+      await chatInput(page).waitFor({ timeout: 60_000 });
 
-    await wb.openPalette();
-    const chatCommands = async (query: string) => {
-      await wb.quickInputBox().fill(query);
-      await page.waitForTimeout(1000);
-      return (await wb.quickPickLabels()).filter((l) => !l.startsWith('AI Chat:'));
-    };
-    const setup = await chatCommands('>Copilot');
-    assert.ok(setup.some((l) => /Use AI Features with Copilot/.test(l)), `the Chat view's setup entry: ${setup.join(' | ')}`);
-    const open = await chatCommands('>Chat: Open Chat');
-    assert.deepEqual(
-      open.filter((l) => /^Chat: (Open Chat|New Chat)/.test(l)),
-      [],
-      'a Chat view to open: ask @aichat in it here (this code-server did not offer one)',
-    );
-    const manage = await chatCommands('>Language Models');
-    assert.deepEqual(
-      manage.filter((l) => /Manage Language Models|Manage Models/i.test(l)),
-      [],
-      'a model manager to open: check the AI Chat models and their cost there (this code-server did not offer one)',
-    );
-    await wb.closeQuickInput();
+      // With the key: the service answers @aichat, with the user's AI Chat model.
+      await setKey(wb);
+      // The Chat view's own model picker (under its message box) now offers the AI Chat models.
+      const inputPart = page.locator('.part.auxiliarybar .interactive-input-part').first();
+      await waitFor(async () => /Swift Chat|Deep Think|Code Pro/.test(await inputPart.innerText().catch(() => '')), "the Chat view's model picker shows no AI Chat model", 30_000);
+      const before = demo.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat').length;
+      await askInChatView(page, '@aichat hello from the Chat view e2e-chatview-one');
+      let shown = '';
+      const reply = await waitFor(async () => {
+        shown = await lastResponse(page);
+        return /e2e-chatview-one/.test(shown) && !/Language model unavailable/.test(shown) ? shown : undefined;
+      }, () => `@aichat did not answer in the Chat view: ${shown}`, 60_000);
+      assert.doesNotMatch(reply, /Language model unavailable/);
+      const chats = demo.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat');
+      assert.equal(chats.length, before + 1, 'the service received the @aichat request');
+      const body = chats.at(-1)?.body as { model?: string; messages?: Array<{ role: string; content: string }> };
+      assert.equal(body.model, 'swift-chat', "the user's AI Chat model answers, whatever the Chat view's picker shows");
+      assert.match(body.messages?.at(-1)?.content ?? '', /hello from the Chat view e2e-chatview-one/);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, MESSAGE_ID_SPACE, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type ModelLike } from '../../../src/core';
+import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, LM_SETUP_MODEL_ID, MESSAGE_ID_SPACE, estimateTokens, lmModels, lmSetupModel, lmToServiceMessages, type LmMessage, type ModelLike } from '../../../src/core';
 
 const catalogue: ModelLike[] = [
   { valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true, max_tokens: 4096 },
@@ -28,8 +28,18 @@ describe('core: the service models as a language model provider', () => {
     assert.equal(DEFAULT_MAX_INPUT_TOKENS, 32768);
     assert.deepEqual([list[2].maxInputTokens, list[2].maxOutputTokens], [28672, DEFAULT_MAX_OUTPUT_TOKENS]);
     assert.deepEqual([lmModels(catalogue, 8000)[2].maxInputTokens, lmModels(catalogue, 8000)[0].maxInputTokens], [6000, 3072], 'the setting counts only for models without max_tokens');
-    assert.ok(list.every((m) => m.maxInputTokens !== 32768 && m.family === m.id && !m.capabilities.toolCalling));
+    // Declared tool-calling: VS Code's Chat view lists only such models in its default Agent mode.
+    assert.ok(list.every((m) => m.maxInputTokens !== 32768 && m.family === m.id && m.capabilities.toolCalling && !m.capabilities.imageInput));
     assert.deepEqual(lmModels([]), []);
+  });
+
+  it('without a key, one model that says to set it (no model of the service, no price)', () => {
+    const setup = lmSetupModel();
+    assert.equal(setup.id, LM_SETUP_MODEL_ID);
+    assert.match(setup.name, /set your API key/);
+    assert.match(setup.tooltip, /AI Chat: Set API Key/);
+    assert.ok(!catalogue.some((m) => m.valueId === setup.id), 'not a model id of the service');
+    assert.ok(setup.capabilities.toolCalling);
   });
 
   it('turns the request into the service messages: system first, text parts joined, ids like the panel', () => {

@@ -3,7 +3,7 @@
 // (same key, address rules, and the panel's accounting of charges and usage). Registered only
 // where the host offers `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
 import * as vscode from 'vscode';
-import { LM_VENDOR, answerNative, estimateTokens, lmModels, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../../core';
+import { LM_SETUP_MODEL_ID, LM_VENDOR, answerNative, estimateTokens, lmModels, lmSetupModel, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../../core';
 import type { TurnAccounting } from '../../account/turnAccounting';
 import type { ClientProvider } from '../../platform/clientProvider';
 import type { ConfigService } from '../../platform/config';
@@ -73,16 +73,17 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
   const provider: Provider = {
     onDidChangeLanguageModelChatInformation: changed.event,
 
-    async provideLanguageModelChatInformation(options) {
+    async provideLanguageModelChatInformation() {
       if (!(await deps.keys.get())) {
-        if (!options.silent) void vscode.commands.executeCommand('aiChat.setApiKey');
-        return [];
+        // One entry that says to set the key: the Chat view can then run @aichat, which says so too.
+        return [lmSetupModel()];
       }
       const list = deps.models.models ?? (await deps.models.load().catch(() => undefined));
       return lmModels(list ?? [], deps.config.settings.contextMaxTokens);
     },
 
     async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
+      if (model.id === LM_SETUP_MODEL_ID) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
       // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
       const converted = lmToServiceMessages(
         messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })),
