@@ -136,6 +136,8 @@ export type DecodedItem =
   | { type: 'error'; error: ProtocolError };
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(STREAM_EVENT_KINDS);
+/** The parts that make the reply (start, text, step end, finish, error): malformed, they end it. */
+const REPLY_KINDS: ReadonlySet<string> = new Set(['f', '0', 'e', 'd', '3']);
 
 export interface EventDecoderOptions {
   /** Content-Type of the response; decides the framing when it names one. */
@@ -297,7 +299,9 @@ export class EventDecoder {
       if (kind === 'f') return this.checked({ event: 'f' }, line, out);
       return this.malformed(line, 'the payload is not valid JSON', out);
     }
-    if (kind === '0') return this.checked({ event: '0', data: value }, line, out);
+    // Text-like parts carry a JSON string; data and annotations a JSON array.
+    if (kind === '0' || kind === 'g') return this.checked({ event: kind, data: value }, line, out);
+    if (kind === '2' || kind === '8') return this.checked({ event: kind, data: value }, line, out);
     if (kind === 'f' && (value === null || typeof value !== 'object' || Array.isArray(value))) return this.checked({ event: 'f' }, line, out);
     if (kind === '3') return this.checked({ event: '3', error: value }, line, out);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -328,6 +332,12 @@ export class EventDecoder {
   private checked(obj: Record<string, unknown>, raw: string, out: DecodedItem[]): boolean {
     const kind = obj.event as StreamEventKind;
     const r = STREAM_EVENT_SCHEMAS[kind].safeParse(obj);
+    if (!r.success && !REPLY_KINDS.has(kind)) {
+      // A part beside the reply (reasoning, a tool step, a source, data...) that is not as the
+      // protocol says: skipped and reported; the reply it came with goes on.
+      this.logger?.warn('Skipping a malformed stream part', { kind, excerpt: shorten(raw) });
+      return true;
+    }
     if (!r.success) {
       const issue = r.error.issues[0];
       const field = formatPath(issue.path);

@@ -12,6 +12,42 @@
 import { addTokenCounts, noRangeWarning, tokenCount, type RangeWarning } from './sanitize';
 import type { StreamEvent, Usage } from './schemas';
 
+/** A source the reply cites, as kept: an http(s) address and its title (plain text) when sent. */
+export interface ReplySource {
+  url: string;
+  title?: string;
+}
+
+/** At most this many sources are kept for one reply. */
+export const MAX_SOURCES = 50;
+
+/** What the service is doing before the reply's text: thinking (reasoning) or running a tool step (a search). */
+export type StreamActivity = 'thinking' | 'searching';
+
+/** The activity an event shows, if any. */
+export function activityOf(ev: StreamEvent): StreamActivity | undefined {
+  switch (ev.event) {
+    case 'g':
+    case 'i':
+      return 'thinking';
+    case '9':
+    case 'b':
+    case 'c':
+      return 'searching';
+    default:
+      return undefined;
+  }
+}
+
+function httpUrl(value: string): string | undefined {
+  try {
+    const u = new URL(value.trim());
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How the reply ended, for the user. */
 export type ReplyEnding = 'complete' | 'length' | 'content-filter' | 'error';
 
@@ -67,6 +103,8 @@ export class ReplyAssembler {
   private problems: string[] = [];
   /** Steps whose count was sent but unusable, or a sum past a safe integer: that count is unknown. */
   private unknownCounts = new Set<keyof ReplyUsage>();
+  private readonly sourceList: ReplySource[] = [];
+  private reasoning = 0;
   messageId: string | undefined;
 
   constructor(private readonly warn: RangeWarning = noRangeWarning) {}
@@ -95,7 +133,40 @@ export class ReplyAssembler {
         // The first error part says what went wrong; later ones repeat it in practice.
         this.errorPart ??= ev.error.trim() || 'The service reported an error while writing the reply';
         return '';
+      case 'g':
+      case 'i':
+        // Reasoning is never part of the reply's text.
+        this.reasoning += ev.data.length;
+        return '';
+      case 'h': {
+        const url = httpUrl(ev.url);
+        if (url && this.sourceList.length < MAX_SOURCES && !this.sourceList.some((x) => x.url === url)) {
+          const title = ev.title?.replace(/\s+/g, ' ').trim().slice(0, 300);
+          this.sourceList.push({ url, ...(title ? { title } : {}) });
+        }
+        return '';
+      }
+      // Reasoning signatures, tool calls and results, data, annotations and files add no text.
+      case 'j':
+      case '9':
+      case 'a':
+      case 'b':
+      case 'c':
+      case '2':
+      case '8':
+      case 'k':
+        return '';
     }
+  }
+
+  /** The http(s) sources the reply cited, in order, without repeats. */
+  get sources(): readonly ReplySource[] {
+    return this.sourceList;
+  }
+
+  /** Characters of reasoning received (never part of the text). */
+  get reasoningChars(): number {
+    return this.reasoning;
   }
 
   get text(): string {

@@ -179,12 +179,88 @@ export const ErrorPartEventSchema = z.looseObject({
   error: z.string(),
 });
 
+/** `g`: reasoning text (a reasoning model's thinking): never part of the reply's text. */
+export const ReasoningEventSchema = z.looseObject({
+  event: z.literal('g'),
+  data: z.string(),
+});
+/** `i`: reasoning the provider redacted (opaque data). */
+export const RedactedReasoningEventSchema = z.looseObject({
+  event: z.literal('i'),
+  data: z.string(),
+});
+/** `j`: the signature of the reasoning before it. */
+export const ReasoningSignatureEventSchema = z.looseObject({
+  event: z.literal('j'),
+  signature: z.string(),
+});
+/** `h`: a source the reply cites (what a search found). */
+export const SourceEventSchema = z.looseObject({
+  event: z.literal('h'),
+  sourceType: z.string().optional(),
+  id: z.string().optional(),
+  url: z.string(),
+  title: z.string().optional(),
+});
+/** `9`: a tool call (a search runs as one, in a step of its own). */
+export const ToolCallEventSchema = z.looseObject({
+  event: z.literal('9'),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  args: z.unknown(),
+});
+/** `a`: the result of a tool call. */
+export const ToolResultEventSchema = z.looseObject({
+  event: z.literal('a'),
+  toolCallId: z.string(),
+  result: z.unknown(),
+});
+/** `b`: a tool call whose arguments stream (deltas follow as `c`). */
+export const ToolCallStartEventSchema = z.looseObject({
+  event: z.literal('b'),
+  toolCallId: z.string(),
+  toolName: z.string(),
+});
+/** `c`: a piece of a streaming tool call's arguments. */
+export const ToolCallDeltaEventSchema = z.looseObject({
+  event: z.literal('c'),
+  toolCallId: z.string(),
+  argsTextDelta: z.string(),
+});
+/** `2`: data for the client (kept out of the reply). */
+export const DataEventSchema = z.looseObject({
+  event: z.literal('2'),
+  data: z.array(z.unknown()),
+});
+/** `8`: annotations of the message (kept out of the reply). */
+export const AnnotationsEventSchema = z.looseObject({
+  event: z.literal('8'),
+  data: z.array(z.unknown()),
+});
+/** `k`: a file the model produced (base64 data and its media type). */
+export const FileEventSchema = z.looseObject({
+  event: z.literal('k'),
+  data: z.string(),
+  mimeType: z.string(),
+});
+
 export const StreamEventSchema = z.discriminatedUnion('event', [
   StartEventSchema,
   ChunkEventSchema,
   StepFinishEventSchema,
   DoneEventSchema,
   ErrorPartEventSchema,
+  ReasoningEventSchema,
+  RedactedReasoningEventSchema,
+  ReasoningSignatureEventSchema,
+  SourceEventSchema,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+  ToolCallStartEventSchema,
+  ToolCallDeltaEventSchema,
+  DataEventSchema,
+  AnnotationsEventSchema,
+  FileEventSchema,
 ]);
 export type StartEvent = z.infer<typeof StartEventSchema>;
 export type ChunkEvent = z.infer<typeof ChunkEventSchema>;
@@ -192,7 +268,8 @@ export type StepFinishEvent = z.infer<typeof StepFinishEventSchema>;
 export type DoneEvent = z.infer<typeof DoneEventSchema>;
 export type ErrorPartEvent = z.infer<typeof ErrorPartEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
-export const STREAM_EVENT_KINDS = ['f', '0', 'e', 'd', '3'] as const;
+export type SourceEvent = z.infer<typeof SourceEventSchema>;
+export const STREAM_EVENT_KINDS = ['f', '0', 'e', 'd', '3', 'g', 'i', 'j', 'h', '9', 'a', 'b', 'c', '2', '8', 'k'] as const;
 export type StreamEventKind = (typeof STREAM_EVENT_KINDS)[number];
 
 /** Schema of one event kind (for validating an event whose kind is already known). */
@@ -202,6 +279,17 @@ export const STREAM_EVENT_SCHEMAS = {
   e: StepFinishEventSchema,
   d: DoneEventSchema,
   '3': ErrorPartEventSchema,
+  g: ReasoningEventSchema,
+  i: RedactedReasoningEventSchema,
+  j: ReasoningSignatureEventSchema,
+  h: SourceEventSchema,
+  '9': ToolCallEventSchema,
+  a: ToolResultEventSchema,
+  b: ToolCallStartEventSchema,
+  c: ToolCallDeltaEventSchema,
+  '2': DataEventSchema,
+  '8': AnnotationsEventSchema,
+  k: FileEventSchema,
 } as const;
 
 // ---------------------------------------------------------------------------------------------

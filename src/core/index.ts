@@ -22,3 +22,4 @@ export * from './account/creditWarning';
 export * from './context/editorPrompts';
 export * from './chat/lmProvider';
 export * from './context/contextBudget';
+export * from './chat/sources';

@@ -141,6 +141,29 @@ export async function handleChat({ ctx, user, store, config, raw, tooLarge, faul
   };
 
   if (!(await send({ event: 'f', messageId: randomUUID() }))) return;
+  // What the service's stack sends before the text: a reasoning model's thinking (`g`), and for
+  // a request with search, a search step (tool call `9`, result `a`, `e` with isContinued) and
+  // then, in the answering step, the sources the reply cites (`h`).
+  if (!fault || fault.kind === 'slow-chunks' || fault.kind === 'framing') {
+    const question = request.messages.at(-1)?.content ?? '';
+    if (model.valueId === 'deep-think') {
+      for (const part of reasoningParts(question)) {
+        if (delay > 0 && !(await ctx.sleep(delay))) return;
+        if (!(await send({ event: 'g', data: part }))) return;
+      }
+    }
+    if (request.search) {
+      const toolCallId = `call_${randomUUID().slice(0, 8)}`;
+      const query = question.slice(0, 80);
+      if (!(await send({ event: '9', toolCallId, toolName: 'web_search', args: { query } }))) return;
+      if (delay > 0 && !(await ctx.sleep(delay * 4))) return;
+      const found = searchSources(question);
+      if (!(await send({ event: 'a', toolCallId, result: { results: found.map(({ url, title }) => ({ url, title })) } }))) return;
+      if (!(await send({ event: 'e', finishReason: 'tool-calls', usage: { promptTokens: usage.promptTokens, completionTokens: 0 }, isContinued: true }))) return;
+      if (!(await send({ event: 'f', messageId: randomUUID() }))) return;
+      for (const src of found) if (!(await send({ event: 'h', sourceType: 'url', ...src }))) return;
+    }
+  }
   let stepFrom = 0;
   for (let i = 0; i <= chunks.length; i++) {
     if (i === faultAt && fault) {
@@ -181,4 +204,19 @@ export async function handleChat({ ctx, user, store, config, raw, tooLarge, faul
     if (delay === 0 && i % 256 === 255 && !(await ctx.sleep(0))) return;
   }
   await finish('stop', stepFrom, chunks.length);
+}
+
+/** The thinking a reasoning model streams before its answer (deterministic, from the question). */
+export function reasoningParts(question: string): string[] {
+  const topic = question.replace(/\s+/g, ' ').trim().slice(0, 60) || 'the question';
+  return [`The user asks about "${topic}". `, 'First, what is being asked; ', 'then the parts of a good answer, ', 'and an example.'];
+}
+
+/** The sources a search finds for a question (deterministic; the second one has no title). */
+export function searchSources(question: string): Array<{ id: string; url: string; title?: string }> {
+  const slug = encodeURIComponent(question.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'question');
+  return [
+    { id: 'src-1', url: `https://docs.example.com/search/${slug}`, title: `Reference: ${question.slice(0, 40)}` },
+    { id: 'src-2', url: `https://blog.example.org/${slug}` },
+  ];
 }

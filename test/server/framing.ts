@@ -1,5 +1,6 @@
 // Wire framings of the event stream of POST /chat. The events are those of the data stream protocol
-// the service's stack sends (f step start, 0 text, e step finish, d message finished, 3 error part).
+// the service's stack sends (f step start, 0 text, e step finish, d message finished, 3 error part;
+// g reasoning, 9 tool call and a tool result of a search step, h a source the reply cites).
 //   sse:      text/event-stream, `data: {json}\n\n` per event, then `data: [DONE]\n\n`
 //   ndjson:   application/x-ndjson, one event object per line
 //   prefixed: text/plain; charset=utf-8 with `x-vercel-ai-data-stream: v1`, `f:{"messageId":..}`,
@@ -16,7 +17,11 @@ export type StreamEvent =
   | { event: '0'; data: string }
   | { event: 'e'; finishReason: string; usage: Usage; isContinued: boolean }
   | { event: 'd'; finishReason: string; usage: Usage }
-  | { event: '3'; error: string };
+  | { event: '3'; error: string }
+  | { event: 'g'; data: string }
+  | { event: '9'; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { event: 'a'; toolCallId: string; result: unknown }
+  | { event: 'h'; sourceType: 'url'; id: string; url: string; title?: string };
 
 export interface FramingWriter {
   readonly framing: Framing;
@@ -66,6 +71,14 @@ function prefixedLine(ev: StreamEvent): string {
       return `d:${JSON.stringify({ finishReason: ev.finishReason, usage: ev.usage })}\n`;
     case '3':
       return `3:${JSON.stringify(ev.error)}\n`;
+    case 'g':
+      return `g:${JSON.stringify(ev.data)}\n`;
+    case '9':
+    case 'a':
+    case 'h': {
+      const { event, ...payload } = ev;
+      return `${event}:${JSON.stringify(payload)}\n`;
+    }
   }
 }
 

@@ -7,7 +7,8 @@ import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type Co
 import { creditsCharged } from '../account/cost';
 import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from '../storage/store';
-import { ReplyAssembler } from '../../client/reply';
+import { ReplyAssembler, activityOf, type StreamActivity } from '../../client/reply';
+import { sourcesMarkdown } from './sources';
 import { creditAmount, warnOncePerField, type RangeWarning } from '../../client/sanitize';
 import type { StreamEvent } from '../../client/schemas';
 import * as l10n from '@vscode/l10n';
@@ -481,9 +482,18 @@ export class ChatSession {
         finished.answered = true;
         running.stream = stream;
         if (signal.aborted) stream.abort();
+        let shownActivity: StreamActivity | undefined;
         for await (const ev of stream) {
           if (ev.event === 'f' || ev.event === '0') started = true;
-          const text = reply.push(ev);
+          // Before the text: the reply says that the model thinks, or that a search runs.
+          const activity = activityOf(ev);
+          if (activity && activity !== shownActivity && assistant.content === '') {
+            shownActivity = activity;
+            this.emit({ type: 'turnStatus', messageId: assistant.id, text: activity === 'thinking' ? l10n.t('Thinking…') : l10n.t('Searching…') });
+          }
+          let text = reply.push(ev);
+          // The sources a search found end the reply, as a numbered list of links.
+          if (ev.event === 'd' && reply.outcome.ending !== 'error') text += sourcesMarkdown(reply.sources);
           if (text) {
             assistant.content += text;
             pending += text;

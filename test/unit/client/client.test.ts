@@ -201,7 +201,7 @@ describe('ChatServiceClient against the reference server', function () {
     }
 
     it('a stream from another server: prefixed framing, CRLF, split writes, an unknown kind reported to the logger', async () => {
-      const body = 'f:{"messageId":"m-9"}\r\n2:[{"tool":"x"}]\r\n0:"Grüße "\r\n0:"😀"\r\nd:{"finishReason":"stop","usage":{"promptTokens":1,"completionTokens":2}}\r\n';
+      const body = 'f:{"messageId":"m-9"}\r\n7:[{"tool":"x"}]\r\n0:"Grüße "\r\n0:"😀"\r\nd:{"finishReason":"stop","usage":{"promptTokens":1,"completionTokens":2}}\r\n';
       const bytes = Buffer.from(body, 'utf8');
       const { server, url } = await tinyServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
@@ -222,7 +222,7 @@ describe('ChatServiceClient against the reference server', function () {
         assert.deepEqual(got.usage, { promptTokens: 1, completionTokens: 2 });
         assert.equal(stream.framing, 'prefixed');
         const warn = log.calls.find((l) => l.level === 'warn' && l.msg.includes('unknown kind'));
-        assert.equal(warn?.data?.kind, '2');
+        assert.equal(warn?.data?.kind, '7');
       } finally {
         await closeServer(server);
       }

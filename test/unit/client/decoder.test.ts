@@ -72,9 +72,31 @@ const prefixed = (events: StreamEvent[], nl = '\n') =>
   events
     .map((e) => {
       const { event, ...rest } = e as Record<string, unknown>;
-      return event === '0' ? `0:${JSON.stringify(rest.data)}` : `${String(event)}:${JSON.stringify(rest)}`;
+      // Text and reasoning carry a JSON string, data and annotations a JSON array, the rest an object.
+      return event === '0' || event === 'g' || event === '2' || event === '8' ? `${String(event)}:${JSON.stringify(rest.data)}` : `${String(event)}:${JSON.stringify(rest)}`;
     })
     .join(nl) + nl;
+
+/** One of each part code of the protocol: reasoning, its redaction and signature, a tool step, a source, data, annotations, a file. */
+const EVERY_PART: StreamEvent[] = [
+  f,
+  { event: 'g', data: 'Thinking about it. ' },
+  { event: 'i', data: 'redacted-bytes' },
+  { event: 'j', signature: 'sig-1' },
+  { event: 'b', toolCallId: 'call-2', toolName: 'web_search' },
+  { event: 'c', toolCallId: 'call-2', argsTextDelta: '{"query":"q' },
+  { event: '9', toolCallId: 'call-1', toolName: 'web_search', args: { query: 'Grüße' } },
+  { event: 'a', toolCallId: 'call-1', result: { results: [{ url: 'https://a.example/x' }] } },
+  eCont,
+  { event: 'f', messageId: 'm-2' },
+  { event: 'h', sourceType: 'url', id: 'src-1', url: 'https://a.example/x', title: 'A [title] with *marks*' },
+  { event: '2', data: [{ step: 1 }, 'two'] },
+  { event: '8', data: [{ note: 'annotation' }] },
+  { event: 'k', data: 'aGVsbG8=', mimeType: 'text/plain' },
+  c1,
+  eStop,
+  d,
+];
 
 interface Fixture {
   name: string;
@@ -167,17 +189,30 @@ const fixtures: Fixture[] = [
   },
   {
     name: 'unknown event kinds are skipped and reported (NDJSON)',
-    body: ndjson([f, { event: '9' }, c1, d]),
+    body: ndjson([f, { event: '7' }, c1, d]),
     contentType: 'application/x-ndjson',
     events: [f, c1, d],
-    warnKinds: ['9'],
+    warnKinds: ['7'],
   },
   {
     name: 'unknown event kinds are skipped and reported (line-prefixed)',
-    body: 'f:{"messageId":"m-1"}\n2:[{"x":1}]\n8:{"a":1}\n0:"Hello, "\nd:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":34}}\n',
+    body: 'f:{"messageId":"m-1"}\n7:[{"x":1}]\n1:{"a":1}\n0:"Hello, "\nd:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":34}}\n',
     contentType: 'text/plain',
     events: [f, c1, d],
-    warnKinds: ['2', '8'],
+    warnKinds: ['7', '1'],
+  },
+  ...(['sse', 'ndjson', 'prefixed'] as const).map((framing): Fixture => ({
+    name: `every part of the data stream protocol (v4) is decoded, typed (${framing})`,
+    body: framing === 'sse' ? sse(EVERY_PART) : framing === 'ndjson' ? ndjson(EVERY_PART) : prefixed(EVERY_PART),
+    contentType: framing === 'sse' ? 'text/event-stream' : framing === 'ndjson' ? 'application/x-ndjson' : 'text/plain',
+    events: EVERY_PART,
+  })),
+  {
+    name: 'a malformed part beside the reply (an annotation that is not an array, a source without url) is skipped and reported; the reply goes on',
+    body: 'f:{"messageId":"m-1"}\n8:{"a":1}\nh:{"title":"no url"}\n0:"Hello, "\nd:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":34}}\n',
+    contentType: 'text/plain',
+    events: [f, c1, d],
+    warnKinds: ['8', 'h'],
   },
   {
     name: 'extra unknown fields pass through',

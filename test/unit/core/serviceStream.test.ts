@@ -19,7 +19,7 @@ describe('chat session against the service stream (reference server, real client
   after(() => srv.close());
   beforeEach(() => srv.control.reset());
 
-  async function turn(fault: Fault | undefined, timeouts: ClientTimeouts = {}) {
+  async function turn(fault: Fault | undefined, timeouts: ClientTimeouts = {}, overrides: { model?: string; search?: boolean } = {}) {
     if (fault) srv.control.injectFault(fault);
     const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, maxRetries: 0, timeouts });
     const posts: SessionEvent[] = [];
@@ -27,7 +27,7 @@ describe('chat session against the service stream (reference server, real client
     const session = new ChatSession({
       store: new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` }),
       backend: () => client,
-      settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url }),
+      settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url, ...overrides }),
       modelCost: () => 1,
       onEvent: (e) => posts.push(e),
       flushIntervalMs: 0,
@@ -43,6 +43,17 @@ describe('chat session against the service stream (reference server, real client
   }
 
   for (const framing of FRAMINGS) {
+    it(`${framing}: deep-think thinks (g), a search step runs (9, a, e isContinued), and its sources (h) end the reply as a numbered list; the thinking is not in the text`, async () => {
+      const { reply, posts } = await turn({ kind: 'framing', framing }, {}, { model: 'deep-think', search: true });
+      assert.equal(reply.status, 'complete');
+      const firstText = posts.findIndex((p) => p.type === 'textAppended');
+      const statuses = posts.slice(0, firstText).flatMap((p) => (p.type === 'turnStatus' ? [p.text] : []));
+      assert.deepEqual(statuses, ['Thinking…', 'Searching…'], 'said while no text had come');
+      assert.doesNotMatch(reply.content, /The user asks about|First, what is being asked/, 'the reasoning is not part of the reply');
+      assert.match(reply.content, /\n\n\*\*Sources\*\*\n\n1\. \[Reference: hello len:800\]\(<https:\/\/docs\.example\.com\/search\/hello-len-800>\)\n2\. <https:\/\/blog\.example\.org\/hello-len-800>\n$/);
+      assert.ok((reply.meta?.completionTokens ?? 0) > 0);
+    });
+
     it(`${framing}: a normal reply (f, 0…, e stop, d) is complete with no error`, async () => {
       const { reply, posts } = await turn({ kind: 'framing', framing });
       assert.equal(reply.status, 'complete');

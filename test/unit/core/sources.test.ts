@@ -1,0 +1,48 @@
+// The sources of a reply (`h` parts): only http(s) addresses, no repeats, titles as plain text.
+import { strict as assert } from 'node:assert';
+import MarkdownIt from 'markdown-it';
+import { ReplyAssembler, activityOf } from '../../../src/client/reply';
+import { sourcesMarkdown } from '../../../src/core';
+
+const source = (url: string, title?: string) => ({ event: 'h' as const, sourceType: 'url', id: url, url, ...(title !== undefined ? { title } : {}) });
+
+describe('core: the sources a reply cites', () => {
+  it('keeps http(s) addresses only, once each, in order', () => {
+    const reply = new ReplyAssembler();
+    for (const ev of [
+      source('https://a.example/one', 'One'),
+      source('javascript:alert(1)', 'bad'),
+      source('data:text/html,<script>alert(1)</script>'),
+      source('https://a.example/one', 'One again'),
+      source('http://b.example/two?q=a b'),
+      source('not a url'),
+    ]) {
+      assert.equal(reply.push(ev), '', 'a source adds no text by itself');
+    }
+    assert.deepEqual(reply.sources, [
+      { url: 'https://a.example/one', title: 'One' },
+      { url: 'http://b.example/two?q=a%20b' },
+    ]);
+  });
+
+  it('hostile titles stay text: no link, image, HTML or emphasis comes out of them', () => {
+    const md = new MarkdownIt({ html: false, linkify: false });
+    const hostile = ['](javascript:alert(1))', '<img src=x onerror=alert(1)>', '**bold** _it_ `code`', '[x](https://evil.example)', '![i](https://evil.example/i.png)'];
+    const section = sourcesMarkdown(hostile.map((title, i) => ({ url: `https://ok.example/${i}`, title })));
+    const html = md.render(section);
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    assert.deepEqual(hrefs, hostile.map((_, i) => `https://ok.example/${i}`), 'one link per source, to its own address');
+    assert.doesNotMatch(html, /<img|<em>|<code>/);
+    assert.equal(html.match(/<strong>/g)?.length, 1, 'only the heading is bold');
+    for (const title of hostile) assert.ok(html.includes(md.utils.escapeHtml(title)) || html.includes(title.replace(/</g, '&lt;').replace(/>/g, '&gt;')), `the title is shown as text: ${title}`);
+  });
+
+  it('no sources, no section; the activity before the text: thinking for reasoning, searching for a tool call', () => {
+    assert.equal(sourcesMarkdown([]), '');
+    assert.equal(activityOf({ event: 'g', data: 'x' }), 'thinking');
+    assert.equal(activityOf({ event: 'i', data: 'x' }), 'thinking');
+    assert.equal(activityOf({ event: '9', toolCallId: 'c', toolName: 'web_search', args: {} }), 'searching');
+    assert.equal(activityOf({ event: 'b', toolCallId: 'c', toolName: 'web_search' }), 'searching');
+    assert.equal(activityOf({ event: '0', data: 'x' }), undefined);
+  });
+});
