@@ -18,6 +18,9 @@ export interface ReplySource {
   title?: string;
 }
 
+/** At most this much reasoning is kept for one reply. */
+export const MAX_REASONING_CHARS = 200_000;
+
 /** At most this many sources are kept for one reply. */
 export const MAX_SOURCES = 50;
 
@@ -105,6 +108,8 @@ export class ReplyAssembler {
   private unknownCounts = new Set<keyof ReplyUsage>();
   private readonly sourceList: ReplySource[] = [];
   private reasoning = 0;
+  private readonly reasoningParts: string[] = [];
+  private reasoningKept = 0;
   messageId: string | undefined;
 
   constructor(private readonly warn: RangeWarning = noRangeWarning) {}
@@ -135,8 +140,13 @@ export class ReplyAssembler {
         return '';
       case 'g':
       case 'i':
-        // Reasoning is never part of the reply's text.
+        // Reasoning is never part of the reply's text; readable reasoning (not a redacted one) is kept.
         this.reasoning += ev.data.length;
+        if (ev.event === 'g' && this.reasoningKept < MAX_REASONING_CHARS) {
+          const part = ev.data.slice(0, MAX_REASONING_CHARS - this.reasoningKept);
+          this.reasoningParts.push(part);
+          this.reasoningKept += part.length;
+        }
         return '';
       case 'h': {
         const url = httpUrl(ev.url);
@@ -167,6 +177,11 @@ export class ReplyAssembler {
   /** Characters of reasoning received (never part of the text). */
   get reasoningChars(): number {
     return this.reasoning;
+  }
+
+  /** The reasoning received (its first MAX_REASONING_CHARS characters). */
+  get reasoningText(): string {
+    return this.reasoningParts.join('');
   }
 
   get text(): string {

@@ -11,6 +11,8 @@ import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 
 /** Longest text of a message, a queued message, a draft or a prompt, in characters. */
 export const MAX_TEXT = 10_000_000;
+/** Longest reasoning kept with a reply (a longer one is cut). */
+export const MAX_REASONING = 200_000;
 /** Longest notice shown in the panel (the ignored service address, the instructions line). */
 export const MAX_NOTICE = 1000;
 /** Longest name of the instructions file shown. */
@@ -78,6 +80,8 @@ export const ReplyMetaSchema = z.object({
   ending: ReplyEndingSchema.optional(),
   /** What the service got wrong in a reply that was kept (e.g. a missing field). */
   note: z.string().max(500).optional(),
+  /** What a reasoning model thought before it answered (shown collapsed above the reply, never in its text). */
+  reasoning: z.string().max(MAX_REASONING).optional(),
 });
 export type ReplyMeta = z.infer<typeof ReplyMetaSchema>;
 

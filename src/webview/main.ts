@@ -509,6 +509,26 @@ class ChatApp {
     );
   }
 
+  /**
+   * A reasoning model's thinking: a collapsed "Thinking" section above the reply, plain text (never
+   * Markdown or HTML), kept out of the reply's text, its Copy and its code actions.
+   */
+  private renderReasoning(entry: Entry, reasoning: string | undefined): void {
+    let section = entry.article.querySelector<HTMLDetailsElement>(':scope > details.reasoning');
+    if (!reasoning) {
+      section?.remove();
+      return;
+    }
+    if (!section) {
+      section = el('details', { class: 'reasoning' });
+      section.append(el('summary', { text: l10n.t('Thinking') }), el('div', { class: 'reasoning-text' }));
+      if (entry.view) entry.view.element.before(section);
+      else entry.article.append(section);
+    }
+    const text = section.querySelector('.reasoning-text');
+    if (text && text.textContent !== reasoning) text.textContent = reasoning;
+  }
+
   private createEntry(m: MessageView): Entry {
     const label = m.role === 'user' ? l10n.t('You') : l10n.t('Assistant');
     const article = el('article', { class: `message ${m.role}`, role: 'article', 'aria-label': label });
@@ -572,6 +592,7 @@ class ChatApp {
       }
       return;
     }
+    this.renderReasoning(entry, m.meta?.reasoning);
     const canRetry = ctx.isLast && !ctx.busy && !ctx.hasSendError;
     if (m.status === 'streaming') {
       footer.append(el('span', { class: 'typing', text: m.content ? '' : l10n.t('Thinking…') }));

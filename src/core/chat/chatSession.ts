@@ -517,6 +517,7 @@ export class ChatSession {
           throw Object.assign(new Error(outcome.errorMessage ?? l10n.t('The reply failed')), { kind: 'stream' });
         }
         if (outcome.ending === 'length' || outcome.ending === 'content-filter') meta.ending = outcome.ending;
+        if (reply.reasoningText.trim()) meta.reasoning = reply.reasoningText;
         if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
         const charged = creditsCharged(undefined, cost);
         if (charged !== undefined) meta.credits = charged;

@@ -16,6 +16,8 @@ export function conversationToMarkdown(conv: Conversation, exportedAt: Date = ne
     }
     out.push('## Assistant');
     if (m.meta) out.push(`_${replyMetaText(m.meta)}_`);
+    // The thinking of a reasoning model, as a quoted section before the reply.
+    if (m.meta?.reasoning) out.push(`> **${l10n.t('Thinking')}**\n>\n${m.meta.reasoning.split('\n').map((l) => `> ${l}`).join('\n')}`);
     if (m.content) out.push(m.content);
     if (m.status === 'stopped') out.push('_(Stopped)_');
     if (m.status === 'error' && m.error) out.push(`> Error: ${m.error.message.replace(/\n/g, ' ')}`);

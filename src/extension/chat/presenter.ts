@@ -2,13 +2,13 @@
 // the domain's messages to the protocol's views (values the webview would refuse are left out or
 // cut, never the message). VS Code-free.
 import { toConversationView, type ChatSession, type SessionEvent, type StoredMessage } from '../../core';
-import { MAX_MODEL_ID, MAX_NOTICE, clip, type ChatStatus, type HostMessage, type MessageView, type ReplyMeta } from '../../protocol';
+import { MAX_MODEL_ID, MAX_NOTICE, MAX_REASONING, clip, type ChatStatus, type HostMessage, type MessageView, type ReplyMeta } from '../../protocol';
 
 const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 
 /** A reply's meta as the webview accepts it: values it would refuse are left out, never the message. */
 function metaView(meta: ReplyMeta): ReplyMeta {
-  const { credits, promptTokens, completionTokens, note, ...rest } = meta;
+  const { credits, promptTokens, completionTokens, note, reasoning, ...rest } = meta;
   const okCredits = credits !== undefined && Number.isFinite(credits) && credits >= 0 ? credits : undefined;
   return {
     ...rest,
@@ -17,6 +17,7 @@ function metaView(meta: ReplyMeta): ReplyMeta {
     ...(safeCount(promptTokens) !== undefined ? { promptTokens } : {}),
     ...(safeCount(completionTokens) !== undefined ? { completionTokens } : {}),
     ...(note !== undefined ? { note: clip(note, 500) } : {}),
+    ...(reasoning ? { reasoning: clip(reasoning, MAX_REASONING) } : {}),
   };
 }
 

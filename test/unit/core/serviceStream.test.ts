@@ -50,6 +50,7 @@ describe('chat session against the service stream (reference server, real client
       const statuses = posts.slice(0, firstText).flatMap((p) => (p.type === 'turnStatus' ? [p.text] : []));
       assert.deepEqual(statuses, ['Thinking…', 'Searching…'], 'said while no text had come');
       assert.doesNotMatch(reply.content, /The user asks about|First, what is being asked/, 'the reasoning is not part of the reply');
+      assert.equal(reply.meta?.reasoning, 'The user asks about "hello len:800". First, what is being asked; then the parts of a good answer, and an example.', 'kept beside it');
       assert.match(reply.content, /\n\n\*\*Sources\*\*\n\n1\. \[Reference: hello len:800\]\(<https:\/\/docs\.example\.com\/search\/hello-len-800>\)\n2\. <https:\/\/blog\.example\.org\/hello-len-800>\n$/);
       assert.ok((reply.meta?.completionTokens ?? 0) > 0);
     });

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import MarkdownIt from 'markdown-it';
 import { ReplyAssembler, activityOf } from '../../../src/client/reply';
-import { sourcesMarkdown } from '../../../src/core';
+import { conversationToMarkdown, createConversation, appendMessage, sourcesMarkdown } from '../../../src/core';
 
 const source = (url: string, title?: string) => ({ event: 'h' as const, sourceType: 'url', id: url, url, ...(title !== undefined ? { title } : {}) });
 
@@ -44,5 +44,15 @@ describe('core: the sources a reply cites', () => {
     assert.equal(activityOf({ event: '9', toolCallId: 'c', toolName: 'web_search', args: {} }), 'searching');
     assert.equal(activityOf({ event: 'b', toolCallId: 'c', toolName: 'web_search' }), 'searching');
     assert.equal(activityOf({ event: '0', data: 'x' }), undefined);
+  });
+
+  it('Export carries the thinking as a quoted section before the reply, and the sources with the reply', () => {
+    const conv = createConversation('c1', new Date('2026-01-01T00:00:00Z'));
+    appendMessage(conv, 'user', 'Why?');
+    const a = appendMessage(conv, 'assistant', `Because.${sourcesMarkdown([{ url: 'https://a.example/x', title: 'A' }])}`);
+    a.meta = { model: 'deep-think', reasoning: 'First line of thought\nsecond line' };
+    const md = conversationToMarkdown(conv, new Date('2026-01-02T00:00:00Z'));
+    assert.match(md, /> \*\*Thinking\*\*\n>\n> First line of thought\n> second line\n\nBecause\./);
+    assert.match(md, /\*\*Sources\*\*\n\n1\. \[A\]\(<https:\/\/a\.example\/x>\)/);
   });
 });
