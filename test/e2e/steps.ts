@@ -33,7 +33,7 @@ export function resetServer(chunkDelayMs = 5): void {
 }
 
 /** Bodies of the POST /chat requests the reference server received. */
-export function chatRequests(): Array<{ model?: string; messages?: Array<{ role: string; content: string }>; stream?: boolean }> {
+export function chatRequests(): Array<{ model?: string; messages?: Array<{ role: string; content: string }>; stream?: boolean; search?: boolean }> {
   return e2e()
     .demo.server.control.requests()
     .filter((r) => r.method === 'POST' && r.path === '/chat')
