@@ -261,10 +261,11 @@ class ChatApp {
         const end = msg.offset + msg.text.length;
         if (end <= have) return; // already shown (the conversation sent when the panel started had it)
         const text = msg.offset < have ? msg.text.slice(have - msg.offset) : msg.text;
-        if (entry.content === '') {
-          entry.footer.querySelector('.typing')?.replaceChildren();
-          this.replying.textContent = l10n.t('Assistant is replying…');
-        }
+        // Text clears what the reply said while it waited (thinking, searching, no part for a while).
+        const typing = entry.footer.querySelector('.typing');
+        if (typing?.textContent) typing.replaceChildren();
+        const replyingText = l10n.t('Assistant is replying…');
+        if (this.replying.textContent !== replyingText) this.replying.textContent = replyingText;
         entry.view.append(text);
         entry.content += text;
         const m = this.list[this.list.length - 1];
@@ -292,12 +293,12 @@ class ChatApp {
         return;
       }
       case 'streamStatus': {
-        // Shown where the reply will appear and in the status line, until its text arrives.
+        // Shown under the reply and in the status line, until text arrives (an empty text clears it).
         const entry = this.entries.get(msg.messageId);
-        if (!entry || entry.content !== '') return;
+        if (!entry) return;
         const typing = entry.footer.querySelector('.typing');
-        if (typing) typing.textContent = msg.text;
-        this.replying.textContent = msg.text;
+        if (typing) typing.textContent = msg.text || (entry.content ? '' : l10n.t('Thinking…'));
+        this.replying.textContent = msg.text || l10n.t('Assistant is replying…');
         return;
       }
       case 'contextMeter':

@@ -125,6 +125,8 @@ export interface ChatSessionDeps {
   now?: () => Date;
   /** Streamed text is posted at most once per this many ms (0: every chunk). */
   flushIntervalMs?: number;
+  /** After this long without any part of a streaming reply, the reply says it waits for the service (default 10 s). */
+  silenceNoticeMs?: number;
   /** Input budget of a request to this model, in estimated tokens (contextBudget.ts); none: no limit. */
   contextBudget?: (model: string) => number;
   /** A streaming reply is saved at most this often (0: only when it ends). */
@@ -483,30 +485,51 @@ export class ChatSession {
         running.stream = stream;
         if (signal.aborted) stream.abort();
         let shownActivity: StreamActivity | undefined;
-        for await (const ev of stream) {
-          if (ev.event === 'f' || ev.event === '0') started = true;
-          // Before the text: the reply says that the model thinks, or that a search runs.
-          const activity = activityOf(ev);
-          if (activity && activity !== shownActivity && assistant.content === '') {
-            shownActivity = activity;
-            this.emit({ type: 'turnStatus', messageId: assistant.id, text: activity === 'thinking' ? l10n.t('Thinking…') : l10n.t('Searching…') });
-          }
-          let text = reply.push(ev);
-          // The sources a search found end the reply, as a numbered list of links.
-          if (ev.event === 'd' && reply.outcome.ending !== 'error') text += sourcesMarkdown(reply.sources);
-          if (text) {
-            assistant.content += text;
-            pending += text;
-            if (flushMs <= 0) flush();
-            else if (timer === undefined) timer = setTimeout(flush, flushMs);
-            if (saveEveryMs > 0 && Date.now() - lastSave >= saveEveryMs) {
-              lastSave = Date.now();
-              void saveQuietly();
+        // Silence is shown too: no part for a while, and the reply says it waits (seconds
+        // counting); the next part clears it. The between-parts timeout still ends the reply.
+        const silenceMs = this.deps.silenceNoticeMs ?? 10_000;
+        let lastPart = Date.now();
+        let silent = false;
+        const silence = setInterval(() => {
+          const quiet = Date.now() - lastPart;
+          if (quiet < silenceMs || signal.aborted) return;
+          silent = true;
+          this.emit({ type: 'turnStatus', messageId: assistant.id, text: l10n.t('Waiting for the service… {0} s', Math.floor(quiet / 1000)) });
+        }, Math.min(1000, silenceMs));
+        try {
+          for await (const ev of stream) {
+            lastPart = Date.now();
+            if (silent) {
+              silent = false;
+              // A part came: the waiting is over (text clears it by itself).
+              if (ev.event !== '0') this.emit({ type: 'turnStatus', messageId: assistant.id, text: '' });
             }
-          } else if (ev.event === 'e' || ev.event === 'd' || ev.event === '3') {
-            this.deps.logger?.debug('Stream event', { event: ev.event, finishReason: ev.event === '3' ? undefined : ev.finishReason });
+            if (ev.event === 'f' || ev.event === '0') started = true;
+            // Before the text: the reply says that the model thinks, or that a search runs.
+            const activity = activityOf(ev);
+            if (activity && activity !== shownActivity && assistant.content === '') {
+              shownActivity = activity;
+              this.emit({ type: 'turnStatus', messageId: assistant.id, text: activity === 'thinking' ? l10n.t('Thinking…') : l10n.t('Searching…') });
+            }
+            let text = reply.push(ev);
+            // The sources a search found end the reply, as a numbered list of links.
+            if (ev.event === 'd' && reply.outcome.ending !== 'error') text += sourcesMarkdown(reply.sources);
+            if (text) {
+              assistant.content += text;
+              pending += text;
+              if (flushMs <= 0) flush();
+              else if (timer === undefined) timer = setTimeout(flush, flushMs);
+              if (saveEveryMs > 0 && Date.now() - lastSave >= saveEveryMs) {
+                lastSave = Date.now();
+                void saveQuietly();
+              }
+            } else if (ev.event === 'e' || ev.event === 'd' || ev.event === '3') {
+              this.deps.logger?.debug('Stream event', { event: ev.event, finishReason: ev.event === '3' ? undefined : ev.finishReason });
+            }
+            if (signal.aborted) break;
           }
-          if (signal.aborted) break;
+        } finally {
+          clearInterval(silence);
         }
         if (signal.aborted) throw Object.assign(new Error('The request was aborted'), { kind: 'aborted' }); // l10n-ignore: an aborted request shows as Stopped
         const outcome = reply.outcome;

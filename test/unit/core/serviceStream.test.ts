@@ -19,7 +19,7 @@ describe('chat session against the service stream (reference server, real client
   after(() => srv.close());
   beforeEach(() => srv.control.reset());
 
-  async function turn(fault: Fault | undefined, timeouts: ClientTimeouts = {}, overrides: { model?: string; search?: boolean } = {}) {
+  async function turn(fault: Fault | undefined, timeouts: ClientTimeouts = {}, overrides: { model?: string; search?: boolean } = {}, silenceNoticeMs?: number) {
     if (fault) srv.control.injectFault(fault);
     const client = new ChatServiceClient({ baseUrl: srv.url, apiKey: () => DEMO_KEY, maxRetries: 0, timeouts });
     const posts: SessionEvent[] = [];
@@ -31,6 +31,7 @@ describe('chat session against the service stream (reference server, real client
       modelCost: () => 1,
       onEvent: (e) => posts.push(e),
       flushIntervalMs: 0,
+      ...(silenceNoticeMs !== undefined ? { silenceNoticeMs } : {}),
     });
     const started = Date.now();
     try {
@@ -41,6 +42,21 @@ describe('chat session against the service stream (reference server, real client
     for (const p of viewMessages(session, posts)) assert.ok(parseHostMessage(p).ok, `the panel accepts ${p.type}`);
     return { reply: session.conversation.messages[1], posts, ms: Date.now() - started, session };
   }
+
+  it('silence is shown: no part for a while and the reply says it waits, seconds counting; the next part clears it', async () => {
+    // Parts 1.3 s apart (a few large chunks), the notice after 0.4 s of silence (10 s in the extension).
+    srv.control.configure({ chunkSize: 300 });
+    const { reply, posts } = await turn({ kind: 'slow-chunks', ms: 1300 }, { requestMs: 10_000 }, {}, 400).finally(() => srv.control.configure({ chunkSize: 24 }));
+    assert.equal(reply.status, 'complete');
+    const waits = posts.flatMap((p, i) => (p.type === 'turnStatus' && /^Waiting for the service… \d+ s$/.test(p.text) ? [i] : []));
+    assert.ok(waits.length >= 2, `the notice came: ${waits.length}`);
+    // Each wait is followed by a part that ends it: text, or an empty status.
+    for (const i of waits) {
+      const next = posts.slice(i + 1).find((p) => p.type === 'textAppended' || (p.type === 'turnStatus' && !/^Waiting/.test(p.text)) || p.type === 'turnEnded');
+      assert.ok(next, 'something follows the notice');
+    }
+    assert.ok(!posts.some((p) => p.type === 'turnStatus' && /Waiting/.test(p.text) && posts.indexOf(p) > posts.findIndex((q) => q.type === 'turnEnded')), 'no notice after the reply ended');
+  }).timeout(30_000);
 
   for (const framing of FRAMINGS) {
     it(`${framing}: deep-think thinks (g), a search step runs (9, a, e isContinued), and its sources (h) end the reply as a numbered list; the thinking is not in the text`, async () => {
