@@ -221,10 +221,8 @@ export class Workbench {
   }
 
   async notificationTexts(): Promise<string[]> {
-    const n = this.notifications();
-    const out: string[] = [];
-    for (let i = 0; i < (await n.count()); i++) out.push((await n.nth(i).innerText()).replace(/\s+/g, ' ').trim());
-    return out;
+    // Read at once: a toast that goes away between a count and a read would hold the read up.
+    return (await this.notifications().allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
   }
 
   async waitForNotification(re: RegExp, timeoutMs = 20_000): Promise<string> {

@@ -159,8 +159,19 @@ async function driveUi(page: Page, url: string, stop: () => boolean): Promise<vo
   const wb = new Workbench(page, url);
   try {
     await wb.statusItem().waitFor({ timeout: 60_000 });
-    await wb.runCommand('AI Chat: Set API Key');
-    await wb.answerInput(DEMO_KEY);
+    // The suite changes the service address while this runs (an unusable one for a moment, and
+    // Set API Key then says so instead of asking): ask again until the key box is shown.
+    for (let attempt = 1; ; attempt++) {
+      await wb.runCommand('AI Chat: Set API Key');
+      const box = page.locator('.quick-input-widget input[placeholder="API key"]');
+      if (await box.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) {
+        await wb.answerInput(DEMO_KEY);
+        break;
+      }
+      if (attempt >= 20 || stop()) throw new Error('Set API Key did not ask for the key');
+      await wb.clearNotifications().catch(() => undefined);
+      await page.waitForTimeout(1_000);
+    }
   } catch (err) {
     console.error(`  could not set the API key through the UI: ${err instanceof Error ? err.message : String(err)}`);
   }
