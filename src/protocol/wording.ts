@@ -37,3 +37,8 @@ export function replyEndingText(ending: ReplyMeta['ending']): string | undefined
   if (ending === 'content-filter') return l10n.t('The reply was stopped by the service’s content filter.');
   return undefined;
 }
+
+/** A reasoning model's thinking as a quoted Markdown section, put before the reply in Export and Copy. */
+export function thinkingSection(reasoning: string): string {
+  return `> **${l10n.t('Thinking')}**\n>\n${reasoning.split('\n').map((l) => `> ${l}`).join('\n')}`;
+}

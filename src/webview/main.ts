@@ -12,6 +12,7 @@ import {
   replyMetaText,
   parseHostMessage,
   readL10nBundle,
+  thinkingSection,
   type ChatSettings,
   type ChatStatus,
   type ConversationView,
@@ -540,7 +541,11 @@ class ChatApp {
     const view = createReplyView({
       onCodeAction: (action, code, language, path) => this.post({ type: 'codeAction', action, code, language, ...(path ? { path } : {}) }),
       onOpenLink: (href) => this.post({ type: 'openLink', href }),
-      onCopyReply: (markdown) => this.post({ type: 'codeAction', action: 'copy', code: markdown, language: 'markdown' }),
+      // Copy reply: the thinking (when the model showed any) as a quoted section, then the reply.
+      onCopyReply: (markdown) => {
+        const reasoning = this.list[this.indexOf(m.id)]?.meta?.reasoning;
+        this.post({ type: 'codeAction', action: 'copy', code: reasoning ? `${thinkingSection(reasoning)}\n\n${markdown}` : markdown, language: 'markdown' });
+      },
     });
     entry.view = view;
     view.element.classList.add(m.role === 'user' ? 'user-body' : 'assistant-body');

@@ -1,6 +1,7 @@
 // A conversation as a Markdown document.
 import type { Conversation } from './conversation';
 import { replyMetaText } from '../account/cost';
+import { thinkingSection } from '../../protocol/wording';
 import * as l10n from '@vscode/l10n';
 
 export function conversationToMarkdown(conv: Conversation, exportedAt: Date = new Date()): string {
@@ -17,7 +18,7 @@ export function conversationToMarkdown(conv: Conversation, exportedAt: Date = ne
     out.push('## Assistant');
     if (m.meta) out.push(`_${replyMetaText(m.meta)}_`);
     // The thinking of a reasoning model, as a quoted section before the reply.
-    if (m.meta?.reasoning) out.push(`> **${l10n.t('Thinking')}**\n>\n${m.meta.reasoning.split('\n').map((l) => `> ${l}`).join('\n')}`);
+    if (m.meta?.reasoning) out.push(thinkingSection(m.meta.reasoning));
     if (m.content) out.push(m.content);
     if (m.status === 'stopped') out.push('_(Stopped)_');
     if (m.status === 'error' && m.error) out.push(`> Error: ${m.error.message.replace(/\n/g, ' ')}`);
