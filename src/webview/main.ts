@@ -64,6 +64,8 @@ interface Entry {
   content: string;
   status: MessageView['status'];
   signature: string;
+  /** The reply says something while it waits (thinking, searching, no part for a while): text clears it. */
+  waiting?: boolean;
 }
 
 class ChatApp {
@@ -263,10 +265,11 @@ class ChatApp {
         if (end <= have) return; // already shown (the conversation sent when the panel started had it)
         const text = msg.offset < have ? msg.text.slice(have - msg.offset) : msg.text;
         // Text clears what the reply said while it waited (thinking, searching, no part for a while).
-        const typing = entry.footer.querySelector('.typing');
-        if (typing?.textContent) typing.replaceChildren();
-        const replyingText = l10n.t('Assistant is replying…');
-        if (this.replying.textContent !== replyingText) this.replying.textContent = replyingText;
+        if (entry.content === '' || entry.waiting) {
+          entry.waiting = false;
+          entry.footer.querySelector('.typing')?.replaceChildren();
+          this.replying.textContent = l10n.t('Assistant is replying…');
+        }
         entry.view.append(text);
         entry.content += text;
         const m = this.list[this.list.length - 1];
@@ -297,6 +300,7 @@ class ChatApp {
         // Shown under the reply and in the status line, until text arrives (an empty text clears it).
         const entry = this.entries.get(msg.messageId);
         if (!entry) return;
+        entry.waiting = !!msg.text;
         const typing = entry.footer.querySelector('.typing');
         if (typing) typing.textContent = msg.text || (entry.content ? '' : l10n.t('Thinking…'));
         this.replying.textContent = msg.text || l10n.t('Assistant is replying…');
