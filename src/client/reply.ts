@@ -24,6 +24,30 @@ export const MAX_REASONING_CHARS = 200_000;
 /** At most this many sources are kept for one reply. */
 export const MAX_SOURCES = 50;
 
+/** A file the model produced (the stream's `k` part): its media type and decoded size; the data is not kept. */
+export interface ReplyFile {
+  mimeType: string;
+  bytes: number;
+}
+
+/** At most this many files are listed for one reply. */
+export const MAX_FILES = 20;
+
+/** At most this many characters of data and annotations (as JSON) are kept for one reply. */
+export const MAX_EXTRAS_CHARS = 64_000;
+
+/** The stream's data (`2`) and message annotations (`8`): kept with the reply, never shown. */
+export interface ReplyExtras {
+  data: unknown[];
+  annotations: unknown[];
+}
+
+/** Size in bytes of base64 data (padding and whitespace aside). */
+function base64Bytes(data: string): number {
+  const clean = data.replace(/[\s=]/g, '');
+  return Math.floor((clean.length * 3) / 4);
+}
+
 /** What the service is doing before the reply's text: thinking (reasoning) or running a tool step (a search). */
 export type StreamActivity = 'thinking' | 'searching';
 
@@ -110,6 +134,10 @@ export class ReplyAssembler {
   private reasoning = 0;
   private readonly reasoningParts: string[] = [];
   private reasoningKept = 0;
+  private readonly fileList: ReplyFile[] = [];
+  private readonly extraParts: ReplyExtras = { data: [], annotations: [] };
+  private extrasChars = 0;
+  private extrasCut = false;
   messageId: string | undefined;
 
   constructor(private readonly warn: RangeWarning = noRangeWarning) {}
@@ -156,15 +184,34 @@ export class ReplyAssembler {
         }
         return '';
       }
-      // Reasoning signatures, tool calls and results, data, annotations and files add no text.
+      case 'k': {
+        if (this.fileList.length < MAX_FILES) {
+          const mimeType = ev.mimeType.replace(/[^\w.+\-/]/g, '').slice(0, 100) || 'application/octet-stream';
+          this.fileList.push({ mimeType, bytes: base64Bytes(ev.data) });
+        }
+        return '';
+      }
+      case '2':
+      case '8': {
+        // Kept while they fit; what does not fit is dropped whole (never half a value).
+        const target = ev.event === '2' ? this.extraParts.data : this.extraParts.annotations;
+        for (const value of ev.data) {
+          const size = JSON.stringify(value ?? null).length + 1; // with its comma
+          if (this.extrasChars + size > MAX_EXTRAS_CHARS) {
+            this.extrasCut = true;
+            continue;
+          }
+          this.extrasChars += size;
+          target.push(value ?? null);
+        }
+        return '';
+      }
+      // Reasoning signatures, tool calls and results add no text.
       case 'j':
       case '9':
       case 'a':
       case 'b':
       case 'c':
-      case '2':
-      case '8':
-      case 'k':
         return '';
     }
   }
@@ -172,6 +219,18 @@ export class ReplyAssembler {
   /** The http(s) sources the reply cited, in order, without repeats. */
   get sources(): readonly ReplySource[] {
     return this.sourceList;
+  }
+
+  /** The files the model produced, in order (media type and size). */
+  get files(): readonly ReplyFile[] {
+    return this.fileList;
+  }
+
+  /** The data and annotations received (as much as MAX_EXTRAS_CHARS holds), or undefined when none came. */
+  get extras(): (ReplyExtras & { cut: boolean }) | undefined {
+    const { data, annotations } = this.extraParts;
+    if (data.length === 0 && annotations.length === 0 && !this.extrasCut) return undefined;
+    return { data: [...data], annotations: [...annotations], cut: this.extrasCut };
   }
 
   /** Characters of reasoning received (never part of the text). */

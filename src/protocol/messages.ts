@@ -13,6 +13,8 @@ import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 export const MAX_TEXT = 10_000_000;
 /** Longest reasoning kept with a reply (a longer one is cut). */
 export const MAX_REASONING = 200_000;
+/** Longest JSON of the data and annotations kept with a reply. */
+export const MAX_EXTRAS = 80_000;
 /** Longest notice shown in the panel (the ignored service address, the instructions line). */
 export const MAX_NOTICE = 1000;
 /** Longest name of the instructions file shown. */
@@ -82,6 +84,8 @@ export const ReplyMetaSchema = z.object({
   note: z.string().max(500).optional(),
   /** What a reasoning model thought before it answered (shown collapsed above the reply, never in its text). */
   reasoning: z.string().max(MAX_REASONING).optional(),
+  /** The stream's data and message annotations as JSON: kept with the reply, never shown (not sent to the panel). */
+  extras: z.string().max(MAX_EXTRAS).optional(),
 });
 export type ReplyMeta = z.infer<typeof ReplyMetaSchema>;
 

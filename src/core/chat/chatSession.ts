@@ -1,14 +1,14 @@
 // One chat: sending a turn, streaming the reply, Stop, Retry and Edit.
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
-import type { ErrorView, ReplyMeta } from '../../protocol';
+import { MAX_EXTRAS, type ErrorView, type ReplyMeta } from '../../protocol';
 import { appendMessage, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from '../context/contextBudget';
 import { creditsCharged } from '../account/cost';
 import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from '../storage/store';
 import { ReplyAssembler, activityOf, type StreamActivity } from '../../client/reply';
-import { sourcesMarkdown } from './sources';
+import { filesMarkdown, sourcesMarkdown } from './sources';
 import { creditAmount, warnOncePerField, type RangeWarning } from '../../client/sanitize';
 import type { StreamEvent } from '../../client/schemas';
 import * as l10n from '@vscode/l10n';
@@ -512,8 +512,8 @@ export class ChatSession {
               this.emit({ type: 'turnStatus', messageId: assistant.id, text: activity === 'thinking' ? l10n.t('Thinking…') : l10n.t('Searching…') });
             }
             let text = reply.push(ev);
-            // The sources a search found end the reply, as a numbered list of links.
-            if (ev.event === 'd' && reply.outcome.ending !== 'error') text += sourcesMarkdown(reply.sources);
+            // The sources a search found end the reply, as a numbered list of links; then the files the model produced.
+            if (ev.event === 'd' && reply.outcome.ending !== 'error') text += sourcesMarkdown(reply.sources) + filesMarkdown(reply.files);
             if (text) {
               assistant.content += text;
               pending += text;
@@ -541,6 +541,10 @@ export class ChatSession {
         }
         if (outcome.ending === 'length' || outcome.ending === 'content-filter') meta.ending = outcome.ending;
         if (reply.reasoningText.trim()) meta.reasoning = reply.reasoningText;
+        // The stream's data and annotations are kept with the reply (never shown).
+        const extras = reply.extras;
+        const extrasJson = extras ? JSON.stringify(extras) : '';
+        if (extrasJson && extrasJson.length <= MAX_EXTRAS) meta.extras = extrasJson;
         if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
         const charged = creditsCharged(undefined, cost);
         if (charged !== undefined) meta.credits = charged;

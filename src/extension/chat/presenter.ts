@@ -8,7 +8,9 @@ const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeIn
 
 /** A reply's meta as the webview accepts it: values it would refuse are left out, never the message. */
 function metaView(meta: ReplyMeta): ReplyMeta {
-  const { credits, promptTokens, completionTokens, note, reasoning, ...rest } = meta;
+  // The stream's data and annotations stay in the store: the panel never shows them.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { credits, promptTokens, completionTokens, note, reasoning, extras, ...rest } = meta;
   const okCredits = credits !== undefined && Number.isFinite(credits) && credits >= 0 ? credits : undefined;
   return {
     ...rest,

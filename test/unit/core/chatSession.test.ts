@@ -140,6 +140,44 @@ describe('chat session', () => {
     assert.equal(saved?.messages[1].content, 'Hello');
   });
 
+  it('a reply with thinking, sources, a file, data and annotations: the text and its sections shown, data and annotations kept in the log, not sent to the panel; a fork keeps them', async () => {
+    const t = setup({ model: 'deep-think' });
+    t.fb.scripts.push({
+      events: [
+        { event: 'f', messageId: 'srv' },
+        { event: 'g', data: 'Weighing it up.' },
+        { event: '2', data: [{ progress: 1 }, 'two'] },
+        { event: 'h', sourceType: 'url', id: 's1', url: 'https://a.example/doc', title: 'Doc [1]' },
+        { event: 'k', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+        { event: '0', data: 'The answer.' },
+        { event: '8', data: [{ rating: 'good' }] },
+        { event: 'e', finishReason: 'stop', usage: { promptTokens: 3, completionTokens: 4 }, isContinued: false },
+        { event: 'd', finishReason: 'stop', usage: { promptTokens: 3, completionTokens: 4 } },
+      ],
+    });
+    await t.session.send('Why?');
+    const reply = t.session.conversation.messages[1];
+    assert.equal(reply.status, 'complete');
+    assert.match(reply.content, /^The answer\.\n\n\*\*Sources\*\*\n\n1\. \[Doc \\\[1\\\]\]\(<https:\/\/a\.example\/doc>\)\n{2,3}\*\*Files\*\*\n\n1\. file-1\.png \(image\/png, 8 bytes\)/);
+    assert.equal(reply.meta?.reasoning, 'Weighing it up.');
+    assert.deepEqual(JSON.parse(reply.meta?.extras ?? '{}'), { data: [{ progress: 1 }, 'two'], annotations: [{ rating: 'good' }], cut: false });
+    // The stored log keeps them.
+    await t.store.flush();
+    const saved = parseConversation(await t.storage.read(t.session.conversation.id));
+    assert.equal(saved?.messages[1].meta?.extras, reply.meta?.extras);
+    assert.equal(saved?.messages[1].meta?.reasoning, 'Weighing it up.');
+    // The panel is never sent the data and annotations.
+    for (const p of viewMessages(t.session, t.posts)) {
+      assert.ok(parseHostMessage(p).ok, `the panel accepts ${p.type}`);
+      assert.doesNotMatch(JSON.stringify(p), /progress|rating/, `${p.type} carries no data or annotation`);
+    }
+    // A fork carries the reply with its thinking and what was kept.
+    const fork = await t.store.fork(reply.id);
+    assert.equal(fork?.messages[1].meta?.reasoning, 'Weighing it up.');
+    assert.equal(fork?.messages[1].meta?.extras, reply.meta?.extras);
+    assert.equal(fork?.messages[1].content, reply.content);
+  });
+
   it('uses credits of a non-streaming reply and reports the remaining balance', async () => {
     const t = setup({ stream: false });
     t.fb.scripts.push({ content: 'Answer', creditsUsed: 1, creditsRemaining: 999, model: 'swift-chat' });

@@ -2,7 +2,8 @@
 import { strict as assert } from 'node:assert';
 import MarkdownIt from 'markdown-it';
 import { ReplyAssembler, activityOf } from '../../../src/client/reply';
-import { conversationToMarkdown, createConversation, appendMessage, sourcesMarkdown } from '../../../src/core';
+import { conversationToMarkdown, createConversation, appendMessage, filesMarkdown, replyFileName, sourcesMarkdown } from '../../../src/core';
+import { MAX_EXTRAS } from '../../../src/protocol';
 
 const source = (url: string, title?: string) => ({ event: 'h' as const, sourceType: 'url', id: url, url, ...(title !== undefined ? { title } : {}) });
 
@@ -54,5 +55,40 @@ describe('core: the sources a reply cites', () => {
     const md = conversationToMarkdown(conv, new Date('2026-01-02T00:00:00Z'));
     assert.match(md, /> \*\*Thinking\*\*\n>\n> First line of thought\n> second line\n\nBecause\./);
     assert.match(md, /\*\*Sources\*\*\n\n1\. \[A\]\(<https:\/\/a\.example\/x>\)/);
+  });
+
+  it('files (k) are listed by a name of ours, with a media type reduced to plain characters and the decoded size', () => {
+    const reply = new ReplyAssembler();
+    assert.equal(reply.push({ event: 'k', mimeType: 'image/svg+xml', data: 'PHN2Zz48L3N2Zz4=' }), '');
+    reply.push({ event: 'k', mimeType: 'text/plain"><img src=x onerror=alert(1)>', data: 'a'.repeat(4 * 1024 * 400) });
+    assert.deepEqual(reply.files, [
+      { mimeType: 'image/svg+xml', bytes: 11 },
+      { mimeType: 'text/plainimgsrcxonerroralert1', bytes: 1024 * 1200 },
+    ]);
+    assert.equal(replyFileName(0, 'image/svg+xml'), 'file-1.svg');
+    assert.equal(replyFileName(1, 'image/jpeg'), 'file-2.jpg');
+    assert.equal(replyFileName(2, 'nonsense'), 'file-3');
+    const md = new MarkdownIt({ html: false, linkify: false }).render(filesMarkdown(reply.files));
+    assert.doesNotMatch(md, /<img|<a /);
+    assert.match(md, /file-1\.svg \(image\/svg\+xml, 11 bytes\)/);
+    assert.match(md, /file-2\.plainimgsr \(text\/plainimgsrcxonerroralert1, 1\.2 MB\)/);
+    assert.equal(filesMarkdown([]), '');
+  });
+
+  it('data (2) and annotations (8) are kept as sent while they fit, whole values only, and say when some were left out', () => {
+    const reply = new ReplyAssembler();
+    const kept = () => reply.extras;
+    assert.equal(kept(), undefined);
+    assert.equal(reply.push({ event: '2', data: [{ a: 1 }] }), '');
+    assert.equal(reply.push({ event: '8', data: [{ b: 'x' }] }), '');
+    assert.deepEqual(kept(), { data: [{ a: 1 }], annotations: [{ b: 'x' }], cut: false });
+    // Thousands of small values, then one too big: the JSON stays within what the store takes.
+    for (let i = 0; i < 40; i++) reply.push({ event: '2', data: Array.from({ length: 1000 }, () => 7) });
+    reply.push({ event: '8', data: ['y'.repeat(100_000)] });
+    const extras = kept();
+    assert.ok(extras);
+    assert.equal(extras.cut, true);
+    assert.ok(!extras.annotations.some((v) => typeof v === 'string' && v.length === 100_000), 'a value too big is left out whole');
+    assert.ok(JSON.stringify(extras).length <= MAX_EXTRAS, `${JSON.stringify(extras).length} characters`);
   });
 });
