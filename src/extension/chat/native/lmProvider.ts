@@ -70,16 +70,23 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
     return undefined;
   }
   const changed = new vscode.EventEmitter<void>();
+  /** What VS Code was last told (or would be told now), to announce a change only when there is one. */
+  let announced: string | undefined;
+  const current = async (load: boolean): Promise<LmModelInfo[]> => {
+    if (!(await deps.keys.get())) {
+      // One entry that says to set the key: the Chat view can then run @aichat, which says so too.
+      return [lmSetupModel()];
+    }
+    const list = deps.models.models ?? (load ? await deps.models.load().catch(() => undefined) : undefined);
+    return lmModels(list ?? [], deps.config.settings.contextMaxTokens);
+  };
   const provider: Provider = {
     onDidChangeLanguageModelChatInformation: changed.event,
 
     async provideLanguageModelChatInformation() {
-      if (!(await deps.keys.get())) {
-        // One entry that says to set the key: the Chat view can then run @aichat, which says so too.
-        return [lmSetupModel()];
-      }
-      const list = deps.models.models ?? (await deps.models.load().catch(() => undefined));
-      return lmModels(list ?? [], deps.config.settings.contextMaxTokens);
+      const info = await current(true);
+      announced = JSON.stringify(info);
+      return info;
     },
 
     async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
@@ -118,8 +125,17 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
   try {
     const registration = lm.registerLanguageModelChatProvider(LM_VENDOR, provider);
     deps.logger.info('The AI Chat models are offered to VS Code chat (language model provider "aichat")');
-    const watch = deps.models.onDidChange(() => changed.fire());
-    const keys = deps.keys.onDidChange(() => changed.fire());
+    // The model list service says it changed when a load starts and when it ends: VS Code is told
+    // only when the models it would list really change (each announcement makes the workbench ask
+    // every provider for its models again).
+    const announce = async (): Promise<void> => {
+      const next = JSON.stringify(await current(false));
+      if (next === announced) return;
+      announced = next;
+      changed.fire();
+    };
+    const watch = deps.models.onDidChange(() => void announce());
+    const keys = deps.keys.onDidChange(() => void announce());
     return vscode.Disposable.from(registration, watch, keys, changed);
   } catch (err) {
     changed.dispose();
