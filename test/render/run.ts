@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { HOSTILE_CASES, type HostileCase } from './corpus';
 import { bundle, launchChromium, servePage, type PageServer } from './harness';
 import { cardChecks } from './cards';
+import { streamPartChecks } from './streamParts';
 import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 import { contextMeterChecks } from './contextMeter';
@@ -322,6 +323,7 @@ async function main(): Promise<number> {
     await contextMeterChecks(browser, record);
     await noticeChecks(browser, record);
     await surfaceChecks(browser, record);
+    await streamPartChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();
