@@ -25,6 +25,27 @@ export async function readyWithKey(expectedCredits?: number): Promise<Workbench>
   return wb;
 }
 
+/**
+ * Picks a model with AI Chat: Select Model. A picker closed by a focus change before its row was
+ * clicked (a busy machine) is opened again, so that a journey always leaves the model it set.
+ */
+export async function selectModel(wb: Workbench, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await wb.closeQuickInput();
+    await wb.runCommand('AI Chat: Select Model');
+    const row = wb.quickPickRows().filter({ hasText: name }).first();
+    const picked = await row
+      .click({ timeout: attempt < 2 ? 10_000 : 30_000 })
+      .then(() => wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 }))
+      .then(() => true, (err: unknown) => {
+        if (attempt >= 2) throw err;
+        return false;
+      });
+    if (picked) return;
+    await wb.focusWorkbench();
+  }
+}
+
 /** The reference server back to its start state, streaming at `chunkDelayMs`. */
 export function resetServer(chunkDelayMs = 5): void {
   const { control } = e2e().demo.server;

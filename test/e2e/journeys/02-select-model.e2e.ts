@@ -1,7 +1,7 @@
 // Journey 2: the user picks a model; the chat uses it.
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
-import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer, selectModel } from '../steps';
 import { waitFor } from '../workbench';
 
 describe('Journey 2: Select Model', () => {
@@ -36,20 +36,21 @@ describe('Journey 2: Select Model', () => {
     await wb.quickPickRows().filter({ hasText: 'Deep Think' }).first().click();
     await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
 
-    const chat = await wb.openChat();
-    const before = chatRequests().length;
-    const reply = await chat.ask('Which model answers this? e2e-model-check');
-    assert.match(reply, /e2e-model-check/);
-    const reqs = chatRequests();
-    assert.equal(reqs.length, before + 1, 'exactly one chat request was sent');
-    assert.equal(reqs[reqs.length - 1].model, 'deep-think', 'the server received the chosen model');
-    const body = await chat.frame.locator('body').innerText();
-    assert.match(body, /deep-think · 5 credits/, 'the reply names the model and its cost');
+    try {
+      const chat = await wb.openChat();
+      const before = chatRequests().length;
+      const reply = await chat.ask('Which model answers this? e2e-model-check');
+      assert.match(reply, /e2e-model-check/);
+      const reqs = chatRequests();
+      assert.equal(reqs.length, before + 1, 'exactly one chat request was sent');
+      assert.equal(reqs[reqs.length - 1].model, 'deep-think', 'the server received the chosen model');
+      const body = await chat.frame.locator('body').innerText();
+      assert.match(body, /deep-think · 5 credits/, 'the reply names the model and its cost');
+    } finally {
+      // The journeys after this one chat with Swift Chat.
+      await selectModel(wb, 'Swift Chat');
+    }
 
-    // Back to the cheap model for the next journeys.
-    await wb.runCommand('AI Chat: Select Model');
-    await wb.quickPickRows().filter({ hasText: 'Swift Chat' }).first().click();
-    await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
     await page.mouse.move(0, 0);
   });
 });

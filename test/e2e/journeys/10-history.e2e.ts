@@ -7,9 +7,22 @@ import { readyWithKey, resetServer } from '../steps';
 import { waitFor, type Workbench } from '../workbench';
 
 async function showHistory(wb: Workbench, query = ''): Promise<void> {
-  await wb.runCommand('AI Chat: Show History');
-  await wb.quickInput().waitFor({ state: 'visible' });
-  if (query) await wb.quickInputBox().fill(query);
+  for (let attempt = 0; ; attempt++) {
+    await wb.runCommand('AI Chat: Show History');
+    // History, not the palette that is still closing.
+    const history = wb.page.locator('.quick-input-widget input[placeholder^="Search every message"]');
+    const typed = await history
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .then(() => (query ? history.fill(query, { timeout: attempt < 2 ? 10_000 : 30_000 }) : undefined))
+      .then(() => true, (err: unknown) => {
+        if (attempt >= 2) throw err;
+        return false;
+      });
+    if (typed) return;
+    // History closed by a focus change before it was typed into: open it again.
+    await wb.closeQuickInput();
+    await wb.focusWorkbench();
+  }
 }
 
 async function row(wb: Workbench, text: string, timeoutMs = 15_000): Promise<Locator> {

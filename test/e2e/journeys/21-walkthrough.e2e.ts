@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
 import { DEMO_KEY } from '../../server/fixtures';
-import { readyWithKey, resetServer } from '../steps';
+import { readyWithKey, resetServer, selectModel } from '../steps';
 import { waitFor } from '../workbench';
 
 const STEPS = ['Set your API key', 'Pick a model', 'Send a selection', 'Check your balance'];
@@ -43,9 +43,7 @@ describe('Journey 21: Walkthrough', () => {
     await page.keyboard.press('Escape');
     await waitFor(() => done(STEPS[3]), 'the "Check your balance" step was not checked off by Show Balance');
 
-    await wb.runCommand('AI Chat: Select Model');
-    await wb.answerInput('Swift Chat');
-    await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    await selectModel(wb, 'Swift Chat');
     await waitFor(() => done(STEPS[1]), 'the "Pick a model" step was not checked off by Select Model');
     await wb.screenshot('walkthrough');
     await page.keyboard.press('Escape');
