@@ -16,6 +16,7 @@ import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 import { contextMeterChecks } from './contextMeter';
 import { surfaceChecks } from './surfaces';
+import { findChecks } from './find';
 
 interface Outcome {
   group: string;
@@ -322,6 +323,7 @@ async function main(): Promise<number> {
     await contextMeterChecks(browser, record);
     await noticeChecks(browser, record);
     await surfaceChecks(browser, record);
+    await findChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();

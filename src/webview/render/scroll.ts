@@ -12,6 +12,8 @@ export interface ScrollFollower {
   contentChanged(): void;
   /** Scroll to the newest content and follow again. */
   scrollToBottom(): void;
+  /** Stop following (the view was moved to something above, e.g. a match of find). */
+  hold(): void;
   dispose(): void;
 }
 
@@ -78,6 +80,9 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
   return {
     contentChanged: update,
     scrollToBottom: onClick,
+    hold() {
+      following = false;
+    },
     dispose() {
       disposed = true;
       mutations.disconnect();
