@@ -8,7 +8,7 @@
 // element of a reply is changed, so a reply that streams goes on as before.
 import * as l10n from '@vscode/l10n';
 import { codicon, el, iconButton } from './dom';
-import { matchesIn, occurrences, ordinalOf, positionAt, startOrdinal, step, totalOf, type FindOptions, type MessageMatches } from './findModel';
+import { matchesIn, occurrences, prepare, ordinalOf, positionAt, startOrdinal, step, totalOf, type FindOptions, type MessageMatches } from './findModel';
 
 /** What find needs of the chat. */
 export interface FindHost {
@@ -251,6 +251,7 @@ export function createFindBar(host: FindHost): FindBar {
       open = true;
       element.hidden = false;
       observer.observe(host.scroller, { childList: true, subtree: true, characterData: true });
+      prepare(host.messages().map((m) => m.content));
     }
     if (selected) input.value = selected;
     input.focus();

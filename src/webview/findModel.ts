@@ -17,6 +17,11 @@ export function occurrences(text: string, query: string, options: FindOptions, l
   return out;
 }
 
+/** Prepares the texts for a search without case (done when the find bar opens, before the first key). */
+export function prepare(texts: Iterable<string>): void {
+  for (const t of texts) lower(t);
+}
+
 /** How many non-overlapping occurrences of `query` in `text`. */
 export function countOccurrences(text: string, query: string, options: FindOptions): number {
   return occurrences(text, query, options).length;

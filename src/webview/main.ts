@@ -481,7 +481,8 @@ class ChatApp {
       while (this.firstRendered > index) this.renderOlder();
       return;
     }
-    this.showWindow(Math.max(0, index - 2), Math.min(this.list.length, index + WINDOW_PAGE), false);
+    // The message and the next one (its reply) now; the rest as it comes into view.
+    this.showWindow(index, Math.min(this.list.length, index + 2), false);
     this.refreshFooters();
     this.placeBoundary();
   }
