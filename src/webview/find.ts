@@ -111,6 +111,8 @@ export function createFindBar(host: FindHost): FindBar {
   const ranges = new Map<string, Range[]>();
   let open = false;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts the moves to a match: a later one ends the corrections of an earlier one. */
+  let scrolls = 0;
   const highlights = typeof CSS !== 'undefined' && 'highlights' in CSS ? CSS.highlights : undefined;
 
   const rangesOf = (id: string): Range[] | undefined => {
@@ -171,22 +173,50 @@ export function createFindBar(host: FindHost): FindBar {
     showCount();
     if (!range) return;
     host.holdScroll();
+    scrollTo(range);
+    // Parts of replies not laid out yet count at an estimated height until they are (and turns
+    // around a match far up are rendered in the frames after): while that goes on, the match is
+    // put back on screen, until it stayed there for two frames.
+    let frames = 60;
+    let still = 0;
+    let height = host.scroller.scrollHeight;
+    const token = ++scrolls;
+    const settle = () => {
+      if (!open || token !== scrolls) return;
+      const moved = scrollTo(range);
+      const grew = host.scroller.scrollHeight !== height;
+      height = host.scroller.scrollHeight;
+      still = moved || grew ? 0 : still + 1;
+      if (still < 3 && --frames > 0) requestAnimationFrame(settle);
+    };
+    requestAnimationFrame(settle);
+  };
+
+  /** Scrolls the conversation (and a code block that scrolls sideways) so that `range` is on screen; true when it moved it. */
+  const scrollTo = (range: Range): boolean => {
+    if (!range.startContainer.isConnected) return false;
+    let moved = false;
     const box = host.scroller.getBoundingClientRect();
     let rect = range.getBoundingClientRect();
     if (rect.height === 0 && rect.width === 0) {
       range.startContainer.parentElement?.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
       rect = range.getBoundingClientRect();
+      moved = true;
     }
     if (rect.top < box.top || rect.bottom > box.bottom) {
       host.scroller.scrollTop += rect.top - box.top - Math.max(0, (box.height - rect.height) / 3);
+      moved = true;
     }
-    // A match in a code block that scrolls sideways.
     const pre = range.startContainer.parentElement?.closest('pre');
     if (pre && pre.scrollWidth > pre.clientWidth) {
       const preBox = pre.getBoundingClientRect();
       rect = range.getBoundingClientRect();
-      if (rect.left < preBox.left || rect.right > preBox.right) pre.scrollLeft += rect.left - preBox.left - preBox.width / 3;
+      if (rect.left < preBox.left || rect.right > preBox.right) {
+        pre.scrollLeft += rect.left - preBox.left - preBox.width / 3;
+        moved = true;
+      }
     }
+    return moved;
   };
 
   const find = () => {
@@ -253,6 +283,9 @@ export function createFindBar(host: FindHost): FindBar {
       observer.observe(host.scroller, { childList: true, subtree: true, characterData: true });
       prepare(host.messages().map((m) => m.content));
     }
+    // Asked twice (the key in the panel, then the same key as the host's command): what is being
+    // typed stays as it is.
+    if (!selected && element.contains(doc.activeElement)) return;
     if (selected) input.value = selected;
     input.focus();
     input.select();
@@ -268,6 +301,11 @@ export function createFindBar(host: FindHost): FindBar {
     return text && !text.includes('\n') && text.length <= 200 ? text : undefined;
   };
 
+  // The user scrolls: the corrections of the last move stop.
+  const userScrolls = () => scrolls++;
+  host.scroller.addEventListener('wheel', userScrolls, { passive: true });
+  host.scroller.addEventListener('touchstart', userScrolls, { passive: true });
+  host.scroller.addEventListener('keydown', userScrolls);
   input.addEventListener('input', () => find());
   input.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.isComposing) {
@@ -316,6 +354,9 @@ export function createFindBar(host: FindHost): FindBar {
     refresh,
     dispose() {
       observer.disconnect();
+      host.scroller.removeEventListener('wheel', userScrolls);
+      host.scroller.removeEventListener('touchstart', userScrolls);
+      host.scroller.removeEventListener('keydown', userScrolls);
       if (refreshTimer) clearTimeout(refreshTimer);
       unpaint();
       element.remove();

@@ -30,6 +30,8 @@ import { renderOutOfCredits } from './creditsCard';
 import { installDropTarget } from './drop';
 import { createContextMeter } from './render/contextMeter';
 import { createFindBar, type FindBar } from './find';
+import { messageLabel } from './a11y';
+import { installKeyboard } from './keyboard';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -123,6 +125,7 @@ class ChatApp {
   constructor(root: HTMLElement) {
     this.vscode = acquireVsCodeApi();
     this.root = root;
+    root.setAttribute('role', 'main');
 
     this.newChatButton = iconButton('add', l10n.t('New Chat'), () => this.post({ type: 'newChat' }));
     this.historyButton = iconButton('history', l10n.t('History'), () => this.post({ type: 'openHistory' }));
@@ -157,7 +160,8 @@ class ChatApp {
 
     this.notice = el('div', { class: 'notice', role: 'status', hidden: true });
     this.instructionsBar = el('div', { class: 'instructions', hidden: true });
-    this.messages = el('div', { class: 'messages', role: 'log', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
+    // Not live: a reply is announced once when it ends (never chunk by chunk).
+    this.messages = el('div', { class: 'messages', role: 'log', 'aria-live': 'off', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.loadingHint = el('p', { class: 'empty-hint loading-hint', role: 'status', text: l10n.t('Opening the conversation…') });
     this.jumpHost = el('div', { class: 'jump-host' });
@@ -199,7 +203,7 @@ class ChatApp {
     });
     root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.find.element, this.messages, this.jumpHost), this.queueHost, this.sendError, this.creditsCard, composer);
     installDropTarget(root, (m) => this.post(m));
-    this.follower = createScrollFollower(this.messages, this.jumpHost);
+    this.follower = createScrollFollower(this.messages, this.jumpHost, () => this.windowEnd === undefined);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {
       if (seen.some((e) => e.isIntersecting)) this.renderOlder();
@@ -211,6 +215,21 @@ class ChatApp {
     // "Jump to latest" below a window that stops short of the newest message: the newest first.
     this.jumpHost.addEventListener('click', () => this.windowEnd !== undefined && this.showWindow(Math.max(0, this.list.length - WINDOW_PAGE), this.list.length), true);
     document.addEventListener('keydown', (e) => this.find.onKey(e));
+    installKeyboard({
+      input: this.input,
+      scroller: this.messages,
+      count: () => this.list.length,
+      article: (i) => {
+        const article = this.list[i] && this.entries.get(this.list[i].id)?.article;
+        return article?.isConnected ? article : undefined;
+      },
+      indexOf: (article) => {
+        for (let i = this.firstRendered; i < (this.windowEnd ?? this.list.length); i++) if (this.entries.get(this.list[i].id)?.article === article) return i;
+        return -1;
+      },
+      reveal: (i) => this.revealIndex(i),
+      holdScroll: () => this.follower.hold(),
+    });
     this.messages.append(this.loadingHint);
 
     const saved = this.loadSaved();
@@ -292,7 +311,7 @@ class ChatApp {
         if (entry.content === '' || entry.waiting) {
           entry.waiting = false;
           entry.footer.querySelector('.typing')?.replaceChildren();
-          this.replying.textContent = l10n.t('Assistant is replying…');
+          this.setReplying(l10n.t('Assistant is replying…'));
         }
         entry.view.append(text);
         entry.content += text;
@@ -308,8 +327,8 @@ class ChatApp {
         const entry = this.entries.get(m.id);
         if (entry) this.updateBody(entry, m);
         this.applyStatus(msg.status);
-        if (m.status === 'complete') announce(l10n.t('Assistant reply complete'));
-        else if (m.status === 'stopped') announce(l10n.t('Reply stopped'));
+        // A complete reply is announced by its view (once, with its text); this would replace that.
+        if (m.status === 'stopped') announce(l10n.t('Reply stopped'));
         return;
       }
       case 'messageChanged': {
@@ -327,7 +346,7 @@ class ChatApp {
         entry.waiting = !!msg.text;
         const typing = entry.footer.querySelector('.typing');
         if (typing) typing.textContent = msg.text || (entry.content ? '' : l10n.t('Thinking…'));
-        this.replying.textContent = msg.text || l10n.t('Assistant is replying…');
+        this.setReplying(msg.text || l10n.t('Assistant is replying…'));
         return;
       }
       case 'contextMeter':
@@ -379,10 +398,16 @@ class ChatApp {
     this.root.classList.toggle('busy', status.busy);
     setIconButton(this.sendButton, status.busy ? 'debug-stop' : 'send', status.busy ? l10n.t('Stop') : l10n.t('Send'));
     this.sendButton.classList.toggle('stop', status.busy);
-    this.replying.textContent = status.busy ? l10n.t('Assistant is replying…') : '';
+    this.setReplying(status.busy ? l10n.t('Assistant is replying…') : '');
+    this.messages.setAttribute('aria-busy', String(status.busy));
     this.renderNotice();
     this.renderSendError(status.sendError);
     this.refreshFooters();
+  }
+
+  /** The status line near Send (a live region): set only when it changes, so it is said once. */
+  private setReplying(text: string): void {
+    if (this.replying.textContent !== text) this.replying.textContent = text;
   }
 
   private indexOf(id: string): number {
@@ -644,7 +669,7 @@ class ChatApp {
 
   private createEntry(m: MessageView): Entry {
     const label = m.role === 'user' ? l10n.t('You') : l10n.t('Assistant');
-    const article = el('article', { class: `message ${m.role}`, role: 'article', 'aria-label': label });
+    const article = el('article', { class: `message ${m.role}`, 'aria-label': messageLabel(m) });
     const footer = el('div', { class: 'message-footer' });
     const entry: Entry = { id: m.id, role: m.role, article, footer, content: '', status: m.status, signature: '' };
     article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }));
@@ -703,6 +728,7 @@ class ChatApp {
     entry.article.classList.toggle('stopped', m.status === 'stopped');
     entry.article.classList.toggle('failed', m.status === 'error');
     entry.article.setAttribute('aria-busy', m.status === 'streaming' ? 'true' : 'false');
+    entry.article.setAttribute('aria-label', messageLabel(m));
     if (m.role === 'user') {
       if (ctx.isLastUser && !ctx.busy) {
         footer.append(button(l10n.t('Edit'), () => this.post({ type: 'editLast' }), { class: 'link', title: l10n.t('Edit and resend this message') }));
