@@ -7,11 +7,13 @@
 import { measureStorage } from './storage';
 import { measureWebview } from './webview';
 import { measureContext } from './context';
+import { measureFind } from './find';
 
 async function main(): Promise<void> {
   const storage = await measureStorage();
   const webview = await measureWebview();
   const context = await measureContext();
+  const find = await measureFind();
   const fig = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
   console.log('');
   console.log('Figures (goal in brackets):');
@@ -32,11 +34,12 @@ async function main(): Promise<void> {
         `${m.bytes} bytes, about ${m.estimatedTokens} tokens, ${m.turnsSent} earlier turns (<= the budget; the whole history: ${context.wholeHistoryBytes} bytes)`,
     );
   }
+  console.log(`  find in chat at 300 turns, query typed to first result on screen (median): ${find.findRenderedMs.toFixed(1)} ms in a rendered turn, ${find.findUnrenderedMs.toFixed(1)} ms in a turn not rendered yet (<= 50)`);
   console.log(`  storage time per turn at 300 turns: ${fig(storage.hostMsPerTurn)} ms (whole-file rewrite as in 0.1.0: ${fig(storage.hostMsPerTurnRewrite)} ms)`);
   console.log(
     `history: open300Ms=${fig(webview.open300Ms)} list1000Ms=${fig(storage.list1000Ms)} search10kP95Ms=${fig(storage.search10kP95Ms)} ` +
       `postBytesPerChunk=${fig(webview.postBytesPerChunk)} postBytesPerSettingsChange=${fig(webview.postBytesPerSettingsChange)} ` +
-      `assemble300Ms=${context.assembleMedianMs.toFixed(2)} ` +
+      `assemble300Ms=${context.assembleMedianMs.toFixed(2)} findFirstResult300Ms=${find.findRenderedMs.toFixed(1)}/${find.findUnrenderedMs.toFixed(1)} ` +
       context.perModel.map((m) => `bytesPerTurn300.${m.model}=${m.bytes}/${m.inputTokens * 4}`).join(' '),
   );
 }

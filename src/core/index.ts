@@ -23,3 +23,4 @@ export * from './context/editorPrompts';
 export * from './chat/lmProvider';
 export * from './context/contextBudget';
 export * from './chat/sources';
+export * from './chat/questions';

@@ -40,6 +40,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('aiChat.openChat', () => deps.chat.surfaces.openInEditor()),
     reg('aiChat.focusChatInput', () => deps.chat.focusInput()),
     reg('aiChat.showHistory', () => deps.chat.openHistory()),
+    reg('aiChat.findInChat', () => deps.chat.findInChat()),
+    reg('aiChat.goToQuestion', () => deps.chat.goToQuestion()),
     reg('aiChat.moveChatToSideBar', () => deps.chat.surfaces.moveToSideBar()),
     reg('aiChat.moveChatToSecondarySideBar', () => deps.chat.surfaces.moveToLocation('secondarySideBar')),
     reg('aiChat.moveChatToPrimarySideBar', () => deps.chat.surfaces.moveToLocation('sideBar')),

@@ -263,6 +263,10 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('insertPrompt'), text: text.min(1) }),
   /** What the next request holds against the model's budget (the context meter and the boundary line). */
   z.object({ type: z.literal('contextMeter'), meter: ContextMeterSchema }),
+  /** Open the find bar ("Find in Chat"), with a query to search for when given. */
+  z.object({ type: z.literal('find'), query: z.string().max(1000).optional() }),
+  /** Bring a message into view and give it the keyboard ("Go to Question"); rendered first if it is not. */
+  z.object({ type: z.literal('revealMessage'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

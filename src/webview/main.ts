@@ -29,6 +29,9 @@ import { renderQueue } from './queue';
 import { renderOutOfCredits } from './creditsCard';
 import { installDropTarget } from './drop';
 import { createContextMeter } from './render/contextMeter';
+import { createFindBar, type FindBar } from './find';
+import { messageLabel } from './a11y';
+import { installKeyboard } from './keyboard';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -81,6 +84,11 @@ class ChatApp {
   /** Every message of the conversation, oldest first; only those from `firstRendered` on are in the DOM. */
   private list: MessageView[] = [];
   private firstRendered = 0;
+  /** End of the rendered messages when they stop short of the newest (a match or a question far up was brought into view). */
+  private windowEnd: number | undefined;
+  private readonly newerSentinel = el('div', { class: 'newer-sentinel', 'aria-hidden': 'true', hidden: true });
+  private readonly newerObserver: IntersectionObserver;
+  private readonly find: FindBar;
   private readonly entries = new Map<string, Entry>();
   private readonly olderSentinel: HTMLElement;
   private readonly olderObserver: IntersectionObserver;
@@ -117,6 +125,7 @@ class ChatApp {
   constructor(root: HTMLElement) {
     this.vscode = acquireVsCodeApi();
     this.root = root;
+    root.setAttribute('role', 'main');
 
     this.newChatButton = iconButton('add', l10n.t('New Chat'), () => this.post({ type: 'newChat' }));
     this.historyButton = iconButton('history', l10n.t('History'), () => this.post({ type: 'openHistory' }));
@@ -151,7 +160,8 @@ class ChatApp {
 
     this.notice = el('div', { class: 'notice', role: 'status', hidden: true });
     this.instructionsBar = el('div', { class: 'instructions', hidden: true });
-    this.messages = el('div', { class: 'messages', role: 'log', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
+    // Not live: a reply is announced once when it ends (never chunk by chunk).
+    this.messages = el('div', { class: 'messages', role: 'log', 'aria-live': 'off', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
     this.emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
     this.loadingHint = el('p', { class: 'empty-hint loading-hint', role: 'status', text: l10n.t('Opening the conversation…') });
     this.jumpHost = el('div', { class: 'jump-host' });
@@ -179,14 +189,47 @@ class ChatApp {
       el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.contextMeter.element, this.costLine, this.sendButton),
     );
 
-    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.messages, this.jumpHost), this.queueHost, this.sendError, this.creditsCard, composer);
+    this.find = createFindBar({
+      messages: () => this.list,
+      body: (id) => {
+        const entry = this.entries.get(id);
+        return entry?.article.isConnected ? entry.view?.element : undefined;
+      },
+      reveal: (index) => this.revealIndex(index),
+      lastVisibleIndex: () => this.lastVisibleIndex(),
+      scroller: this.messages,
+      holdScroll: () => this.follower.hold(),
+      returnFocus: () => this.input.focus(),
+    });
+    root.append(toolbar, this.instructionsBar, this.notice, el('div', { class: 'conversation' }, this.find.element, this.messages, this.jumpHost), this.queueHost, this.sendError, this.creditsCard, composer);
     installDropTarget(root, (m) => this.post(m));
-    this.follower = createScrollFollower(this.messages, this.jumpHost);
+    this.follower = createScrollFollower(this.messages, this.jumpHost, () => this.windowEnd === undefined);
     this.olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
     this.olderObserver = new IntersectionObserver((seen) => {
       if (seen.some((e) => e.isIntersecting)) this.renderOlder();
     }, { root: this.messages, rootMargin: '600px 0px 0px 0px' });
     this.olderObserver.observe(this.olderSentinel);
+    this.newerObserver = new IntersectionObserver((seen) => {
+      if (seen.some((e) => e.isIntersecting)) this.renderNewer();
+    }, { root: this.messages, rootMargin: '0px 0px 600px 0px' });
+    // "Jump to latest" below a window that stops short of the newest message: the newest first.
+    this.jumpHost.addEventListener('click', () => this.windowEnd !== undefined && this.showWindow(Math.max(0, this.list.length - WINDOW_PAGE), this.list.length), true);
+    document.addEventListener('keydown', (e) => this.find.onKey(e));
+    installKeyboard({
+      input: this.input,
+      scroller: this.messages,
+      count: () => this.list.length,
+      article: (i) => {
+        const article = this.list[i] && this.entries.get(this.list[i].id)?.article;
+        return article?.isConnected ? article : undefined;
+      },
+      indexOf: (article) => {
+        for (let i = this.firstRendered; i < (this.windowEnd ?? this.list.length); i++) if (this.entries.get(this.list[i].id)?.article === article) return i;
+        return -1;
+      },
+      reveal: (i) => this.revealIndex(i),
+      holdScroll: () => this.follower.hold(),
+    });
     this.messages.append(this.loadingHint);
 
     const saved = this.loadSaved();
@@ -268,7 +311,7 @@ class ChatApp {
         if (entry.content === '' || entry.waiting) {
           entry.waiting = false;
           entry.footer.querySelector('.typing')?.replaceChildren();
-          this.replying.textContent = l10n.t('Assistant is replying…');
+          this.setReplying(l10n.t('Assistant is replying…'));
         }
         entry.view.append(text);
         entry.content += text;
@@ -284,8 +327,8 @@ class ChatApp {
         const entry = this.entries.get(m.id);
         if (entry) this.updateBody(entry, m);
         this.applyStatus(msg.status);
-        if (m.status === 'complete') announce(l10n.t('Assistant reply complete'));
-        else if (m.status === 'stopped') announce(l10n.t('Reply stopped'));
+        // A complete reply is announced by its view (once, with its text); this would replace that.
+        if (m.status === 'stopped') announce(l10n.t('Reply stopped'));
         return;
       }
       case 'messageChanged': {
@@ -303,7 +346,7 @@ class ChatApp {
         entry.waiting = !!msg.text;
         const typing = entry.footer.querySelector('.typing');
         if (typing) typing.textContent = msg.text || (entry.content ? '' : l10n.t('Thinking…'));
-        this.replying.textContent = msg.text || l10n.t('Assistant is replying…');
+        this.setReplying(msg.text || l10n.t('Assistant is replying…'));
         return;
       }
       case 'contextMeter':
@@ -321,6 +364,12 @@ class ChatApp {
         return;
       case 'queue':
         renderQueue(this.queueHost, msg, (m) => this.post(m));
+        return;
+      case 'find':
+        this.find.open(msg.query);
+        return;
+      case 'revealMessage':
+        this.revealMessage(msg.messageId);
         return;
       case 'insertPrompt':
         this.input.value = appendToDraft(this.input.value, msg.text);
@@ -349,10 +398,16 @@ class ChatApp {
     this.root.classList.toggle('busy', status.busy);
     setIconButton(this.sendButton, status.busy ? 'debug-stop' : 'send', status.busy ? l10n.t('Stop') : l10n.t('Send'));
     this.sendButton.classList.toggle('stop', status.busy);
-    this.replying.textContent = status.busy ? l10n.t('Assistant is replying…') : '';
+    this.setReplying(status.busy ? l10n.t('Assistant is replying…') : '');
+    this.messages.setAttribute('aria-busy', String(status.busy));
     this.renderNotice();
     this.renderSendError(status.sendError);
     this.refreshFooters();
+  }
+
+  /** The status line near Send (a live region): set only when it changes, so it is said once. */
+  private setReplying(text: string): void {
+    if (this.replying.textContent !== text) this.replying.textContent = text;
   }
 
   private indexOf(id: string): number {
@@ -365,15 +420,8 @@ class ChatApp {
     this.loadingHint.remove();
     for (const e of this.entries.values()) e.view?.dispose();
     this.entries.clear();
-    clear(this.messages);
     this.list = conv.messages;
-    this.firstRendered = Math.max(0, this.list.length - WINDOW_PAGE);
-    const fragment = document.createDocumentFragment();
-    for (let i = this.firstRendered; i < this.list.length; i++) fragment.append(this.entryFor(this.list[i]).article);
-    this.messages.append(this.olderSentinel, fragment);
-    this.olderSentinel.hidden = this.firstRendered === 0;
-    this.olderObserver.unobserve(this.olderSentinel);
-    if (this.firstRendered > 0) this.olderObserver.observe(this.olderSentinel);
+    this.showWindow(Math.max(0, this.list.length - WINDOW_PAGE), this.list.length, false);
     if (notice) {
       this.conversationNotice.textContent = notice;
       this.messages.append(this.conversationNotice);
@@ -405,12 +453,96 @@ class ChatApp {
     if (from > 0) this.olderObserver.observe(this.olderSentinel);
   }
 
+  /**
+   * Renders the messages [from, to) in place of those rendered (a reply still streaming keeps its
+   * view, out of the page while it is outside the window); older and newer ones are rendered as
+   * the top or the bottom comes into view.
+   */
+  private showWindow(from: number, to: number, scrollToEnd = true): void {
+    for (const [id, e] of this.entries) {
+      if (e.status === 'streaming') continue;
+      e.view?.dispose();
+      this.entries.delete(id);
+    }
+    clear(this.messages);
+    this.firstRendered = from;
+    this.windowEnd = to < this.list.length ? to : undefined;
+    const fragment = document.createDocumentFragment();
+    for (let i = from; i < to; i++) fragment.append(this.entryFor(this.list[i]).article);
+    this.messages.append(this.olderSentinel, fragment, this.newerSentinel);
+    this.olderSentinel.hidden = from === 0;
+    this.olderObserver.unobserve(this.olderSentinel);
+    if (from > 0) this.olderObserver.observe(this.olderSentinel);
+    this.newerSentinel.hidden = this.windowEnd === undefined;
+    this.newerObserver.unobserve(this.newerSentinel);
+    if (this.windowEnd !== undefined) this.newerObserver.observe(this.newerSentinel);
+    if (scrollToEnd) {
+      this.refreshFooters();
+      this.placeBoundary();
+      this.follower.scrollToBottom();
+    }
+  }
+
+  /** Renders the page of messages below the newest one rendered (a window that stops short of the end). */
+  private renderNewer(): void {
+    if (this.windowEnd === undefined) return;
+    const to = Math.min(this.list.length, this.windowEnd + WINDOW_PAGE);
+    const fragment = document.createDocumentFragment();
+    for (let i = this.windowEnd; i < to; i++) fragment.append(this.entryFor(this.list[i]).article);
+    this.newerSentinel.before(fragment);
+    this.windowEnd = to < this.list.length ? to : undefined;
+    this.newerSentinel.hidden = this.windowEnd === undefined;
+    this.newerObserver.unobserve(this.newerSentinel);
+    if (this.windowEnd !== undefined) this.newerObserver.observe(this.newerSentinel);
+    this.refreshFooters();
+    this.placeBoundary();
+  }
+
+  /** Makes the message at `index` rendered: a page or two above are rendered as usual, one further up gets a window of its own. */
+  private revealIndex(index: number): void {
+    const end = this.windowEnd ?? this.list.length;
+    if (index < 0 || index >= this.list.length || (index >= this.firstRendered && index < end)) return;
+    if (this.windowEnd === undefined && index >= this.firstRendered - 2 * WINDOW_PAGE) {
+      while (this.firstRendered > index) this.renderOlder();
+      return;
+    }
+    // The message and the next one (its reply) now; the rest as it comes into view.
+    this.showWindow(index, Math.min(this.list.length, index + 2), false);
+    this.refreshFooters();
+    this.placeBoundary();
+  }
+
+  /** Shows a message (rendering it first), e.g. a question chosen in "Go to Question". */
+  private revealMessage(id: string): void {
+    const index = this.indexOf(id);
+    if (index < 0) return;
+    this.revealIndex(index);
+    const article = this.entries.get(id)?.article;
+    if (!article) return;
+    this.follower.hold();
+    article.scrollIntoView({ block: 'start', behavior: 'instant' });
+    article.tabIndex = -1;
+    article.focus({ preventScroll: true });
+  }
+
+  /** Index of the newest message at least partly on screen (-1 when none). */
+  private lastVisibleIndex(): number {
+    const bottom = this.messages.getBoundingClientRect().bottom;
+    for (let i = (this.windowEnd ?? this.list.length) - 1; i >= this.firstRendered; i--) {
+      const article = this.entries.get(this.list[i].id)?.article;
+      if (article?.isConnected && article.getBoundingClientRect().top < bottom) return i;
+    }
+    return -1;
+  }
+
   private placeBoundary(): void {
     this.contextMeter.place(this.messages, (id) => this.entries.get(id)?.article);
   }
 
   private turnStarted(user: MessageView, assistant: MessageView): void {
     this.emptyHint.remove();
+    // The new turn goes below the newest message: that is where the chat goes.
+    if (this.windowEnd !== undefined) this.showWindow(Math.max(0, this.list.length - WINDOW_PAGE), this.list.length);
     for (const m of [user, assistant]) {
       if (this.indexOf(m.id) >= 0) continue;
       this.list.push(m);
@@ -537,7 +669,7 @@ class ChatApp {
 
   private createEntry(m: MessageView): Entry {
     const label = m.role === 'user' ? l10n.t('You') : l10n.t('Assistant');
-    const article = el('article', { class: `message ${m.role}`, role: 'article', 'aria-label': label });
+    const article = el('article', { class: `message ${m.role}`, 'aria-label': messageLabel(m) });
     const footer = el('div', { class: 'message-footer' });
     const entry: Entry = { id: m.id, role: m.role, article, footer, content: '', status: m.status, signature: '' };
     article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }));
@@ -596,6 +728,7 @@ class ChatApp {
     entry.article.classList.toggle('stopped', m.status === 'stopped');
     entry.article.classList.toggle('failed', m.status === 'error');
     entry.article.setAttribute('aria-busy', m.status === 'streaming' ? 'true' : 'false');
+    entry.article.setAttribute('aria-label', messageLabel(m));
     if (m.role === 'user') {
       if (ctx.isLastUser && !ctx.busy) {
         footer.append(button(l10n.t('Edit'), () => this.post({ type: 'editLast' }), { class: 'link', title: l10n.t('Edit and resend this message') }));

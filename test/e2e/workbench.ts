@@ -421,7 +421,9 @@ export class Chat {
   button(name: string | RegExp): Locator {
     return this.frame.getByRole('button', { name });
   }
+  /** The messages; a reply's name goes on with its model and charge ("Assistant, swift-chat, 1 credit"). */
   articles(who?: 'You' | 'Assistant'): Locator {
+    if (who === 'Assistant') return this.frame.getByRole('article', { name: /^Assistant(?:, |$)/ });
     return who ? this.frame.getByRole('article', { name: who, exact: true }) : this.frame.getByRole('article');
   }
   lastReply(): Locator {

@@ -135,7 +135,7 @@ export async function serveChatPanel(entry = 'src/webview/main.ts'): Promise<{ u
     '/render.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'render.css'), 'utf8')],
     '/': [
       'text/html',
-      '<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/chat.css"><link rel="stylesheet" href="/render.css">' +
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AI Chat</title><link rel="stylesheet" href="/chat.css"><link rel="stylesheet" href="/render.css">' +
         '<style>html,body{height:100%;margin:0}</style></head><body><div id="app" class="app"></div><script src="/page.js"></script></body></html>',
     ],
   };

@@ -42,7 +42,7 @@ const TAGS = new Set([
 ]);
 const ATTRS = new Set([
   'href', 'title', 'class', 'start', 'type', 'checked', 'disabled', 'data-language', 'data-code-action',
-  'data-reply-action', 'role', 'aria-label', 'aria-hidden', 'data-path',
+  'data-reply-action', 'role', 'aria-label', 'aria-hidden', 'data-path', 'tabindex',
 ]);
 const SAFE_HREF = /^(?:https?:\/\/|#)/i;
 
@@ -56,6 +56,8 @@ function violations(root: Element): string[] {
       const name = attr.name.toLowerCase();
       if (name.startsWith('on')) found.push(`event handler ${name}`);
       else if (!ATTRS.has(name)) found.push(`attribute ${name}`);
+      // Only the renderer's code blocks are reachable by Tab (their code scrolls sideways).
+      else if (name === 'tabindex' && !(el.tagName === 'PRE' && el.classList.contains('md-code') && attr.value === '0')) found.push(`attribute tabindex on <${el.tagName.toLowerCase()}>`);
       const value = attr.value.replace(/[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u2029\u205f\u3000\ufeff]/g, '');
       if (/(?:java|vb)script:|data:/i.test(value) && name !== 'title') found.push(`dangerous value ${name}=${attr.value.slice(0, 60)}`);
     }

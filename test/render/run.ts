@@ -17,6 +17,10 @@ import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 import { contextMeterChecks } from './contextMeter';
 import { surfaceChecks } from './surfaces';
+import { findChecks } from './find';
+import { screenReaderChecks } from './screenReader';
+import { axeChecks } from './axe';
+import { keyboardChecks } from './keyboard';
 
 interface Outcome {
   group: string;
@@ -324,6 +328,10 @@ async function main(): Promise<number> {
     await noticeChecks(browser, record);
     await surfaceChecks(browser, record);
     await streamPartChecks(browser, record);
+    await findChecks(browser, record);
+    await screenReaderChecks(browser, record);
+    await keyboardChecks(browser, record);
+    await axeChecks(browser, record);
   } finally {
     await browser.close();
     await server.close();

@@ -19,6 +19,7 @@ import type { EditorTracker } from '../editor/editorTracker';
 import type { InstructionsService } from '../editor/instructions';
 import type { ApplyToFile } from '../editor/applyToFile';
 import { showHistory } from './history';
+import { pickQuestion } from './goToQuestion';
 import type { ApiKeyStore } from '../account/keyStore';
 import { isSafeConversationId } from '../platform/links';
 import type { Logger } from '../platform/log';
@@ -218,6 +219,21 @@ export class ChatPanelController implements vscode.Disposable {
   async focusInput(): Promise<void> {
     await this.show();
     this.post({ type: 'focusInput' });
+  }
+
+  /** Shows the chat and opens its find bar. */
+  async findInChat(query?: string): Promise<void> {
+    await this.show();
+    this.post({ type: 'find', ...(query ? { query } : {}) });
+  }
+
+  /** Lists the user's messages of the current conversation; the one chosen is shown in the chat. */
+  async goToQuestion(): Promise<void> {
+    await this.restoreCurrent();
+    const id = await pickQuestion(this.session.conversation.messages);
+    if (!id) return;
+    await this.show();
+    this.post({ type: 'revealMessage', messageId: id });
   }
 
   /** Shows the chat and adds an editable prompt to its message box (not sent). */

@@ -92,10 +92,12 @@ function addCodeToolbars(root: DocumentFragment | Element): void {
     wrapper.className = 'code-block';
     wrapper.dataset.language = language;
     if (pre.dataset.path) wrapper.dataset.path = pre.dataset.path;
+    // The block is a group named by its language; its code can be scrolled with the keyboard.
+    wrapper.setAttribute('role', 'group');
+    wrapper.setAttribute('aria-label', language ? l10n.t('{0} code', language) : l10n.t('Code'));
+    pre.tabIndex = 0;
     const bar = doc.createElement('div');
     bar.className = 'code-toolbar';
-    bar.setAttribute('role', 'group');
-    bar.setAttribute('aria-label', language ? l10n.t('{0} code', language) : l10n.t('Code'));
     const label = doc.createElement('span');
     label.className = 'code-language';
     label.textContent = language;
@@ -189,6 +191,8 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   let actions: HTMLElement | null = null;
   let frame = 0;
   let announced = false;
+  /** Text came by `append` (a stream): the reply is announced when it ends, even if it ends with `setText`. */
+  let streamed = false;
 
   const renderBlock = (src: string): HTMLElement => {
     const block = doc.createElement('div');
@@ -388,11 +392,20 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     return text.length > limit ? text.slice(0, limit) + '…' : text;
   };
 
+  /** One announcement per reply, with its text (a reply without text, e.g. one that failed, has its error said instead). */
+  const announceOnce = () => {
+    if (announced) return;
+    announced = true;
+    const text = summary();
+    if (text) announce(l10n.t('Assistant: {0}', text));
+  };
+
   return {
     element,
     append(chunk) {
       if (!chunk) return;
       source += chunk;
+      streamed = true;
       splitter.push(chunk);
       hideActions();
       if (!frame) frame = requestAnimationFrame(onFrame);
@@ -401,11 +414,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
       cancelFrame();
       flush(true);
       showActions();
-      if (!announced) {
-        announced = true;
-        const text = summary();
-        if (text) announce(`Assistant: ${text}`);
-      }
+      announceOnce();
     },
     setText(markdown) {
       reset();
@@ -413,7 +422,9 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
       splitter.push(markdown);
       flush(true);
       showActions();
-      announced = true; // restored replies are not announced
+      // Restored replies are not announced; a streamed one replaced by its final text is.
+      if (streamed) announceOnce();
+      else announced = true;
     },
     text: () => source,
     dispose() {

@@ -6,6 +6,7 @@
 // `class` (highlighting, alignment), `href`/`title` on links (http, https, `#anchor` only),
 // `start` on ordered lists, disabled checkboxes, and `data-path` on code blocks (the file a block
 // names, as text). No images, no style attributes, no ids.
+import * as l10n from '@vscode/l10n';
 import createDOMPurify, { type DOMPurify } from 'dompurify';
 
 export const ALLOWED_TAGS = [
@@ -42,6 +43,8 @@ export function createSanitizer(win: Window & typeof globalThis = window): Sanit
         return;
       }
       el.setAttribute('disabled', '');
+      // Named for screen readers (set here, after the attributes were checked: replies carry none).
+      el.setAttribute('aria-label', el.hasAttribute('checked') ? l10n.t('Done') : l10n.t('Not done'));
     } else if (el.nodeName === 'A') {
       const href = el.getAttribute('href');
       if (href !== null && !ALLOWED_URI_REGEXP.test(href.trim())) el.removeAttribute('href');

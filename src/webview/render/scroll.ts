@@ -12,12 +12,18 @@ export interface ScrollFollower {
   contentChanged(): void;
   /** Scroll to the newest content and follow again. */
   scrollToBottom(): void;
+  /** Stop following (the view was moved to something above, e.g. a match of find). */
+  hold(): void;
   dispose(): void;
 }
 
 export const AT_BOTTOM_PX = 8;
 
-export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElement): ScrollFollower {
+/**
+ * `atEnd`: whether the bottom of what the scroller holds is the newest content (a list that
+ * renders a window of its items may stop short of it: then its bottom is not followed).
+ */
+export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElement, atEnd: () => boolean = () => true): ScrollFollower {
   const doc = scroller.ownerDocument;
   let following = true;
   let disposed = false;
@@ -41,12 +47,12 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
       if (distanceFromBottom() > 0.5) pin();
       button.hidden = true;
     } else {
-      button.hidden = distanceFromBottom() <= AT_BOTTOM_PX;
+      button.hidden = distanceFromBottom() <= AT_BOTTOM_PX && atEnd();
     }
   };
 
   const onScroll = () => {
-    const atBottom = distanceFromBottom() <= AT_BOTTOM_PX;
+    const atBottom = distanceFromBottom() <= AT_BOTTOM_PX && atEnd();
     following = atBottom;
     button.hidden = atBottom;
   };
@@ -78,6 +84,9 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
   return {
     contentChanged: update,
     scrollToBottom: onClick,
+    hold() {
+      following = false;
+    },
     dispose() {
       disposed = true;
       mutations.disconnect();

@@ -61,11 +61,11 @@ describe('manifest: side bar view and walkthrough', () => {
     assert.ok(source.includes(`export const CHAT_SECONDARY_VIEW = '${CHAT_SECONDARY_VIEW}';`), 'the provider is registered for this id');
   });
 
-  it('the view title has New Chat, History and Open in Editor, each a declared command with an icon', () => {
+  it('the view title has New Chat, History, Go to Question and Open in Editor, each a declared command with an icon', () => {
     const actions = contributes.menus['view/title'].filter((m) => m.when === `view == ${CHAT_SIDEBAR_VIEW} || view == ${CHAT_SECONDARY_VIEW}`);
     assert.deepEqual(
       actions.map((m: { command: string }) => m.command),
-      ['aiChat.newChat', 'aiChat.showHistory', 'aiChat.openChat'],
+      ['aiChat.newChat', 'aiChat.showHistory', 'aiChat.goToQuestion', 'aiChat.openChat'],
     );
     for (const a of actions) {
       const cmd = contributes.commands.find((c: { command: string }) => c.command === a.command);

@@ -64,6 +64,9 @@ const validHost: unknown[] = [
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
   { type: 'queue', items: [{ id: 'q1', text: 'next', cost: 1.5 }, { id: 'q2', text: 'then' }], state: 'stopped', reason: 'Stopped' },
   { type: 'insertPrompt', text: 'Explain this code:\n\n```ts\nx\n```' },
+  { type: 'find' },
+  { type: 'find', query: 'useEffect' },
+  { type: 'revealMessage', messageId: 'msg_00a' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
@@ -72,6 +75,8 @@ const invalidHost: Array<[string, unknown]> = [
   ['no type', { settings }],
   ['unknown type', { type: 'evalScript', code: 'x' }],
   ['insertPrompt empty', { type: 'insertPrompt', text: '' }],
+  ['find with a query that is not text', { type: 'find', query: 3 }],
+  ['revealMessage of an id that is not one', { type: 'revealMessage', messageId: '../x' }],
   ['insertPrompt not a string', { type: 'insertPrompt', text: 42 }],
   ['settings missing fields', { type: 'settings', settings: { ...settings, hasKey: undefined } }],
   ['settings temperature out of range', { type: 'settings', settings: { ...settings, temperature: 3 } }],

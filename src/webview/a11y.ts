@@ -1,0 +1,14 @@
+// What a screen reader is told about the conversation: each message is one labelled article
+// ("You", "Assistant, swift-chat, 2 credits").
+import * as l10n from '@vscode/l10n';
+import type { MessageView } from '../protocol';
+
+/** The accessible name of a message's article. */
+export function messageLabel(m: Pick<MessageView, 'role' | 'meta'>): string {
+  if (m.role === 'user') return l10n.t('You');
+  const model = m.meta?.model;
+  const credits = m.meta?.credits;
+  if (!model) return l10n.t('Assistant');
+  if (credits === undefined) return l10n.t('Assistant, {0}', model);
+  return credits === 1 ? l10n.t('Assistant, {0}, 1 credit', model) : l10n.t('Assistant, {0}, {1} credits', model, credits);
+}
