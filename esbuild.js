@@ -1,5 +1,7 @@
-// Builds the extension host bundle (dist/extension.js, CommonJS for Node) and the
-// webview bundle (media/dist/webview.js, an IIFE for the browser) separately.
+// Builds the extension host bundle (dist/extension.js, CommonJS for Node), the service client
+// (dist/client.js, CommonJS, loaded by the extension on its first request: undici and the zod
+// schemas of the responses are not read at activation) and the webview bundle
+// (media/dist/webview.js, an IIFE for the browser) separately.
 // Flags: --watch rebuilds on change, --production minifies, drops source maps and prints a size
 // report (each bundle's size, gzip size and largest contributors, from esbuild's metafile).
 const esbuild = require('esbuild');
@@ -9,21 +11,40 @@ const { gzipSync } = require('node:zlib');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+/**
+ * src/extension/platform/clientModule.ts loads the client with `require('../../client')` on its
+ * first use: in the extension bundle that require is left as `require('./client.js')`, the client
+ * bundle beside it. Static imports of the client (types only, today) would still be bundled.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyClient = {
+  name: 'lazy-client',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/\.\.\/client$/ }, (args) =>
+      args.kind === 'require-call' && args.importer.replaceAll('\\', '/').endsWith('src/extension/platform/clientModule.ts')
+        ? { path: './client.js', external: true }
+        : undefined,
+    );
+  },
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  sourcemap: !production,
+  minify: production,
+  metafile: production,
+  logLevel: production ? 'warning' : 'info',
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  {
-    entryPoints: ['src/extension/extension.ts'],
-    outfile: 'dist/extension.js',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    sourcemap: !production,
-    minify: production,
-    metafile: production,
-    logLevel: production ? 'warning' : 'info',
-  },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyClient] },
+  { ...node, entryPoints: ['src/client/index.ts'], outfile: 'dist/client.js' },
   {
     entryPoints: ['src/webview/main.ts'],
     outfile: 'media/dist/webview.js',

@@ -64,19 +64,19 @@ const current: ChatPath = {
   chat: async (serverUrl, client, conversation) => chat(serverUrl, client, conversation),
 };
 
-/** A conversation of `turns` turns, replies of about REPLY_BYTES. */
-export function conversationOf(turns: number): Conversation {
+/** A conversation of `turns` turns, replies of about REPLY_BYTES (each its own text when `distinct`). */
+export function conversationOf(turns: number, distinct = false): Conversation {
   const conv = createConversation('conv-bench');
   const reply = generateReply(REPLY_BYTES);
   for (let i = 0; i < turns; i++) {
     appendMessage(conv, 'user', `Question ${i}: how would you write this part?`, new Date());
-    appendMessage(conv, 'assistant', reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
+    appendMessage(conv, 'assistant', distinct ? generateReply(REPLY_BYTES, i + 1) : reply, new Date(), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
   }
   return conv;
 }
 
 /** A chat as the extension builds it, talking to the reference server; posts are recorded. */
-async function chat(serverUrl: string, client: ChatServiceClient, conversation: Conversation): Promise<BenchChat> {
+export async function chat(serverUrl: string, client: ChatServiceClient, conversation: Conversation): Promise<BenchChat> {
   const settings = { model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: serverUrl };
   const store = new ConversationStore(new MemoryConversationStorage());
   await store.save(conversation);

@@ -4,6 +4,10 @@
 //
 // Long conversations: only the newest messages are rendered at first; older ones are rendered
 // a page at a time as the top of the list comes into view, keeping what is on screen in place.
+// Rendered messages far from the visible part give their body's DOM back (turnWindow.ts).
+//
+// Each message's text is kept once: the list's MessageView holds it, and a reply view shows that
+// same string (a streamed reply's text is the view's, and the list points to it).
 import {
   appendToDraft,
   MAX_TEXT,
@@ -32,6 +36,7 @@ import { createContextMeter } from './render/contextMeter';
 import { createFindBar, type FindBar } from './find';
 import { messageLabel } from './a11y';
 import { installKeyboard } from './keyboard';
+import { createTurnWindow, type TurnWindow } from './turnWindow';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -63,8 +68,8 @@ interface Entry {
   article: HTMLElement;
   /** Status, meta, error and buttons of the message (rebuilt from each state). */
   footer: HTMLElement;
+  /** The rendered body; none while the message is far from view (see turnWindow.ts). */
   view?: ReplyView;
-  content: string;
   status: MessageView['status'];
   signature: string;
   /** The reply says something while it waits (thinking, searching, no part for a while): text clears it. */
@@ -121,6 +126,8 @@ class ChatApp {
   private readonly follower;
   /** The context meter near Send and the boundary line above the oldest turn still sent. */
   private readonly contextMeter = createContextMeter();
+  /** Gives back the body of rendered messages far from view, and renders it again when near. */
+  private readonly turnWindow: TurnWindow;
 
   constructor(root: HTMLElement) {
     this.vscode = acquireVsCodeApi();
@@ -230,6 +237,10 @@ class ChatApp {
       reveal: (i) => this.revealIndex(i),
       holdScroll: () => this.follower.hold(),
     });
+    this.turnWindow = createTurnWindow(this.messages, {
+      release: (article) => this.releaseBody(article),
+      restore: (article) => this.restoreBody(article),
+    });
     this.messages.append(this.loadingHint);
 
     const saved = this.loadSaved();
@@ -302,21 +313,22 @@ class ChatApp {
         return;
       case 'streamChunk': {
         const entry = this.entries.get(msg.messageId);
-        if (!entry?.view) return;
-        const have = entry.content.length;
+        const view = entry?.view;
+        if (!entry || !view) return;
+        const have = view.text().length;
         const end = msg.offset + msg.text.length;
         if (end <= have) return; // already shown (the conversation sent when the panel started had it)
         const text = msg.offset < have ? msg.text.slice(have - msg.offset) : msg.text;
         // Text clears what the reply said while it waited (thinking, searching, no part for a while).
-        if (entry.content === '' || entry.waiting) {
+        if (have === 0 || entry.waiting) {
           entry.waiting = false;
           entry.footer.querySelector('.typing')?.replaceChildren();
           this.setReplying(l10n.t('Assistant is replying…'));
         }
-        entry.view.append(text);
-        entry.content += text;
+        view.append(text);
+        // The list shows the view's text (one string, not a copy of it).
         const m = this.list[this.list.length - 1];
-        if (m?.id === msg.messageId) m.content = entry.content;
+        if (m?.id === msg.messageId) m.content = view.text();
         this.follower.contentChanged();
         return;
       }
@@ -345,7 +357,7 @@ class ChatApp {
         if (!entry) return;
         entry.waiting = !!msg.text;
         const typing = entry.footer.querySelector('.typing');
-        if (typing) typing.textContent = msg.text || (entry.content ? '' : l10n.t('Thinking…'));
+        if (typing) typing.textContent = msg.text || (entry.view?.text() ? '' : l10n.t('Thinking…'));
         this.setReplying(msg.text || l10n.t('Assistant is replying…'));
         return;
       }
@@ -420,6 +432,7 @@ class ChatApp {
     this.loadingHint.remove();
     for (const e of this.entries.values()) e.view?.dispose();
     this.entries.clear();
+    this.turnWindow.reset();
     this.list = conv.messages;
     this.showWindow(Math.max(0, this.list.length - WINDOW_PAGE), this.list.length, false);
     if (notice) {
@@ -464,6 +477,9 @@ class ChatApp {
       e.view?.dispose();
       this.entries.delete(id);
     }
+    // The articles of the old window are no longer watched; the ones kept (a streaming reply) again below.
+    this.turnWindow.reset();
+    for (const e of this.entries.values()) this.turnWindow.watch(e.article);
     clear(this.messages);
     this.firstRendered = from;
     this.windowEnd = to < this.list.length ? to : undefined;
@@ -500,6 +516,13 @@ class ChatApp {
 
   /** Makes the message at `index` rendered: a page or two above are rendered as usual, one further up gets a window of its own. */
   private revealIndex(index: number): void {
+    this.renderIndex(index);
+    // A message far from view may have given its body back: it is rendered again before it is shown.
+    const article = index >= 0 && index < this.list.length ? this.entries.get(this.list[index].id)?.article : undefined;
+    if (article) this.turnWindow.restore(article);
+  }
+
+  private renderIndex(index: number): void {
     const end = this.windowEnd ?? this.list.length;
     if (index < 0 || index >= this.list.length || (index >= this.firstRendered && index < end)) return;
     if (this.windowEnd === undefined && index >= this.firstRendered - 2 * WINDOW_PAGE) {
@@ -556,6 +579,7 @@ class ChatApp {
     if (!entry) {
       entry = this.createEntry(m);
       this.entries.set(m.id, entry);
+      this.turnWindow.watch(entry.article);
     }
     return entry;
   }
@@ -652,6 +676,8 @@ class ChatApp {
    * Markdown or HTML), kept out of the reply's text, its Copy and its code actions.
    */
   private renderReasoning(entry: Entry, reasoning: string | undefined): void {
+    // A body given back has no thinking either; both are rendered again when it comes near.
+    if (!entry.view) return;
     let section = entry.article.querySelector<HTMLDetailsElement>(':scope > details.reasoning');
     if (!reasoning) {
       section?.remove();
@@ -669,11 +695,16 @@ class ChatApp {
 
   private createEntry(m: MessageView): Entry {
     const label = m.role === 'user' ? l10n.t('You') : l10n.t('Assistant');
-    const article = el('article', { class: `message ${m.role}`, 'aria-label': messageLabel(m) });
+    const article = el('article', { class: `message ${m.role}`, 'aria-label': messageLabel(m), 'data-id': m.id });
     const footer = el('div', { class: 'message-footer' });
-    const entry: Entry = { id: m.id, role: m.role, article, footer, content: '', status: m.status, signature: '' };
-    article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }));
-    // Both sides are shown as Markdown (a sent selection is a fenced code block), never as HTML.
+    const entry: Entry = { id: m.id, role: m.role, article, footer, status: m.status, signature: '' };
+    article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }), footer);
+    this.renderBody(entry, m);
+    return entry;
+  }
+
+  /** The message's body, before its footer: Markdown on both sides (a sent selection is a fenced code block), never HTML. */
+  private renderBody(entry: Entry, m: MessageView): void {
     const view = createReplyView({
       onCodeAction: (action, code, language, path) => this.post({ type: 'codeAction', action, code, language, ...(path ? { path } : {}) }),
       onOpenLink: (href) => this.post({ type: 'openLink', href }),
@@ -685,35 +716,62 @@ class ChatApp {
     });
     entry.view = view;
     view.element.classList.add(m.role === 'user' ? 'user-body' : 'assistant-body');
-    article.append(view.element);
+    entry.footer.before(view.element);
     if (m.status === 'streaming') {
       if (m.content) view.append(m.content);
+      m.content = view.text();
     } else {
       view.setText(m.content);
     }
-    entry.content = m.content;
     entry.status = m.status;
-    article.append(footer);
-    return entry;
+  }
+
+  private entryOf(article: HTMLElement): { entry: Entry; m: MessageView } | undefined {
+    const id = article.dataset.id;
+    const entry = id === undefined ? undefined : this.entries.get(id);
+    const m = entry && this.list[this.indexOf(entry.id)];
+    return entry && m && entry.article === article ? { entry, m } : undefined;
+  }
+
+  /** A message far from view gives its body back (not a reply still streaming). */
+  private releaseBody(article: HTMLElement): boolean {
+    const found = this.entryOf(article);
+    if (!found?.entry.view || found.m.status === 'streaming') return false;
+    const { entry } = found;
+    entry.view?.dispose();
+    entry.view = undefined;
+    entry.article.querySelector(':scope > details.reasoning')?.remove();
+    return true;
+  }
+
+  /** A message given back comes near view again: its body from the text the list keeps. */
+  private restoreBody(article: HTMLElement): void {
+    const found = this.entryOf(article);
+    if (!found || found.entry.view) return;
+    this.renderBody(found.entry, found.m);
+    if (found.m.role === 'assistant') this.renderReasoning(found.entry, found.m.meta?.reasoning);
   }
 
   private updateBody(entry: Entry, m: MessageView): void {
     const view = entry.view;
-    if (!view) return;
+    if (!view) {
+      entry.status = m.status;
+      return;
+    }
+    const shown = view.text();
     if (m.status === 'streaming') {
-      if (m.content.length > entry.content.length && m.content.startsWith(entry.content)) {
-        view.append(m.content.slice(entry.content.length));
-        entry.content = m.content;
-      } else if (m.content !== entry.content && !entry.content.startsWith(m.content)) {
+      if (m.content.length > shown.length && m.content.startsWith(shown)) {
+        view.append(m.content.slice(shown.length));
+      } else if (m.content !== shown && !shown.startsWith(m.content)) {
         view.setText(m.content);
-        entry.content = m.content;
       }
-    } else if (m.content !== entry.content) {
+    } else if (m.content !== shown) {
       view.setText(m.content);
-      entry.content = m.content;
     } else if (entry.status === 'streaming') {
       view.finish();
     }
+    // One copy of the text: the list and the view share the view's string.
+    m.content = view.text();
     entry.status = m.status;
   }
 

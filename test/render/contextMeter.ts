@@ -59,6 +59,12 @@ const frames = (page: Page, n = 3) =>
 const give = (page: Page, messages: unknown[]) =>
   page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
+/** The text of the message `id` in the conversation of `initial` ('' when it is not there). */
+function textOf(initial: HostMessage[], id: string): string {
+  const conv = initial.find((m) => m.type === 'conversation');
+  return (conv?.type === 'conversation' ? conv.conversation.messages.find((m) => m.id === id)?.content : undefined) ?? '';
+}
+
 /** What the transcript and the composer show of the budget. */
 const look = (page: Page) =>
   page.evaluate(() => {
@@ -71,8 +77,9 @@ const look = (page: Page) =>
       lineShown,
       lineText: line?.textContent ?? '',
       lineRole: line?.getAttribute('role') ?? '',
-      below: next?.matches('article.message') ? (next.textContent ?? '').slice(0, 40) : '',
-      above: prev?.matches('article.message') ? (prev.textContent ?? '').slice(0, 40) : '',
+      // The messages either side, by id (a message far from view holds no rendered body, see turnWindow.ts).
+      below: next?.matches('article.message') ? ((next as HTMLElement).dataset.id ?? '') : '',
+      above: prev?.matches('article.message') ? ((prev as HTMLElement).dataset.id ?? '') : '',
       meterShown: !!meter && !meter.hidden && meter.getBoundingClientRect().width > 0,
       meterText: meter?.textContent ?? '',
       meterTip: meter?.title ?? '',
@@ -111,7 +118,7 @@ export async function contextMeterChecks(browser: Browser, record: Recorder): Pr
     record(group, 'the feed leaves out the older turns', m.omittedTurns === oldestSent && m.sentTurns > 0 && m.sentTurns < 6 && m.total <= m.budget, JSON.stringify(m));
     record(group, `the line says how many turns are not sent ("${cut.lineText}")`, cut.lineShown && cut.lineText === `Earlier messages are not sent to the model: ${m.omittedTurns} turns` && cut.lineRole === 'separator', JSON.stringify(cut));
     record(group, 'the line sits above the oldest turn still sent, below the newest one left out',
-      cut.below.includes(`Question ${oldestSent}\n`) && cut.above.includes(`Answer ${oldestSent - 1} `), JSON.stringify({ below: cut.below, above: cut.above }));
+      textOf(long.initial, cut.below) === `Question ${oldestSent}` && textOf(long.initial, cut.above).startsWith(`Answer ${oldestSent - 1} `), JSON.stringify({ below: cut.below, above: cut.above }));
     record(group, 'the meter near Send shows the estimate against the budget', cut.meterShown && cut.inComposer && cut.meterText.includes(`${m.total.toLocaleString('en-US')} / 3,072 tokens`), cut.meterText);
     record(group, 'the meter is a meter to assistive technology (value, maximum, text)',
       cut.meterRole === 'meter' && cut.meterValue[0] === String(m.total) && cut.meterValue[1] === '3072' && cut.meterValue[2] === cut.meterText, JSON.stringify(cut.meterValue));
@@ -129,7 +136,7 @@ export async function contextMeterChecks(browser: Browser, record: Recorder): Pr
       const moved = await look(page);
       const first = TURNS - grown.meter.sentTurns;
       record(group, 'a longer draft sends fewer turns: the line moves down to the new oldest turn',
-        grown.meter.sentTurns < m.sentTurns && moved.below.includes(`Question ${first}\n`) && moved.lineText.endsWith(`${grown.meter.omittedTurns} turns`), JSON.stringify({ sent: grown.meter.sentTurns, below: moved.below }));
+        grown.meter.sentTurns < m.sentTurns && textOf(long.initial, moved.below) === `Question ${first}` && moved.lineText.endsWith(`${grown.meter.omittedTurns} turns`), JSON.stringify({ sent: grown.meter.sentTurns, below: moved.below }));
     } else record(group, 'a longer draft sends fewer turns: the line moves down to the new oldest turn', false, 'no meter posted');
 
     // A boundary above the rendered page: no line until that message is rendered, then above it.
@@ -149,7 +156,7 @@ export async function contextMeterChecks(browser: Browser, record: Recorder): Pr
     });
     const after = await look(page);
     record(group, 'an oldest-sent turn above the rendered page: no line until it is rendered, then the line above it',
-      w.sentTurns > 6 && !before.lineShown && before.meterShown && scrolled === 2 * TURNS && after.lineShown && after.below.includes(`Question ${firstSent}\n`),
+      w.sentTurns > 6 && !before.lineShown && before.meterShown && scrolled === 2 * TURNS && after.lineShown && textOf(wide.initial, after.below) === `Question ${firstSent}`,
       JSON.stringify({ sent: w.sentTurns, before: before.lineShown, scrolled, below: after.below }));
 
     // A message over the budget: the meter says so.

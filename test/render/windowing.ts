@@ -1,7 +1,8 @@
 // The chat panel's windowing in Chromium, through the real webview bundle: a 300-turn
 // conversation opens with only its newest messages rendered, the last reply on screen; older
-// ones are rendered as the top comes into view, without moving what is on screen; a turn at the
-// end streams in as usual.
+// ones are rendered as the top comes into view, without moving what is on screen; messages far
+// from view give their body back and render it again when they come near; a turn at the end
+// streams in as usual.
 import type { Browser, Page } from 'playwright-core';
 import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
@@ -102,6 +103,30 @@ export async function windowingChecks(browser: Browser, record: Record): Promise
     });
     record(group, 'scrolled to the top, every message is rendered, oldest first', all.count === 2 * TURNS && all.first.includes('Question 0'), JSON.stringify(all).slice(0, 120));
 
+    // Back down to the end: the messages far from view gave their body back (article, label and
+    // footer stay, at the height they had); the ones in view are rendered.
+    const back = await page.evaluate(async () => {
+      const list = document.querySelector('.messages') as HTMLElement;
+      // In 20 steps (a quick scroll): what passes by far from view is not rendered on the way.
+      const step = Math.ceil(list.scrollHeight / 20);
+      for (let i = 0; i < 40 && list.scrollTop + list.clientHeight < list.scrollHeight - 2; i++) {
+        list.scrollTop += step;
+        await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      }
+      for (let i = 0; i < 3; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      const articles = [...document.querySelectorAll('article.message')];
+      const last = articles[articles.length - 1];
+      return {
+        count: articles.length,
+        released: articles.filter((a) => !a.querySelector('.reply-body')).length,
+        heldHeight: articles.filter((a) => !a.querySelector('.reply-body')).every((a) => a.getBoundingClientRect().height > 30),
+        last: last?.querySelector('.assistant-body')?.textContent ?? '',
+      };
+    });
+    record(group, 'back at the end, the messages far from view hold no rendered body, at the height they had',
+      back.count === 2 * TURNS && back.released >= 2 * TURNS - 4 * WINDOW_PAGE && back.heldHeight, JSON.stringify({ ...back, last: back.last.slice(0, 40) }));
+    record(group, 'back at the end, the last reply is rendered', back.last.includes(`Answer ${TURNS - 1}`), back.last.slice(0, 80));
+
     // A turn at the end streams in after all that.
     const user = { id: 'msg_600', role: 'user', content: 'One more', status: 'complete' };
     const reply = { id: 'msg_601', role: 'assistant', content: '', status: 'streaming' };
@@ -117,6 +142,22 @@ export async function windowingChecks(browser: Browser, record: Record): Promise
       return { count: articles.length, last: articles[articles.length - 1]?.querySelector('.assistant-body')?.textContent ?? '' };
     });
     record(group, 'a turn at the end streams in', end.count === 2 * TURNS + 2 && end.last.includes('Streamed reply'), JSON.stringify(end));
+
+    // A message in the middle comes into view: its body is rendered again, with its text, and what
+    // is on screen stays in place while the messages around it are rendered again.
+    const middle = await page.evaluate(async () => {
+      const articles = [...document.querySelectorAll<HTMLElement>('article.message')];
+      const target = articles[301];
+      const wasReleased = !target.querySelector('.reply-body');
+      target.scrollIntoView({ block: 'start' });
+      const top = target.getBoundingClientRect().top;
+      for (let i = 0; i < 5; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      return { wasReleased, moved: Math.abs(target.getBoundingClientRect().top - top), text: target.querySelector('.assistant-body')?.textContent ?? '' };
+    });
+    record(group, 'a message that gave its body back renders it again, with its text, when it comes into view',
+      middle.wasReleased && middle.text.includes('Answer 150') && middle.text.includes('Line 39 of the reply'), JSON.stringify({ ...middle, text: middle.text.slice(0, 40) }));
+    record(group, 'what is on screen stays in place while the messages around it are rendered again', middle.moved <= 2, `moved ${middle.moved.toFixed(1)} px`);
+
     record(group, 'no page errors', errors.length === 0, errors.join('; ').slice(0, 300));
   } finally {
     await page.close();

@@ -4,8 +4,9 @@
 // Free of `vscode` at run time (unit-tested in plain node): only its types are used.
 import type * as vscode from 'vscode';
 import * as l10n from '@vscode/l10n';
-import { ChatServiceClient, type ChatServiceClientOptions } from '../../client';
+import type { ChatServiceClient, ChatServiceClientOptions } from '../../client';
 import { assertServiceUrl } from '../../core/account/address';
+import { clientModule } from './clientModule';
 import { resolveProxy } from '../../core/account/proxy';
 import type { ConfigService } from './config';
 import type { Logger } from './log';
@@ -59,6 +60,8 @@ export class ClientProvider implements vscode.Disposable {
       ...(proxy.bypassed ? { bypassedBy: proxy.bypassed } : {}),
       strictSSL: proxy.strictSSL,
     });
+    // The client's code is loaded here, by the first request (see clientModule.ts).
+    const { ChatServiceClient } = clientModule();
     return new ChatServiceClient({
       logger: this.logger,
       userAgent: this.userAgent,

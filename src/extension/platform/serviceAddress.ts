@@ -2,7 +2,8 @@
 // other than the one the key was checked against, or plain http:// to another machine. The rules
 // are in core/account/address.ts; this file shows the questions and stores the answers.
 import * as vscode from 'vscode';
-import { AuthenticationError } from '../../client';
+import type { AuthenticationError } from '../../client';
+import { clientModule } from './clientModule';
 import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../../core/account/address';
 import type { ConfigService } from './config';
 import type { ApiKeyStore } from '../account/keyStore';
@@ -84,7 +85,7 @@ export class ServiceAddress implements vscode.Disposable {
   }
 
   private notSent(origin: string): AuthenticationError {
-    return new AuthenticationError({
+    return new (clientModule().AuthenticationError)({
       status: undefined,
       code: 'KEY_NOT_SENT',
       message: vscode.l10n.t('Your API key was not sent to {0}, because you did not allow it. Run "AI Chat: Review Service Address" to answer again, or change aiChat.baseUrl in your user settings.', origin),

@@ -11,6 +11,8 @@ import { runSuite, type SuiteResults } from './suite/index';
 export interface HarnessConfig {
   /** Where the results JSON goes (written whole, then renamed into place). */
   results: string;
+  /** Only the tests whose title matches (EXTHOST_GREP of the runner). */
+  grep?: string;
 }
 
 export type HarnessOutput = SuiteResults | { error: string };
@@ -23,7 +25,7 @@ function write(file: string, out: HarnessOutput): void {
 
 export function activate(context: vscode.ExtensionContext): void {
   const config = JSON.parse(readFileSync(path.join(context.extensionPath, 'harness.json'), 'utf8')) as HarnessConfig;
-  runSuite().then(
+  runSuite({ ...(config.grep ? { grep: config.grep } : {}) }).then(
     (results) => write(config.results, results),
     (err: unknown) => write(config.results, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );

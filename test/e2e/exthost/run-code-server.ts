@@ -17,7 +17,8 @@
 //   unless E2E_SKIP_BUILD=1 and dist/ai-chat-assistant.vsix exists.
 //   E2E_DEBUG=1 prints the workbench console; E2E_KEEP_PROFILE=1 keeps the temporary
 //   profile (it is always kept when the run fails); EXTHOST_TIMEOUT_MS (default 120000)
-//   bounds the wait for the results once the workbench is open.
+//   bounds the wait for the results once the workbench is open; EXTHOST_GREP runs only the
+//   tests whose title matches (`EXTHOST_GREP=activation`: the activation figures alone).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -81,7 +82,7 @@ async function buildHarness(dir: string, results: string): Promise<string> {
     extensionDependencies: [EXTENSION_ID],
   };
   writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const config: HarnessConfig = { results };
+  const config: HarnessConfig = { results, ...(process.env.EXTHOST_GREP ? { grep: process.env.EXTHOST_GREP } : {}) };
   writeFileSync(path.join(folder, 'harness.json'), `${JSON.stringify(config)}\n`);
   writeFileSync(path.join(folder, 'README.md'), '# Extension host tests\n\nBuilt and installed by the test run only.\n');
   const vsix = path.join(dir, `${HARNESS_NAME}.vsix`);

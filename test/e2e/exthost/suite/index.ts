@@ -28,10 +28,11 @@ function titlePath(runnable: Mocha.Runnable): string[] {
   return runnable.titlePath().filter((t) => t !== '');
 }
 
-export async function runSuite(): Promise<SuiteResults> {
+/** `grep`: only the tests whose full title matches (mocha's --grep), e.g. `activation`. */
+export async function runSuite(options: { grep?: string } = {}): Promise<SuiteResults> {
   // The spec reporter writes to the extension host's console (VS Code desktop shows it);
   // the results returned here are what the code-server runner prints.
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(options.grep ? { grep: options.grep } : {}) });
   mocha.suite.emit('pre-require', globalThis, 'extension.test', mocha);
   await import('./extension.test');
   mocha.suite.emit('pre-require', globalThis, 'security.test', mocha);
