@@ -571,7 +571,8 @@ class ChatApp {
       this.list.push(m);
       this.messages.append(this.entryFor(m).article);
     }
-    this.follower.contentChanged();
+    // A new turn is the user's own doing (sent here, or from the editor): the chat goes to it and follows its reply.
+    this.follower.scrollToBottom();
   }
 
   private entryFor(m: MessageView): Entry {
@@ -737,6 +738,8 @@ class ChatApp {
   private releaseBody(article: HTMLElement): boolean {
     const found = this.entryOf(article);
     if (!found?.entry.view || found.m.status === 'streaming') return false;
+    // The newest turn keeps its body wherever the view is.
+    if (this.indexOf(found.m.id) >= this.list.length - 2) return false;
     const { entry } = found;
     entry.view?.dispose();
     entry.view = undefined;

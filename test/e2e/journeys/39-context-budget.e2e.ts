@@ -30,6 +30,9 @@ describe('Journey 39: a context budget the user can see', () => {
     await chat.type(final);
     await waitFor(async () => (await line.isVisible()) && (await meter.isVisible()), 'no boundary line or meter after a long conversation', 15_000);
     await chat.frame.waitForTimeout(600); // the draft reaches the host after 250 ms; its figures come back
+    // Looked at as a user would: the line scrolled into view (a turn far from view shows its text once near).
+    await line.scrollIntoViewIfNeeded();
+    await waitFor(async () => /e2e-budget-\d+/.test(await line.evaluate((el) => el.nextElementSibling?.textContent ?? '')), 'the turn below the line never showed its text', 10_000);
     const shown = await line.evaluate((el) => ({
       text: el.textContent ?? '',
       below: el.nextElementSibling?.textContent ?? '',
