@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { findConversation } from './find';
-import { ROOT, serveChatPanel } from './harness';
+import { ROOT, serveChatPanel, frames, give } from './harness';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
@@ -34,14 +34,6 @@ html {
 }`;
 
 const AXE = readFileSync(resolve(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 interface Found {
   id: string;

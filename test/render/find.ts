@@ -3,7 +3,7 @@
 // yet is rendered and brought into view, Enter / Shift+Enter / F3 move through the matches,
 // case sensitivity changes the count, Escape closes it and gives the keyboard back to the box.
 import type { Browser, Page } from 'playwright-core';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give } from './harness';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
@@ -29,14 +29,6 @@ export function findConversation(turns = TURNS): unknown[] {
     { type: 'conversation', conversation: { id: 'conv-find', title: 'Find', messages }, status: { busy: false }, version: 1 },
   ];
 }
-
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 /** What the find bar and the highlights show. */
 const state = (page: Page) =>

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -150,3 +150,13 @@ export async function serveChatPanel(entry = 'src/webview/main.ts'): Promise<{ u
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
 }
+
+/** Waits `n` animation frames (and a task after each) in the page. */
+export const frames = (page: Page, n = 3) =>
+  page.evaluate(async (count) => {
+    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+  }, n);
+
+/** Posts host messages to the panel, in order, as the extension would. */
+export const give = (page: Page, messages: unknown[]) =>
+  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));

@@ -5,19 +5,11 @@
 // stays on its message when the conversation is rendered again.
 import type { Browser, Page } from 'playwright-core';
 import { findConversation } from './find';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give } from './harness';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
 const TURNS = 40;
-
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 /** Where the keyboard is: the message box, an article (its first words) or a control (its name). */
 const where = (page: Page) =>

@@ -3,17 +3,9 @@
 // reply finishes (none per chunk, and the status line does not replace it), code blocks named by
 // their language, errors as alerts.
 import type { Browser, Page } from 'playwright-core';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give } from './harness';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
-
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 /** Starts recording every text the live regions of the page are given. */
 const listen = (page: Page) =>

@@ -5,7 +5,7 @@
 // addresses other than http(s) are never links); the files the model produced as text.
 import type { Browser, Page } from 'playwright-core';
 import { filesMarkdown, sourcesMarkdown } from '../../src/core';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give } from './harness';
 
 type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
 
@@ -13,13 +13,6 @@ const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2<
 const REASONING = `First I weigh the question. ${HOSTILE} Then I answer.`;
 
 const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; [k: string]: unknown }> }).__posted.slice());
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
 export async function streamPartChecks(browser: Browser, record: Recorder): Promise<void> {
   const group = 'stream parts';
   const panel = await serveChatPanel();

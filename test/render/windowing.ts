@@ -3,11 +3,11 @@
 // ones are rendered as the top comes into view, without moving what is on screen; messages far
 // from view give their body back and render it again when they come near; a turn at the end
 // streams in as usual.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
 import type { HostMessage } from '../../src/protocol';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give } from './harness';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
@@ -45,14 +45,6 @@ async function conversationMessages(): Promise<HostMessage[]> {
   });
   return controller.initialMessages();
 }
-
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 export async function windowingChecks(browser: Browser, record: Record): Promise<void> {
   const group = 'windowing';
