@@ -128,6 +128,8 @@ class ChatApp {
   private readonly contextMeter = createContextMeter();
   /** Gives back the body of rendered messages far from view, and renders it again when near. */
   private readonly turnWindow: TurnWindow;
+  /** The message last brought into view by find, Go to Question or the keyboard: it keeps its body. */
+  private revealed: HTMLElement | undefined;
 
   constructor(root: HTMLElement) {
     this.vscode = acquireVsCodeApi();
@@ -517,9 +519,12 @@ class ChatApp {
   /** Makes the message at `index` rendered: a page or two above are rendered as usual, one further up gets a window of its own. */
   private revealIndex(index: number): void {
     this.renderIndex(index);
-    // A message far from view may have given its body back: it is rendered again before it is shown.
+    // A message far from view may have given its body back: it is rendered again before it is shown,
+    // and keeps its body while it is on its way into view (the last one revealed, until another is).
     const article = index >= 0 && index < this.list.length ? this.entries.get(this.list[index].id)?.article : undefined;
-    if (article) this.turnWindow.restore(article);
+    if (!article) return;
+    this.turnWindow.restore(article);
+    this.revealed = article;
   }
 
   private renderIndex(index: number): void {
@@ -737,7 +742,7 @@ class ChatApp {
   /** A message far from view gives its body back (not a reply still streaming). */
   private releaseBody(article: HTMLElement): boolean {
     const found = this.entryOf(article);
-    if (!found?.entry.view || found.m.status === 'streaming') return false;
+    if (!found?.entry.view || found.m.status === 'streaming' || article === this.revealed) return false;
     // The newest turn keeps its body wherever the view is.
     if (this.indexOf(found.m.id) >= this.list.length - 2) return false;
     const { entry } = found;
