@@ -99,8 +99,8 @@ describe('Journey 30: Context from the editor', () => {
     assert.match(lastUser(reqs[before + 1]), /^Queued with the file e2e-context-queued\n\n`src\/pricing\.ts`:/);
     await chat.waitForIdle();
     resetServer();
-    await chat.send('Nothing attached now e2e-context-after');
-    await chat.waitForIdle();
+    // ask, not send: it waits for the new reply before it waits for the chat to be idle again.
+    await chat.ask('Nothing attached now e2e-context-after');
     const after = chatRequests();
     assert.equal(lastUser(after[after.length - 1]), 'Nothing attached now e2e-context-after', 'the file went out again');
   });
