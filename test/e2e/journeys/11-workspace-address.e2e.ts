@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 import { e2e } from '../setup';
-import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { chatRequests, readyWithKey, resetServer, selectModel } from '../steps';
 import { waitFor } from '../workbench';
 
 describe('Journey 11: a workspace that names another service address', () => {
@@ -135,9 +135,7 @@ describe('Journey 11: a workspace that names another service address', () => {
     assert.equal(chatRequests().at(-1)?.model, 'deep-think');
 
     // Another pick wins, and stays.
-    await wb.runCommand('AI Chat: Select Model');
-    await wb.quickPickRows().filter({ hasText: 'Swift Chat' }).first().click();
-    await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    await selectModel(wb, 'Swift Chat');
     await waitFor(async () => /Your model swift-chat is used/.test(await chat.frame.locator('.notice').innerText().catch(() => '')), 'the panel says the own model is used again', 15_000);
     await chat.ask('Back to mine? workspace-model-declined');
     assert.equal(chatRequests().at(-1)?.model, 'swift-chat', 'the pick jumped back to the workspace model');
