@@ -20,13 +20,14 @@ import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
 import { EditorTracker } from './editor/editorTracker';
 import { ApiKeyStore } from './account/keyStore';
-import { createChannelLogger } from './platform/log';
+import { createChannelLogger, type Logger } from './platform/log';
 import { ModelService } from './account/modelService';
 import { ServiceAddress } from './platform/serviceAddress';
 import { StatusBarController } from './account/statusBar';
 import { TurnAccounting, panelTurnKey } from './account/turnAccounting';
 
 export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
   // The pure modules (src/core, src/protocol) translate with @vscode/l10n: same bundle.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const channel = vscode.window.createOutputChannel(vscode.l10n.t('AI Chat'), { log: true });
@@ -44,12 +45,107 @@ export function activate(context: vscode.ExtensionContext): void {
   // Every turn of every surface: charge from the balance at turn start, pending price, usage record.
   const turns = new TurnAccounting({ balance, record: (rec) => credits.record(rec), logger });
   const editors = new EditorTracker();
+  // Diff editors of proposed changes can be restored with the window: their provider is registered now.
+  const apply = new ApplyToFile(editors, logger);
+  // The project's instructions (AGENTS.md), read and watched once the chat or @aichat needs them.
+  const instructions = once(() => {
+    const built = new InstructionsService(context.workspaceState, logger);
+    context.subscriptions.push(built);
+    return built;
+  });
+  // The chat's own parts are built when a chat view, panel or chat command first needs them.
+  const room = once(() => {
+    const built = buildChatRoom({ context, config, keys, models, balance, turns, clients, editors, apply, credits, logger, instructions: instructions() });
+    lastSave = () => built.store.flush();
+    return built;
+  });
+  /** The chat, built on first use. */
+  const lazy = {
+    get chat() {
+      return room().chat;
+    },
+    get instructions() {
+      return instructions();
+    },
+  };
+
+  context.subscriptions.push(
+    channel,
+    keys,
+    config,
+    address,
+    clients,
+    models,
+    balance,
+    status,
+    turns,
+    editors,
+    credits,
+    apply,
+    ...registerCommands({ config, keys, models, balance, clients, address, logger, credits, get chat() { return lazy.chat; } }),
+    ...registerEditorPromptCommands(() => lazy.chat),
+    ...[
+      registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, turns, logger, get instructions() { return lazy.instructions; } }),
+      registerLmProvider({ clients, keys, config, models, turns, logger }),
+    ].filter(
+      (d): d is vscode.Disposable => d !== undefined,
+    ),
+    ...registerContextCommands(() => lazy.chat.attachments, () => lazy.chat.show(true)),
+    vscode.commands.registerCommand('aiChat.openInstructions', () => instructions().open()),
+    vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions().toggle()),
+    ...CHAT_VIEWS.map((id) =>
+      vscode.window.registerWebviewViewProvider(
+        id,
+        { resolveWebviewView: (view) => lazy.chat.surfaces.resolveWebviewView(view) },
+        { webviewOptions: { retainContextWhenHidden: true } },
+      ),
+    ),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('aiChat.chatLocation')) void lazy.chat.surfaces.locationChanged();
+    }),
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => lazy.chat.restore(panel, state),
+    }),
+  );
+
+  address.announceIgnored();
+  // `aiChat.hasApiKey` completes the walkthrough's first step (and can guard menus).
+  const publishHasKey = () => void keys.get().then((key) => vscode.commands.executeCommand('setContext', 'aiChat.hasApiKey', !!key));
+  context.subscriptions.push(keys.onDidChange(publishHasKey));
+  publishHasKey();
+  void keys.get().then((key) => {
+    status.update();
+    if (key) {
+      void balance.refresh();
+      void models.load();
+    }
+  });
+  // How long activate() itself took (VS Code's own figure adds loading the code, and at startup the host's other work).
+  logger.info('AI Chat activated', { activateMs: Math.round((performance.now() - started) * 10) / 10, version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
+}
+
+interface ChatRoomDeps {
+  context: vscode.ExtensionContext;
+  config: ConfigService;
+  keys: ApiKeyStore;
+  models: ModelService;
+  balance: BalanceService;
+  turns: TurnAccounting;
+  clients: ClientProvider;
+  editors: EditorTracker;
+  apply: ApplyToFile;
+  credits: CreditsService;
+  instructions: InstructionsService;
+  logger: Logger;
+}
+
+/** The conversation store, the session and the chat's controller, wired together; disposed with the extension. */
+function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: ConversationStore } {
+  const { context, config, models, turns, clients, instructions, credits, logger } = deps;
   // Conversations are shared by every window; which one is current belongs to the window's workspace.
   const store = new ConversationStore(
     new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
   );
-  lastSave = () => store.flush();
-  const instructions = new InstructionsService(context.workspaceState, logger);
   // The session tells its events to the panel's controller, built just below (events come later).
   const session = new ChatSession({
     store,
@@ -69,69 +165,28 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
     flushIntervalMs: 24,
   });
-  // A save that fails is said once, with Retry; the conversation stays in memory meanwhile.
-  context.subscriptions.push(watchSaving(store, () => store.save(session.conversation), logger));
-  const apply = new ApplyToFile(editors, logger);
-  const chat = new ChatPanelController({
-    context, session, config, keys, models, balance, turns, clients, store, editors, instructions, apply, logger,
+  const chat: ChatPanelController = new ChatPanelController({
+    ...deps,
+    session,
+    store,
     onReplyCharged: (_charged, kind) => {
       // The chat shows its out-of-credits card; a notification when it is not on screen.
       if (kind === 'credits' && !chat.isVisible) void credits.outOfCredits();
     },
     onCannotPay: () => void credits.outOfCredits(),
   });
-
-  context.subscriptions.push(
-    channel,
-    keys,
-    config,
-    address,
-    clients,
-    models,
-    balance,
-    status,
-    turns,
-    editors,
-    chat,
-    credits,
-    ...registerCommands({ config, keys, models, balance, clients, chat, address, logger, credits }),
-    ...registerEditorPromptCommands(chat),
-    instructions,
-    apply,
-    ...[
-      registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, turns, instructions, logger }),
-      registerLmProvider({ clients, keys, config, models, turns, logger }),
-    ].filter(
-      (d): d is vscode.Disposable => d !== undefined,
-    ),
-    ...registerContextCommands(chat.attachments, () => chat.show(true)),
-    vscode.commands.registerCommand('aiChat.openInstructions', () => instructions.open()),
-    vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions.toggle()),
-    ...CHAT_VIEWS.map((id) => vscode.window.registerWebviewViewProvider(id, chat.surfaces, { webviewOptions: { retainContextWhenHidden: true } })),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('aiChat.chatLocation')) void chat.surfaces.locationChanged();
-    }),
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-      deserializeWebviewPanel: (panel, state) => chat.restore(panel, state),
-    }),
-  );
-
-  logger.info('AI Chat activated', { version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
-  address.announceIgnored();
-  // `aiChat.hasApiKey` completes the walkthrough's first step (and can guard menus).
-  const publishHasKey = () => void keys.get().then((key) => vscode.commands.executeCommand('setContext', 'aiChat.hasApiKey', !!key));
-  context.subscriptions.push(keys.onDidChange(publishHasKey));
-  publishHasKey();
-  void keys.get().then((key) => {
-    status.update();
-    if (key) {
-      void balance.refresh();
-      void models.load();
-    }
-  });
+  // A save that fails is said once, with Retry; the conversation stays in memory meanwhile.
+  context.subscriptions.push(watchSaving(store, () => store.save(session.conversation), logger), chat);
+  return { chat, store };
 }
 
-/** Set by activate(): resolves once the last save is on disk (the one thing deactivate waits for). */
+/** A value built by `build` on its first use, then kept. */
+function once<T>(build: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: build() }).v;
+}
+
+/** Set by the chat when it is built: resolves once the last save is on disk (the one thing deactivate waits for). */
 let lastSave: (() => Promise<void>) | undefined;
 
 export function deactivate(): Promise<void> | undefined {

@@ -274,6 +274,8 @@ export class ChatPanelController implements vscode.Disposable {
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string): Promise<void> {
     if (!this.surfaces.isOpen) await this.show(true);
+    // The project's instructions are read when the chat is first built: the first message waits for that read.
+    await this.deps.instructions.ready;
     await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s));
   }
 

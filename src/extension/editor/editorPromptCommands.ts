@@ -10,11 +10,12 @@ const COMMANDS: Record<string, EditorPromptKind> = {
   'aiChat.writeTests': 'tests',
 };
 
-export function registerEditorPromptCommands(chat: ChatPanelController): vscode.Disposable[] {
+/** `chat`: the chat, built on its first use. */
+export function registerEditorPromptCommands(chat: () => ChatPanelController): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, kind]) =>
     vscode.commands.registerCommand(id, async () => {
       try {
-        await insertEditorPrompt(chat, kind);
+        await insertEditorPrompt(chat(), kind);
       } catch (err) {
         void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat: {0}', err instanceof Error ? err.message : String(err)));
       }

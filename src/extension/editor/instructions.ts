@@ -27,6 +27,8 @@ export class InstructionsService implements vscode.Disposable {
   /** The latest read (a change while reading reads again). */
   private reading: Promise<void> | undefined;
   private again = false;
+  /** Settles once the first read is done: before it, the service says "missing" whatever the file. */
+  readonly ready: Promise<void>;
 
   constructor(
     private readonly workspaceState: vscode.Memento,
@@ -35,12 +37,12 @@ export class InstructionsService implements vscode.Disposable {
     this.subscriptions.push(
       this.changed,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('aiChat.instructionsFile')) this.watch();
+        if (e.affectsConfiguration('aiChat.instructionsFile')) void this.watch();
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.watch()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.watch()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh()),
     );
-    this.watch();
+    this.ready = this.watch().catch(() => undefined);
   }
 
   get current(): ProjectInstructions {
@@ -76,7 +78,7 @@ export class InstructionsService implements vscode.Disposable {
     return vscode.Uri.joinPath(folder.uri, ...parts);
   }
 
-  private watch(): void {
+  private watch(): Promise<void> {
     this.watcher?.dispose();
     this.watcher = undefined;
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -87,7 +89,7 @@ export class InstructionsService implements vscode.Disposable {
       this.watcher.onDidChange(reread);
       this.watcher.onDidDelete(reread);
     }
-    void this.refresh();
+    return this.refresh();
   }
 
   /** Reads the file again (also on save, create and delete). */
@@ -151,6 +153,7 @@ export class InstructionsService implements vscode.Disposable {
 
   /** Opens the file in an editor. */
   async open(): Promise<void> {
+    await this.ready;
     const uri = this.uri();
     if (!uri || this.value.state === 'missing') {
       void vscode.window.showInformationMessage(vscode.l10n.t('There is no {0} at the root of this workspace.', this.fileName()));

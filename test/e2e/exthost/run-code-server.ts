@@ -19,8 +19,11 @@
 //   profile (it is always kept when the run fails); EXTHOST_TIMEOUT_MS (default 120000)
 //   bounds the wait for the results once the workbench is open; EXTHOST_GREP runs only the
 //   tests whose title matches (`EXTHOST_GREP=activation`: the activation figures alone).
+// Activation figures: VS Code's own (Developer: Show Running Extensions) for ours and for two
+// extensions that only register one command, one activated on startup like ours and one after
+// startup, in the same window; and activate()'s own duration, from the extension's log.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -41,6 +44,7 @@ import {
   startCodeServer,
   VSIX,
   type CodeServer,
+  type Profile,
 } from '../launcher';
 import { bundleHarness } from './bundle';
 import type { HarnessConfig, HarnessOutput } from './harness';
@@ -85,16 +89,59 @@ async function buildHarness(dir: string, results: string): Promise<string> {
   const config: HarnessConfig = { results, ...(process.env.EXTHOST_GREP ? { grep: process.env.EXTHOST_GREP } : {}) };
   writeFileSync(path.join(folder, 'harness.json'), `${JSON.stringify(config)}\n`);
   writeFileSync(path.join(folder, 'README.md'), '# Extension host tests\n\nBuilt and installed by the test run only.\n');
-  const vsix = path.join(dir, `${HARNESS_NAME}.vsix`);
+  return pack(folder, path.join(dir, `${HARNESS_NAME}.vsix`));
+}
+
+/** Packs an extension folder with vsce; returns the .vsix path. */
+function pack(folder: string, vsix: string): string {
   const r = spawnSync(
     path.join(ROOT, 'node_modules', '.bin', 'vsce'),
     ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix],
     { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (r.status !== 0 || !existsSync(vsix)) {
-    throw new Error(`packing the harness failed (exit ${r.status ?? r.signal}):\n${`${r.stdout}${r.stderr}`.slice(-4000)}`);
+    throw new Error(`packing ${path.basename(vsix)} failed (exit ${r.status ?? r.signal}):\n${`${r.stdout}${r.stderr}`.slice(-4000)}`);
   }
   return vsix;
+}
+
+/**
+ * The floor of activation on this host: an extension whose activate() registers one command
+ * and nothing else. One activates on startup, as ours does (its figure is what a startup
+ * activation costs in this window, whatever the code), the other on its command, run once the
+ * window is idle (what the same code costs when nothing else is starting).
+ */
+const FLOORS = [
+  { name: 'activation-floor-startup', displayName: 'Activation floor (on startup)', event: 'onStartupFinished' },
+  { name: 'activation-floor-later', displayName: 'Activation floor (on its command)', event: 'onCommand:activationFloor.later' },
+] as const;
+const FLOOR_COMMAND_TITLE = 'Activation Floor: Activate';
+
+function buildFloor(dir: string, floor: (typeof FLOORS)[number]): string {
+  const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { vscode: string } };
+  const folder = path.join(dir, floor.name);
+  mkdirSync(folder, { recursive: true });
+  const command = `activationFloor.${floor.name.endsWith('later') ? 'later' : 'startup'}`;
+  const manifest = {
+    name: floor.name,
+    displayName: floor.displayName,
+    description: 'Registers one command when it activates: the least an extension can do.',
+    version: '0.0.1',
+    publisher: 'ai-chat-tests',
+    license: 'MIT',
+    private: true,
+    engines: { vscode: root.engines.vscode },
+    main: './extension.js',
+    activationEvents: [floor.event],
+    ...(floor.event.startsWith('onCommand:') ? { contributes: { commands: [{ command, title: FLOOR_COMMAND_TITLE }] } } : {}),
+  };
+  writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(
+    path.join(folder, 'extension.js'),
+    `const vscode = require('vscode');\nexports.activate = (context) => {\n  context.subscriptions.push(vscode.commands.registerCommand('${command}', () => undefined));\n};\n`,
+  );
+  writeFileSync(path.join(folder, 'README.md'), '# Activation floor\n\nBuilt and installed by the test run only.\n');
+  return pack(folder, path.join(dir, `${floor.name}.vsix`));
 }
 
 async function waitForResults(file: string, code: CodeServer, timeoutMs: number): Promise<HarnessOutput | undefined> {
@@ -143,16 +190,54 @@ function printResults(r: SuiteResults): void {
 }
 
 /**
- * VS Code's own measure of the extension's activation (loading its code + its activate()),
- * as Developer: Show Running Extensions shows it ("Startup Activation: 12ms").
+ * VS Code's own measure of each named extension's activation (loading its code + its
+ * activate()), as Developer: Show Running Extensions shows it ("Startup Activation: 12ms"),
+ * in milliseconds. The list is virtual (only the rows in view exist): it is paged through.
  */
-async function activationShown(page: Page): Promise<string> {
+async function activationTimes(page: Page, names: readonly string[]): Promise<Map<string, number>> {
   await new Workbench(page, page.url()).runCommand('Developer: Show Running Extensions');
-  const row = page.locator('.monaco-list-row').filter({ hasText: /AI Chat Assistant/ }).first();
-  const time = row.locator('.activation-time').filter({ hasText: /\d+ms/ });
-  await time.waitFor({ timeout: 15_000 });
-  const shown = ((await time.textContent()) ?? '').replace(/^.*Activation:\s*/, '').trim();
-  return `${shown} as VS Code measured it (loading the code + activate(); Developer: Show Running Extensions)`;
+  const rows = page.locator('.monaco-list-row').filter({ has: page.locator('.activation-time') });
+  await rows.filter({ hasText: /\d+ms/ }).first().waitFor({ timeout: 15_000 });
+  await rows.first().click();
+  await page.keyboard.press('Home');
+  const found = new Map<string, number>();
+  for (let pageDown = 0; pageDown < 20 && found.size < names.length; pageDown++) {
+    for (const text of await rows.allTextContents()) {
+      const name = names.find((n) => text.includes(n));
+      const ms = /Activation:\s*(\d+)ms/.exec(text);
+      if (name && ms) found.set(name, Number(ms[1]));
+    }
+    await page.keyboard.press('PageDown');
+    await page.waitForTimeout(150);
+  }
+  return found;
+}
+
+/** What our activate() logged of its own duration ("AI Chat activated {"activateMs":…}"), from the output channel's log file. */
+function activateLogged(profile: Profile): string {
+  const logs = path.join(profile.userDataDir, 'logs');
+  const files = existsSync(logs)
+    ? (readdirSync(logs, { recursive: true }) as string[]).filter((f) => f.replaceAll('\\', '/').endsWith(`${EXTENSION_ID}/AI Chat.log`))
+    : [];
+  for (const file of files) {
+    const ms = /AI Chat activated \{"activateMs":([\d.]+)/.exec(readFileSync(path.join(logs, file), 'utf8'));
+    if (ms) return `${ms[1]}ms`;
+  }
+  return 'not read';
+}
+
+/** Ours and the two floors', as one line. */
+async function activationFigures(page: Page, profile: Profile): Promise<string> {
+  // The later floor activates now, in a window that has finished starting.
+  await new Workbench(page, page.url()).runCommand(FLOOR_COMMAND_TITLE);
+  const ours = 'AI Chat Assistant';
+  const [startup, later] = FLOORS.map((f) => f.displayName);
+  const times = await activationTimes(page, [ours, startup, later]);
+  const shown = (name: string) => (times.has(name) ? `${times.get(name)}ms` : 'not read');
+  return (
+    `${shown(ours)} as VS Code measured it (loading the code + activate(); Developer: Show Running Extensions), of which activate() itself ${activateLogged(profile)} (its log); ` +
+    `an extension that only registers one command: ${shown(startup)} on startup in the same window, ${shown(later)} when activated after startup`
+  );
 }
 
 /** Sets the demo key with "AI Chat: Set API Key", then allows what the workbench asks until `stop()`. */
@@ -214,6 +299,7 @@ async function main(): Promise<number> {
     log('Installing the extension and the harness into code-server...');
     installExtension(tc, profile, vsix);
     installExtension(tc, profile, harness);
+    for (const floor of FLOORS) installExtension(tc, profile, buildFloor(dir, floor));
     if (interrupted) throw new Error('interrupted');
     log('Starting code-server...');
     code = await startCodeServer(tc, profile, { port: await freePort(), logFile: path.join(dir, 'code-server.log') });
@@ -244,7 +330,7 @@ async function main(): Promise<number> {
       return 1;
     }
     printResults(out);
-    const activation = await activationShown(page).catch((err: unknown) => `not read (${err instanceof Error ? err.message : String(err)})`);
+    const activation = await activationFigures(page, profile).catch((err: unknown) => `not read (${err instanceof Error ? err.message : String(err)})`);
     console.log(`  activation: ${activation}`);
     console.log('');
     log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);

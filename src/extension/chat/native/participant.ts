@@ -107,6 +107,8 @@ async function answer(
   }
   // The panel's budget: the model's max_tokens (or aiChat.context.maxTokens), earlier turns newest first.
   const budget = budgetForModel(deps.models.models, settings.model, settings.contextMaxTokens).inputTokens;
+  // The instructions are read when first needed: the first request waits for that read.
+  await deps.instructions.ready;
   const selection = nativeContext(turnsOf(context), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt), budget);
   if (!selection.ok) {
     stream.markdown(messageTooLongError(selection).message);

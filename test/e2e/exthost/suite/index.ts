@@ -39,6 +39,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./security.test');
   mocha.suite.emit('pre-require', globalThis, 'lmProvider.test', mocha);
   await import('./lmProvider.test');
+  mocha.suite.emit('pre-require', globalThis, 'instructions.test', mocha);
+  await import('./instructions.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
