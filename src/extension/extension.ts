@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { watchSaving } from './platform/saveWarning';
 import { budgetForModel, ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './account/balanceService';
-import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController } from './chat/chatPanel';
+import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController, type ChatPanelDeps } from './chat/chatPanel';
 import { ClientProvider } from './platform/clientProvider';
 import { registerCommands } from './commands';
 import { registerContextCommands } from './editor/contextCommands';
@@ -20,7 +20,7 @@ import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
 import { EditorTracker } from './editor/editorTracker';
 import { ApiKeyStore } from './account/keyStore';
-import { createChannelLogger, type Logger } from './platform/log';
+import { createChannelLogger } from './platform/log';
 import { ModelService } from './account/modelService';
 import { ServiceAddress } from './platform/serviceAddress';
 import { StatusBarController } from './account/statusBar';
@@ -124,20 +124,8 @@ export function activate(context: vscode.ExtensionContext): void {
   logger.info('AI Chat activated', { activateMs: Math.round((performance.now() - started) * 10) / 10, version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
 }
 
-interface ChatRoomDeps {
-  context: vscode.ExtensionContext;
-  config: ConfigService;
-  keys: ApiKeyStore;
-  models: ModelService;
-  balance: BalanceService;
-  turns: TurnAccounting;
-  clients: ClientProvider;
-  editors: EditorTracker;
-  apply: ApplyToFile;
-  credits: CreditsService;
-  instructions: InstructionsService;
-  logger: Logger;
-}
+/** What the chat's controller needs besides the store and session built here, and the credits its notifications use. */
+type ChatRoomDeps = Omit<ChatPanelDeps, 'session' | 'store' | 'onReplyCharged' | 'onCannotPay'> & { credits: CreditsService };
 
 /** The conversation store, the session and the chat's controller, wired together; disposed with the extension. */
 function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: ConversationStore } {

@@ -64,24 +64,19 @@ function chromiumPath(): string {
   throw new Error('Debian chromium not found: run `bash scripts/ensure-system.sh`');
 }
 
+/** The fields every extension built by this run shares (main: ./extension.js, the engine of ours). */
+function testManifest(name: string, displayName: string, description: string) {
+  const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { vscode: string } };
+  return { name, displayName, description, version: '0.0.1', publisher: 'ai-chat-tests', license: 'MIT', private: true, engines: { vscode: root.engines.vscode }, main: './extension.js' };
+}
+
 /** The harness extension's folder, packed into a .vsix; returns the .vsix path. */
 async function buildHarness(dir: string, results: string): Promise<string> {
-  const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    engines: { vscode: string };
-  };
   const folder = path.join(dir, 'harness');
   mkdirSync(folder, { recursive: true });
   await bundleHarness(path.join(folder, 'extension.js'));
   const manifest = {
-    name: HARNESS_NAME,
-    displayName: 'Extension host tests',
-    description: 'Runs the extension-host test suite on startup and writes the results to a file.',
-    version: '0.0.1',
-    publisher: 'ai-chat-tests',
-    license: 'MIT',
-    private: true,
-    engines: { vscode: root.engines.vscode },
-    main: './extension.js',
+    ...testManifest(HARNESS_NAME, 'Extension host tests', 'Runs the extension-host test suite on startup and writes the results to a file.'),
     activationEvents: ['onStartupFinished'],
     extensionDependencies: [EXTENSION_ID],
   };
@@ -118,20 +113,11 @@ const FLOORS = [
 const FLOOR_COMMAND_TITLE = 'Activation Floor: Activate';
 
 function buildFloor(dir: string, floor: (typeof FLOORS)[number]): string {
-  const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { vscode: string } };
   const folder = path.join(dir, floor.name);
   mkdirSync(folder, { recursive: true });
   const command = `activationFloor.${floor.name.endsWith('later') ? 'later' : 'startup'}`;
   const manifest = {
-    name: floor.name,
-    displayName: floor.displayName,
-    description: 'Registers one command when it activates: the least an extension can do.',
-    version: '0.0.1',
-    publisher: 'ai-chat-tests',
-    license: 'MIT',
-    private: true,
-    engines: { vscode: root.engines.vscode },
-    main: './extension.js',
+    ...testManifest(floor.name, floor.displayName, 'Registers one command when it activates: the least an extension can do.'),
     activationEvents: [floor.event],
     ...(floor.event.startsWith('onCommand:') ? { contributes: { commands: [{ command, title: FLOOR_COMMAND_TITLE }] } } : {}),
   };

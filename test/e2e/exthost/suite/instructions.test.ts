@@ -4,18 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { InstructionsService } from '../../../../src/extension/editor/instructions';
-import type { Logger } from '../../../../src/extension/platform/log';
-
-const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
-function memento(): vscode.Memento {
-  const data = new Map<string, unknown>();
-  return {
-    keys: () => [...data.keys()],
-    get: <T>(key: string, def?: T) => (data.has(key) ? (data.get(key) as T) : def),
-    update: async (key: string, value: unknown) => void data.set(key, value),
-  };
-}
+import { memento, silent } from './fakes';
 
 describe('Project instructions built on first use', () => {
   const folder = () => {

@@ -5,20 +5,8 @@ import * as vscode from 'vscode';
 import { ClientProvider } from '../../../../src/extension/platform/clientProvider';
 import { ConfigService } from '../../../../src/extension/platform/config';
 import { ApiKeyStore } from '../../../../src/extension/account/keyStore';
-import type { Logger } from '../../../../src/extension/platform/log';
+import { memento, silent } from './fakes';
 import { ServiceAddress } from '../../../../src/extension/platform/serviceAddress';
-
-const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
-/** A Memento kept in memory. */
-function memento(): vscode.Memento {
-  const data = new Map<string, unknown>();
-  return {
-    keys: () => [...data.keys()],
-    get: <T>(key: string, def?: T) => (data.has(key) ? (data.get(key) as T) : def),
-    update: async (key: string, value: unknown) => void data.set(key, value),
-  };
-}
 
 /** A SecretStorage kept in memory; `failWrites` makes store() reject like a locked keychain. */
 function secrets(): vscode.SecretStorage & { failWrites: boolean; data: Map<string, string> } {

@@ -1,0 +1,15 @@
+// Small stand-ins shared by the extension-host tests.
+import type * as vscode from 'vscode';
+import type { Logger } from '../../../../src/extension/platform/log';
+
+export const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** A Memento kept in memory. */
+export function memento(): vscode.Memento {
+  const data = new Map<string, unknown>();
+  return {
+    keys: () => [...data.keys()],
+    get: <T>(key: string, def?: T) => (data.has(key) ? (data.get(key) as T) : def),
+    update: async (key: string, value: unknown) => void data.set(key, value),
+  };
+}
