@@ -43,25 +43,41 @@ export interface FindBar {
   dispose(): void;
 }
 
-/** Text nodes of a rendered body that find looks at (not the code toolbars or the reply's buttons). */
-function textNodes(body: HTMLElement): Text[] {
-  const walker = body.ownerDocument.createTreeWalker(body, NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) => (node.parentElement?.closest('.code-toolbar, .reply-actions') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  const out: Text[] = [];
-  while (walker.nextNode()) out.push(walker.currentNode as Text);
-  return out;
+/** A rendered body's text as find reads it: its text nodes (not the code toolbars or the reply's buttons) and their joined text. */
+export interface BodyText {
+  nodes: Text[];
+  /** Offset of each node in `text`. */
+  starts: number[];
+  text: string;
 }
 
-/** The ranges of `query` in a rendered body (a match may span elements, e.g. highlighted code). */
-export function rangesIn(body: HTMLElement, query: string, options: FindOptions): Range[] {
-  const nodes = textNodes(body);
+const SKIPPED = ['code-toolbar', 'reply-actions'];
+
+/** The text of a rendered body (one walk; the toolbars' subtrees are left out whole). */
+export function bodyText(body: HTMLElement): BodyText {
+  const walker = body.ownerDocument.createTreeWalker(body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) =>
+      node.nodeType !== Node.ELEMENT_NODE
+        ? NodeFilter.FILTER_ACCEPT
+        : SKIPPED.some((c) => (node as Element).classList.contains(c))
+          ? NodeFilter.FILTER_REJECT
+          : NodeFilter.FILTER_SKIP,
+  });
+  const nodes: Text[] = [];
   const starts: number[] = [];
   let text = '';
-  for (const n of nodes) {
+  while (walker.nextNode()) {
+    const n = walker.currentNode as Text;
+    nodes.push(n);
     starts.push(text.length);
     text += n.data;
   }
+  return { nodes, starts, text };
+}
+
+/** The ranges of `query` in a rendered body (a match may span elements, e.g. highlighted code). */
+export function rangesIn(body: HTMLElement, query: string, options: FindOptions, flat: BodyText = bodyText(body)): Range[] {
+  const { nodes, starts, text } = flat;
   const ranges: Range[] = [];
   let k = 0;
   const locate = (offset: number, end: boolean): [Text, number] => {
@@ -109,6 +125,11 @@ export function createFindBar(host: FindHost): FindBar {
   let ordinal = -1;
   /** Ranges of the rendered messages holding matches, by message id (built when asked for). */
   const ranges = new Map<string, Range[]>();
+  /**
+   * The text of each rendered body, read once while the bar is open (each keystroke searches
+   * anew): a body that changes (a reply streams, a body is rendered again) is read again.
+   */
+  const texts = new Map<HTMLElement, BodyText>();
   let open = false;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Counts the moves to a match: a later one ends the corrections of an earlier one. */
@@ -120,13 +141,30 @@ export function createFindBar(host: FindHost): FindBar {
     if (r) return r;
     const body = host.body(id);
     if (!body) return undefined;
-    r = rangesIn(body, query, options);
+    let flat = texts.get(body);
+    if (!flat) texts.set(body, (flat = bodyText(body)));
+    r = rangesIn(body, query, options, flat);
     ranges.set(id, r);
     return r;
   };
 
+  /** Forgets the text of the bodies that changed (or came back into the page: they may have changed while out of it). */
+  const changed = (records: MutationRecord[]) => {
+    if (texts.size === 0) return;
+    for (const r of records) {
+      let inBody = false;
+      for (let n: Node | null = r.target; n && n !== host.scroller && !inBody; n = n.parentNode) inBody = n instanceof HTMLElement && texts.delete(n);
+      if (inBody) continue;
+      for (const added of r.addedNodes) {
+        if (added instanceof Element) for (const body of texts.keys()) if (added.contains(body)) texts.delete(body);
+      }
+    }
+  };
+
   /** Counts: what is on screen for rendered messages, the text for the others. */
   const search = () => {
+    changed(observer.takeRecords());
+    for (const body of texts.keys()) if (!body.isConnected) texts.delete(body);
     ranges.clear();
     matches = matchesIn(host.messages(), query, options, (id) => rangesOf(id)?.length);
     total = totalOf(matches);
@@ -257,7 +295,8 @@ export function createFindBar(host: FindHost): FindBar {
 
   // What is rendered changes (older turns come into view, a reply streams): the counts and
   // highlights follow, at most a few times a second.
-  const observer = new MutationObserver(() => {
+  const observer = new MutationObserver((records) => {
+    changed(records);
     if (!open || !query || refreshTimer) return;
     refreshTimer = setTimeout(() => {
       refreshTimer = undefined;
@@ -271,6 +310,7 @@ export function createFindBar(host: FindHost): FindBar {
     open = false;
     element.hidden = true;
     observer.disconnect();
+    texts.clear();
     unpaint();
     if (hadFocus) host.returnFocus();
   };

@@ -204,7 +204,8 @@ class ChatApp {
         const entry = this.entries.get(id);
         return entry?.article.isConnected ? entry.view?.element : undefined;
       },
-      reveal: (index) => this.revealIndex(index),
+      // Only the message of the match now: the turns around it as they come into view.
+      reveal: (index) => this.revealIndex(index, true),
       lastVisibleIndex: () => this.lastVisibleIndex(),
       scroller: this.messages,
       holdScroll: () => this.follower.hold(),
@@ -516,9 +517,14 @@ class ChatApp {
     this.placeBoundary();
   }
 
-  /** Makes the message at `index` rendered: a page or two above are rendered as usual, one further up gets a window of its own. */
-  private revealIndex(index: number): void {
-    this.renderIndex(index);
+  /**
+   * Makes the message at `index` rendered: a page or two above are rendered as usual, one further up
+   * gets a window of its own. `alone`: a message not rendered gets a window of its own at once, with
+   * nothing else in it (the turns around it are rendered as they come into view), so it is shown
+   * without first rendering every turn between.
+   */
+  private revealIndex(index: number, alone = false): void {
+    this.renderIndex(index, alone);
     // A message far from view may have given its body back: it is rendered again before it is shown,
     // and keeps its body while it is on its way into view (the last one revealed, until another is).
     const article = index >= 0 && index < this.list.length ? this.entries.get(this.list[index].id)?.article : undefined;
@@ -527,15 +533,15 @@ class ChatApp {
     this.revealed = article;
   }
 
-  private renderIndex(index: number): void {
+  private renderIndex(index: number, alone = false): void {
     const end = this.windowEnd ?? this.list.length;
     if (index < 0 || index >= this.list.length || (index >= this.firstRendered && index < end)) return;
-    if (this.windowEnd === undefined && index >= this.firstRendered - 2 * WINDOW_PAGE) {
+    if (!alone && this.windowEnd === undefined && index >= this.firstRendered - 2 * WINDOW_PAGE) {
       while (this.firstRendered > index) this.renderOlder();
       return;
     }
-    // The message and the next one (its reply) now; the rest as it comes into view.
-    this.showWindow(index, Math.min(this.list.length, index + 2), false);
+    // The message and the next one (its reply), or the message alone; the rest as it comes into view.
+    this.showWindow(index, Math.min(this.list.length, index + (alone ? 1 : 2)), false);
     this.refreshFooters();
     this.placeBoundary();
   }

@@ -166,6 +166,29 @@ export async function findChecks(browser: Browser, record: Record): Promise<void
     await frames(page, 2);
     s = await state(page);
     record(group, 'the host\'s "Find in Chat" opens the bar and searches', s.open && s.focused && s.count === '2 of 2', JSON.stringify(s));
+
+    // A reply that streams while the bar is open: what it adds is counted (the text find read of it is read again).
+    await typeQuery(page, 'kiwi');
+    const none = (await state(page)).count;
+    const settle = () => page.evaluate(() => new Promise((ok) => setTimeout(ok, 250))).then(() => frames(page, 2));
+    await give(page, [
+      { type: 'turnStarted', user: { id: hex(2 * TURNS + 2), role: 'user', content: 'Fruit?', status: 'complete' }, assistant: { id: hex(2 * TURNS + 3), role: 'assistant', content: '', status: 'streaming' }, status: { busy: true }, version: 6 },
+      { type: 'streamChunk', messageId: hex(2 * TURNS + 3), offset: 0, text: 'A ripe kiwi and a pear', version: 7 },
+    ]);
+    await settle();
+    const one = await state(page);
+    await give(page, [{ type: 'streamChunk', messageId: hex(2 * TURNS + 3), offset: 22, text: ' with another kiwi', version: 8 }]);
+    await settle();
+    const two = await state(page);
+    await give(page, [{ type: 'turnEnded', message: { id: hex(2 * TURNS + 3), role: 'assistant', content: 'A ripe kiwi and a pear with another kiwi', status: 'complete' }, status: { busy: false }, version: 9 }]);
+    await settle();
+    const ended = await state(page);
+    record(
+      group,
+      'a reply streaming while the bar is open: its matches are counted and highlighted as they arrive',
+      none === 'No results' && one.count === '1 of 1' && one.highlighted === 1 && /of 2$/.test(two.count) && two.highlighted === 2 && /of 2$/.test(ended.count) && ended.highlighted === 2,
+      JSON.stringify({ none, one: [one.count, one.highlighted], two: [two.count, two.highlighted], ended: [ended.count, ended.highlighted] }),
+    );
     await page.keyboard.press('Escape');
     record(group, 'no page errors', errors.length === 0, errors.join('; ').slice(0, 300));
   } finally {

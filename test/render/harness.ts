@@ -120,7 +120,7 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
  * acquireVsCodeApi that records what the page posts in window.__posted; host messages are given
  * with window.postMessage.
  */
-export async function serveChatPanel(entry = 'src/webview/main.ts'): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveChatPanel(entry = 'src/webview/main.ts', minify = true): Promise<{ url: string; close(): Promise<void> }> {
   const prelude = `
     window.__posted = [];
     window.acquireVsCodeApi = () => ({
@@ -128,7 +128,7 @@ export async function serveChatPanel(entry = 'src/webview/main.ts'): Promise<{ u
       getState: () => undefined,
       setState: () => undefined,
     });`;
-  const script = prelude + '\n' + (await bundle(entry, true));
+  const script = prelude + '\n' + (await bundle(entry, minify));
   const files: Record<string, [string, string]> = {
     '/page.js': ['text/javascript', script],
     '/chat.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'chat.css'), 'utf8')],
