@@ -16,6 +16,12 @@ export class ApiKeyStore implements vscode.Disposable {
   private loaded = false;
   private binding: KeyBinding | undefined;
   private changing: Promise<unknown> = Promise.resolve();
+  /** The key the last change event announced (undefined: none): an event for the same key again is not fired. */
+  private announced: string | undefined;
+  /** set()/clear() calls under way: they announce their own change, SecretStorage's echo of it is not one. */
+  private ownWrites = 0;
+  /** Whether the key was read (or a change seen) once: the first read is the state the window starts with. */
+  private started = false;
   /** Keys being checked or written: redacted from the log before they are stored. */
   private readonly pending = new Set<string>();
   private readonly subscription: vscode.Disposable;
@@ -27,21 +33,32 @@ export class ApiKeyStore implements vscode.Disposable {
         return;
       }
       if (e.key !== API_KEY_SECRET) return;
-      // Our own set/clear already fired; a change from another window has a different value.
-      const before = this.cached;
+      // Our own set/clear announces itself (SecretStorage may echo it before or after the write
+      // resolves); a change from another window has a value not announced yet.
+      if (this.ownWrites > 0) return;
       this.loaded = false;
+      this.started = true;
       this.binding = undefined;
       void this.get().then((now) => {
-        if (now !== before) this.changed.fire();
+        if (this.ownWrites === 0 && now !== this.announced) this.announce();
       });
     });
   }
 
+  private announce(): void {
+    this.announced = this.cached;
+    this.changed.fire();
+  }
+
   async get(): Promise<string | undefined> {
     if (!this.loaded) {
+      const first = !this.started;
+      this.started = true;
       const v = await this.secrets.get(API_KEY_SECRET);
       this.cached = v && v.trim() ? v.trim() : undefined;
       this.loaded = true;
+      // The key found at start-up is the one the window begins with, not a change.
+      if (first) this.announced = this.cached;
     }
     return this.cached;
   }
@@ -107,6 +124,7 @@ export class ApiKeyStore implements vscode.Disposable {
   async set(key: string, origin: string): Promise<void> {
     const trimmed = key.trim();
     const release = this.holdPending(trimmed);
+    this.ownWrites++;
     try {
       const binding = { bound: origin, approved: [origin] };
       await this.secrets.store(KEY_ORIGIN_SECRET, JSON.stringify(binding));
@@ -115,18 +133,24 @@ export class ApiKeyStore implements vscode.Disposable {
       this.cached = trimmed;
       this.loaded = true;
     } finally {
+      this.ownWrites--;
       release();
     }
-    this.changed.fire();
+    this.announce();
   }
 
   async clear(): Promise<void> {
-    await this.secrets.delete(API_KEY_SECRET);
-    await this.secrets.delete(KEY_ORIGIN_SECRET);
-    this.cached = undefined;
-    this.binding = { approved: [] };
-    this.loaded = true;
-    this.changed.fire();
+    this.ownWrites++;
+    try {
+      await this.secrets.delete(API_KEY_SECRET);
+      await this.secrets.delete(KEY_ORIGIN_SECRET);
+      this.cached = undefined;
+      this.binding = { approved: [] };
+      this.loaded = true;
+    } finally {
+      this.ownWrites--;
+    }
+    this.announce();
   }
 
   dispose(): void {

@@ -23,6 +23,14 @@ describe('Journey 1: Set API Key', () => {
 
     await setKey(wb, DEMO_KEY);
     assert.equal(await wb.waitForCredits(1234), 1234);
+    // Saving the key is one change: the balance shown stays (no second reload back to the spinner).
+    const shown = new Set<string>();
+    for (let i = 0; i < 15; i++) {
+      shown.add(await wb.statusText());
+      await page.waitForTimeout(100);
+    }
+    const other = [...shown].filter((t) => !/1,234 credits/.test(t));
+    assert.deepEqual(other, [], `the status bar over 1.5 s after the balance first showed: ${[...shown].join(' | ')}`);
     assert.match(await wb.statusText(), /1,234 credits/);
     assert.match(await wb.statusLabel(), /AI Chat credits: 1,234/);
 

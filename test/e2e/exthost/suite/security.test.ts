@@ -8,10 +8,19 @@ import { ApiKeyStore } from '../../../../src/extension/account/keyStore';
 import { memento, silent } from './fakes';
 import { ServiceAddress } from '../../../../src/extension/platform/serviceAddress';
 
-/** A SecretStorage kept in memory; `failWrites` makes store() reject like a locked keychain. */
-function secrets(): vscode.SecretStorage & { failWrites: boolean; data: Map<string, string> } {
+/**
+ * A SecretStorage kept in memory; `failWrites` makes store() reject like a locked keychain. Its
+ * change event comes during the write (`echo: 'during'`) or after the write resolved (`'late'`),
+ * as VS Code's may; `external` is a write by another window.
+ */
+function secrets(echo: 'during' | 'late' = 'during'): vscode.SecretStorage & {
+  failWrites: boolean;
+  data: Map<string, string>;
+  external: (k: string, v: string | undefined) => void;
+} {
   const data = new Map<string, string>();
   const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+  const notify = (key: string) => (echo === 'during' ? changed.fire({ key }) : void setTimeout(() => changed.fire({ key }), 5));
   const s = {
     failWrites: false,
     data,
@@ -19,17 +28,24 @@ function secrets(): vscode.SecretStorage & { failWrites: boolean; data: Map<stri
     store: async (k: string, v: string) => {
       if (s.failWrites) throw new Error('keychain locked');
       data.set(k, v);
-      changed.fire({ key: k });
+      notify(k);
     },
     delete: async (k: string) => {
       data.delete(k);
-      changed.fire({ key: k });
+      notify(k);
     },
     keys: async () => [...data.keys()],
     onDidChange: changed.event,
+    external: (k: string, v: string | undefined) => {
+      if (v === undefined) data.delete(k);
+      else data.set(k, v);
+      changed.fire({ key: k });
+    },
   };
   return s;
 }
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
 
 describe('Where the API key may go (real VS Code configuration)', () => {
   const cfg = () => vscode.workspace.getConfiguration('aiChat');
@@ -135,6 +151,31 @@ describe('Where the API key may go (real VS Code configuration)', () => {
       keys.dispose();
     }
   });
+
+  for (const echo of ['during', 'late'] as const) {
+    it(`setting or clearing the key is one change, however SecretStorage echoes it (${echo === 'during' ? 'during' : 'after'} the write)`, async () => {
+      const store = secrets(echo);
+      const keys = new ApiKeyStore(store);
+      const seen: Array<string | undefined> = [];
+      keys.onDidChange(() => seen.push(keys.knownSecrets()[0]));
+      try {
+        assert.equal(await keys.get(), undefined);
+        await keys.set('sk-once-5555555', 'https://a.example');
+        await settle();
+        assert.deepEqual(seen, ['sk-once-5555555'], 'one set, one change (a second one makes the balance reload)');
+        await keys.clear();
+        await settle();
+        assert.deepEqual(seen, ['sk-once-5555555', undefined]);
+        // Another window sets a key: one change, with that key.
+        store.external('aiChat.apiKey', 'sk-other-6666666');
+        await settle();
+        assert.deepEqual(seen, ['sk-once-5555555', undefined, 'sk-other-6666666']);
+        assert.equal(await keys.get(), 'sk-other-6666666');
+      } finally {
+        keys.dispose();
+      }
+    });
+  }
 
   it('the key is bound to the origin it was checked against; an approved origin is remembered beside it', async () => {
     const store = secrets();
