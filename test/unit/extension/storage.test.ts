@@ -13,7 +13,8 @@ describe('conversation storage (logs, index, search, windows, 0.1.0 migration)',
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ai-chat-store-'));
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
+  // A write the store started in the last test may still land while the folder is removed: retried.
+  afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
   let windows = 0;
   const newStore = (windowDir?: string, storage?: FileConversationStorage) => {
