@@ -1,5 +1,5 @@
 // Diagnostic (not part of the benchmark): profiles our renderer streaming one generated reply.
-// `tsx bench/render/profile.ts 100 200` prints, per size, the top self-time functions (CDP Profiler)
+// `tsx bench/render/profile.ts 100 200` (`floor200`: the frame floor) prints, per size, the top self-time functions (CDP Profiler)
 // and main-thread time per trace event kind (script, style, layout, paint, GC...).
 import { writeFileSync } from 'node:fs';
 import { bundle, launchChromium, servePage } from '../../test/render/harness';
@@ -21,7 +21,9 @@ function lowerBound(xs: number[], x: number): number {
 
 async function main(): Promise<void> {
   // Each argument: KB to stream, optionally after a finished reply of PREFIX KB: `100`, `100+100`.
-  const sizes = process.argv.slice(2).map((a) => a.split('+').map(Number));
+  // `floor200`: the frame floor of bench:render at that size instead of ours (same frames, no renderer work).
+  const floorRun = process.argv.slice(2).some((a) => a.startsWith('floor'));
+  const sizes = process.argv.slice(2).map((a) => a.replace(/^floor/, '').split('+').map(Number));
   const script = await bundle('bench/render/page.ts', false);
   const server = await servePage(script, 'Render profile');
   const browser = await launchChromium(['--disable-frame-rate-limit', '--disable-gpu-vsync']);
@@ -43,7 +45,9 @@ async function main(): Promise<void> {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'v8', 'blink.user_timing'] });
     if (!process.env.NO_CPU) await cdp.send('Profiler.start');
-    const r = await page.evaluate(([t]) => window.bench.ours(t, 40, 1), [text] as const);
+    const r = floorRun
+      ? await page.evaluate(([t]) => window.bench.frameFloor(t, Math.ceil(t.length / 40)).then(() => ({ scriptMs: 0, frames: Math.ceil(t.length / 40) })), [text] as const)
+      : await page.evaluate(([t]) => window.bench.ours(t, 40, 1), [text] as const);
     const { profile } = process.env.NO_CPU ? { profile: { nodes: [], samples: [1], startTime: 0, endTime: 0 } } : await cdp.send('Profiler.stop');
     const trace = await browser.stopTracing();
     writeFileSync(`/tmp/rprof/ours-${kb}.cpuprofile`, JSON.stringify(profile));
