@@ -1,6 +1,7 @@
 // Browser side of the render safety test: the REAL render pipeline (src/webview/render) plus
 // probes. Bundled by esbuild and loaded under the panel-like CSP (and once without CSP).
 import { announce, createReplyView, createScrollFollower, type CodeAction, type ReplyView } from '../../src/webview/render';
+import { renderBothWays } from '../../src/webview/render/reply-view';
 
 declare global {
   interface Window {
@@ -100,6 +101,46 @@ interface CaseResult {
 
 const api = {
   calls,
+  /**
+   * Every `minStep`-th prefix of each text (at most `maxPrefixes` of a long one) rendered both
+   * ways, as a streaming tail (`plainCode`) or as finished blocks: built from tokens
+   * and through markdown-it's HTML and the sanitizer. Counts the prefixes the builder took, those
+   * it left to the sanitizer, and those where the two differ (node for node, and as serialized).
+   */
+  tailBuilder(texts: string[], minStep: number, maxPrefixes = 300, plainCode = true): { compared: number; built: number; fallback: number; differs: number; first: string } {
+    let compared = 0;
+    let built = 0;
+    let differs = 0;
+    let first = '';
+    const html = (f: DocumentFragment) => {
+      const div = document.createElement('div');
+      div.append(f.cloneNode(true));
+      return div.innerHTML;
+    };
+    for (const text of texts) {
+      const step = Math.max(minStep, Math.ceil(text.length / maxPrefixes));
+      for (let end = Math.min(step, text.length); ; end = Math.min(end + step, text.length)) {
+        const prefix = text.slice(0, end);
+        const both = renderBothWays(prefix, plainCode);
+        compared++;
+        if (both.built) {
+          built++;
+          const a = html(both.built);
+          const b = html(both.sanitized);
+          if (!both.built.isEqualNode(both.sanitized) || a !== b) {
+            differs++;
+            if (!first) {
+              let at = 0;
+              while (at < a.length && a[at] === b[at]) at++;
+              first = `prefix ${JSON.stringify(prefix.slice(-60))}: built …${a.slice(Math.max(0, at - 60), at + 60)}… sanitized …${b.slice(Math.max(0, at - 60), at + 60)}…`;
+            }
+          }
+        }
+        if (end === text.length) break;
+      }
+    }
+    return { compared, built, fallback: compared - built, differs, first };
+  },
   /** setText of a complete reply. */
   whole(markdown: string): CaseResult {
     const view = createReplyView(hooks);

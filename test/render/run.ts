@@ -21,6 +21,8 @@ import { findChecks } from './find';
 import { screenReaderChecks } from './screenReader';
 import { axeChecks } from './axe';
 import { keyboardChecks } from './keyboard';
+import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
+import { generateReply } from '../../bench/render/generate';
 
 interface Outcome {
   group: string;
@@ -144,6 +146,51 @@ const POSITIVE_MD = [
   '',
   'The end.',
 ].join('\n');
+
+/**
+ * The streaming tail built from markdown-it's tokens (tokenDom.ts) against the same text through
+ * markdown-it's HTML and the sanitizer, on every few characters of real-shaped replies, the
+ * block-boundary fixtures and the hostile corpus: no difference, and the builder is what runs.
+ */
+async function tailBuilderChecks(page: Page): Promise<void> {
+  const G = 'tail builder';
+  const run = async (name: string, texts: string[], step: number, minBuiltShare: number, maxPrefixes = 300, plainCode = true) => {
+    try {
+      const r = await page.evaluate(([t, s, m, p]) => window.renderTest.tailBuilder(t, s, m, p), [texts, step, maxPrefixes, plainCode] as const);
+      const share = r.built / r.compared;
+      const detail = `${r.compared} prefixes: ${r.built} built, ${r.fallback} left to the sanitizer, ${r.differs} differ`;
+      if (r.differs) record(G, name, false, `${detail}; first: ${r.first}`);
+      else record(G, name, share >= minBuiltShare, share >= minBuiltShare ? undefined : `${detail} (the builder took under ${minBuiltShare * 100}%)`);
+    } catch (err) {
+      record(G, name, false, String(err).slice(0, 300));
+    }
+  };
+  const generated = [generateReply(12 * 1024, 7), generateReply(12 * 1024, 8)];
+  await run('generated replies (prose, lists, tasks, tables, code, quotes): built from tokens, equal to the sanitized render', generated, 11, 0.99);
+  await run('block-boundary fixtures: equal to the sanitized render', Object.values(FIXTURES), 3, 0.9);
+  const random = rng(11);
+  await run('random documents of fixture pieces: equal to the sanitized render', Array.from({ length: 6 }, () => randomDocument(random)), 7, 0.9);
+  await run('hostile replies (raw HTML, link schemes, entities, controls): equal to the sanitized render', HOSTILE_CASES.map((c) => c.text), 3, 0.5, 30);
+  await run('the positive reply (links, table, task list, code): equal to the sanitized render', [POSITIVE_MD], 1, 0.99);
+  // Finished blocks: the same builder unless highlighted code is in them.
+  const prose = generated.map((t) => t.split(/\n\n/).filter((b) => !b.startsWith('```')).join('\n\n'));
+  await run('finished blocks without code: built from tokens, equal to the sanitized render', prose, 11, 0.99, 300, false);
+  await run('finished blocks with code: equal to the sanitized render', [...generated, ...Object.values(FIXTURES)], 13, 0, 300, false);
+  try {
+    const r = await page.evaluate(() => window.renderTest.tailBuilder(['```ts\nconst a = 1;\n```\n'], 100, 1, false));
+    record(G, 'a finished code block is highlighted the sanitized way (the builder leaves it)', r.built === 0 && r.fallback === 1 && r.differs === 0, JSON.stringify(r));
+  } catch (err) {
+    record(G, 'a finished code block is highlighted the sanitized way (the builder leaves it)', false, String(err).slice(0, 300));
+  }
+  // An image is the sanitized way's (the builder leaves it), and still the same nodes.
+  await run('an image in the tail is left to the sanitizer', ['Look: ![diagram](https://example.com/d.png) here'], 100, 0);
+  try {
+    const r = await page.evaluate(() => window.renderTest.tailBuilder(['![diagram](https://example.com/d.png)'], 100));
+    record(G, 'an image is not built from tokens (the fallback runs)', r.built === 0 && r.fallback === 1, JSON.stringify(r));
+  } catch (err) {
+    record(G, 'an image is not built from tokens (the fallback runs)', false, String(err).slice(0, 300));
+  }
+}
 
 async function positive(probe: Probe): Promise<void> {
   const { page } = probe;
@@ -321,6 +368,7 @@ async function main(): Promise<number> {
     }
     const probe = await openProbe(server, server.strictUrl, browser);
     await positive(probe);
+    await tailBuilderChecks(probe.page);
     await probe.page.context().close();
     await windowingChecks(browser, record);
     await cardChecks(browser, record);

@@ -12,6 +12,7 @@ import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, pl
 import { languageOf } from './highlight';
 import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
 import { createSanitizer, type Sanitize } from './sanitize';
+import { tokensToFragment } from './tokenDom';
 import * as l10n from '@vscode/l10n';
 
 export type CodeAction = 'copy' | 'insert' | 'newEditor' | 'apply';
@@ -56,6 +57,28 @@ function getPipeline(): Pipeline {
 export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): DocumentFragment {
   const { md, sanitize } = getPipeline();
   return sanitize(md.render(markdown, env));
+}
+
+/**
+ * A finished block, or the open tail of a stream (`env.plainCode`): built from markdown-it's
+ * tokens when the builder knows all of them (tokenDom.ts), else markdown-it's HTML through the
+ * sanitizer (highlighted code, images). Both give the same nodes (test/render/run.ts compares them).
+ */
+export function renderFragment(markdown: string, env: RenderEnv): DocumentFragment {
+  const { md, sanitize } = getPipeline();
+  const tokens = md.parse(markdown, env);
+  return tokensToFragment(document, tokens, env) ?? sanitize(md.renderer.render(tokens, md.options, env));
+}
+
+/**
+ * Markdown both ways, for the test that compares them: the builder's (null: it left it to the
+ * sanitizer) and the sanitized one; `plainCode` as for a streaming tail, else as a finished block.
+ */
+export function renderBothWays(markdown: string, plainCode: boolean): { built: DocumentFragment | null; sanitized: DocumentFragment } {
+  const { md, sanitize } = getPipeline();
+  const env = (): RenderEnv => ({ references: {}, plainCode });
+  const builtEnv = env();
+  return { built: tokensToFragment(document, md.parse(markdown, builtEnv), builtEnv), sanitized: sanitize(md.render(markdown, env())) };
 }
 
 const GROUP_SIZE = 16;
@@ -177,7 +200,7 @@ export function morph(target: Element, source: ParentNode): void {
 }
 
 export function createReplyView(hooks: RenderHooks = {}): ReplyView {
-  const { md, blockStarts, sanitize } = getPipeline();
+  const { blockStarts } = getPipeline();
   const doc = document;
   const element = doc.createElement('div');
   element.className = 'reply-body';
@@ -197,7 +220,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   const renderBlock = (src: string): HTMLElement => {
     const block = doc.createElement('div');
     block.className = 'md-block';
-    const fragment = sanitize(md.render(src, env));
+    const fragment = renderFragment(src, env);
     addCodeToolbars(fragment);
     block.append(fragment);
     return block;
@@ -236,7 +259,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   };
 
   /** The open code fence shown in the tail by the fast path: its opener and text node. */
-  let tailFence: { info: string; text: Text } | null = null;
+  let tailFence: { info: string; code: HTMLElement; shown: string } | null = null;
 
   const ensureTailEl = (): HTMLElement => {
     if (!tailEl) {
@@ -250,11 +273,14 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   /**
    * Fast path for the commonest large tail, a code fence that is still streaming: the code is
    * plain text (highlighted once the fence closes), so it goes in as a text node, not HTML, and
-   * new code is appended to that node instead of re-rendering the block.
+   * new code is appended as text instead of re-rendering the block.
    */
   const renderOpenFence = (info: string, code: string): void => {
-    if (tailFence && tailFence.info === info && code.startsWith(tailFence.text.data)) {
-      if (code.length > tailFence.text.length) tailFence.text.appendData(code.slice(tailFence.text.length));
+    if (tailFence && tailFence.info === info && code.startsWith(tailFence.shown)) {
+      // A new text node per frame: growing one long node costs the browser a pass over all of
+      // its text on every change (the code block is rendered whole, as one node, once it closes).
+      if (code.length > tailFence.shown.length) tailFence.code.append(doc.createTextNode(code.slice(tailFence.shown.length)));
+      tailFence.shown = code;
       return;
     }
     const language = languageOf(info);
@@ -266,7 +292,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     codeEl.append(text);
     pre.append(codeEl);
     ensureTailEl().replaceChildren(pre);
-    tailFence = { info, text };
+    tailFence = { info, code: codeEl, shown: code };
   };
 
   /**
@@ -276,9 +302,14 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   const appendPlainText = (tail: string): boolean => {
     if (renderedTail === null || !tailEl || tailFence) return false;
     const last = lastTextNode(tailEl);
-    const delta = last && plainAppend(renderedTail, tail, last.data);
-    if (!last || !delta) return false;
-    last.appendData(delta);
+    if (!last) return false;
+    // The text of the run of text nodes `last` ends (earlier frames' words are nodes of their own).
+    let shown = last.data;
+    for (let prev = last.previousSibling; prev instanceof Text; prev = prev.previousSibling) shown = prev.data + shown;
+    const delta = plainAppend(renderedTail, tail, shown);
+    if (!delta) return false;
+    // A node of its own, as for code: growing one node costs the browser a pass over its text.
+    last.after(doc.createTextNode(delta));
     return true;
   };
 
@@ -304,8 +335,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     tailFence = null;
     // A copy of the references: an unfinished definition must not stick.
     const tailEnv: RenderEnv = { references: { ...env.references }, plainCode: true };
-    const fragment = sanitize(md.render(completePartialTable(tail), tailEnv));
-    morph(ensureTailEl(), fragment);
+    morph(ensureTailEl(), renderFragment(completePartialTable(tail), tailEnv));
   };
 
   const flush = (final: boolean) => {

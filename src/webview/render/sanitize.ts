@@ -19,6 +19,11 @@ export const ALLOWED_URI_REGEXP = /^(?:https?:\/\/|#)/i;
 
 export type Sanitize = (html: string) => DocumentFragment;
 
+/** The accessible name of a task list checkbox (replies carry none of their own). */
+export function checkboxLabel(checked: boolean): string {
+  return checked ? l10n.t('Done') : l10n.t('Not done');
+}
+
 export function createSanitizer(win: Window & typeof globalThis = window): Sanitize {
   const purify: DOMPurify = createDOMPurify(win);
   purify.setConfig({
@@ -44,7 +49,7 @@ export function createSanitizer(win: Window & typeof globalThis = window): Sanit
       }
       el.setAttribute('disabled', '');
       // Named for screen readers (set here, after the attributes were checked: replies carry none).
-      el.setAttribute('aria-label', el.hasAttribute('checked') ? l10n.t('Done') : l10n.t('Not done'));
+      el.setAttribute('aria-label', checkboxLabel(el.hasAttribute('checked')));
     } else if (el.nodeName === 'A') {
       const href = el.getAttribute('href');
       if (href !== null && !ALLOWED_URI_REGEXP.test(href.trim())) el.removeAttribute('href');
