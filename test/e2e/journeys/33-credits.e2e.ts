@@ -7,26 +7,8 @@ import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../../server/fixtures';
 import { e2e } from '../setup';
-import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
+import { chatRequests, readyWithKey, resetServer, selectModel, waitForChatRequests } from '../steps';
 import { waitFor, type Workbench } from '../workbench';
-
-/** Picks a model with "AI Chat: Select Model" (the row whose label holds `name`). */
-async function selectModel(wb: Workbench, name: string): Promise<void> {
-  // The list can change under the pointer while the models load: pick again when it stays open.
-  for (let attempt = 1; ; attempt++) {
-    await wb.runCommand('AI Chat: Select Model');
-    const row = wb.quickPickRows().filter({ hasText: name }).first();
-    await row.waitFor({ timeout: 15_000 });
-    await row.click();
-    try {
-      await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
-      return;
-    } catch (err) {
-      if (attempt >= 3) throw err;
-      await wb.closeQuickInput();
-    }
-  }
-}
 
 /** Opens "AI Chat: Show Usage" and returns the total credits it reports (from the preview's text). */
 async function usageTotal(wb: Workbench): Promise<number> {

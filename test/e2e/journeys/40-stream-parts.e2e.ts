@@ -4,16 +4,8 @@
 // a search step (tool call, result, `e` isContinued) and the sources it found (`h`) end the reply
 // as a numbered list of links.
 import assert from 'node:assert/strict';
-import { chatRequests, readyWithKey, resetServer } from '../steps';
-import { waitFor, type Workbench } from '../workbench';
-
-async function selectModel(wb: Workbench, name: string): Promise<void> {
-  await wb.runCommand('AI Chat: Select Model');
-  const row = wb.quickPickRows().filter({ hasText: name }).first();
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
-}
+import { chatRequests, readyWithKey, resetServer, selectModel } from '../steps';
+import { waitFor } from '../workbench';
 
 describe('Journey 40: reasoning and sources', () => {
   it('Deep Think thinks in a collapsed section above its answer, and a search reply ends with its sources as links', async () => {
