@@ -75,10 +75,10 @@ export function renderFragment(markdown: string, env: RenderEnv): DocumentFragme
  * sanitizer) and the sanitized one; `plainCode` as for a streaming tail, else as a finished block.
  */
 export function renderBothWays(markdown: string, plainCode: boolean): { built: DocumentFragment | null; sanitized: DocumentFragment } {
-  const { md, sanitize } = getPipeline();
+  const { md } = getPipeline();
   const env = (): RenderEnv => ({ references: {}, plainCode });
   const builtEnv = env();
-  return { built: tokensToFragment(document, md.parse(markdown, builtEnv), builtEnv), sanitized: sanitize(md.render(markdown, env())) };
+  return { built: tokensToFragment(document, md.parse(markdown, builtEnv), builtEnv), sanitized: renderMarkdownFragment(markdown, env()) };
 }
 
 const GROUP_SIZE = 16;
