@@ -275,17 +275,21 @@ export class Workbench {
   /** Quick Open (Ctrl+P) a file of the workspace by name. */
   async openFile(name: string): Promise<void> {
     const row = this.quickPickRows().filter({ hasText: name }).first();
-    // A file written a moment ago may be missing from the first search: ask again.
+    // A file written a moment ago may be missing from the first search, and a focus change
+    // can close Quick Open as it opens: ask again.
     for (let attempt = 0; ; attempt++) {
       await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => this.page.keyboard.press('Escape'));
       await this.focusWorkbench();
       await this.page.keyboard.press('Control+P');
-      await this.quickInput().waitFor({ state: 'visible' });
-      await this.quickInputBox().fill(name);
-      const found = await row.waitFor({ timeout: attempt < 3 ? 5_000 : 15_000 }).then(() => true, (err: unknown) => {
-        if (attempt >= 3) throw err;
-        return false;
-      });
+      // Quick Open closed by a focus change before it was typed into counts as a miss too.
+      const found = await this.quickInput()
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(() => this.quickInputBox().fill(name, { timeout: attempt < 3 ? 5_000 : 30_000 }))
+        .then(() => row.waitFor({ timeout: attempt < 3 ? 5_000 : 15_000 }))
+        .then(() => true, (err: unknown) => {
+          if (attempt >= 3) throw err;
+          return false;
+        });
       if (found) break;
       await this.page.keyboard.press('Escape');
     }
