@@ -20,14 +20,14 @@ export function chatPage(webview: vscode.Webview, media: vscode.Uri, surface: 'p
     });
 }
 
-/** The view while the chat is in the editor: a line saying so and a button to bring it back. */
-export function placeholderPage(webview: vscode.Webview, media: vscode.Uri): string {
+/** A side bar view that does not hold the chat: a line saying where it is and a button (posts `bringBack`). */
+export function placeholderPage(webview: vscode.Webview, media: vscode.Uri, text: string, buttonLabel: string): string {
   return placeholderHtml({
     cspSource: webview.cspSource,
     nonce: pageNonce(),
     chatCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
     codiconCssUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'codicons', 'codicon.css')).toString(),
-    text: vscode.l10n.t('The chat is open in the editor.'),
-    buttonLabel: vscode.l10n.t('Move Chat to Side Bar'),
+    text,
+    buttonLabel,
   });
 }

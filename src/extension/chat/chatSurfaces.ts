@@ -1,7 +1,8 @@
 // Where the chat is shown: the side bar view (a WebviewView, in the primary or secondary side
 // bar) or an editor panel (a WebviewPanel), one at a time. Opening the panel moves the chat there
 // and the view shows a placeholder with a button to bring it back; closing the panel brings it
-// back to the view. Each surface's page, ready queue, parsed receive and checked post are a
+// back to the view. A view of the location the chat is not in (alive until its `when` clause
+// hides it) says where the chat is. Each surface's page, ready queue, parsed receive and checked post are a
 // WebviewHost; what a surface shows comes from the chat controller.
 import * as vscode from 'vscode';
 import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../protocol';
@@ -30,10 +31,21 @@ export interface ChatSurfacesDeps {
 export type { Surface } from './surface';
 export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatLocation';
 
+/** A resolved side bar view: its listeners, and the placeholder's while it shows one. */
+interface ResolvedView {
+  view: vscode.WebviewView;
+  listeners: vscode.Disposable[];
+  placeholder?: vscode.Disposable;
+}
+
 export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvider {
   private panel: vscode.WebviewPanel | undefined;
-  private view: vscode.WebviewView | undefined;
-  private viewDisposables: vscode.Disposable[] = [];
+  /**
+   * Every resolved view, by view type. Both locations' views can be alive at once: a window can
+   * resolve the other location's view before its `when` clause hides it, and a move between
+   * side bars resolves the new view before the old one is disposed.
+   */
+  private readonly views = new Map<string, ResolvedView>();
   /** The surface the chat is attached to (the panel when there is one, else the view). */
   private surface: Surface | undefined;
   /** Called when a view resolves; each returns true once its wait is over. */
@@ -67,7 +79,8 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     await vscode.commands.executeCommand(`${chatViewId()}.focus`);
     await this.viewResolved(5000);
     // The view was resolved while the chat was elsewhere (its location just changed).
-    if (!this.surface && this.view?.viewType === chatViewId()) this.attachView(this.view);
+    const view = this.view;
+    if (!this.surface && view) this.attachView(view);
     // A host without the view (hidden by the user, or never resolved): the editor panel.
     if (!this.surface) await this.openInEditor(preserveFocus);
   }
@@ -108,37 +121,71 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
   /** aiChat.chatLocation changed (here or in the settings): the chat follows to the view now shown. */
   async locationChanged(): Promise<void> {
     if (this.surface?.kind === 'panel') return;
-    // The view of the old location is disposed once its `when` clause turns false.
-    if (this.surface?.kind === 'view' && this.view?.viewType !== chatViewId()) this.unbind();
+    // The view of the old location is disposed once its `when` clause turns false; meanwhile it
+    // says where the chat went.
+    if (this.surface?.kind === 'view' && this.surface.webview !== this.view?.webview) this.unbind();
     await this.show(true);
+    this.presentViews();
   }
 
   /** The side bar view is shown for the first time (or again after it was moved or closed). */
   resolveWebviewView(view: vscode.WebviewView): void {
-    for (const d of this.viewDisposables) d.dispose();
-    this.viewDisposables = [];
-    this.view = view;
+    const previous = this.views.get(view.viewType);
+    if (previous && previous.view !== view) this.forgetView(previous);
+    const resolved: ResolvedView = { view, listeners: [] };
+    this.views.set(view.viewType, resolved);
     view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    this.deps.logger.info('Chat view resolved', { view: view.viewType, current: view.viewType === chatViewId(), editorPanel: !!this.panel });
     // The view shows the conversation the extension goes on with: the last window's, once read.
     void this.deps.restoreCurrent();
-    this.viewDisposables.push(
+    resolved.listeners.push(
       view.onDidChangeVisibility(() => {
         if (view.visible && this.surface?.webview === view.webview) this.catchUp();
       }),
-      view.onDidDispose(() => {
-        if (this.view !== view) return;
-        for (const d of this.viewDisposables) d.dispose();
-        this.viewDisposables = [];
-        this.view = undefined;
-        // A view moved to another side bar is disposed and resolved again: the reply goes on.
-        if (this.surface?.kind === 'view') this.unbind();
-      }),
+      // A view moved to another side bar is disposed and resolved again: the reply goes on.
+      view.onDidDispose(() => this.forgetView(resolved)),
     );
-    if (this.panel) this.showPlaceholder(view);
-    else this.attachView(view);
+    this.present(resolved);
     // Waiters for this location's view are done; a view of the other location leaves them waiting.
     const waiting = this.viewWaiters.splice(0).filter((done) => !done());
     this.viewWaiters.push(...waiting);
+  }
+
+  /** The resolved view of the chat's location, if any. */
+  private get view(): vscode.WebviewView | undefined {
+    return this.views.get(chatViewId())?.view;
+  }
+
+  /** A view was disposed (or replaced): its listeners go, and the chat leaves it if it was there. */
+  private forgetView(resolved: ResolvedView): void {
+    for (const d of resolved.listeners) d.dispose();
+    resolved.placeholder?.dispose();
+    resolved.listeners = [];
+    resolved.placeholder = undefined;
+    if (this.views.get(resolved.view.viewType) === resolved) this.views.delete(resolved.view.viewType);
+    if (this.surface?.kind === 'view' && this.surface.webview === resolved.view.webview) this.unbind();
+  }
+
+  /**
+   * What a view that does not hold the chat shows: the chat when it is its place (no editor
+   * panel, the chat's location), else a line saying where the chat is and a button to bring it.
+   */
+  private present(resolved: ResolvedView): void {
+    const { view } = resolved;
+    if (this.surface?.webview === view.webview) return;
+    if (!this.panel && view.viewType === chatViewId()) {
+      this.attachView(view);
+    } else if (this.panel) {
+      this.showPlaceholder(resolved, vscode.l10n.t('The chat is open in the editor.'), vscode.l10n.t('Move Chat to Side Bar'), () => this.moveToSideBar());
+    } else {
+      const where = chatLocation() === 'secondarySideBar' ? vscode.l10n.t('The chat is in the secondary side bar.') : vscode.l10n.t('The chat is in the primary side bar.');
+      this.showPlaceholder(resolved, where, vscode.l10n.t('Show Chat'), () => this.show());
+    }
+  }
+
+  /** Each resolved view shows the chat or says where it is. */
+  private presentViews(): void {
+    for (const resolved of this.views.values()) this.present(resolved);
   }
 
   /** A panel restored by the WebviewPanelSerializer after a window reload: the chat goes there. */
@@ -177,11 +224,11 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
 
   /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
   private viewResolved(ms: number): Promise<void> {
-    if (this.view?.viewType === chatViewId()) return Promise.resolve();
+    if (this.view) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.viewWaiters.push(() => {
-        if (this.view?.viewType !== chatViewId()) return false;
+        if (!this.view) return false;
         clearTimeout(timer);
         resolve();
         return true;
@@ -190,19 +237,21 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
   }
 
   private attachView(view: vscode.WebviewView): void {
-    if (this.panel || this.view !== view) return;
+    const resolved = this.views.get(view.viewType);
+    if (this.panel || resolved?.view !== view || this.surface?.webview === view.webview) return;
+    resolved.placeholder?.dispose();
+    resolved.placeholder = undefined;
     this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus), visible: () => view.visible }, []);
   }
 
-  /** The view while the chat is in the editor: a line saying so and a button to bring it back. */
-  private showPlaceholder(view: vscode.WebviewView): void {
-    const webview = view.webview;
-    webview.html = placeholderPage(webview, this.mediaRoot());
-    this.viewDisposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => {
-        if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void this.moveToSideBar();
-      }),
-    );
+  /** A view without the chat: a line saying where it is and a button that brings it. */
+  private showPlaceholder(resolved: ResolvedView, text: string, buttonLabel: string, bring: () => Promise<void>): void {
+    const webview = resolved.view.webview;
+    resolved.placeholder?.dispose();
+    webview.html = placeholderPage(webview, this.mediaRoot(), text, buttonLabel);
+    resolved.placeholder = webview.onDidReceiveMessage((raw: unknown) => {
+      if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void bring();
+    });
   }
 
   private mediaRoot(): vscode.Uri {
@@ -214,7 +263,6 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     if (this.surface?.kind === 'view') this.unbind();
     this.panel = panel;
     panel.iconPath = vscode.Uri.joinPath(this.mediaRoot(), 'chat-icon.svg');
-    if (this.view) this.showPlaceholder(this.view);
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
       panel.onDidChangeViewState(() => {
@@ -224,6 +272,8 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
   }
 
   private attach(surface: Surface, listeners: vscode.Disposable[]): void {
+    // One surface at a time: the last one's page and listeners go (its reply goes on here).
+    if (this.surface) this.unbind();
     this.surface = surface;
     const webview = surface.webview;
     const host = new WebviewHost<WebviewMessage, HostMessage>({
@@ -241,6 +291,8 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     surface.host = host;
     host.setHtml(chatPage(webview, this.mediaRoot(), surface.kind));
     this.panelDisposables.push(host, ...listeners);
+    // The views that do not hold the chat now say where it is.
+    this.presentViews();
   }
 
   /** Forgets the surface (listeners, queue) without touching the chat. */
@@ -255,7 +307,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     this.unbind();
     this.panel = undefined;
     this.deps.panelClosed();
-    if (this.view) this.attachView(this.view);
+    this.presentViews();
   }
 
   /** A surface shown again after a change did not reach it: the whole state, at the session's version. */
@@ -291,6 +343,6 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
   dispose(): void {
     this.panel?.dispose();
     this.unbind();
-    for (const d of this.viewDisposables) d.dispose();
+    for (const resolved of [...this.views.values()]) this.forgetView(resolved);
   }
 }
