@@ -157,19 +157,23 @@ const SPECIAL = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]/;
 const SPECIAL_LAST = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}][^\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]*$/;
 
 /**
- * When going from the rendered tail `before` to `after` only appends plain words to the end of
- * the last line, returns the appended text (else null). "Plain": no markdown punctuation, no
- * line break, no trailing space, and the last line already ends in a run of plain text holding
- * a completed word (`…word wor`), so its block role is settled, no emphasis delimiter, link or
- * autolink can change, and the rendered text node `lastText` ends with that same run. Then
- * rendering `after` equals rendering `before` plus the appended text at the end of that node.
+ * When going from the rendered tail `before` to `after` only appends plain words (and spaces) to
+ * the end of the last line, returns the text to add to the last rendered text node (else null;
+ * '' when nothing shows yet). "Plain": no markdown punctuation and no line break, and the last
+ * line already ends in a run of plain text holding a completed word (`…word wor`), so its block
+ * role is settled, no emphasis delimiter, link or autolink can change, and the rendered text node
+ * `lastText` ends with that same run. Spaces at the end of the line are not rendered (markdown-it
+ * trims a block's last line): they are added once words follow them. Then rendering `after`
+ * equals rendering `before` plus the returned text at the end of that node.
  */
 export function plainAppend(before: string, after: string, lastText: string): string | null {
   if (!after.startsWith(before) || after.length === before.length) return null;
-  const delta = after.slice(before.length);
-  if (SPECIAL.test(delta) || /\s$/.test(delta) || !/[\p{L}\p{N}]$/u.test(before)) return null;
-  const special = SPECIAL_LAST.exec(before);
-  const run = special ? before.slice(special.index + 1) : before;
+  if (SPECIAL.test(after.slice(before.length))) return null;
+  // markdown-it trims a block's last line as String#trim does.
+  const shownBefore = before.trimEnd();
+  if (!shownBefore || SPECIAL.test(before.slice(shownBefore.length)) || SPECIAL.test(shownBefore[shownBefore.length - 1])) return null;
+  const special = SPECIAL_LAST.exec(shownBefore);
+  const run = special ? shownBefore.slice(special.index + 1) : shownBefore;
   if (!/\S\s+\S/.test(run) || !lastText.endsWith(run.replace(/^\s+/, ''))) return null;
-  return delta;
+  return after.trimEnd().slice(shownBefore.length);
 }

@@ -307,9 +307,9 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     let shown = last.data;
     for (let prev = last.previousSibling; prev instanceof Text; prev = prev.previousSibling) shown = prev.data + shown;
     const delta = plainAppend(renderedTail, tail, shown);
-    if (!delta) return false;
+    if (delta === null) return false;
     // A node of its own, as for code: growing one node costs the browser a pass over its text.
-    last.after(doc.createTextNode(delta));
+    if (delta) last.after(doc.createTextNode(delta));
     return true;
   };
 

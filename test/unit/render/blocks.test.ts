@@ -181,20 +181,28 @@ describe('render/blocks: openFence', () => {
 
 describe('render/blocks: plainAppend (fast path for plain words added to the tail)', () => {
   const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  /** Rendered HTML and the text of its last text node (what the DOM path sees). */
+  /**
+   * Rendered HTML and the text of its last text node, as the DOM path sees it: only a text node
+   * right in a paragraph, list item, cell or heading (not code) is appended to.
+   */
   const renderTail = (text: string) => {
     const html = md.render(text, { plainCode: true });
     const closing = /(?:<\/[a-z0-9]+>\s*)+$/.exec(html);
     const at = closing ? closing.index : html.length;
     const before = html.slice(0, at);
-    return { html, at, lastText: unescape(before.slice(before.lastIndexOf('>') + 1)) };
+    const inline = /^<\/(?:p|li|td|th|h[1-6])>/.test(html.slice(at));
+    return { html, at, lastText: inline ? unescape(before.slice(before.lastIndexOf('>') + 1)) : '' };
   };
 
   it('accepts plain words after a completed word and rejects everything else', () => {
     assert.equal(plainAppend('Some text here', 'Some text heres and', 'Some text here'), 's and');
     assert.equal(plainAppend('- item one', '- item ones', 'item one'), 's');
+    // Spaces at the end are not rendered until words follow them.
+    assert.equal(plainAppend('Some text', 'Some text ', 'Some text'), '');
+    assert.equal(plainAppend('Some text ', 'Some text  more', 'Some text'), '  more');
+    assert.equal(plainAppend('Some text.', 'Some text. More', 'Some text.'), ' More');
     for (const [before, after] of [
-      ['Some text', 'Some text ', ''], ['word', 'words', ''], ['para\n1', 'para\n1. x', ''], ['a **b', 'a **bc', ''],
+      ['Some text\n', 'Some text\nmore', ''], ['Some text \n', 'Some text \nmore', ''], ['word', 'words', ''], ['para\n1', 'para\n1. x', ''], ['a **b', 'a **bc', ''],
       ['see http:', 'see http:x', ''], ['text more', 'text more*', ''], ['text more', 'text more\nx', ''], ['a _b_', 'a _b_c', ''],
     ]) {
       assert.equal(plainAppend(before, after, renderTail(before).lastText), null, JSON.stringify([before, after]));
@@ -204,8 +212,9 @@ describe('render/blocks: plainAppend (fast path for plain words added to the tai
   it('whenever it applies, rendering the longer text equals appending to the last text node', () => {
     const random = rng(7);
     let applied = 0;
-    for (let d = 0; d < 60; d++) {
-      const doc = randomDocument(random, 6) + ' and some more plain words to finish';
+    let spaced = 0;
+    for (let d = 0; d < 300; d++) {
+      const doc = randomDocument(random, 6) + ' and some more plain words to finish  with  spaces ';
       const blocks = splitWhole(blockStarts, doc);
       for (const block of blocks) {
         for (let i = 1; i < block.length; i += 1 + Math.floor(random() * 5)) {
@@ -215,11 +224,13 @@ describe('render/blocks: plainAppend (fast path for plain words added to the tai
           const delta = plainAppend(before, after, old.lastText);
           if (delta === null) continue;
           applied++;
+          if (/\s$/.test(before) || /\s$/.test(after)) spaced++;
           const expected = old.html.slice(0, old.at) + escapeHtml(delta) + old.html.slice(old.at);
           assert.equal(md.render(after, { plainCode: true }), expected, JSON.stringify({ before, after }));
         }
       }
     }
     assert.ok(applied > 100, `fast path applied only ${applied} times`);
+    assert.ok(spaced > 50, `fast path applied only ${spaced} times with spaces at the end`);
   });
 });
