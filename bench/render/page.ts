@@ -133,6 +133,81 @@ const api = {
   },
 
   /**
+   * A streaming renderer with no work of its own: the finished reply of `text` (rendered once by
+   * ours, off the page) is shown again on the page over `frames` frames, its DOM revealed in
+   * document order: each frame adds the next share of its text as new text nodes, and inserts (as
+   * shallow copies) the elements that text is in as they are reached. As in ours, the block being
+   * revealed sits after the finished ones, outside their `content-visibility` sections and groups,
+   * and moves into its group when the next block starts. No parsing, no re-render: what is left is
+   * the browser's cost of a reply whose blocks, list items, rows and code appear as they stream
+   * (style of the new elements, layout, paint), plus the same frame loop as `ours`.
+   */
+  async structureFloor(text: string, frames: number): Promise<number> {
+    const source = createReplyView({});
+    source.setText(text);
+    const target = source.element.cloneNode(false) as HTMLElement;
+    app.replaceChildren(target);
+    // The steps in document order: an element to insert under its parent's copy, or a text node.
+    const steps: Array<{ node: Node; parent: number }> = [];
+    const walk = (node: Node, parent: number) => {
+      for (const child of Array.from(node.childNodes)) {
+        steps.push({ node: child, parent });
+        if (child instanceof Element) walk(child, steps.length - 1);
+      }
+    };
+    walk(source.element, -1);
+    const copies: Node[] = [];
+    const total = steps.reduce((n, s) => n + (s.node instanceof Text ? s.node.data.length : 0), 0);
+    const perFrame = Math.ceil(total / frames);
+    let step = 0;
+    let offset = 0;
+    /** The block being revealed (shown at the end of the reply) and the group it goes to when done. */
+    let open: { block: Node; group: Node } | undefined;
+    const settle = () => {
+      if (open) open.group.appendChild(open.block);
+      open = undefined;
+    };
+    const reveal = () => {
+      let budget = perFrame;
+      while (step < steps.length && budget > 0) {
+        const { node, parent } = steps[step];
+        const into = parent < 0 ? target : copies[parent];
+        if (node instanceof Text) {
+          const piece = node.data.slice(offset, offset + budget);
+          into.appendChild(document.createTextNode(piece));
+          budget -= piece.length;
+          offset += piece.length;
+          if (offset < node.data.length) break;
+          offset = 0;
+        } else {
+          const copy = node.cloneNode(false);
+          copies[step] = copy;
+          if (node instanceof Element && node.classList.contains('md-block')) {
+            settle();
+            open = { block: copy, group: into };
+            target.appendChild(copy);
+          } else {
+            into.appendChild(copy);
+          }
+        }
+        step++;
+      }
+      if (step >= steps.length) settle();
+    };
+    let scriptMs = 0;
+    for (let i = 0; i < frames; i++) {
+      let before = 0;
+      requestAnimationFrame(() => (before = performance.now()));
+      const t0 = performance.now();
+      requestAnimationFrame(reveal);
+      const appendMs = performance.now() - t0;
+      scriptMs += appendMs + (await new Promise<number>((ok) => requestAnimationFrame(() => ok(performance.now() - before))));
+    }
+    source.dispose();
+    return scriptMs;
+  },
+
+  /**
    * What showing the finished reply costs once, whatever the renderer does while it streams: the
    * whole text given to a fresh view in one go (every block rendered once: markdown-it,
    * highlighting, sanitizing, toolbars), and the frame that lays it out and paints it.

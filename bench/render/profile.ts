@@ -1,5 +1,5 @@
 // Diagnostic (not part of the benchmark): profiles our renderer streaming one generated reply.
-// `tsx bench/render/profile.ts 100 200` (`floor200`: the frame floor) prints, per size, the top self-time functions (CDP Profiler)
+// `tsx bench/render/profile.ts 100 200` (`floor200`: the frame floor, `structure200`: the structure floor) prints, per size, the top self-time functions (CDP Profiler)
 // and main-thread time per trace event kind (script, style, layout, paint, GC...).
 import { writeFileSync } from 'node:fs';
 import { bundle, launchChromium, servePage } from '../../test/render/harness';
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   // Each argument: KB to stream, optionally after a finished reply of PREFIX KB: `100`, `100+100`.
   // `floor200`: the frame floor of bench:render at that size instead of ours (same frames, no renderer work).
   const floorRun = process.argv.slice(2).some((a) => a.startsWith('floor'));
-  const sizes = process.argv.slice(2).map((a) => a.replace(/^floor/, '').split('+').map(Number));
+  // `structure200`: the structure floor (the finished reply's DOM revealed as it streams, no renderer work).
+  const structureRun = process.argv.slice(2).some((a) => a.startsWith('structure'));
+  const sizes = process.argv.slice(2).map((a) => a.replace(/^(floor|structure)/, '').split('+').map(Number));
   const script = await bundle('bench/render/page.ts', false);
   const server = await servePage(script, 'Render profile');
   const browser = await launchChromium(['--disable-frame-rate-limit', '--disable-gpu-vsync']);
@@ -45,7 +47,9 @@ async function main(): Promise<void> {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'v8', 'blink.user_timing'] });
     if (!process.env.NO_CPU) await cdp.send('Profiler.start');
-    const r = floorRun
+    const r = structureRun
+      ? await page.evaluate(([t]) => window.bench.structureFloor(t, Math.ceil(t.length / 40)).then(() => ({ scriptMs: 0, frames: Math.ceil(t.length / 40) })), [text] as const)
+      : floorRun
       ? await page.evaluate(([t]) => window.bench.frameFloor(t, Math.ceil(t.length / 40)).then(() => ({ scriptMs: 0, frames: Math.ceil(t.length / 40) })), [text] as const)
       : await page.evaluate(([t]) => window.bench.ours(t, 40, 1), [text] as const);
     const { profile } = process.env.NO_CPU ? { profile: { nodes: [], samples: [1], startTime: 0, endTime: 0 } } : await cdp.send('Profiler.stop');

@@ -112,6 +112,9 @@ async function main(): Promise<void> {
   // each ours / floor ratio comes from two runs a few seconds apart (the machine's load moves
   // both); the figure is the mean of the rounds' ratios.
   const floorRuns = new Map<number, number[]>();
+  // And the structure floor (page.ts structureFloor): the finished reply's DOM revealed as it
+  // streams, by a renderer with no work of its own.
+  const structureRuns = new Map<number, number[]>();
   for (let rep = 0; rep < opts.reps; rep++) {
     for (const [kb, text] of texts) {
       const m = await measure(page, cdp, () => page.evaluate(([t, c, p]) => window.bench.ours(t, c, p), [text, CHUNK, PER_FRAME] as const), true);
@@ -119,6 +122,8 @@ async function main(): Promise<void> {
       if (kb < 100) continue;
       const floor = await timed(() => page.evaluate(([t, n]) => window.bench.frameFloor(t, n), [text, m.result.frames] as const));
       floorRuns.set(kb, [...(floorRuns.get(kb) ?? []), floor]);
+      const structure = await timed(() => page.evaluate(([t, n]) => window.bench.structureFloor(t, n), [text, m.result.frames] as const));
+      structureRuns.set(kb, [...(structureRuns.get(kb) ?? []), structure]);
     }
   }
   const floors = new Map<number, number>();
@@ -164,6 +169,7 @@ async function main(): Promise<void> {
 
   console.log('');
   const floorRatios = new Map<number, number>();
+  const structureRatios = new Map<number, [number, number]>();
   for (const [kb, floor] of floors) {
     const ours = at0(rows, kb).ours;
     const pairs = oursRuns.get(kb)!.map((m, i) => [m.mainMs, floorRuns.get(kb)![i]] as const);
@@ -174,6 +180,17 @@ async function main(): Promise<void> {
         `with the finished reply on the page and the same frame loop as ours (its timing callbacks), costs ${f1(floor)} ms main-thread (style, layout, paint, commit of each frame) ` +
         `[runs: ${pairs.map(([, f]) => f1(f)).join(', ')}]; ours above that floor: ${f1(ours.mainMs - floor)} ms; ` +
         `ours / floor: ${ratio.toFixed(2)}x (mean of the rounds: ${pairs.map(([o, f]) => (o / f).toFixed(2)).join(', ')}).`,
+    );
+    const structures = structureRuns.get(kb)!;
+    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const structureRatio = meanOf(structures.map((st, i) => st / pairs[i][1]));
+    const oursOverStructure = meanOf(structures.map((st, i) => pairs[i][0] / st));
+    structureRatios.set(kb, [structureRatio, oursOverStructure]);
+    console.log(
+      `  Structure floor at ${kb} KB: the finished reply's DOM revealed in document order over the same frames (new text nodes, elements inserted as reached; no parsing, no re-render) ` +
+        `costs ${f1(meanOf(structures))} ms [runs: ${structures.map(f1).join(', ')}]; structure / frame floor: ${structureRatio.toFixed(2)}x ` +
+        `(rounds: ${structures.map((st, i) => (st / pairs[i][1]).toFixed(2)).join(', ')}); ours / structure floor: ${oursOverStructure.toFixed(2)}x ` +
+        `(rounds: ${structures.map((st, i) => (pairs[i][0] / st).toFixed(2)).join(', ')}).`,
     );
     const once = oneShots.get(kb)!;
     console.log(
@@ -202,7 +219,10 @@ async function main(): Promise<void> {
   const floorOf = (kb: number) => (floorRatios.has(kb) ? floorRatios.get(kb)!.toFixed(2) : 'NaN');
   if (floorRatios.has(200)) console.log(`  ours within 1.2x of the frame floor at 200 KB: ${floorOf(200)}x - ${met(floorRatios.get(200)! <= 1.2)}`);
   console.log(`(bench took ${Math.round((Date.now() - t0) / 1000)} s)`);
-  console.log(`render: ratio100=${f1(ratio100)} growth=${growth.toFixed(2)} longestTaskMs=${f1(longest)} floor100=${floorOf(100)} floor200=${floorOf(200)}`);
+  const structureOf = (kb: number) => (structureRatios.has(kb) ? `structure${kb}=${structureRatios.get(kb)![0].toFixed(2)} oursOverStructure${kb}=${structureRatios.get(kb)![1].toFixed(2)}` : '');
+  console.log(
+    `render: ratio100=${f1(ratio100)} growth=${growth.toFixed(2)} longestTaskMs=${f1(longest)} floor100=${floorOf(100)} floor200=${floorOf(200)} ${structureOf(100)} ${structureOf(200)}`.trimEnd(),
+  );
 }
 
 main().catch((err) => {
