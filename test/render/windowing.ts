@@ -141,6 +141,11 @@ export async function windowingChecks(browser: Browser, record: Record): Promise
       const articles = [...document.querySelectorAll<HTMLElement>('article.message')];
       const target = articles[301];
       const wasReleased = !target.querySelector('.reply-body');
+      // The user scrolls up with the wheel (the chat stops following the end at once; a scroll
+      // set by script alone is only seen at the next frame's scroll event, and a change of the
+      // list before it would take the view back to the end).
+      const list = document.querySelector('.messages') as HTMLElement;
+      list.dispatchEvent(new WheelEvent('wheel', { deltaY: -100, bubbles: true }));
       target.scrollIntoView({ block: 'start' });
       const top = target.getBoundingClientRect().top;
       for (let i = 0; i < 5; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
