@@ -12,7 +12,7 @@ import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, pl
 import { languageOf } from './highlight';
 import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
 import { createSanitizer, type Sanitize } from './sanitize';
-import { tokensToFragment } from './tokenDom';
+import { plainCodeElement, tokensToFragment } from './tokenDom';
 import * as l10n from '@vscode/l10n';
 
 export type CodeAction = 'copy' | 'insert' | 'newEditor' | 'apply';
@@ -283,14 +283,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
       tailFence.shown = code;
       return;
     }
-    const language = languageOf(info);
-    const pre = doc.createElement('pre');
-    pre.className = 'md-code';
-    const codeEl = doc.createElement('code');
-    codeEl.className = language ? `hljs language-${language}` : 'hljs'; // l10n-ignore: class names
-    const text = doc.createTextNode(code);
-    codeEl.append(text);
-    pre.append(codeEl);
+    const { pre, code: codeEl } = plainCodeElement(doc, code, languageOf(info));
     ensureTailEl().replaceChildren(pre);
     tailFence = { info, code: codeEl, shown: code };
   };

@@ -124,9 +124,11 @@ function renderToken(b: Builder, doc: Document, tokens: Token[], idx: number): b
   return true;
 }
 
-/** A `pre.md-code > code.hljs` with plain text, as the fence and code_block rules write it unhighlighted. */
-function codeBlock(b: Builder, doc: Document, content: string, language: string, path: string): boolean {
-  if (DOUBTFUL_VALUE.test(language) || DOUBTFUL_VALUE.test(path)) return false;
+/**
+ * A `pre.md-code > code.hljs` holding `content` as plain text, as the fence and code_block rules
+ * write it unhighlighted (also the streaming tail's open fence, reply-view.ts).
+ */
+export function plainCodeElement(doc: Document, content: string, language: string, path = ''): { pre: HTMLElement; code: HTMLElement } {
   const pre = doc.createElement('pre');
   pre.setAttribute('class', 'md-code');
   if (path) pre.setAttribute('data-path', path);
@@ -134,7 +136,12 @@ function codeBlock(b: Builder, doc: Document, content: string, language: string,
   code.setAttribute('class', language ? `hljs language-${language}` : 'hljs'); // l10n-ignore: class names
   if (content) code.appendChild(doc.createTextNode(content));
   pre.appendChild(code);
-  b.add(pre, false);
+  return { pre, code };
+}
+
+function codeBlock(b: Builder, doc: Document, content: string, language: string, path: string): boolean {
+  if (DOUBTFUL_VALUE.test(language) || DOUBTFUL_VALUE.test(path)) return false;
+  b.add(plainCodeElement(doc, content, language, path).pre, false);
   b.addText('\n');
   return true;
 }
