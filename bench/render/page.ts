@@ -18,6 +18,23 @@ const chunk = (text: string, size: number) => {
   return out;
 };
 
+/**
+ * The floors' frame loop, the same as `ours` (its two timing callbacks around the frame's work,
+ * and the same awaits), with `work(i)` as the frame's only work: returns the script ms measured.
+ */
+async function floorFrames(frames: number, work: (i: number) => void): Promise<number> {
+  let scriptMs = 0;
+  for (let i = 0; i < frames; i++) {
+    let before = 0;
+    requestAnimationFrame(() => (before = performance.now()));
+    const t0 = performance.now();
+    requestAnimationFrame(() => work(i));
+    const appendMs = performance.now() - t0;
+    scriptMs += appendMs + (await new Promise<number>((ok) => requestAnimationFrame(() => ok(performance.now() - before))));
+  }
+  return scriptMs;
+}
+
 export interface RunResult {
   /** JavaScript time of the renderer: append() calls plus its per-frame render work, ms. */
   scriptMs: number;
@@ -117,19 +134,9 @@ const api = {
     const node = document.createTextNode('');
     p.append(node);
     view.element.append(p);
-    // The same frame loop as `ours` (its two timing callbacks around the work of the frame, and
-    // the same awaits), with one text node changed as the frame's only work: what is left is the
-    // browser's cost of a frame that changes something, plus the harness's own.
-    let scriptMs = 0;
-    for (let i = 0; i < frames; i++) {
-      let before = 0;
-      requestAnimationFrame(() => (before = performance.now()));
-      const t0 = performance.now();
-      requestAnimationFrame(() => (node.data = `word ${i}`));
-      const appendMs = performance.now() - t0;
-      scriptMs += appendMs + (await new Promise<number>((ok) => requestAnimationFrame(() => ok(performance.now() - before))));
-    }
-    return scriptMs;
+    // One text node changed as the frame's only work: what is left is the browser's cost of a
+    // frame that changes something, plus the harness's own.
+    return floorFrames(frames, (i) => (node.data = `word ${i}`));
   },
 
   /**
@@ -194,15 +201,7 @@ const api = {
       }
       if (step >= steps.length) settle();
     };
-    let scriptMs = 0;
-    for (let i = 0; i < frames; i++) {
-      let before = 0;
-      requestAnimationFrame(() => (before = performance.now()));
-      const t0 = performance.now();
-      requestAnimationFrame(reveal);
-      const appendMs = performance.now() - t0;
-      scriptMs += appendMs + (await new Promise<number>((ok) => requestAnimationFrame(() => ok(performance.now() - before))));
-    }
+    const scriptMs = await floorFrames(frames, reveal);
     source.dispose();
     return scriptMs;
   },

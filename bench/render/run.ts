@@ -60,6 +60,7 @@ async function measure(page: Page, cdp: CDPSession, run: () => Promise<RunResult
 }
 
 const f1 = (n: number) => n.toFixed(1);
+const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const at0 = <T extends { kb: number }>(rows: T[], kb: number): T => rows.find((r) => r.kb === kb)!;
 
 /** `--sizes=100,200` (default 25,100,200), `--no-naive` (ours only, for quick iterations), `--reps=N`. */
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
   const oneShots = new Map<number, number>();
   for (const kb of opts.sizes.filter((k) => k >= 100)) {
     const runs = floorRuns.get(kb)!;
-    floors.set(kb, runs.reduce((a, b) => a + b, 0) / runs.length);
+    floors.set(kb, meanOf(runs));
     // The finished reply rendered once (mean of two): paid by any renderer that shows it with these libraries.
     const once = [await timed(() => page.evaluate((t) => window.bench.oneShot(t), texts.get(kb)!)), await timed(() => page.evaluate((t) => window.bench.oneShot(t), texts.get(kb)!))];
     oneShots.set(kb, (once[0] + once[1]) / 2);
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
   for (const [kb, floor] of floors) {
     const ours = at0(rows, kb).ours;
     const pairs = oursRuns.get(kb)!.map((m, i) => [m.mainMs, floorRuns.get(kb)![i]] as const);
-    const ratio = pairs.reduce((sum, [o, f]) => sum + o / f, 0) / pairs.length;
+    const ratio = meanOf(pairs.map(([o, f]) => o / f));
     floorRatios.set(kb, ratio);
     console.log(
       `Frame floor at ${kb} KB: changing one short text node per frame for the same ${ours.result.frames} frames, ` +
@@ -182,7 +183,6 @@ async function main(): Promise<void> {
         `ours / floor: ${ratio.toFixed(2)}x (mean of the rounds: ${pairs.map(([o, f]) => (o / f).toFixed(2)).join(', ')}).`,
     );
     const structures = structureRuns.get(kb)!;
-    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const structureRatio = meanOf(structures.map((st, i) => st / pairs[i][1]));
     const oursOverStructure = meanOf(structures.map((st, i) => pairs[i][0] / st));
     structureRatios.set(kb, [structureRatio, oursOverStructure]);
