@@ -90,6 +90,10 @@ export async function windowingChecks(browser: Browser, record: Record): Promise
         list.scrollTop = 0;
         await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
       }
+      // At the top itself (adding the last older messages kept the position below them, where the
+      // oldest may have given their body back): what is in view there is rendered again.
+      list.scrollTop = 0;
+      for (let i = 0; i < 3; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
       const articles = [...document.querySelectorAll('article.message')];
       return { count: articles.length, first: articles[0]?.textContent ?? '' };
     });
