@@ -62,7 +62,9 @@ describe('Journey 41: The chat by keyboard only', () => {
     });
     assert.ok(current === 'You' || current.startsWith('Assistant, '), `the current match is in a message: ${current}`);
     await keys.press('Escape');
-    assert.equal(await focus(), 'box', 'Escape closes the find bar and gives the box the keyboard');
+    // As the steps above, the keyboard's move is awaited (the webview handles the key after the press returns).
+    let after = '';
+    await waitFor(async () => (after = await focus()) === 'box', () => `Escape closes the find bar and gives the box the keyboard; focus: ${after}`);
     assert.equal(await chat.frame.locator('.find-bar').isVisible(), false);
   });
 });
