@@ -7,7 +7,19 @@ import { waitFor, type Workbench } from './workbench';
 /** Sets the API key with the command (the extension checks it against the server). */
 export async function setKey(wb: Workbench, key = DEMO_KEY): Promise<void> {
   await wb.runCommand('AI Chat: Set API Key');
-  await wb.answerInput(key);
+  // The key's box is a password box: not the palette's, which may be on screen a moment longer.
+  const box = wb.quickInput().locator('input[type="password"]');
+  await box.waitFor({ state: 'visible', timeout: 15_000 });
+  // Put in without the keyboard: typed text goes wherever the focus is, and the box keeps its
+  // place when the focus leaves it (ignoreFocusOut), so a focus change while it was typed sent a
+  // CI run's key into the chat's message box instead.
+  await box.evaluate((el, value) => {
+    const input = el as HTMLInputElement;
+    input.focus();
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, key);
+  await box.press('Enter');
   await wb.quickInput().waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
