@@ -40,6 +40,8 @@ interface ResolvedView {
 
 export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvider {
   private panel: vscode.WebviewPanel | undefined;
+  /** An editor panel being created (it waits for the conversation to be restored first). */
+  private opening: Promise<void> | undefined;
   /**
    * Every resolved view, by view type. Both locations' views can be alive at once: a window can
    * resolve the other location's view before its `when` clause hides it, and a move between
@@ -91,7 +93,18 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
       this.panel.reveal(undefined, preserveFocus);
       return;
     }
+    // A second call while the first waits for the conversation to be restored opens no second panel.
+    this.opening ??= this.createPanel(preserveFocus).finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async createPanel(preserveFocus: boolean): Promise<void> {
     await this.deps.restoreCurrent();
+    if (this.panel) {
+      // Restored by the workbench meanwhile.
+      this.panel.reveal(undefined, preserveFocus);
+      return;
+    }
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       vscode.l10n.t('AI Chat'),

@@ -43,7 +43,7 @@ type FakeView = ReturnType<typeof fakeView>;
 const isChat = (v: FakeView) => v.html().includes('id="app"');
 const says = (v: FakeView, text: string) => v.html().includes(text) && !isChat(v);
 
-function surfaces() {
+function surfaces(restoreCurrent: () => Promise<void> = async () => {}) {
   const received: WebviewMessage[] = [];
   let closed = 0;
   const s = new ChatSurfaces({
@@ -52,7 +52,7 @@ function surfaces() {
     receive: async (m) => void received.push(m),
     conversationMessage: () => ({ type: 'conversation', conversation: { id: 'c1', title: 'T', messages: [] }, status: { busy: false } }) as unknown as HostMessage,
     queueMessage: () => ({ type: 'queue', items: [], paused: false }) as unknown as HostMessage,
-    restoreCurrent: async () => {},
+    restoreCurrent,
     beforePost: (m) => m,
     panelClosed: () => void closed++,
   });
@@ -135,6 +135,25 @@ describe('Where the chat is shown', () => {
     assert.equal(received.length, 0, 'the replaced view is not heard');
     first.dispose();
     assert.equal(s.current?.webview, second.webview, 'disposing the replaced view leaves the chat where it is');
+    s.dispose();
+  });
+
+  it('Open in Editor twice while the conversation is still being restored opens one panel', async () => {
+    let release: () => void = () => undefined;
+    const restoring = new Promise<void>((r) => (release = r));
+    const { s } = surfaces(() => restoring);
+    const chatTabs = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(CHAT_VIEW_TYPE)).length;
+    const before = chatTabs();
+    const first = s.openInEditor(true);
+    const second = s.openInEditor(true);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(chatTabs(), before, 'no panel before the conversation is restored');
+    release();
+    await Promise.all([first, second]);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(chatTabs(), before + 1, 'one panel');
+    assert.equal(s.current?.kind, 'panel');
     s.dispose();
   });
 });
