@@ -250,6 +250,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),
+  /** Whether the message box holds the user's API key (the draft is then neither kept nor sendable). */
+  z.object({ type: z.literal('draftHoldsKey'), holds: z.boolean() }),
   /** The chips above the message box (all of them, after any change). */
   z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).max(MAX_CHIPS) }),
   /** Messages typed while a reply streams, in the order they go; held (stopped) after a failure or Stop. */

@@ -117,6 +117,9 @@ class ChatApp {
   private readonly conversationNotice = el('p', { class: 'empty-hint conversation-notice', role: 'status' });
   private readonly jumpHost: HTMLElement;
   private readonly sendError: HTMLElement;
+  /** Says the box holds the API key (the host found it in the draft). */
+  private readonly keyNotice: HTMLElement;
+  private draftHoldsKey = false;
   private readonly creditsCard: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
@@ -175,6 +178,12 @@ class ChatApp {
     this.loadingHint = el('p', { class: 'empty-hint loading-hint', role: 'status', text: l10n.t('Opening the conversation…') });
     this.jumpHost = el('div', { class: 'jump-host' });
     this.sendError = el('div', { class: 'send-error', hidden: true });
+    this.keyNotice = el('p', {
+      class: 'key-notice',
+      role: 'alert',
+      hidden: true,
+      text: l10n.t('The message box holds your AI Chat API key. Take it out: a message with the key is not sent, and the draft is not kept while it is there.'),
+    });
     this.creditsCard = el('section', { class: 'credits-card', 'aria-labelledby': 'out-of-credits-title', hidden: true });
     const queueHost = el('div', { class: 'queue', hidden: true });
     this.queueHost = queueHost;
@@ -194,6 +203,7 @@ class ChatApp {
       'div',
       { class: 'composer' },
       this.chips,
+      this.keyNotice,
       this.input,
       el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.contextMeter.element, this.costLine, this.sendButton),
     );
@@ -373,6 +383,13 @@ class ChatApp {
         return;
       case 'focusInput':
         this.input.focus();
+        return;
+      case 'draftHoldsKey':
+        if (this.draftHoldsKey === msg.holds) return;
+        this.draftHoldsKey = msg.holds;
+        this.keyNotice.hidden = !msg.holds;
+        this.input.toggleAttribute('aria-invalid', msg.holds);
+        this.saveState();
         return;
       case 'contextChips':
         renderContextChips(this.chips, msg.chips, (id) => this.post({ type: 'removeContext', id }));
@@ -1013,13 +1030,21 @@ class ChatApp {
   private saveDraft(): void {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = undefined;
-    const state: SavedState = { draft: this.input.value, ...(this.conversationId ? { conversationId: this.conversationId } : {}) };
-    this.vscode.setState(state);
-    if (state.draft !== this.postedDraft) {
-      this.postedDraft = state.draft;
-      this.post({ type: 'draft', text: state.draft });
+    const text = this.saveState();
+    if (text !== this.postedDraft) {
+      this.postedDraft = text;
+      this.post({ type: 'draft', text });
     }
   }
+
+  /** The webview's own state: a draft the host found the API key in is not kept there. Returns the box's text. */
+  private saveState(): string {
+    const text = this.input.value;
+    const state: SavedState = { draft: this.draftHoldsKey ? '' : text, ...(this.conversationId ? { conversationId: this.conversationId } : {}) };
+    this.vscode.setState(state);
+    return text;
+  }
+
 }
 
 const root = document.getElementById('app');

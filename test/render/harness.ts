@@ -126,7 +126,7 @@ export async function serveChatPanel(entry = 'src/webview/main.ts', minify = tru
     window.acquireVsCodeApi = () => ({
       postMessage: (m) => window.__posted.push(m),
       getState: () => undefined,
-      setState: () => undefined,
+      setState: (s) => (window.__state = s),
     });`;
   const script = prelude + '\n' + (await bundle(entry, minify));
   const files: Record<string, [string, string]> = {

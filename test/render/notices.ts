@@ -68,6 +68,34 @@ export async function noticeChecks(browser: Browser, record: Recorder): Promise<
     await frames(page);
     const gone = await notice(page);
     record(group, 'the notices go when the settings no longer carry them', !gone.shown && !gone.text.includes('workspace'), gone.text.slice(0, 200));
+
+    // The host finds the API key in the draft: the box says so, and the webview's own state (kept
+    // on disk by VS Code) loses the draft until the key is taken out.
+    const key = 'sk-render-key-0000000042';
+    const box = page.locator('#message');
+    const state = () => page.evaluate(() => (window as unknown as { __state?: { draft?: string } }).__state?.draft);
+    const keyNotice = () => page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('.key-notice');
+      return { shown: !!el && !el.hidden, role: el?.getAttribute('role'), text: el?.textContent ?? '', invalid: document.querySelector('#message')?.hasAttribute('aria-invalid') ?? false };
+    });
+    await box.fill(`my key ${key}`);
+    await page.waitForFunction((k) => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.some((m) => m.type === 'draft' && m.text?.includes(k)), key);
+    const hiddenFirst = await keyNotice();
+    await give(page, { type: 'draftHoldsKey', holds: true });
+    await frames(page);
+    const flagged = await keyNotice();
+    record(group, 'the key notice is hidden until the host finds the key', !hiddenFirst.shown && !hiddenFirst.invalid, JSON.stringify(hiddenFirst));
+    record(group, 'told the box holds the key: an alert says so and the box is marked invalid', flagged.shown && flagged.role === 'alert' && /API key/.test(flagged.text) && flagged.invalid, JSON.stringify(flagged));
+    record(group, "the webview's state drops the draft that holds the key", (await state()) === '', JSON.stringify(await state()));
+    await box.fill(`my key ${key} and more`);
+    await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.some((m) => m.type === 'draft' && !!m.text?.endsWith('and more')));
+    record(group, 'typing on does not put it back in the state', (await state()) === '', JSON.stringify(await state()));
+    await box.fill('my key is gone');
+    await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.some((m) => m.type === 'draft' && m.text === 'my key is gone'));
+    await give(page, { type: 'draftHoldsKey', holds: false });
+    await frames(page);
+    const cleared = await keyNotice();
+    record(group, 'the key taken out: the notice goes and the draft is kept again', !cleared.shown && !cleared.invalid && (await state()) === 'my key is gone', `${JSON.stringify(cleared)} ${JSON.stringify(await state())}`);
     record(group, 'no page errors', errors.length === 0, errors.join('; '));
   } finally {
     await page.close();

@@ -333,9 +333,10 @@ export class ChatSession {
   }
 
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
-  rejectSend(text: string, error: ErrorView): void {
+  rejectSend(text: string, error: ErrorView, keepForRetry = true): void {
     this.sendErrorView = error;
-    this.failedText = text;
+    // A text that must not be sent as it is (it holds the API key) is not kept for Retry either.
+    this.failedText = keepForRetry ? text : undefined;
     this.emit({ type: 'sendErrorChanged' });
     this.emit({ type: 'inputReturned', text });
   }

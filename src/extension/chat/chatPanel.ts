@@ -22,6 +22,7 @@ import { showHistory } from './history';
 import { pickQuestion } from './goToQuestion';
 import type { ApiKeyStore } from '../account/keyStore';
 import { isSafeConversationId } from '../platform/links';
+import { holdsSecret } from '../platform/redact';
 import type { Logger } from '../platform/log';
 import { addressNotice } from '../platform/serviceAddress';
 import type { ModelService } from '../account/modelService';
@@ -96,6 +97,9 @@ export class ChatPanelController implements vscode.Disposable {
         void vscode.window.showWarningMessage(
           vscode.l10n.t('The message is too long to send: {0} characters, at most {1}. It is still in the message box.', length.toLocaleString(), max.toLocaleString()),
         ),
+      holdsKey: (text) => this.holdsKey(text),
+      notifyHoldsKey: () =>
+        void vscode.window.showWarningMessage(vscode.l10n.t('AI Chat: the queued message was not changed: the new text holds your API key. Take the key out.')),
       queueStore: {
         load: () => deps.context.workspaceState.get<unknown>(QUEUE_KEY),
         save: (value) =>
@@ -132,6 +136,7 @@ export class ChatPanelController implements vscode.Disposable {
       restoreCurrent: () => this.restoreCurrent(),
       sendText: (text) => this.sendText(text),
       openHistory: () => this.openHistory(),
+      holdsKey: (text) => this.holdsKey(text),
     });
     this.disposables.push(
       this.surfaces,
@@ -269,6 +274,12 @@ export class ChatPanelController implements vscode.Disposable {
       this.controller.settingsChanged();
       this.meter.update();
     }, 10);
+  }
+
+  /** Whether `text` holds the window's API key (the stored one, or one being checked). */
+  async holdsKey(text: string): Promise<boolean> {
+    await this.deps.keys.get();
+    return holdsSecret(text, this.deps.keys.knownSecrets());
   }
 
   /** Sends a message from the panel, a selection or a command (opens the panel first). */

@@ -42,6 +42,17 @@ export interface ChatControllerDeps {
   notifyTooLong?: (length: number, max: number) => void;
   /** Keeps the queue with its conversation, so a reload does not lose what was typed. */
   queueStore?: QueueStore;
+  /** Whether a text holds the user's API key (such a text is neither sent, queued nor kept). */
+  holdsKey?: (text: string) => Promise<boolean>;
+  /** Tells the user an edit of a queued message was refused because it holds the API key. */
+  notifyHoldsKey?: () => void;
+}
+
+/** Why a message holding the API key was not sent (its text stays in the box). */
+export function holdsKeyRefusal(): string {
+  return l10n.t(
+    'This message holds your AI Chat API key (in its text or an attached file). Take the key out, then send again: nothing was sent or saved.',
+  );
 }
 
 export class ChatController {
@@ -82,7 +93,13 @@ export class ChatController {
     this.setQueue(removeQueued(this.queue, id));
   }
 
-  queueEdit(id: string, text: string): void {
+  async queueEdit(id: string, text: string): Promise<void> {
+    if (this.deps.holdsKey && (await this.deps.holdsKey(text))) {
+      // The card goes back to the text it had.
+      this.deps.post(this.queueMessage());
+      this.deps.notifyHoldsKey?.();
+      return;
+    }
     this.setQueue(editQueued(this.queue, id, text));
   }
 
@@ -223,6 +240,11 @@ export class ChatController {
       // Over what the chat can show or queue: it stays in the box (the panel puts back what the user typed).
       this.deps.post({ type: 'restoreInput', text });
       this.deps.notifyTooLong?.(text.length, MAX_TEXT);
+      return 'refused';
+    }
+    // Checked before anything keeps the text (the queue, the conversation file, the service).
+    if (this.deps.holdsKey && (await this.deps.holdsKey(text))) {
+      session.rejectSend(text, { kind: 'validation', message: holdsKeyRefusal(), actions: [] }, false);
       return 'refused';
     }
     if (session.busy) {

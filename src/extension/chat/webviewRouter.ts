@@ -57,15 +57,20 @@ export interface WebviewRouterDeps extends CodeActionDeps {
   restoreCurrent(): Promise<void>;
   sendText(text: string): Promise<void>;
   openHistory(): Promise<void>;
+  /** Whether a text holds the user's API key. */
+  holdsKey(text: string): Promise<boolean>;
 }
 
 export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) => Promise<void> {
   const { session, controller, surfaces, attachments, meter } = deps;
   const post = (m: HostMessage) => surfaces.post(m);
+  /** What the showing webview was last told of its draft holding the key. */
+  let draftHoldsKey = false;
   return async (msg) => {
     switch (msg.type) {
       case 'ready': {
         const surface = surfaces.current;
+        draftHoldsKey = false;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
         const queued = surfaces.markReady(surface).filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
@@ -156,10 +161,16 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         await vscode.env.openExternal(vscode.Uri.parse(url, true));
         return;
       }
-      case 'draft':
+      case 'draft': {
         meter.setDraft(msg.text);
-        await deps.context.workspaceState.update(DRAFT_KEY, msg.text || undefined);
+        // A draft with the API key in it is not kept (the workspace state is a file on disk), and
+        // the webview is told, so that it neither keeps it in its own state nor lets it go unsaid.
+        const holds = !!msg.text && (await deps.holdsKey(msg.text));
+        await deps.context.workspaceState.update(DRAFT_KEY, holds ? undefined : msg.text || undefined);
+        if (holds || draftHoldsKey) post({ type: 'draftHoldsKey', holds });
+        draftHoldsKey = holds;
         return;
+      }
       case 'sendFewer':
         // The service said the input is too long: half the earlier turns, the same text.
         session.fewerEarlierTurns();

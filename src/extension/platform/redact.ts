@@ -12,6 +12,14 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out.replace(HEADER_LIKE, '$1[redacted]').replace(KEY_LIKE, '[redacted]');
 }
 
+/**
+ * Whether `text` holds one of the window's keys (the stored key, or one being checked). Only the
+ * keys themselves count: a message that talks about keys, or quotes a key-shaped string, is sent.
+ */
+export function holdsSecret(text: string, secrets: readonly string[]): boolean {
+  return secrets.some((s) => s.length >= 4 && text.includes(s));
+}
+
 /** Redacts every string inside log data (objects and arrays, cycles cut). */
 export function redactData(data: unknown, secrets: readonly string[] = [], seen = new WeakSet<object>()): unknown {
   if (typeof data === 'string') return redact(data, secrets);

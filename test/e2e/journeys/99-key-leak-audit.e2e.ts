@@ -14,8 +14,8 @@ import { DEMO_KEY } from '../../server/fixtures';
 import { keysInText, keysUsedBy, scanForKeys } from '../keyAudit';
 import { ROOT } from '../launcher';
 import { RESULTS, e2e } from '../setup';
-import { readyWithKey, resetServer } from '../steps';
-import { Chat } from '../workbench';
+import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { Chat, waitFor } from '../workbench';
 
 function e2eSources(): string[] {
   const dir = path.join(ROOT, 'test', 'e2e');
@@ -67,8 +67,23 @@ describe('Journey 99: key-leak audit', () => {
     const stored = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
     assert.deepEqual(keysInText(stored, keys), [], "a key is readable in the page's localStorage");
 
+    // The key pasted into the message box by mistake and Enter pressed: nothing goes to the
+    // service, the box gets it back and says why; the window is then reloaded with the key still
+    // in the box, and the scan below finds it in no file (the draft is kept on disk otherwise).
+    const pasted = `Is this key right? ${DEMO_KEY}`;
+    const requestsBefore = chatRequests().length;
+    await chat.message().fill(pasted);
+    await chat.message().press('Enter');
+    await waitFor(async () => (await chat.alertTexts()).some((t) => /^This message holds your AI Chat API key/.test(t)), 'the message with the key was not refused');
+    await waitFor(async () => (await chat.alertTexts()).some((t) => /^The message box holds your AI Chat API key/.test(t)), 'the box does not say it holds the key');
+    assert.equal(chatRequests().length, requestsBefore, 'the message with the key went to the service');
+    assert.equal(await chat.message().inputValue(), pasted, 'the refused text is back in the box');
+
     await wb.reload();
     await new Promise((r) => setTimeout(r, 3000));
+    const reopened = new Chat(wb, await wb.chatFrame());
+    await reopened.message().waitFor({ timeout: 30_000 });
+    assert.ok(!(await reopened.message().inputValue()).includes(DEMO_KEY), 'the box holds the key again after the reload');
     // The whole profile folder (user data, extensions, the demo folder, code-server's log and
     // config) and the run's results (screenshots, the logs kept for failures).
     const roots = [path.dirname(demo.profile.userDataDir), RESULTS];

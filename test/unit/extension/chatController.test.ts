@@ -152,7 +152,7 @@ describe('chat controller', () => {
     assert.ok(q?.type === 'queue' && q.state === 'waiting');
     assert.deepEqual(q.items.map((i) => [i.text, i.cost]), [['second', 1], ['third', 1], ['fourth', 1]]);
     t.controller.queueRemove(q.items[1].id);
-    t.controller.queueEdit(q.items[2].id, 'fourth, edited');
+    await t.controller.queueEdit(q.items[2].id, 'fourth, edited');
     t.session.stop();
     await first;
     await new Promise((r) => setTimeout(r, 10));
@@ -492,5 +492,72 @@ describe('a message with chips', () => {
     chips.add(textAttachment('ctx_1', 'selection', 'src/a.ts', 'typescript', 'x', 1, { start: 1, end: 1 }));
     assert.equal(await sendWithAttachments('question', chips, t.controller, t.session), 'refused');
     assert.equal(chips.attachments.length, 1);
+  });
+});
+
+describe('a message that holds the API key', () => {
+  const KEY = 'sk-live-4f9a2c7e1b';
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const withKeyCheck = (t: ReturnType<typeof setup>, notes: string[] = []) =>
+    new ChatController({
+      ...(t.controller as unknown as { deps: ConstructorParameters<typeof ChatController>[0] }).deps,
+      holdsKey: async (text) => text.includes(KEY),
+      notifyHoldsKey: () => notes.push('told'),
+    });
+
+  it('is not sent, stored or kept for Retry: the text goes back with a validation error, and a text without it goes', async () => {
+    const storage = new MemoryConversationStorage();
+    const t = setup({ store: new ConversationStore(storage) });
+    const c = withKeyCheck(t);
+    assert.equal(await c.send(`my key is ${KEY}, is it valid?`), 'refused');
+    assert.deepEqual(t.requests, []);
+    assert.equal(t.session.conversation.messages.length, 0);
+    assert.equal(t.session.sendError?.kind, 'validation');
+    assert.match(t.session.sendError?.message ?? '', /holds your AI Chat API key/);
+    assert.deepEqual(t.posted.filter((m) => m.type === 'restoreInput').map((m) => m.type === 'restoreInput' && m.text), [`my key is ${KEY}, is it valid?`]);
+    await t.session.retry();
+    assert.deepEqual(t.requests, [], 'Retry does not send it');
+    assert.ok(![...storage.data.values()].some((v) => v.includes(KEY)), 'nothing stored holds the key');
+    // The same words without the key go.
+    assert.equal(await c.send('is a key of the form sk-… valid?'), 'sent');
+    assert.deepEqual(t.requests, ['is a key of the form sk-… valid?']);
+  });
+
+  it('typed while a reply streams is not queued, and a queued message edited to hold it keeps its text', async () => {
+    const saved: { value: unknown } = { value: undefined };
+    const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
+    const t = setup({ gated: true, queueStore });
+    const notes: string[] = [];
+    const c = withKeyCheck(t, notes);
+    const first = c.send('first');
+    await tick();
+    assert.equal(await c.send(`queued ${KEY}`), 'refused');
+    assert.equal(await c.send('second'), 'queued');
+    const lastQueue = () => [...t.posted].reverse().find((m) => m.type === 'queue');
+    const q = lastQueue();
+    assert.ok(q?.type === 'queue');
+    assert.deepEqual(q.items.map((i) => i.text), ['second']);
+    const before = t.posted.length;
+    await c.queueEdit(q.items[0].id, `second, with ${KEY}`);
+    assert.deepEqual(notes, ['told']);
+    const after = lastQueue();
+    assert.ok(t.posted.length > before && after?.type === 'queue');
+    assert.deepEqual(after.items.map((i) => i.text), ['second'], 'the card shows the text it had');
+    assert.ok(!JSON.stringify(saved.value).includes(KEY), 'the saved queue never held the key');
+    assert.deepEqual(t.requests, ['first']);
+    t.releases.shift()?.();
+    await first;
+  });
+
+  it('in an attached file: refused, the chips stay, and the box gets back what was typed', async () => {
+    const t = setup();
+    const c = withKeyCheck(t);
+    let items: Attachment[] = [textAttachment('ctx_1', 'selection', '.env', 'dotenv', `AI_CHAT_KEY=${KEY}`, 100, { start: 1, end: 1 })];
+    const chips = { get attachments() { return items; }, sent(sent: readonly Attachment[]) { items = items.filter((a) => !sent.includes(a)); } };
+    const sending: Array<{ full: string; text: string } | undefined> = [];
+    assert.equal(await sendWithAttachments('what is in this file?', chips, c, t.session, (s) => sending.push(s)), 'refused');
+    assert.equal(items.length, 1);
+    assert.deepEqual(t.requests, []);
+    assert.ok(sending[0]?.full.includes(KEY) && sending[0].text === 'what is in this file?', 'the panel is told what was typed, to put back');
   });
 });

@@ -61,6 +61,7 @@ const validHost: unknown[] = [
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
+  { type: 'draftHoldsKey', holds: true },
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
   { type: 'queue', items: [{ id: 'q1', text: 'next', cost: 1.5 }, { id: 'q2', text: 'then' }], state: 'stopped', reason: 'Stopped' },
   { type: 'insertPrompt', text: 'Explain this code:\n\n```ts\nx\n```' },

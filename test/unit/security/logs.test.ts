@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient, type Logger } from '../../../src/client';
-import { logLines, type LogLevel } from '../../../src/extension/platform/redact';
+import { holdsSecret, logLines, type LogLevel } from '../../../src/extension/platform/redact';
 
 const KEY = 'sk-live-9f8e7d6c5b4a39281706';
 const TEXT = 'my private question about payroll.ts';
@@ -86,5 +86,17 @@ describe('log levels', () => {
       for (const l of loud) assert.doesNotMatch(l.line, /payroll/, l.line);
       assert.ok(lines.some((l) => l.level === 'trace' && l.line.includes('payroll')));
     });
+  });
+});
+
+describe('a text holding a key', () => {
+  it('is found by the key itself, anywhere in the text, and only by a known key', () => {
+    const key = 'sk-demo-1234567890abcdef';
+    assert.equal(holdsSecret(`AI_CHAT_KEY=${key}\n`, [key]), true);
+    assert.equal(holdsSecret(`x${key}y`, ['other-key-000', key]), true);
+    assert.equal(holdsSecret('a key looks like sk-xxxxxxxxxxxxxxxx', [key]), false, 'a key-shaped string that is not a known key');
+    assert.equal(holdsSecret(key.slice(0, -1), [key]), false, 'part of the key');
+    assert.equal(holdsSecret('anything', []), false);
+    assert.equal(holdsSecret('abc', ['', 'ab']), false, 'empty and very short secrets never match');
   });
 });
