@@ -216,6 +216,27 @@ const api = {
     }
     await nextFrame();
   },
+  /**
+   * Moves the view up by `px` as a drag of the scrollbar does (no wheel or key event, the scroll
+   * event only with the next frame), changes the content in the same task, then streams `lines` more.
+   */
+  async scrollDragThenAppend(px: number, text: string, lines: number): Promise<number> {
+    const s = document.getElementById('scroller')!;
+    const view = (window as unknown as { scrollView: ReplyView }).scrollView;
+    s.scrollTop = s.scrollTop - px;
+    const dragged = s.scrollTop;
+    // A host message handled before the scroll event changes the chat at once (a status line
+    // under the reply, a finished turn), not in the reply's next frame.
+    const status = document.createElement('p');
+    status.textContent = `${text}: waiting for the service… 10 s`;
+    view.element.append(status);
+    for (let i = 0; i < lines; i++) {
+      await nextFrame();
+      view.append(`${text} ${i}\n\n`);
+    }
+    await nextFrame();
+    return dragged;
+  },
   scrollState(): { top: number; max: number } {
     const s = document.getElementById('scroller')!;
     return { top: s.scrollTop, max: s.scrollHeight - s.clientHeight };

@@ -344,6 +344,33 @@ async function positive(probe: Probe): Promise<void> {
     const hidden = !(await page.getByRole('button', { name: 'Jump to latest', exact: true }).isVisible());
     return (Math.abs(s.top - s.max) <= 1 && hidden) || `${JSON.stringify(s)} hidden=${hidden}`;
   });
+  await check('the scroller grown while at the bottom (its old place no longer reachable) keeps following', async () => {
+    await page.evaluate(() => {
+      const s = document.getElementById('scroller')!;
+      s.style.height = '320px';
+    });
+    await page.evaluate(() => window.renderTest.scrollAppend('Taller', 3));
+    await page.evaluate(() => {
+      document.getElementById('scroller')!.style.height = '200px';
+    });
+    await page.evaluate(() => window.renderTest.scrollAppend('Shorter', 3));
+    const s = await page.evaluate(() => window.renderTest.scrollState());
+    const hidden = !(await page.getByRole('button', { name: 'Jump to latest', exact: true }).isVisible());
+    return (Math.abs(s.top - s.max) <= 1 && hidden) || `${JSON.stringify(s)} hidden=${hidden}`;
+  });
+  await check('the scrollbar dragged up while text streams: the view stays where it was dragged, and "Jump to latest" shows', async () => {
+    const dragged = await page.evaluate(() => window.renderTest.scrollDragThenAppend(300, 'Streamed on', 8));
+    const s = await page.evaluate(() => window.renderTest.scrollState());
+    const shown = await page.getByRole('button', { name: 'Jump to latest', exact: true }).isVisible();
+    if (Math.abs(s.top - dragged) > 1) return `dragged to ${dragged}, the view is at ${s.top} of ${s.max}`;
+    return shown || 'button not visible';
+  });
+  await check('after the drag, "Jump to latest" follows the stream again', async () => {
+    await page.getByRole('button', { name: 'Jump to latest', exact: true }).click();
+    await page.evaluate(() => window.renderTest.scrollAppend('After the drag', 5));
+    const s = await page.evaluate(() => window.renderTest.scrollState());
+    return Math.abs(s.top - s.max) <= 1 || JSON.stringify(s);
+  });
   await check('no page errors, no foreign requests, no dialogs on the positive page', async () =>
     (probe.pageErrors.length === 0 && probe.foreignRequests.length === 0 && probe.dialogs.length === 0) ||
     JSON.stringify({ errors: probe.pageErrors, requests: probe.foreignRequests, dialogs: probe.dialogs }),

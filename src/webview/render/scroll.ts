@@ -37,24 +37,38 @@ export function createScrollFollower(scroller: HTMLElement, buttonHost: HTMLElem
 
   const distanceFromBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
 
+  /** Where the view was when last seen (a pin, a scroll event or a content change). */
+  let seenTop = scroller.scrollTop;
+
   const pin = () => {
     scroller.scrollTo({ top: scroller.scrollHeight, behavior: 'instant' });
+    seenTop = scroller.scrollTop;
   };
+
+  /**
+   * The view went up since it was last seen, and not because the content shrank or the scroller
+   * grew (then the old place could not be kept): a drag of the scrollbar, whose scroll event comes
+   * only with the next frame, after content added meanwhile would have pulled the view down.
+   */
+  const movedUp = () => scroller.scrollTop < seenTop - 1 && scroller.scrollHeight - scroller.clientHeight >= seenTop - 1;
 
   const update = () => {
     if (disposed) return;
+    if (following && movedUp()) following = false;
     if (following) {
       if (distanceFromBottom() > 0.5) pin();
       button.hidden = true;
     } else {
       button.hidden = distanceFromBottom() <= AT_BOTTOM_PX && atEnd();
     }
+    seenTop = scroller.scrollTop;
   };
 
   const onScroll = () => {
     const atBottom = distanceFromBottom() <= AT_BOTTOM_PX && atEnd();
     following = atBottom;
     button.hidden = atBottom;
+    seenTop = scroller.scrollTop;
   };
 
   const onClick = () => {
