@@ -144,15 +144,22 @@ describe('Where the chat is shown', () => {
     const { s } = surfaces(() => restoring);
     const chatTabs = () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(CHAT_VIEW_TYPE)).length;
+    // Panels of the tests before (some still closing) are closed first: the count starts at none.
+    const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(CHAT_VIEW_TYPE));
+    if (open.length) await vscode.window.tabGroups.close(open);
+    for (let i = 0; i < 250 && chatTabs() > 0; i++) await new Promise((r) => setTimeout(r, 20));
     const before = chatTabs();
+    assert.equal(before, 0, 'the chat tabs of the tests before are closed');
     const first = s.openInEditor(true);
     const second = s.openInEditor(true);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(chatTabs(), before, 'no panel before the conversation is restored');
     release();
     await Promise.all([first, second]);
-    await new Promise((r) => setTimeout(r, 200));
-    assert.equal(chatTabs(), before + 1, 'one panel');
+    // Tabs appear a moment after their panels: wait for the first, then long enough for a second.
+    for (let i = 0; i < 250 && chatTabs() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(chatTabs(), 1, 'one panel');
     assert.equal(s.current?.kind, 'panel');
     s.dispose();
   });
