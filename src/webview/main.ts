@@ -1030,19 +1030,18 @@ class ChatApp {
   private saveDraft(): void {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = undefined;
-    const text = this.saveState();
+    this.saveState();
+    const text = this.input.value;
     if (text !== this.postedDraft) {
       this.postedDraft = text;
       this.post({ type: 'draft', text });
     }
   }
 
-  /** The webview's own state: a draft the host found the API key in is not kept there. Returns the box's text. */
-  private saveState(): string {
-    const text = this.input.value;
-    const state: SavedState = { draft: this.draftHoldsKey ? '' : text, ...(this.conversationId ? { conversationId: this.conversationId } : {}) };
+  /** The webview's own state: a draft the host found the API key in is not kept there. */
+  private saveState(): void {
+    const state: SavedState = { draft: this.draftHoldsKey ? '' : this.input.value, ...(this.conversationId ? { conversationId: this.conversationId } : {}) };
     this.vscode.setState(state);
-    return text;
   }
 
 }

@@ -49,7 +49,7 @@ export interface ChatControllerDeps {
 }
 
 /** Why a message holding the API key was not sent (its text stays in the box). */
-export function holdsKeyRefusal(): string {
+function holdsKeyRefusal(): string {
   return l10n.t(
     'This message holds your AI Chat API key (in its text or an attached file). Take the key out, then send again: nothing was sent or saved.',
   );

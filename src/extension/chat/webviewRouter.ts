@@ -64,13 +64,10 @@ export interface WebviewRouterDeps extends CodeActionDeps {
 export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) => Promise<void> {
   const { session, controller, surfaces, attachments, meter } = deps;
   const post = (m: HostMessage) => surfaces.post(m);
-  /** What the showing webview was last told of its draft holding the key. */
-  let draftHoldsKey = false;
   return async (msg) => {
     switch (msg.type) {
       case 'ready': {
         const surface = surfaces.current;
-        draftHoldsKey = false;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
         const queued = surfaces.markReady(surface).filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
@@ -167,8 +164,7 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         // the webview is told, so that it neither keeps it in its own state nor lets it go unsaid.
         const holds = !!msg.text && (await deps.holdsKey(msg.text));
         await deps.context.workspaceState.update(DRAFT_KEY, holds ? undefined : msg.text || undefined);
-        if (holds || draftHoldsKey) post({ type: 'draftHoldsKey', holds });
-        draftHoldsKey = holds;
+        post({ type: 'draftHoldsKey', holds });
         return;
       }
       case 'sendFewer':

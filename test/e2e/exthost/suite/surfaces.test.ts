@@ -142,10 +142,10 @@ describe('Where the chat is shown', () => {
     let release: () => void = () => undefined;
     const restoring = new Promise<void>((r) => (release = r));
     const { s } = surfaces(() => restoring);
-    const chatTabs = () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(CHAT_VIEW_TYPE)).length;
+    const chatTabList = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(CHAT_VIEW_TYPE));
+    const chatTabs = () => chatTabList().length;
     // Panels of the tests before (some still closing) are closed first: the count starts at none.
-    const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(CHAT_VIEW_TYPE));
+    const open = chatTabList();
     if (open.length) await vscode.window.tabGroups.close(open);
     for (let i = 0; i < 250 && chatTabs() > 0; i++) await new Promise((r) => setTimeout(r, 20));
     const before = chatTabs();
