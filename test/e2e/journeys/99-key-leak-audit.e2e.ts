@@ -70,19 +70,24 @@ describe('Journey 99: key-leak audit', () => {
     // The key pasted into the message box by mistake and Enter pressed: nothing goes to the
     // service, the box gets it back and says why; the window is then reloaded with the key still
     // in the box, and the scan below finds it in no file (the draft is kept on disk otherwise).
+    // In the side bar, where a new user has the chat.
+    await wb.runCommand('AI Chat: Move Chat to Side Bar');
+    await page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
+    const side = new Chat(wb, await wb.chatFrame());
     const pasted = `Is this key right? ${DEMO_KEY}`;
     const requestsBefore = chatRequests().length;
-    await chat.message().fill(pasted);
-    await chat.message().press('Enter');
-    await waitFor(async () => (await chat.alertTexts()).some((t) => /^This message holds your AI Chat API key/.test(t)), 'the message with the key was not refused');
-    await waitFor(async () => (await chat.alertTexts()).some((t) => /^The message box holds your AI Chat API key/.test(t)), 'the box does not say it holds the key');
+    await side.message().fill(pasted);
+    await side.message().press('Enter');
+    await waitFor(async () => (await side.alertTexts()).some((t) => /^This message holds your AI Chat API key/.test(t)), 'the message with the key was not refused');
+    await waitFor(async () => (await side.alertTexts()).some((t) => /^The message box holds your AI Chat API key/.test(t)), 'the box does not say it holds the key');
     assert.equal(chatRequests().length, requestsBefore, 'the message with the key went to the service');
-    assert.equal(await chat.message().inputValue(), pasted, 'the refused text is back in the box');
+    assert.equal(await side.message().inputValue(), pasted, 'the refused text is back in the box');
 
     await wb.reload();
     await new Promise((r) => setTimeout(r, 3000));
     const reopened = new Chat(wb, await wb.chatFrame());
     await reopened.message().waitFor({ timeout: 30_000 });
+    assert.ok(await page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().isVisible(), 'the chat is in the side bar after the reload');
     assert.ok(!(await reopened.message().inputValue()).includes(DEMO_KEY), 'the box holds the key again after the reload');
     // The whole profile folder (user data, extensions, the demo folder, code-server's log and
     // config) and the run's results (screenshots, the logs kept for failures).
