@@ -6,7 +6,7 @@ import { creditsText } from '../../protocol/wording';
 import type { HistoryMessage } from './conversation';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens, messageTooLongError, requestBudget } from '../context/contextBudget';
 import { modelUsability, type ModelLike } from '../account/models';
-import { nativeContext, type NativeTurn } from './nativeChat';
+import { nativeContext, turnsWithout, type NativeTurn } from './nativeChat';
 
 /** The vendor name of the provider (package.json `languageModelChatProviders`). */
 export const LM_VENDOR = 'aichat';
@@ -95,7 +95,11 @@ export type LmConversion = { ok: true; messages: HistoryMessage[] } | { ok: fals
  * messages left out, system messages first. Tool calls, tool results and images cannot be sent
  * to the service: refused with a message that says so, never dropped in silence.
  */
-export function lmToServiceMessages(messages: readonly LmMessage[], budget: number = Number.POSITIVE_INFINITY): LmConversion {
+export function lmToServiceMessages(
+  messages: readonly LmMessage[],
+  budget: number = Number.POSITIVE_INFINITY,
+  holdsKey: (text: string) => boolean = () => false,
+): LmConversion {
   const system: string[] = [];
   const turns: NativeTurn[] = [];
   for (const m of messages) {
@@ -108,8 +112,13 @@ export function lmToServiceMessages(messages: readonly LmMessage[], budget: numb
   }
   const last = turns.at(-1);
   if (last?.role !== 'user') return { ok: false, message: l10n.t('The request must end with a user message with text to send.') };
+  // The key goes in the request's header only. An earlier prompt that held it was refused; the
+  // chat hands it back with each later request, so it is left out (with the refusal after it).
+  if (holdsKey(last.content) || system.some(holdsKey)) {
+    return { ok: false, message: l10n.t('This request holds your AI Chat API key, so it was not sent. Take the key out and try again.') };
+  }
   // The same ids, budget, trimming and order as the @aichat participant's requests.
-  const selection = nativeContext(turns.slice(0, -1), last.content, system.join('\n\n'), budget);
+  const selection = nativeContext(turnsWithout(turns.slice(0, -1), holdsKey), last.content, system.join('\n\n'), budget);
   if (!selection.ok) return { ok: false, message: messageTooLongError(selection).message };
   return { ok: true, messages: selection.messages };
 }

@@ -38,6 +38,27 @@ export function nativeContext(turns: readonly NativeTurn[], prompt: string, syst
   return selectContext({ systemPrompt, message: prompt, earlier: stored, budget, messageId: formatMessageId(kept.length) });
 }
 
+/**
+ * The Chat view's turns without the requests that were refused for holding the API key (`holds`),
+ * each with the answer after it (the refusal): VS Code keeps them in its history and hands them
+ * back with every later request.
+ */
+export function turnsWithout(turns: readonly NativeTurn[], holds: (text: string) => boolean): NativeTurn[] {
+  const kept: NativeTurn[] = [];
+  let dropAnswer = false;
+  for (const turn of turns) {
+    if (turn.role === 'user') {
+      dropAnswer = holds(turn.content);
+      if (!dropAnswer) kept.push(turn);
+    } else if (dropAnswer) {
+      dropAnswer = false;
+    } else {
+      kept.push(turn);
+    }
+  }
+  return kept;
+}
+
 export interface NativeAnswerSink {
   /** Text of the reply as it streams. */
   text(chunk: string): void;

@@ -4,11 +4,13 @@
 // Chat view is shown in the secondary side bar, and only the service address of the reference
 // server set. The user sets the key and types `@aichat ...` in the Chat view: the reference server
 // must receive the request, with the user's AI Chat model, whatever the Chat view's picker shows.
+// A prompt that holds the key is refused there and never reaches the service, then or later.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { DEMO_KEY } from '../../server/fixtures';
 import { startDemo, type Demo } from '../launcher';
 import { e2e } from '../setup';
 import { setKey } from '../steps';
@@ -40,7 +42,7 @@ describe('Journey 34: @aichat in the Chat view', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("in a fresh profile, @aichat answers in VS Code's Chat view with the user's key and AI Chat model, and the service gets the request", async function () {
+  it("in a fresh profile, @aichat answers in VS Code's Chat view with the user's key and AI Chat model, and the service gets the request; a prompt holding the key is not sent", async function () {
     this.timeout(300_000);
     dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-e2e-chatview-'));
     // VS Code's defaults for what the suite's profile changes: AI features on, the secondary side
@@ -75,6 +77,26 @@ describe('Journey 34: @aichat in the Chat view', () => {
       const body = chats.at(-1)?.body as { model?: string; messages?: Array<{ role: string; content: string }> };
       assert.equal(body.model, 'swift-chat', "the user's AI Chat model answers, whatever the Chat view's picker shows");
       assert.match(body.messages?.at(-1)?.content ?? '', /hello from the Chat view e2e-chatview-one/);
+
+      // The key pasted into a prompt: refused in the Chat view, nothing sent to the service.
+      await askInChatView(page, `@aichat is this the right key? ${DEMO_KEY}`);
+      await waitFor(async () => {
+        shown = await lastResponse(page);
+        return /holds your AI Chat API key, so it was not sent/.test(shown);
+      }, () => `@aichat did not refuse a prompt that holds the key: ${shown}`, 60_000);
+      const chatCount = () => demo!.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat').length;
+      assert.equal(chatCount(), before + 1, 'a prompt that holds the key reaches no service');
+      // The next request carries the Chat view's history without the refused request.
+      await askInChatView(page, '@aichat and now e2e-chatview-two');
+      await waitFor(async () => {
+        shown = await lastResponse(page);
+        return /e2e-chatview-two/.test(shown);
+      }, () => `@aichat did not answer after the refusal: ${shown}`, 60_000);
+      const next = demo.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat');
+      assert.equal(next.length, before + 2);
+      const sentText = JSON.stringify(next.at(-1)?.body);
+      assert.match(sentText, /e2e-chatview-one/, 'the earlier turn is sent');
+      assert.ok(!sentText.includes(DEMO_KEY), 'the refused request is not in the history sent');
     } finally {
       await context.close();
     }

@@ -74,6 +74,27 @@ describe('core: the service models as a language model provider', () => {
     assert.equal(lmToServiceMessages([text('system', 'only rules')]).ok, false);
   });
 
+  it('a request whose prompt or system text holds the API key is refused; an earlier prompt that held it is left out', () => {
+    const key = 'sk-live-0123456789';
+    const holds = (t: string) => t.includes(key);
+    const prompt = lmToServiceMessages([text('user', `is ${key} right?`)], undefined, holds);
+    assert.equal(prompt.ok, false);
+    if (!prompt.ok) assert.match(prompt.message, /holds your AI Chat API key, so it was not sent/);
+    const system = lmToServiceMessages([text('system', `.env: KEY=${key}`), text('user', 'hi')], undefined, holds);
+    assert.equal(system.ok, false);
+    const later = lmToServiceMessages(
+      [text('user', 'What is a tide?'), text('assistant', 'The sea rising.'), text('user', `key ${key}`), text('user', 'And a neap tide?')],
+      undefined,
+      holds,
+    );
+    assert.ok(later.ok);
+    assert.deepEqual(
+      later.messages.map((m) => m.content),
+      ['What is a tide?', 'The sea rising.', 'And a neap tide?'],
+    );
+    assert.ok(lmToServiceMessages([text('user', 'a message about API keys, sk-demo-x')], undefined, holds).ok, 'only the key itself counts');
+  });
+
   it('keeps the newest turns of a very long request within the message id space', () => {
     const many: LmMessage[] = [];
     for (let i = 0; i < MESSAGE_ID_SPACE + 300; i++) many.push(text(i % 2 ? 'assistant' : 'user', `turn ${i}`));

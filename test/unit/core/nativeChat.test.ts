@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
-import { answerNative, nativeHistory, type ChatBackend, type NativeTurn, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
+import { answerNative, nativeHistory, turnsWithout, type ChatBackend, type NativeTurn, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
 
 const settings = { model: 'swift-chat', temperature: 1, search: false, baseUrl: 'https://chat.example/api' };
 
@@ -65,6 +65,27 @@ describe('@aichat: the Chat view answered through the service', () => {
     assert.equal(h[h.length - 1].content, 'the prompt');
     assert.ok(h.length <= 4096);
     assert.equal(h[h.length - 2].content, 'turn 4999');
+  });
+
+  it('a request refused for holding the key is left out of the later requests, with its refusal', () => {
+    const key = 'sk-live-0123456789';
+    const holds = (text: string) => text.includes(key);
+    const turns: NativeTurn[] = [
+      { role: 'user', content: 'What is a tide?' },
+      { role: 'assistant', content: 'The rise and fall of the sea.' },
+      { role: 'user', content: `my key is ${key}, why is it refused?` },
+      { role: 'assistant', content: 'This message holds your AI Chat API key, so it was not sent.' },
+      { role: 'user', content: `again ${key}` },
+      { role: 'user', content: 'What is a neap tide?' },
+      { role: 'assistant', content: 'A tide of small range.' },
+    ];
+    const kept = turnsWithout(turns, holds);
+    assert.deepEqual(
+      kept.map((t) => t.content),
+      ['What is a tide?', 'The rise and fall of the sea.', 'What is a neap tide?', 'A tide of small range.'],
+    );
+    assert.ok(!JSON.stringify(nativeHistory(kept, 'And a spring tide?', '')).includes(key), 'the key is in no message sent');
+    assert.deepEqual(turnsWithout(turns, () => false), turns, 'nothing is left out when no turn holds the key');
   });
 
   it('streams the reply into the Chat view and sends the chosen model', async () => {

@@ -2,7 +2,7 @@
 // same client (same key and address rules, same model, credits brought up to date after the
 // reply, the panel's error wording). Registered only where the host offers the Chat API.
 import * as vscode from 'vscode';
-import { answerNative, budgetForModel, messageTooLongError, nativeContext, type NativeTurn } from '../../../core';
+import { answerNative, budgetForModel, messageTooLongError, nativeContext, turnsWithout, type NativeTurn } from '../../../core';
 import type { ErrorAction } from '../../../protocol';
 import type { TurnAccounting } from '../../account/turnAccounting';
 import type { ClientProvider } from '../../platform/clientProvider';
@@ -10,6 +10,7 @@ import type { ConfigService } from '../../platform/config';
 import type { InstructionsService } from '../../editor/instructions';
 import type { ApiKeyStore } from '../../account/keyStore';
 import type { Logger } from '../../platform/log';
+import { holdsSecret } from '../../platform/redact';
 import type { ModelService } from '../../account/modelService';
 
 export const PARTICIPANT_ID = 'aiChat.participant';
@@ -99,6 +100,17 @@ async function answer(
     stream.button({ command: 'aiChat.setApiKey', title: vscode.l10n.t('Set API Key') });
     return {};
   }
+  // The key goes in the request's header only: a prompt that holds it is not sent.
+  const secrets = deps.keys.knownSecrets();
+  const holdsKey = (text: string) => holdsSecret(text, secrets);
+  if (holdsKey(request.prompt)) {
+    stream.markdown(
+      vscode.l10n.t(
+        'This message holds your AI Chat API key, so it was not sent. Take the key out and ask again. The Chat view keeps its own history of requests: remove this one from it so that the key is not kept there.',
+      ),
+    );
+    return {};
+  }
   const settings = deps.config.settings;
   if (!settings.model) {
     stream.markdown(vscode.l10n.t('No model is selected. Pick the model that answers (its cost per message is shown).'));
@@ -109,7 +121,7 @@ async function answer(
   const budget = budgetForModel(deps.models.models, settings.model, settings.contextMaxTokens).inputTokens;
   // The instructions are read when first needed: the first request waits for that read.
   await deps.instructions.ready;
-  const selection = nativeContext(turnsOf(context), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt), budget);
+  const selection = nativeContext(turnsWithout(turnsOf(context), holdsKey), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt), budget);
   if (!selection.ok) {
     stream.markdown(messageTooLongError(selection).message);
     return {};

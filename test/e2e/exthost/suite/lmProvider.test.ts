@@ -102,6 +102,23 @@ describe('The AI Chat models as a language model provider', function () {
     assert.equal(reqs.at(-1)?.body?.messages?.at(-1)?.content, 'Say something e2e-lm-check len:400');
   });
 
+  it('a request that holds the API key is refused and sends nothing; an earlier prompt that held it is left out', async () => {
+    const swift = (await models()).find((m) => m.id === 'swift-chat');
+    assert.ok(swift);
+    const before = (await chatRequests()).length;
+    await assert.rejects(
+      async () => readAll(await swift.sendRequest([vscode.LanguageModelChatMessage.User(`Is this my key? ${DEMO_KEY}`)], {})),
+      (err: Error) => /holds your AI Chat API key, so it was not sent/.test(err.message),
+    );
+    assert.equal((await chatRequests()).length, before, 'no request reached the service');
+    // The chat hands the refused prompt back with the next request: it is not sent then either.
+    const history = [vscode.LanguageModelChatMessage.User(`Is this my key? ${DEMO_KEY}`), vscode.LanguageModelChatMessage.User('Then say e2e-lm-after-key')];
+    assert.match(await readAll(await swift.sendRequest(history, {})), /e2e-lm-after-key/);
+    const sent = (await chatRequests()).slice(before);
+    assert.equal(sent.length, 1);
+    assert.ok(!JSON.stringify(sent[0].body).includes(DEMO_KEY), 'the key is in no message sent');
+  });
+
   it('a long request is sent within the model budget: the newest whole turns, the prompt last', async () => {
     const swift = (await models()).find((m) => m.id === 'swift-chat');
     assert.ok(swift);
