@@ -171,27 +171,33 @@ export class Workbench {
   /** F1, type the command's full title ("AI Chat: Set API Key"), run it. */
   async runCommand(title: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
+      const last = attempt >= 2;
       await this.openPalette();
       // A palette closed by a focus change before it was typed into: open it again.
       const typed = await this.quickInputBox()
-        .fill(`>${title}`, { timeout: attempt < 2 ? 5_000 : 30_000 })
+        .fill(`>${title}`, { timeout: last ? 30_000 : 5_000 })
         .then(() => true, (err: unknown) => {
-          if (attempt >= 2) throw err;
+          if (last) throw err;
           return false;
         });
-      if (typed) break;
-      await this.focusWorkbench();
-    }
-    const row = this.quickPickRows().filter({ hasText: title }).first();
-    await row.waitFor({ timeout: 15_000 }).catch(async () => {
-      throw new Error(`no command "${title}" in the palette; it listed: ${(await this.quickPickLabels()).join(' | ')}`);
-    });
-    // Enter runs the focused row; a click can miss a list that is still being laid out.
-    const focused = this.quickPickRows().and(this.page.locator('.focused')).first();
-    if (((await focused.getAttribute('aria-label').catch(() => null)) ?? '').startsWith(title)) {
-      await this.page.keyboard.press('Enter');
-    } else {
-      await row.click();
+      const row = this.quickPickRows().filter({ hasText: title }).first();
+      // A palette that lost its text (or closed) before it listed the command: open it again.
+      const listed = typed && (await row.waitFor({ timeout: last ? 15_000 : 8_000 }).then(() => true, () => false));
+      if (!listed) {
+        if (last) throw new Error(`no command "${title}" in the palette; it listed: ${(await this.quickPickLabels()).join(' | ')}`);
+        await this.closeQuickInput();
+        await this.focusWorkbench();
+        continue;
+      }
+      // Enter on the palette's own box runs the focused row (keys pressed on the page go wherever
+      // the focus is); a click can miss a list that is still being laid out.
+      const focused = this.quickPickRows().and(this.page.locator('.focused')).first();
+      if (((await focused.getAttribute('aria-label').catch(() => null)) ?? '').startsWith(title)) {
+        await this.quickInputBox().press('Enter');
+      } else {
+        await row.click();
+      }
+      return;
     }
   }
 
@@ -200,7 +206,8 @@ export class Workbench {
     const box = this.quickInputBox();
     await box.waitFor({ state: 'visible', timeout: 15_000 });
     await box.fill(text);
-    await this.page.keyboard.press('Enter');
+    // On the box itself: a key pressed on the page goes wherever the focus moved meanwhile.
+    await box.press('Enter');
   }
 
   /** The validation/help message line of the quick input. */
