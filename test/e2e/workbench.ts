@@ -60,6 +60,24 @@ export class Workbench {
     await this.waitForWorkbench();
   }
 
+  /**
+   * A reload a user would do (Developer: Reload Window), after the workbench saved its layout in
+   * the background: a page reload can come back to an older layout (the editors and side bar
+   * view of a few seconds before).
+   */
+  async reloadWindow(): Promise<void> {
+    await sleep(4_000);
+    // A mark on the page that goes with it: the workbench found afterwards is the new one.
+    await this.page.evaluate(() => Object.assign(window, { e2eBeforeReload: true }));
+    await this.runCommand('Developer: Reload Window');
+    await waitFor(
+      () => this.page.evaluate(() => !(window as unknown as { e2eBeforeReload?: boolean }).e2eBeforeReload).catch(() => false),
+      'Developer: Reload Window did not reload the page',
+      60_000,
+    );
+    await this.waitForWorkbench();
+  }
+
   private async waitForWorkbench(): Promise<void> {
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await this.statusItem().waitFor({ timeout: 60_000 });

@@ -78,20 +78,10 @@ async function waitForTranscript(chat: Chat, expected: string[], what: string, t
   );
 }
 
-/** A reload a user would do: after the workbench saved its layout (it does so in the background). */
+/** A reload a user would do: Developer: Reload Window (see Workbench.reloadWindow). */
 async function reloadWindow(): Promise<Workbench> {
-  await sleep(4_000);
   const wb = e2e().wb;
-  // A mark on the page that goes with it: the workbench found afterwards is the new one.
-  await wb.page.evaluate(() => Object.assign(window, { e2eBeforeReload: true }));
-  await wb.runCommand('Developer: Reload Window');
-  await waitFor(
-    () => wb.page.evaluate(() => !(window as unknown as { e2eBeforeReload?: boolean }).e2eBeforeReload).catch(() => false),
-    'Developer: Reload Window did not reload the page',
-    60_000,
-  );
-  await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await wb.statusItem().waitFor({ timeout: 60_000 });
+  await wb.reloadWindow();
   return wb;
 }
 
