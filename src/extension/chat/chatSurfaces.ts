@@ -77,8 +77,9 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
       this.surface.reveal(preserveFocus);
       return;
     }
-    // Resolves the view (resolveWebviewView attaches the chat to it).
-    await vscode.commands.executeCommand(`${chatViewId()}.focus`);
+    // Resolves the view (resolveWebviewView attaches the chat to it); with preserveFocus the
+    // view is opened without taking the keyboard from where the user is typing.
+    await vscode.commands.executeCommand(`${chatViewId()}.focus`, { preserveFocus });
     await this.viewResolved(5000);
     // The view was resolved while the chat was elsewhere (its location just changed).
     const view = this.view;

@@ -37,4 +37,34 @@ describe('Journey 5: Send Selection', () => {
     assert.match(last, /inventory\.ts/);
     await wb.screenshot('send-selection');
   });
+
+  it('from a window whose side bar shows the Explorer, the chat opens in the side bar with the selection and the editor keeps the focus', async () => {
+    resetServer();
+    const wb = await readyWithKey();
+    // The side bar on another view across a reload: the chat's view is not shown, so not resolved.
+    await wb.runCommand('AI Chat: Move Chat to Side Bar');
+    const chatTabs = wb.page.locator('.tabs-container .tab').filter({ hasText: 'AI Chat' });
+    await waitFor(async () => (await chatTabs.count()) === 0, 'the chat stayed in its editor tab', 15_000);
+    await wb.runCommand('View: Show Explorer');
+    const explorerShown = () =>
+      waitFor(async () => /explorer/i.test(await wb.page.locator('.part.sidebar .title-label').first().innerText().catch(() => '')), 'the side bar does not show the Explorer', 30_000);
+    await explorerShown();
+    await wb.reloadWindow();
+    await explorerShown();
+    const chatShown = await wb.chatFrame(3_000).then(() => true, () => false);
+    assert.equal(chatShown, false, 'no chat is shown before the selection is sent');
+    await wb.openFile('inventory.ts');
+    await wb.selectLines(9, 15);
+    await wb.editorContextMenu(/Send Selection/);
+    await wb.answerInput('And its cost? e2e-selection-unresolved');
+    // Found where it opened, not brought forward with Open Chat (which would take the focus).
+    const chat = await wb.settledChat();
+    await waitFor(async () => (await chat.articles('You').allTextContents()).some((t) => t.includes('e2e-selection-unresolved')), 'the selection never showed up in the chat');
+    assert.equal(await chatTabs.count(), 0, 'the chat opened in its side bar view, not in an editor tab');
+    // The chat opened beside the editor without taking the keyboard: typing goes on in the editor.
+    const inEditor = () => wb.page.evaluate(() => !!document.activeElement?.closest('.editor-group-container .monaco-editor'));
+    assert.ok(await inEditor(), `the focus left the editor for ${await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))}`);
+    await chat.waitForIdle();
+    assert.ok(await inEditor(), 'the focus stays in the editor while the reply streams');
+  });
 });
