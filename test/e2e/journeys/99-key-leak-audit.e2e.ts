@@ -83,8 +83,9 @@ describe('Journey 99: key-leak audit', () => {
     assert.equal(chatRequests().length, requestsBefore, 'the message with the key went to the service');
     assert.equal(await side.message().inputValue(), pasted, 'the refused text is back in the box');
 
-    await wb.reload();
-    await new Promise((r) => setTimeout(r, 3000));
+    // Developer: Reload Window: the workbench saves its layout and each webview's state first (a
+    // page reload may come back to an older layout and save nothing).
+    await wb.reloadWindow();
     const reopened = new Chat(wb, await wb.chatFrame());
     await reopened.message().waitFor({ timeout: 30_000 });
     assert.ok(await page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().isVisible(), 'the chat is in the side bar after the reload');
