@@ -102,19 +102,27 @@ export function lmToServiceMessages(
 ): LmConversion {
   const system: string[] = [];
   const turns: NativeTurn[] = [];
+  /** Where the request itself begins: after the last answer, even an empty one (a failed reply). */
+  let requestStart = 0;
   for (const m of messages) {
     const other = m.parts.find((p): p is Extract<LmPart, { kind: 'other' }> => p.kind === 'other');
     if (other) return { ok: false, message: l10n.t('AI Chat models answer text only; this request holds {0}, which the service cannot take.', other.what) };
     const content = m.parts.map((p) => (p.kind === 'text' ? p.value : '')).join('');
+    if (m.role === 'assistant') requestStart = turns.length + (content.trim() ? 1 : 0);
     if (!content.trim()) continue;
     if (m.role === 'system') system.push(content);
     else turns.push({ role: m.role, content });
   }
   const last = turns.at(-1);
   if (last?.role !== 'user') return { ok: false, message: l10n.t('The request must end with a user message with text to send.') };
-  // The key goes in the request's header only. An earlier prompt that held it was refused; the
-  // chat hands it back with each later request, so it is left out (with the refusal after it).
-  if (holdsKey(last.content) || system.some(holdsKey)) {
+  // The key goes in the request's header only. The request is the user messages after the last
+  // answer (an attached file, then the question): one that holds the key refuses it all. An
+  // earlier turn that held it was refused (or quotes it): the chat hands it back with each later
+  // request, so it is left out.
+  if (system.some(holdsKey)) {
+    return { ok: false, message: l10n.t('The instructions sent with this request (its system prompt) hold your AI Chat API key, so it was not sent. Take the key out of them and try again.') };
+  }
+  if (turns.slice(requestStart).some((t) => holdsKey(t.content))) {
     return { ok: false, message: l10n.t('This request holds your AI Chat API key, so it was not sent. Take the key out and try again.') };
   }
   // The same ids, budget, trimming and order as the @aichat participant's requests.

@@ -39,22 +39,22 @@ export function nativeContext(turns: readonly NativeTurn[], prompt: string, syst
 }
 
 /**
- * The Chat view's turns without the requests that were refused for holding the API key (`holds`),
- * each with the answer after it (the refusal): VS Code keeps them in its history and hands them
- * back with every later request.
+ * The Chat view's turns without any that holds the API key (`holds`): a request refused for it,
+ * with the answer after it (the refusal), and an answer that quotes the key (another model's, or
+ * one built by the extension that calls). VS Code keeps them in its history and hands them back
+ * with every later request.
  */
 export function turnsWithout(turns: readonly NativeTurn[], holds: (text: string) => boolean): NativeTurn[] {
   const kept: NativeTurn[] = [];
-  let dropAnswer = false;
+  let refused = false;
   for (const turn of turns) {
-    if (turn.role === 'user') {
-      dropAnswer = holds(turn.content);
-      if (!dropAnswer) kept.push(turn);
-    } else if (dropAnswer) {
-      dropAnswer = false;
-    } else {
-      kept.push(turn);
+    if (turn.role === 'user') refused = holds(turn.content);
+    else if (refused) {
+      // The answer to a refused request.
+      refused = false;
+      continue;
     }
+    if (!holds(turn.content)) kept.push(turn);
   }
   return kept;
 }

@@ -2,6 +2,7 @@
 // origins the user agreed to send it to) kept beside it as a second secret.
 import * as vscode from 'vscode';
 import { approveKeyOrigin, bindKey, parseKeyBinding, type KeyBinding } from '../../core/account/address';
+import { holdsSecret } from '../platform/redact';
 
 export const API_KEY_SECRET = 'aiChat.apiKey';
 export const KEY_ORIGIN_SECRET = 'aiChat.apiKeyOrigins';
@@ -71,6 +72,11 @@ export class ApiKeyStore implements vscode.Disposable {
   /** Every key this window knows of, stored or being checked: for redaction only (never logged or posted). */
   knownSecrets(): string[] {
     return [...(this.cached ? [this.cached] : []), ...this.pending];
+  }
+
+  /** Whether `text` holds one of these keys (such a text is neither sent, queued nor kept). */
+  holds(text: string): boolean {
+    return holdsSecret(text, this.knownSecrets());
   }
 
   /** Marks a key being checked (so the log redacts it); call the returned function when done. */

@@ -22,7 +22,6 @@ import { showHistory } from './history';
 import { pickQuestion } from './goToQuestion';
 import type { ApiKeyStore } from '../account/keyStore';
 import { isSafeConversationId } from '../platform/links';
-import { holdsSecret } from '../platform/redact';
 import type { Logger } from '../platform/log';
 import { addressNotice } from '../platform/serviceAddress';
 import type { ModelService } from '../account/modelService';
@@ -279,7 +278,7 @@ export class ChatPanelController implements vscode.Disposable {
   /** Whether `text` holds the window's API key (the stored one, or one being checked). */
   async holdsKey(text: string): Promise<boolean> {
     await this.deps.keys.get();
-    return holdsSecret(text, this.deps.keys.knownSecrets());
+    return this.deps.keys.holds(text);
   }
 
   /** Sends a message from the panel, a selection or a command (opens the panel first). */

@@ -74,7 +74,7 @@ describe('core: the service models as a language model provider', () => {
     assert.equal(lmToServiceMessages([text('system', 'only rules')]).ok, false);
   });
 
-  it('a request whose prompt or system text holds the API key is refused; an earlier prompt that held it is left out', () => {
+  it('a request whose prompt, attached text or system text holds the API key is refused; an earlier turn that held it is left out', () => {
     const key = 'sk-live-0123456789';
     const holds = (t: string) => t.includes(key);
     const prompt = lmToServiceMessages([text('user', `is ${key} right?`)], undefined, holds);
@@ -82,15 +82,29 @@ describe('core: the service models as a language model provider', () => {
     if (!prompt.ok) assert.match(prompt.message, /holds your AI Chat API key, so it was not sent/);
     const system = lmToServiceMessages([text('system', `.env: KEY=${key}`), text('user', 'hi')], undefined, holds);
     assert.equal(system.ok, false);
+    if (!system.ok) assert.match(system.message, /instructions sent with this request \(its system prompt\) hold your AI Chat API key/);
+    // The request is every user message after the last answer: an attached file, then the question.
+    const attached = lmToServiceMessages([text('user', `.env\nKEY=${key}`), text('user', 'What does my .env say?')], undefined, holds);
+    assert.equal(attached.ok, false, 'an attached file that holds the key refuses the request, not just drops the file');
+    // A refused request comes back with an empty answer (it failed) before the next one.
     const later = lmToServiceMessages(
-      [text('user', 'What is a tide?'), text('assistant', 'The sea rising.'), text('user', `key ${key}`), text('user', 'And a neap tide?')],
+      [
+        text('user', 'What is a tide?'),
+        text('assistant', 'The sea rising.'),
+        text('user', `key ${key}`),
+        text('assistant', ''),
+        text('user', 'What is in my .env?'),
+        text('assistant', `It says KEY=${key}`),
+        text('user', 'And a neap tide?'),
+      ],
       undefined,
       holds,
     );
     assert.ok(later.ok);
     assert.deepEqual(
       later.messages.map((m) => m.content),
-      ['What is a tide?', 'The sea rising.', 'And a neap tide?'],
+      ['What is a tide?', 'The sea rising.', 'What is in my .env?', 'And a neap tide?'],
+      'the refused request and the answer that quotes the key are left out',
     );
     assert.ok(lmToServiceMessages([text('user', 'a message about API keys, sk-demo-x')], undefined, holds).ok, 'only the key itself counts');
   });

@@ -67,7 +67,7 @@ describe('@aichat: the Chat view answered through the service', () => {
     assert.equal(h[h.length - 2].content, 'turn 4999');
   });
 
-  it('a request refused for holding the key is left out of the later requests, with its refusal', () => {
+  it('a request refused for holding the key is left out of the later requests, with its refusal, and so is an answer that quotes the key', () => {
     const key = 'sk-live-0123456789';
     const holds = (text: string) => text.includes(key);
     const turns: NativeTurn[] = [
@@ -78,11 +78,16 @@ describe('@aichat: the Chat view answered through the service', () => {
       { role: 'user', content: `again ${key}` },
       { role: 'user', content: 'What is a neap tide?' },
       { role: 'assistant', content: 'A tide of small range.' },
+      { role: 'user', content: 'What is in my .env?' },
+      { role: 'assistant', content: `It says KEY=${key}` },
+      { role: 'user', content: 'Thanks' },
+      { role: 'assistant', content: 'You are welcome.' },
     ];
     const kept = turnsWithout(turns, holds);
     assert.deepEqual(
       kept.map((t) => t.content),
-      ['What is a tide?', 'The rise and fall of the sea.', 'What is a neap tide?', 'A tide of small range.'],
+      ['What is a tide?', 'The rise and fall of the sea.', 'What is a neap tide?', 'A tide of small range.', 'What is in my .env?', 'Thanks', 'You are welcome.'],
+      'the refused requests and their refusal, and the answer that quotes the key, are left out',
     );
     assert.ok(!JSON.stringify(nativeHistory(kept, 'And a spring tide?', '')).includes(key), 'the key is in no message sent');
     assert.deepEqual(turnsWithout(turns, () => false), turns, 'nothing is left out when no turn holds the key');

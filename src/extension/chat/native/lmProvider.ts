@@ -9,7 +9,6 @@ import type { ClientProvider } from '../../platform/clientProvider';
 import type { ConfigService } from '../../platform/config';
 import type { ApiKeyStore } from '../../account/keyStore';
 import type { Logger } from '../../platform/log';
-import { holdsSecret } from '../../platform/redact';
 import type { ModelService } from '../../account/modelService';
 
 export interface LmProviderDeps {
@@ -94,11 +93,10 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
       if (model.id === LM_SETUP_MODEL_ID) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
       if (!(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
       // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
-      const secrets = deps.keys.knownSecrets();
       const converted = lmToServiceMessages(
         messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })),
         model.maxInputTokens,
-        (text) => holdsSecret(text, secrets),
+        (text) => deps.keys.holds(text),
       );
       if (!converted.ok) throw new Error(converted.message);
       const controller = new AbortController();

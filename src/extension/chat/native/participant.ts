@@ -10,7 +10,6 @@ import type { ConfigService } from '../../platform/config';
 import type { InstructionsService } from '../../editor/instructions';
 import type { ApiKeyStore } from '../../account/keyStore';
 import type { Logger } from '../../platform/log';
-import { holdsSecret } from '../../platform/redact';
 import type { ModelService } from '../../account/modelService';
 
 export const PARTICIPANT_ID = 'aiChat.participant';
@@ -101,12 +100,11 @@ async function answer(
     return {};
   }
   // The key goes in the request's header only: a prompt that holds it is not sent.
-  const secrets = deps.keys.knownSecrets();
-  const holdsKey = (text: string) => holdsSecret(text, secrets);
+  const holdsKey = (text: string) => deps.keys.holds(text);
   if (holdsKey(request.prompt)) {
     stream.markdown(
       vscode.l10n.t(
-        'This message holds your AI Chat API key, so it was not sent. Take the key out and ask again. The Chat view keeps its own history of requests: remove this one from it so that the key is not kept there.',
+        'This message holds your AI Chat API key, so it was not sent. Take the key out and ask again. The Chat view keeps its own history of requests: remove this request from it (or delete this chat) so that the key is not kept there.',
       ),
     );
     return {};
@@ -121,7 +119,21 @@ async function answer(
   const budget = budgetForModel(deps.models.models, settings.model, settings.contextMaxTokens).inputTokens;
   // The instructions are read when first needed: the first request waits for that read.
   await deps.instructions.ready;
-  const selection = nativeContext(turnsWithout(turnsOf(context), holdsKey), request.prompt, deps.instructions.systemPrompt(settings.systemPrompt), budget);
+  const systemPrompt = deps.instructions.systemPrompt(settings.systemPrompt);
+  if (holdsKey(systemPrompt)) {
+    stream.markdown(
+      vscode.l10n.t(
+        'The instructions sent with @aichat (the aiChat.systemPrompt setting or the project instructions file) hold your AI Chat API key, so nothing was sent. Take the key out of them and ask again.',
+      ),
+    );
+    stream.button(
+      holdsKey(settings.systemPrompt)
+        ? { command: 'workbench.action.openSettings', arguments: ['aiChat.systemPrompt'], title: vscode.l10n.t('Open Settings') }
+        : { command: 'aiChat.openInstructions', title: vscode.l10n.t('Open Project Instructions') },
+    );
+    return {};
+  }
+  const selection = nativeContext(turnsWithout(turnsOf(context), holdsKey), request.prompt, systemPrompt, budget);
   if (!selection.ok) {
     stream.markdown(messageTooLongError(selection).message);
     return {};

@@ -112,7 +112,12 @@ describe('The AI Chat models as a language model provider', function () {
     );
     assert.equal((await chatRequests()).length, before, 'no request reached the service');
     // The chat hands the refused prompt back with the next request: it is not sent then either.
-    const history = [vscode.LanguageModelChatMessage.User(`Is this my key? ${DEMO_KEY}`), vscode.LanguageModelChatMessage.User('Then say e2e-lm-after-key')];
+    // A failed request comes back with an empty answer.
+    const history = [
+      vscode.LanguageModelChatMessage.User(`Is this my key? ${DEMO_KEY}`),
+      vscode.LanguageModelChatMessage.Assistant(''),
+      vscode.LanguageModelChatMessage.User('Then say e2e-lm-after-key'),
+    ];
     assert.match(await readAll(await swift.sendRequest(history, {})), /e2e-lm-after-key/);
     const sent = (await chatRequests()).slice(before);
     assert.equal(sent.length, 1);
