@@ -198,7 +198,10 @@ export class Workbench {
           if (last) throw err;
           return false;
         });
-      const row = this.quickPickRows().filter({ hasText: title }).first();
+      // The command itself, not a longer one that starts with its title ("Open Chat" and "Open Chat
+      // in Editor"): a row's label is the title, then ", " and its keybinding or group, if any.
+      const quoted = JSON.stringify(title);
+      const row = this.quickInput().locator(`.monaco-list-row[aria-label=${quoted}], .monaco-list-row[aria-label^=${JSON.stringify(`${title},`)}]`).first();
       // A palette that lost its text (or closed) before it listed the command: open it again.
       const listed = typed && (await row.waitFor({ timeout: last ? 15_000 : 8_000 }).then(() => true, () => false));
       if (!listed) {
@@ -210,7 +213,8 @@ export class Workbench {
       // Enter on the palette's own box runs the focused row (keys pressed on the page go wherever
       // the focus is); a click can miss a list that is still being laid out.
       const focused = this.quickPickRows().and(this.page.locator('.focused')).first();
-      if (((await focused.getAttribute('aria-label').catch(() => null)) ?? '').startsWith(title)) {
+      const label = (await focused.getAttribute('aria-label').catch(() => null)) ?? '';
+      if (label === title || label.startsWith(`${title},`)) {
         await this.quickInputBox().press('Enter');
       } else {
         await row.click();
@@ -403,7 +407,7 @@ export class Workbench {
 
   /** Opens (or reveals) the chat panel with the command and returns its view. */
   async openChat(): Promise<Chat> {
-    await this.runCommand('AI Chat: Open Chat');
+    await this.runCommand('AI Chat: Open Chat in Editor');
     return this.settledChat();
   }
 
