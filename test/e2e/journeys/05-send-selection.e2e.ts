@@ -66,5 +66,7 @@ describe('Journey 5: Send Selection', () => {
     assert.ok(await inEditor(), `the focus left the editor for ${await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))}`);
     await chat.waitForIdle();
     assert.ok(await inEditor(), 'the focus stays in the editor while the reply streams');
+    // The chat where the first test left it (in the editor) for the journeys after this one.
+    await wb.chat();
   });
 });

@@ -33,7 +33,10 @@ describe('Journey 20: Chat in the side bar', () => {
     const wb = await readyWithKey();
     const { page } = e2e();
 
-    // A new user finds the chat by the activity bar's "AI Chat" icon.
+    // A new user finds the chat by the activity bar's "AI Chat" icon, from another view (the icon
+    // of the view already shown hides the side bar instead).
+    await wb.runCommand('View: Show Explorer');
+    await waitFor(async () => /explorer/i.test(await page.locator('.part.sidebar .title-label').first().innerText().catch(() => '')), 'the side bar does not show the Explorer', 30_000);
     await page.locator('.part.activitybar .action-item [aria-label^="AI Chat"], .part.activitybar .action-label[aria-label^="AI Chat"]').first().click();
     await page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().waitFor({ timeout: 30_000 });
     const chat = new Chat(wb, await wb.chatFrame());

@@ -83,11 +83,13 @@ describe('Journey 99: key-leak audit', () => {
     assert.equal(chatRequests().length, requestsBefore, 'the message with the key went to the service');
     assert.equal(await side.message().inputValue(), pasted, 'the refused text is back in the box');
 
-    // Developer: Reload Window: the workbench saves its layout and each webview's state first (a
-    // page reload may come back to an older layout and save nothing).
+    // Developer: Reload Window: the workbench saves its layout and the webview's state first (a
+    // page reload may come back to an older layout). The box is read once the conversation is
+    // back, after the webview put back whatever draft was saved for it.
     await wb.reloadWindow();
     const reopened = new Chat(wb, await wb.chatFrame());
-    await reopened.message().waitFor({ timeout: 30_000 });
+    await waitFor(async () => (await reopened.transcript()).some((t) => t.includes('A last question before the audit')), 'the conversation did not come back after the reload', 30_000);
+    await new Promise((r) => setTimeout(r, 1000));
     assert.ok(await page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().isVisible(), 'the chat is in the side bar after the reload');
     assert.ok(!(await reopened.message().inputValue()).includes(DEMO_KEY), 'the box holds the key again after the reload');
     // The whole profile folder (user data, extensions, the demo folder, code-server's log and
