@@ -212,9 +212,7 @@ export class Workbench {
       }
       // Enter on the palette's own box runs the focused row (keys pressed on the page go wherever
       // the focus is); a click can miss a list that is still being laid out.
-      const focused = this.quickPickRows().and(this.page.locator('.focused')).first();
-      const label = (await focused.getAttribute('aria-label').catch(() => null)) ?? '';
-      if (label === title || label.startsWith(`${title},`)) {
+      if (await row.and(this.page.locator('.focused')).count()) {
         await this.quickInputBox().press('Enter');
       } else {
         await row.click();

@@ -90,8 +90,8 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
     },
 
     async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
-      if (model.id === LM_SETUP_MODEL_ID) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
-      if (!(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
+      // The key is read first: the request is checked for it below.
+      if (model.id === LM_SETUP_MODEL_ID || !(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
       // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
       const converted = lmToServiceMessages(
         messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })),
