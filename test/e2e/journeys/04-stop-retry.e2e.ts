@@ -34,6 +34,8 @@ describe('Journey 4: Stop and Retry', () => {
     const before = chatRequests().length;
     await chat.button('Retry').first().click();
     await waitFor(() => chatRequests().length > before, 'Retry sent nothing');
+    // The new reply is under way before its end is awaited (the Stop button may not be shown yet).
+    await waitFor(async () => /e2e-stop-check/.test(await chat.replyText()), 'the retried reply did not start', 30_000);
     const reply = (await chat.waitForIdle()).trim();
     assert.match(reply, /e2e-stop-check/);
     assert.ok(reply.length > stopped.length, 'the retried reply is complete');
