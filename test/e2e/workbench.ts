@@ -237,7 +237,13 @@ export class Workbench {
   }
 
   async closeQuickInput(): Promise<void> {
-    if (await this.quickInput().isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+    if (await this.quickInput().isVisible().catch(() => false)) {
+      // On the picker's own box: a picker that has just shown may not have the focus yet, and
+      // an Escape pressed on the page then reaches the editor behind it (a walkthrough goes back).
+      const box = this.quickInputBox();
+      if (await box.isVisible().catch(() => false)) await box.press('Escape', { timeout: 5_000 }).catch(() => this.page.keyboard.press('Escape'));
+      else await this.page.keyboard.press('Escape');
+    }
     await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
   }
 

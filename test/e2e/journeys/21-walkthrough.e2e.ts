@@ -1,18 +1,26 @@
 // Journey 21: the "Get Started with AI Chat" walkthrough opens and its steps complete as the
-// user does what they say.
+// user does what they say, as a new user meets it: no key yet, no step done, a new window.
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
 import { DEMO_KEY } from '../../server/fixtures';
-import { readyWithKey, resetServer, selectModel } from '../steps';
+import { readyWithKey, resetServer } from '../steps';
 import { waitFor } from '../workbench';
 
 const STEPS = ['Set your API key', 'Pick a model', 'Send a selection', 'Check your balance'];
 
 describe('Journey 21: Walkthrough', () => {
-  it('opens from "Welcome: Open Walkthrough..." and each step is checked off once done', async () => {
+  it('opens from "Welcome: Open Walkthrough..." and each step is checked off by its own button', async () => {
     resetServer();
     const wb = await readyWithKey();
     const { page } = e2e();
+
+    // A new user: no key, and no step done. The walkthrough notes each command once per window,
+    // so the window is reloaded after its progress is reset (earlier journeys ran these commands).
+    await wb.runCommand('AI Chat: Clear API Key');
+    await wb.answerDialog(/clear|yes|remove/i);
+    await waitFor(async () => /Set API Key/.test(await wb.statusText()), 'the status bar still shows a balance after Clear API Key');
+    await wb.runCommand('Developer: Reset Welcome Page Walkthrough Progress');
+    await wb.reloadWindow();
 
     await wb.runCommand('Welcome: Open Walkthrough...');
     const row = wb.quickPickRows().filter({ hasText: 'Get Started with AI Chat' }).first();
@@ -24,29 +32,59 @@ describe('Journey 21: Walkthrough', () => {
     await walkthrough.getByText('Get Started with AI Chat').first().waitFor({ timeout: 30_000 });
     for (const title of STEPS) await walkthrough.getByText(title, { exact: true }).first().waitFor({ timeout: 10_000 });
 
-    /** Whether the step titled `title` is checked off (its checkbox icon shows the done state). */
+    const step = (title: string) => walkthrough.locator('.getting-started-step').filter({ hasText: title }).first();
+    /** Whether the step titled `title` is checked off (its checkbox shows the done state). */
     const done = async (title: string): Promise<boolean> => {
-      const step = walkthrough.locator('.getting-started-step').filter({ hasText: title }).first();
-      return step.evaluate((el) => el.classList.contains('complete') || !!el.querySelector('.codicon-pass-filled, .complete'));
+      // The page updates its steps only while it shows the walkthrough; the welcome page behind
+      // it keeps the steps as they were.
+      if (!(await page.locator('.gettingStarted.showDetails').count())) throw new Error('the walkthrough is no longer shown');
+      return step(title).evaluate((el) => el.classList.contains('complete') || !!el.querySelector('.codicon-pass-filled, .complete'));
+    };
+    const states = async () => Promise.all(STEPS.map(async (t) => `${t}: ${(await done(t).catch((e: Error) => e.message)) === true ? 'done' : 'not done'}`));
+    /** Opens the step and clicks its button, as a user who reads the step first. */
+    const runStep = async (title: string, button: string) => {
+      await step(title).click();
+      await step(title).and(page.locator('.expanded')).waitFor({ timeout: 10_000 });
+      // The walkthrough moves the focus to a step 250 ms after it opens (its animation), which
+      // would close a picker opened sooner.
+      await page.waitForTimeout(600);
+      await walkthrough.getByRole('button', { name: button }).first().click();
     };
 
-    // The step's own button runs Set API Key; once the key is saved the step is checked off.
-    assert.equal(await done(STEPS[3]), false, 'the balance step is not done before the balance was looked at');
-    await walkthrough.locator('.getting-started-step').filter({ hasText: STEPS[0] }).first().click();
-    await walkthrough.getByRole('button', { name: 'Set API Key' }).first().click();
+    for (const title of STEPS) assert.equal(await done(title), false, `"${title}" is done before the user did anything (${(await states()).join(', ')})`);
+
+    await runStep(STEPS[0], 'Set API Key');
     await wb.answerInput(DEMO_KEY);
     await wb.quickInput().waitFor({ state: 'hidden', timeout: 15_000 });
     await waitFor(() => done(STEPS[0]), 'the "Set your API key" step was not checked off once the key was set');
+    await wb.waitForCredits();
 
-    // Each remaining step's command completes it.
-    await wb.runCommand('AI Chat: Show Balance');
-    // Its menu closed (an Escape pressed before it shows goes to the walkthrough, which goes back).
+    await runStep(STEPS[3], 'Show Balance');
     await wb.quickInput().waitFor({ state: 'visible', timeout: 15_000 });
     await wb.closeQuickInput();
     await waitFor(() => done(STEPS[3]), 'the "Check your balance" step was not checked off by Show Balance');
+    assert.equal(await done(STEPS[1]), false, `"Pick a model" is done before a model was picked (${(await states()).join(', ')})`);
 
-    await selectModel(wb, 'Swift Chat');
-    await waitFor(() => done(STEPS[1]), 'the "Pick a model" step was not checked off by Select Model');
+    // The step's media is shown beside it as it opens, and can take the focus from a picker
+    // that has just opened, which closes it: the user clicks the button again.
+    for (let attempt = 0; ; attempt++) {
+      await runStep(STEPS[1], 'Select Model');
+      const picked = await wb
+        .quickPickRows()
+        .filter({ hasText: 'Swift Chat' })
+        .first()
+        .click({ timeout: 10_000 })
+        .then(() => wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 }))
+        .then(() => true, (err: unknown) => {
+          if (attempt >= 2) throw err;
+          return false;
+        });
+      if (picked) break;
+      await wb.closeQuickInput();
+    }
+    await waitFor(() => done(STEPS[1]), 'the "Pick a model" step was not checked off by Select Model').catch(async (err: Error) => {
+      throw new Error(`${err.message} (${(await states().catch(() => [])).join(', ')})`);
+    });
     await wb.screenshot('walkthrough');
     await page.keyboard.press('Escape');
   });
