@@ -38,7 +38,7 @@ export function registerParticipant(deps: ParticipantDeps): vscode.Disposable | 
     return undefined;
   }
   try {
-    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answer(deps, request, context, stream, token));
+    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answerRequest(deps, request, context, stream, token));
     participant.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'chat-icon.svg');
     deps.logger.info('@aichat registered in the Chat view');
     return participant;
@@ -87,7 +87,8 @@ function actionTitle(action: ErrorAction): string {
   }
 }
 
-async function answer(
+/** Answers one @aichat request (the participant's handler). */
+export async function answerRequest(
   deps: ParticipantDeps,
   request: vscode.ChatRequest,
   context: vscode.ChatContext,

@@ -13,3 +13,15 @@ export function memento(): vscode.Memento {
     update: async (key: string, value: unknown) => void data.set(key, value),
   };
 }
+
+/** A SecretStorage kept in memory. */
+export function secretStorage(initial: Record<string, string> = {}): vscode.SecretStorage {
+  const data = new Map(Object.entries(initial));
+  const noEvent = (() => ({ dispose() {} })) as unknown as vscode.Event<vscode.SecretStorageChangeEvent>;
+  return {
+    get: async (key: string) => data.get(key),
+    store: async (key: string, value: string) => void data.set(key, value),
+    delete: async (key: string) => void data.delete(key),
+    onDidChange: noEvent,
+  };
+}

@@ -41,6 +41,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./lmProvider.test');
   mocha.suite.emit('pre-require', globalThis, 'instructions.test', mocha);
   await import('./instructions.test');
+  mocha.suite.emit('pre-require', globalThis, 'participant.test', mocha);
+  await import('./participant.test');
   mocha.suite.emit('pre-require', globalThis, 'surfaces.test', mocha);
   await import('./surfaces.test');
   const tests: TestResult[] = [];
