@@ -103,15 +103,34 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     const id = item.id;
     const summary = all.find((c) => c.id === id);
     if (button === RENAME) {
+      // Each step replaces the one before it without closing the quick input: a closed one gives
+      // the focus back to the editor or the chat, which can take it again from the next step.
       const query = qp.value;
-      qp.hide();
-      const title = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Rename conversation'),
-        value: summary?.title ?? '',
-        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')),
+      const box = vscode.window.createInputBox();
+      box.title = vscode.l10n.t('Rename conversation');
+      box.value = summary?.title ?? '';
+      let accepted = false;
+      box.onDidChangeValue((v) => (box.validationMessage = v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')));
+      box.onDidAccept(async () => {
+        if (accepted || !box.value.trim()) return;
+        accepted = true;
+        box.busy = true;
+        box.enabled = false;
+        try {
+          await deps.store.rename(id, box.value);
+        } catch (err) {
+          deps.logger.warn('A conversation could not be renamed', { message: String(err) });
+          void vscode.window.showErrorMessage(vscode.l10n.t('The conversation could not be renamed: {0}. Check that the disk has space and can be written to, then rename it again.', String(err)));
+        }
+        void showHistory(deps, query);
       });
-      if (title !== undefined) await deps.store.rename(id, title);
-      return showHistory(deps, query);
+      box.onDidHide(() => {
+        box.dispose();
+        // Escape: back to History as it was.
+        if (!accepted) void showHistory(deps, query);
+      });
+      box.show();
+      return;
     }
     if (button === EXPORT) {
       const conv = await deps.store.load(id);
