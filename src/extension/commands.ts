@@ -193,8 +193,32 @@ async function showBalanceMenu(deps: CommandDeps): Promise<void> {
     { label: vscode.l10n.t('$(key) Set API Key'), command: 'aiChat.setApiKey' },
     { label: vscode.l10n.t('$(comment-discussion) Open Chat'), command: 'aiChat.openChat' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Choose an action') });
-  if (picked) await vscode.commands.executeCommand(picked.command);
+  const menu = vscode.window.createQuickPick<(typeof items)[number]>();
+  menu.title = title;
+  menu.placeholder = vscode.l10n.t('Choose an action');
+  menu.items = items;
+  await new Promise<void>((resolve) => {
+    let hidden = false;
+    menu.onDidAccept(() => {
+      const picked = menu.selectedItems[0];
+      if (!picked) return;
+      // The action runs while the menu is still open: a picker it opens takes the menu's place
+      // without closing the quick input in between (a closed one gives the focus back to where
+      // it was, which can close the next picker at once). The menu closes when the action is done.
+      menu.busy = true;
+      menu.enabled = false;
+      const close = () => {
+        if (!hidden) menu.hide();
+      };
+      vscode.commands.executeCommand(picked.command).then(close, close);
+    });
+    menu.onDidHide(() => {
+      hidden = true;
+      menu.dispose();
+      resolve();
+    });
+    menu.show();
+  });
 }
 
 async function showSubscriptions(deps: CommandDeps): Promise<void> {

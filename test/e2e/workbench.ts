@@ -236,6 +236,31 @@ export class Workbench {
     return (await msg.count()) ? (await msg.first().innerText()).trim() : '';
   }
 
+  /**
+   * Starts watching the quick input; the returned function stops and says what happened since:
+   * "the quick input closed" for each time it closed, and each element outside it that took the
+   * focus. Going from one picker to the next should leave it empty (a closed one gives the focus
+   * back to where it was, which can close the next picker at once).
+   */
+  async watchQuickInput(): Promise<() => Promise<string[]>> {
+    // A script as text: the bundler would add a helper to named functions, unknown in the page.
+    await this.page.evaluate(`(() => {
+      const left = [];
+      const onFocus = (e) => {
+        const t = e.target;
+        if (!t.closest || !t.closest('.quick-input-widget')) left.push(t.tagName + '.' + String(t.className).slice(0, 40));
+      };
+      document.addEventListener('focusin', onFocus, true);
+      const widget = document.querySelector('.quick-input-widget');
+      const closed = new MutationObserver((records) => {
+        for (const r of records) if (/display: none/.test(r.oldValue || '') || widget.style.display === 'none') left.push('the quick input closed');
+      });
+      closed.observe(widget, { attributes: true, attributeFilter: ['style'], attributeOldValue: true });
+      window.e2eQuickInputWatch = () => (document.removeEventListener('focusin', onFocus, true), closed.disconnect(), left);
+    })()`);
+    return () => this.page.evaluate(() => (window as unknown as { e2eQuickInputWatch: () => string[] }).e2eQuickInputWatch());
+  }
+
   async closeQuickInput(): Promise<void> {
     if (await this.quickInput().isVisible().catch(() => false)) {
       // On the picker's own box: a picker that has just shown may not have the focus yet, and

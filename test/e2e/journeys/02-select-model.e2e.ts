@@ -53,4 +53,31 @@ describe('Journey 2: Select Model', () => {
 
     await page.mouse.move(0, 0);
   });
+
+  it('from the balance in the status bar: the menu\'s Select Model opens the models in its place, and the model picked there is sent', async () => {
+    const wb = await readyWithKey();
+    try {
+      await wb.statusItem().click();
+      const menuRow = wb.quickPickRows().filter({ hasText: 'Select Model' }).first();
+      await menuRow.waitFor({ timeout: 15_000 }).catch(async () => {
+        throw new Error(`the balance menu has no Select Model; it lists: ${(await wb.quickPickLabels()).join(' | ')}`);
+      });
+      const watched = await wb.watchQuickInput();
+      await menuRow.click();
+      const codePro = wb.quickPickRows().filter({ hasText: 'Code Pro' }).first();
+      await codePro.waitFor({ timeout: 15_000 });
+      assert.deepEqual(await watched(), [], 'the quick input closed or lost the focus between the balance menu and the models');
+      await codePro.click();
+      await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+
+      const chat = await wb.openChat();
+      const before = chatRequests().length;
+      await chat.ask('Which model answers this? e2e-menu-model');
+      const reqs = chatRequests();
+      assert.equal(reqs.length, before + 1, 'exactly one chat request was sent');
+      assert.equal(reqs[reqs.length - 1].model, 'code-pro', 'the server received the model picked from the balance menu');
+    } finally {
+      await selectModel(wb, 'Swift Chat');
+    }
+  });
 });

@@ -61,30 +61,15 @@ describe('Journey 10: History search, rename, delete and 0.1.0 conversations', (
       throw new Error(`History found no "${word}" in the reply; it lists: ${(await wb.quickPickLabels()).join(' | ')}`);
     });
 
+    // From History to the rename box and back the quick input stays open and the focus goes
+    // nowhere else (a closed one gives the focus back to the chat, which can take it again).
+    const watched = await wb.watchQuickInput();
     await clickRowButton(found, 'Rename');
     // The rename box replaces History: typing before it shows would go into History's filter.
     await wb.quickInput().filter({ hasText: 'Rename conversation' }).first().waitFor({ timeout: 15_000 });
-    // From the rename box back to History the quick input stays open and the focus goes nowhere
-    // else (a closed one gives the focus back to the chat, which can take it again from History).
-    // (A script as text: the bundler would add a helper to named functions, unknown in the page.)
-    await wb.page.evaluate(`(() => {
-      const left = [];
-      const onFocus = (e) => {
-        const t = e.target;
-        if (!t.closest || !t.closest('.quick-input-widget')) left.push(t.tagName + '.' + String(t.className).slice(0, 40));
-      };
-      document.addEventListener('focusin', onFocus, true);
-      const widget = document.querySelector('.quick-input-widget');
-      const closed = new MutationObserver((records) => {
-        for (const r of records) if (/display: none/.test(r.oldValue || '') || widget.style.display === 'none') left.push('the quick input closed');
-      });
-      closed.observe(widget, { attributes: true, attributeFilter: ['style'], attributeOldValue: true });
-      window.e2eFocusLeft = () => (document.removeEventListener('focusin', onFocus, true), closed.disconnect(), left);
-    })()`);
     await wb.answerInput('Renamed e2e-hist-delta');
     await row(wb, 'Renamed e2e-hist-delta');
-    const left = await wb.page.evaluate(() => (window as unknown as { e2eFocusLeft: () => string[] }).e2eFocusLeft());
-    assert.deepEqual(left, [], 'the quick input closed or lost the focus between the rename box and History');
+    assert.deepEqual(await watched(), [], 'the quick input closed or lost the focus between History and the rename box');
     await wb.closeQuickInput();
 
     await showHistory(wb, 'e2e-hist-delta');
