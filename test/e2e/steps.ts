@@ -38,13 +38,14 @@ export async function readyWithKey(expectedCredits?: number): Promise<Workbench>
 }
 
 /**
- * Picks a model with AI Chat: Select Model. A picker closed by a focus change before its row was
- * clicked (a busy machine) is opened again, so that a journey always leaves the model it set.
+ * Picks a model with AI Chat: Select Model (or with `open`, another way to the same picker). A
+ * picker closed by a focus change before its row was clicked (a busy machine) is opened again, so
+ * that a journey always leaves the model it set.
  */
-export async function selectModel(wb: Workbench, name: string): Promise<void> {
+export async function selectModel(wb: Workbench, name: string, open: () => Promise<void> = () => wb.runCommand('AI Chat: Select Model')): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     await wb.closeQuickInput();
-    await wb.runCommand('AI Chat: Select Model');
+    await open();
     const row = wb.quickPickRows().filter({ hasText: name }).first();
     const picked = await row
       .click({ timeout: attempt < 2 ? 10_000 : 30_000 })
