@@ -525,12 +525,21 @@ export class Chat {
     return (await this.articles('Assistant').count()) ? this.replyText() : '';
   }
 
+  /**
+   * Waits for a reply after `before` replies to appear, then for it to finish; returns its text.
+   * The reference server can see a request before the webview is told that the turn started: idle
+   * alone would then be the idle before the turn.
+   */
+  async waitForNewReply(before: number, timeoutMs = 60_000): Promise<string> {
+    await waitFor(async () => (await this.articles('Assistant').count()) > before, 'no reply article appeared', timeoutMs);
+    return this.waitForIdle(timeoutMs);
+  }
+
   /** Sends and waits for the complete reply; returns its text. */
   async ask(text: string, timeoutMs = 60_000): Promise<string> {
     const before = await this.articles('Assistant').count();
     await this.send(text);
-    await waitFor(async () => (await this.articles('Assistant').count()) > before, 'no reply article appeared', timeoutMs);
-    return this.waitForIdle(timeoutMs);
+    return this.waitForNewReply(before, timeoutMs);
   }
 
   /** All message texts currently shown, in order. */

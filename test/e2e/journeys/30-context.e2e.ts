@@ -60,8 +60,9 @@ describe('Journey 30: Context from the editor', () => {
     await waitFor(async () => (await chips.count()) === 2, 'the file chip did not come back');
 
     const before = chatRequests().length;
+    const replies = await chat.articles('Assistant').count();
     await chat.send('What is wrong here? e2e-context-check');
-    await chat.waitForIdle();
+    await chat.waitForNewReply(replies);
     await waitFor(async () => (await chips.count()) === 0, 'the chips stayed after a successful send');
 
     const reqs = chatRequests();
@@ -97,7 +98,8 @@ describe('Journey 30: Context from the editor', () => {
     const lastUser = (r: ReturnType<typeof chatRequests>[number]) => r.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     const reqs = await waitForChatRequests(before + 2);
     assert.match(lastUser(reqs[before + 1]), /^Queued with the file e2e-context-queued\n\n`src\/pricing\.ts`:/);
-    await chat.waitForIdle();
+    // The queued message's reply is the second of this new chat.
+    await chat.waitForNewReply(1);
     resetServer();
     // ask, not send: it waits for the new reply before it waits for the chat to be idle again.
     await chat.ask('Nothing attached now e2e-context-after');

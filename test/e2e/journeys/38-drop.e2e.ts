@@ -70,10 +70,10 @@ describe('Journey 38: Drop files into the chat', () => {
     await wb.clearNotifications();
 
     const before = chatRequests().length;
+    const replies = await chat.articles('Assistant').count();
     await chat.send('Review these e2e-drop-check');
-    // The request first: right after Send the reply may not have started, and idle is not yet busy.
     const reqs = await waitForChatRequests(before + 1);
-    await chat.waitForIdle();
+    await chat.waitForNewReply(replies);
     const last = reqs[before]?.messages?.at(-1)?.content ?? '';
     assert.ok(last.startsWith('Review these e2e-drop-check\n\n'), last.slice(0, 200));
     assert.match(last, /`src\/inventory\.ts`:\n\n```typescript\n/);
