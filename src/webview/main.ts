@@ -86,6 +86,8 @@ class ChatApp {
   private version = -1;
   /** A change was found missing: the next whole state is taken even at the version shown. */
   private resyncing = false;
+  /** The host has answered this page (any message): until then the page asks again. */
+  private heard = false;
   /** Every message of the conversation, oldest first; only those from `firstRendered` on are in the DOM. */
   private list: MessageView[] = [];
   private firstRendered = 0;
@@ -263,6 +265,7 @@ class ChatApp {
 
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
     this.post({ type: 'ready' });
+    this.askAgainUnheard(1);
     // No focus of its own here: a view restored or recreated in the background must not take the
     // keyboard from the editor or an open picker. The host asks for it (focusInput) when the user did.
   }
@@ -279,7 +282,22 @@ class ChatApp {
       console.warn('AI Chat: dropped an invalid message from the extension:', parsed.error);
       return;
     }
+    this.heard = true;
     this.handle(parsed.message);
+  }
+
+  /**
+   * A page the host never answered says `ready` again (every 2 s, 15 times): while the workbench
+   * restores a view and an editor at once, a page can be loaded for a place the chat just left,
+   * and the host then shows that place as it should be (the chat, or where the chat is).
+   */
+  private askAgainUnheard(attempt: number): void {
+    if (attempt > 15) return;
+    setTimeout(() => {
+      if (this.heard) return;
+      this.post({ type: 'ready' });
+      this.askAgainUnheard(attempt + 1);
+    }, 2000);
   }
 
   /**

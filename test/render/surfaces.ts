@@ -41,6 +41,17 @@ export async function surfaceChecks(browser: Browser, record: Record): Promise<v
     let s = await shown(page);
     record(group, 'before the host sent the conversation: "Opening the conversation…", not an empty chat', s.hints.some((h) => h.includes('Opening the conversation')) && !s.hints.some((h) => h.includes('Ask anything')), JSON.stringify(s.hints));
 
+    // Nothing heard from the host: the page says `ready` again; once it hears anything, it stops.
+    const readies = async () => (await posted(page)).filter((m) => m.type === 'ready').length;
+    const askedAgain = await page
+      .waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'ready').length >= 2, undefined, { timeout: 5_000 })
+      .then(() => true, () => false);
+    record(group, 'a page the host has not answered says ready again within 5 s', askedAgain, `${await readies()} ready`);
+    await give(page, [{ type: 'queue', items: [], state: 'idle' }]);
+    const heardAt = await readies();
+    await page.waitForTimeout(4_500);
+    record(group, 'once the host answered, the page asks no more', (await readies()) === heardAt, `${heardAt} then ${await readies()} ready`);
+
     await give(page, [conv(5, [msg('msg_000', 'user', 'Restored question'), msg('msg_001', 'assistant', 'Restored answer')])]);
     await frames(page);
     s = await shown(page);

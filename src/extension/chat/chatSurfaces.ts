@@ -31,6 +31,8 @@ export interface ChatSurfacesDeps {
 export type { Surface } from './surface';
 export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatLocation';
 
+const isReadyMessage = (raw: unknown): boolean => !!raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'ready';
+
 /** A resolved side bar view: its listeners, and the placeholder's while it shows one. */
 interface ResolvedView {
   view: vscode.WebviewView;
@@ -158,6 +160,13 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
       }),
       // A view moved to another side bar is disposed and resolved again: the reply goes on.
       view.onDidDispose(() => this.forgetView(resolved)),
+      // A chat page on this view while the chat is not attached to it (a page loaded for the view
+      // after the chat left it, or one the host never answered): the view is shown as it should be.
+      view.webview.onDidReceiveMessage((raw: unknown) => {
+        if (!isReadyMessage(raw) || this.views.get(view.viewType) !== resolved || this.surface?.webview === view.webview) return;
+        this.deps.logger.info('A chat page on a view without the chat: shown again', { view: view.viewType, editorPanel: !!this.panel });
+        this.present(resolved);
+      }),
     );
     this.present(resolved);
     // Waiters for this location's view are done; a view of the other location leaves them waiting.

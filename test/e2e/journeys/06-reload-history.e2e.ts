@@ -46,14 +46,16 @@ describe('Journey 6: Reload and History', () => {
     await sleep(5_000);
     await wb.reload();
     wb = e2e().wb;
-    // The panel comes back by itself (a webview serializer); else the user opens it.
+    // The panel comes back by itself (a webview serializer); else the user opens it. The side bar
+    // view may show the chat for a moment before it learns that the restored tab holds it.
     chat = await wb.chatFrame(20_000).then(
-      (frame) => new Chat(wb, frame),
+      () => wb.settledChat(),
       () => wb.openChat(),
     );
     let seen: string[] = [];
     const restored = await waitFor(
       async () => {
+        if (chat.frame.isDetached()) chat = await wb.settledChat();
         seen = await chat.transcript();
         return seen.some((x) => x.includes('e2e-history-beta')) ? seen : undefined;
       },

@@ -110,6 +110,28 @@ describe('Where the chat is shown', () => {
     s.dispose();
   });
 
+  it('a chat page left on a view after the panel took the chat is replaced by where the chat is when it asks again', () => {
+    const { s, received } = surfaces();
+    const primary = fakeView(CHAT_SIDEBAR_VIEW);
+    s.resolveWebviewView(primary);
+    const chatPageHtml = primary.html();
+    const panel = restoredPanel();
+    s.adoptRestoredPanel(panel);
+    assert.ok(says(primary, 'The chat is open in the editor.'));
+    // The workbench shows the view's earlier page again (the chat page, never answered now).
+    (primary.webview as { html: string }).html = chatPageHtml;
+    primary.fromPage({ type: 'ready' });
+    assert.ok(says(primary, 'The chat is open in the editor.'), `the view shows: ${primary.html().slice(0, 300)}`);
+    assert.equal(received.length, 0, 'the page is not heard as the chat');
+    assert.equal(s.current?.kind, 'panel', 'the panel keeps the chat');
+    // A placeholder page that is already there is not loaded again by other messages.
+    const placeholder = primary.html();
+    primary.fromPage({ type: 'draft', text: 'x' });
+    assert.equal(primary.html(), placeholder);
+    panel.dispose();
+    s.dispose();
+  });
+
   it('a view resolved after the panel was restored says the chat is in the editor; its button brings the chat back', async () => {
     const { s } = surfaces();
     const panel = restoredPanel();
