@@ -535,6 +535,15 @@ export class Chat {
     return this.waitForIdle(timeoutMs);
   }
 
+  /**
+   * Waits for the last reply to show `text` (a reply to a known question), then for it to finish;
+   * for a long chat, whose far turns are not all on the page to be counted.
+   */
+  async waitForReplyShowing(text: RegExp, timeoutMs = 60_000): Promise<string> {
+    await waitFor(async () => text.test(await this.replyText()), `no reply showing ${text}`, timeoutMs);
+    return this.waitForIdle(timeoutMs);
+  }
+
   /** Sends and waits for the complete reply; returns its text. */
   async ask(text: string, timeoutMs = 60_000): Promise<string> {
     const before = await this.articles('Assistant').count();
