@@ -289,7 +289,8 @@ class ChatApp {
   /**
    * A page the host never answered says `ready` again (every 2 s, 15 times): while the workbench
    * restores a view and an editor at once, a page can be loaded for a place the chat just left,
-   * and the host then shows that place as it should be (the chat, or where the chat is).
+   * and the host then shows that place as it should be (the chat, or where the chat is). A page
+   * that was answered once does not ask again.
    */
   private askAgainUnheard(attempt: number): void {
     if (attempt > 15) return;

@@ -48,10 +48,10 @@ describe('Journey 6: Reload and History', () => {
     wb = e2e().wb;
     // The panel comes back by itself (a webview serializer); else the user opens it. The side bar
     // view may show the chat for a moment before it learns that the restored tab holds it.
-    chat = await wb.chatFrame(20_000).then(
-      () => wb.settledChat(),
-      () => wb.openChat(),
-    );
+    chat = await wb
+      .chatFrame(20_000)
+      .then(() => wb.settledChat())
+      .catch(() => wb.openChat());
     let seen: string[] = [];
     const restored = await waitFor(
       async () => {
