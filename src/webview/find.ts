@@ -378,13 +378,18 @@ export function createFindBar(host: FindHost): FindBar {
     go,
     onKey(e) {
       const mod = e.ctrlKey || e.metaKey;
+      // A key handled here goes no further: the workbench hears a webview's keys (its frame passes
+      // them on from the window), and its own Ctrl+F ("Find in Chat") would open the bar again
+      // after an Escape pressed meanwhile.
       if (mod && !e.altKey && !e.shiftKey && (e.key === 'f' || e.key === 'F' || e.code === 'KeyF')) {
         e.preventDefault();
+        e.stopPropagation();
         openBar();
         return true;
       }
       if (e.key === 'F3' && !mod && !e.altKey) {
         e.preventDefault();
+        e.stopPropagation();
         if (!open) openBar();
         else go(e.shiftKey ? -1 : 1);
         return true;

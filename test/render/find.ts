@@ -73,10 +73,15 @@ export async function findChecks(browser: Browser, record: Record): Promise<void
     await frames(page);
     const before = await state(page);
 
+    // The workbench's frame passes a webview's keys on from its window (as VS Code's does).
+    await page.evaluate(`window.addEventListener('keydown', (e) => (window.__passedOn ??= []).push((e.ctrlKey ? 'Ctrl+' : '') + e.key))`);
+    const passedOn = () => page.evaluate<string[]>(`(window.__passedOn ?? []).slice()`);
     await page.locator('textarea#message').focus();
     await page.keyboard.press('Control+f');
     let s = await state(page);
     record(group, 'Ctrl+F opens the find bar with the keyboard in its field', s.open && s.focused, JSON.stringify(s));
+    const heard = await passedOn();
+    record(group, 'the Ctrl+F the chat handled is not passed on to the workbench (its Find in Chat would open the bar again)', !heard.some((k) => /^Ctrl\+f$/i.test(k)), JSON.stringify(heard));
 
     await typeQuery(page, 'pineapple');
     s = await state(page);

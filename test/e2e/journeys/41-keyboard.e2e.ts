@@ -66,5 +66,14 @@ describe('Journey 41: The chat by keyboard only', () => {
     let after = '';
     await waitFor(async () => (after = await focus()) === 'box', () => `Escape closes the find bar and gives the box the keyboard; focus: ${after}`);
     assert.equal(await chat.frame.locator('.find-bar').isVisible(), false);
+
+    // Ctrl+F and Escape straight after: the bar stays closed (the workbench's own Ctrl+F, Find in
+    // Chat, does not open it again once the Escape was handled).
+    await keys.press('Control+f');
+    await keys.press('Escape');
+    await waitFor(async () => (after = await focus()) === 'box', () => `Escape did not give the box the keyboard; focus: ${after}`);
+    await chat.frame.waitForTimeout(1_500);
+    assert.equal(await chat.frame.locator('.find-bar').isVisible(), false, 'the find bar opened again after Escape');
+    assert.equal(await focus(), 'box', 'the box kept the keyboard');
   });
 });
