@@ -31,7 +31,8 @@ export interface ChatSurfacesDeps {
 export type { Surface } from './surface';
 export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatLocation';
 
-const isReadyMessage = (raw: unknown): boolean => !!raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'ready';
+/** The `type` of a raw message from a page this class reads before any host parses it (`ready`, `bringBack`). */
+const typeOf = (raw: unknown): unknown => (raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined);
 
 /** A resolved side bar view: its listeners, and the placeholder's while it shows one. */
 interface ResolvedView {
@@ -163,7 +164,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
       // A chat page on this view while the chat is not attached to it (a page loaded for the view
       // after the chat left it, or one the host never answered): the view is shown as it should be.
       view.webview.onDidReceiveMessage((raw: unknown) => {
-        if (!isReadyMessage(raw) || this.views.get(view.viewType) !== resolved || this.surface?.webview === view.webview) return;
+        if (typeOf(raw) !== 'ready' || this.views.get(view.viewType) !== resolved || this.surface?.webview === view.webview) return;
         this.deps.logger.info('A chat page on a view without the chat: shown again', { view: view.viewType, editorPanel: !!this.panel });
         this.present(resolved);
       }),
@@ -273,7 +274,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     resolved.placeholder?.dispose();
     webview.html = placeholderPage(webview, this.mediaRoot(), text, buttonLabel);
     resolved.placeholder = webview.onDidReceiveMessage((raw: unknown) => {
-      if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack') void bring();
+      if (typeOf(raw) === 'bringBack') void bring();
     });
   }
 
