@@ -13,6 +13,17 @@ import { resolveInsideFolder } from './workspacePath';
 
 export type ApplyMode = 'new-file' | 'region' | 'whole-file';
 
+/**
+ * The largest file Apply to File reads (its size is looked at first): a diff of a larger file is
+ * of no use to review, and reading it whole would hold the editor's extension host.
+ */
+export const APPLY_MAX_BYTES = 4 * 1024 * 1024;
+
+/** True when a file of `bytes` is not read for Apply to File (see APPLY_MAX_BYTES). */
+export function tooLargeToApply(bytes: number): boolean {
+  return !(bytes <= APPLY_MAX_BYTES);
+}
+
 export interface AppliedChange {
   mode: ApplyMode;
   /** The file's text after the change. */
@@ -31,15 +42,25 @@ export function workspacePathSegments(path: string): string[] | undefined {
 }
 
 /**
- * A part of the workspace Apply to File treats with care: `git` (anything inside a `.git` folder:
- * hooks run code, the repository can be damaged) is refused; `vscode` (a `.vscode` folder: tasks,
- * launch configurations and settings that change what VS Code runs) asks first. Names compare as
- * Windows and macOS do (case, trailing dots and spaces ignored).
+ * What VS Code runs from, where Apply to File asks before showing a change: a `.vscode` folder
+ * (tasks, launch configurations, settings), a `*.code-workspace` file (the same, for a
+ * multi-root workspace), a `.devcontainer` folder or `.devcontainer.json` (the container VS Code
+ * builds and the commands it runs in it).
  */
-export function protectedArea(segments: readonly string[]): 'git' | 'vscode' | undefined {
+export type AskArea = 'vscode' | 'code-workspace' | 'devcontainer';
+
+/**
+ * A part of the workspace Apply to File treats with care: `git` (anything inside a `.git` folder:
+ * hooks run code, the repository can be damaged) is refused; the AskArea ones ask first. Names
+ * compare as Windows and macOS do (case, trailing dots and spaces ignored).
+ */
+export function protectedArea(segments: readonly string[]): 'git' | AskArea | undefined {
   const names = segments.map((s) => s.toLowerCase().replace(/[. ]+$/, ''));
+  const base = names.at(-1) ?? '';
   if (names.some((n) => n === '.git')) return 'git';
   if (names.some((n) => n === '.vscode')) return 'vscode';
+  if (names.slice(0, -1).some((n) => n === '.devcontainer') || base === '.devcontainer.json') return 'devcontainer';
+  if (base.endsWith('.code-workspace')) return 'code-workspace';
   return undefined;
 }
 
@@ -53,8 +74,8 @@ export type ApplyTarget =
       /** Where it lands on disk. */
       real: string;
       exists: boolean;
-      /** `.vscode`: ask before showing the change. */
-      ask?: 'vscode';
+      /** `.vscode`, `*.code-workspace`, `.devcontainer`: ask before showing the change. */
+      ask?: AskArea;
     }
   /** invalid: not a relative path; outside: lands outside every folder (a symbolic link); git: inside `.git`. */
   | { ok: false; reason: 'invalid' | 'no-folder' | 'outside' | 'git' | 'unreadable' };
@@ -92,9 +113,11 @@ async function checkOne(folder: string | undefined, index: number, segments: str
   const inside = await resolveInsideFolder(folder, segments);
   if (!inside.ok) return { ok: false, reason: inside.reason === 'unreadable' ? 'unreadable' : 'outside' };
   // A link inside the folder may lead into .git or .vscode: the real place decides too.
-  const area = protectedArea(segments) ?? protectedArea(inside.relative);
-  if (area === 'git') return { ok: false, reason: 'git' };
-  return { ok: true, folder: index, segments, real: inside.real, exists: inside.exists, ...(area === 'vscode' ? { ask: 'vscode' as const } : {}) };
+  const named = protectedArea(segments);
+  const real = protectedArea(inside.relative);
+  if (named === 'git' || real === 'git') return { ok: false, reason: 'git' };
+  const area = real ?? named;
+  return { ok: true, folder: index, segments, real: inside.real, exists: inside.exists, ...(area ? { ask: area } : {}) };
 }
 
 function eolOf(text: string): string {

@@ -18,21 +18,41 @@ export const INSTRUCTIONS_MAX_BYTES = 32 * 1024;
  */
 export type InstructionsState = 'active' | 'off' | 'missing' | 'untrusted' | 'refused' | 'binary' | 'empty' | 'unreadable';
 
-/** secret: its name looks like a key or an .env file; outside: a link out of the workspace; special: not a regular file. */
+/** secret: its name looks like a key, a login or an .env file (see secretLikeName); outside: a link out of the workspace; special: not a regular file. */
 export type RefusedReason = 'secret' | 'outside' | 'special';
+
+/** Folders whose every file is the tools' own (repository data, keys, cloud and cluster logins). */
+const SECRET_FOLDERS = ['.git', '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.gcloud', '.password-store'];
+/** Files of a known folder that hold logins: `.docker/config.json`, `.kube/config`, `.aws/config`. */
+const SECRET_IN_FOLDER: Record<string, string[]> = { '.docker': ['config.json'], '.kube': ['config'], '.aws': ['config'] };
+/** Files that hold passwords or tokens whatever folder they are in. */
+const SECRET_FILES = ['.netrc', '_netrc', '.npmrc', '.pgpass', '.pypirc', '.htpasswd', '.git-credentials', '.dockercfg', '.s3cfg', '.boto', '.vault-token', '.terraformrc', 'terraform.rc'];
 
 /**
  * Names that look like secrets: `.env*`, `*.pem` (and other key stores), anything with `key`,
- * `secret` or `credential` in it, `id_*` (SSH keys), `.netrc`, `.npmrc`, `.pgpass`.
+ * `secret`, `credential` or `passw` in it, `id_*` (SSH keys), `.netrc`, `.npmrc`, `.pgpass`,
+ * `.pypirc` and other files of logins, Terraform variables and state (`*.tfvars`, `*.tfstate`),
+ * and anything inside `.git`, `.ssh`, `.aws`, `.kube`, `.docker` and similar folders. The whole
+ * path is looked at (`.git/config`), its names compared as Windows and macOS do (case, trailing
+ * dots and spaces ignored).
  */
 export function secretLikeName(path: string): boolean {
-  const base = (path.split(/[\\/]/).pop() ?? '').toLowerCase();
+  const names = path
+    .split(/[\\/]+/)
+    .map((s) => s.toLowerCase().replace(/[. ]+$/, ''))
+    .filter((s) => s !== '' && s !== '.');
+  const base = names.at(-1) ?? '';
+  const folders = names.slice(0, -1);
+  if (folders.some((f) => SECRET_FOLDERS.includes(f))) return true;
+  const parent = folders.at(-1);
+  if (parent && SECRET_IN_FOLDER[parent]?.includes(base)) return true;
   return (
+    SECRET_FOLDERS.includes(base) ||
     base.startsWith('.env') ||
-    /\.(pem|p12|pfx|key|jks|keystore)$/.test(base) ||
-    /key|secret|credential/.test(base) ||
+    /\.(pem|p12|pfx|key|jks|keystore|kdbx|ovpn|tfvars|tfvars\.json|tfstate|tfstate\.backup)$/.test(base) ||
+    /key|secret|credential|passw/.test(base) ||
     base.startsWith('id_') ||
-    ['.netrc', '_netrc', '.npmrc', '.pgpass'].includes(base)
+    SECRET_FILES.includes(base)
   );
 }
 
@@ -189,7 +209,7 @@ export function instructionsStatusText(i: ProjectInstructions): string | undefin
       return l10n.t('{0} is not sent: the workspace is in Restricted Mode', name);
     case 'refused':
       return i.refused === 'secret'
-        ? l10n.t('{0} is not sent: its name looks like a secret (a key or an .env file)', name)
+        ? l10n.t('{0} is not sent: its name looks like a secret (a key, a login or an .env file)', name)
         : i.refused === 'outside'
           ? l10n.t('{0} is not sent: it leads to a file outside the workspace', name)
           : l10n.t('{0} is not sent: it is not a regular file', name);

@@ -4,11 +4,18 @@
 // last active editor when it is a workspace file, else the file the user picks.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import { applyBlock, checkApplyTarget, resolveApplyTarget, type AppliedChange, type ApplyTarget } from '../../core';
+import { APPLY_MAX_BYTES, applyBlock, checkApplyTarget, resolveApplyTarget, tooLargeToApply, type AppliedChange, type ApplyTarget, type AskArea } from '../../core';
 import type { EditorTracker } from './editorTracker';
 import type { Logger } from '../platform/log';
 
 export const PROPOSED_SCHEME = 'aichat-proposed';
+
+/** The target is larger than APPLY_MAX_BYTES: it was not read. */
+class TooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super('too large'); // l10n-ignore: never shown, the caller words it
+  }
+}
 
 /** Where a change goes; folder and segments when it is a file of the workspace (checked again on Accept). */
 interface Target {
@@ -99,16 +106,24 @@ export class ApplyToFile implements vscode.Disposable {
       void vscode.window.showWarningMessage(message);
       return undefined;
     }
-    if (result.ask === 'vscode') {
+    if (result.ask) {
       const show = vscode.l10n.t('Show the Change');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('{0} is in the .vscode folder: its tasks, launch configurations and settings change what VS Code runs in this workspace. Show the change to it?', vscode.workspace.asRelativePath(uri)),
-        { modal: true },
-        show,
-      );
+      const answer = await vscode.window.showWarningMessage(this.askText(result.ask, vscode.workspace.asRelativePath(uri)), { modal: true }, show);
       if (answer !== show) return undefined;
     }
     return { uri, folder: result.folder, segments: result.segments };
+  }
+
+  /** The question asked before a change to what VS Code runs from is shown. */
+  private askText(area: AskArea, name: string): string {
+    switch (area) {
+      case 'vscode':
+        return vscode.l10n.t('{0} is in the .vscode folder: its tasks, launch configurations and settings change what VS Code runs in this workspace. Show the change to it?', name);
+      case 'code-workspace':
+        return vscode.l10n.t('{0} is a VS Code workspace file: its settings, tasks and launch configurations change what VS Code runs when it is opened. Show the change to it?', name);
+      case 'devcontainer':
+        return vscode.l10n.t('{0} is a dev container configuration: it says what VS Code builds and runs when the folder is reopened in a container. Show the change to it?', name);
+    }
   }
 
   /** No file named and no workspace file in the editor: the user picks the file. */
@@ -151,11 +166,21 @@ export class ApplyToFile implements vscode.Disposable {
     return { uri };
   }
 
-  /** The target's current text (an open document's, saved or not), or undefined when it does not exist. */
+  /**
+   * The target's current text (an open document's, saved or not), or undefined when it does not
+   * exist. Its size is looked at first: a file larger than APPLY_MAX_BYTES is not read (TooLarge).
+   */
   private async currentText(uri: vscode.Uri): Promise<string | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) return open.getText();
+    if (open) {
+      const text = open.getText();
+      // Two bytes a character at most for the text held by the editor (the file may be larger).
+      if (tooLargeToApply(text.length)) throw new TooLarge(text.length);
+      return text;
+    }
     try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (tooLargeToApply(stat.size)) throw new TooLarge(stat.size);
       return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
     } catch (err) {
       if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return undefined;
@@ -175,7 +200,20 @@ export class ApplyToFile implements vscode.Disposable {
     try {
       before = await this.currentText(target);
     } catch (err) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not be read: {1}', vscode.workspace.asRelativePath(target), String(err)));
+      const name = vscode.workspace.asRelativePath(target);
+      if (err instanceof TooLarge) {
+        this.logger.info('Apply to File: target too large', { bytes: err.bytes });
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            '{0} is too large for Apply to File ({1} MB; at most {2} MB): the change was not applied. Open the file and use Insert at Cursor, or copy the code block.',
+            name,
+            (err.bytes / (1024 * 1024)).toFixed(1),
+            String(APPLY_MAX_BYTES / (1024 * 1024)),
+          ),
+        );
+        return;
+      }
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not be read: {1}', name, String(err)));
       return;
     }
     const change = applyBlock(before, code);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
@@ -127,6 +127,61 @@ describe('project instructions on disk: only a regular file of the workspace, ne
     const { i, panel } = await instructions();
     assert.equal(i.state, 'refused');
     assert.match(panel ?? '', /^AGENTS\.md → \.env is not sent: its name looks like a secret/);
+  });
+
+  it('a trusted workspace cannot name credential files as instructions: .git/config, .pypirc, *.tfvars and the like are refused and never read', async () => {
+    const TOKEN = 'ghp_FAKE0123456789abcdef';
+    const files: Record<string, string> = {
+      '.git/config': `[remote "origin"]\n\turl = https://x-access-token:${TOKEN}@github.com/org/repo.git\n`,
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.GIT/config': 'same folder on a case-insensitive disk\n',
+      '.pypirc': '[pypi]\nusername = __token__\npassword = pypi-FAKE0123456789\n',
+      'terraform.tfvars': 'db_password = "hunter2"\n',
+      'prod.auto.tfvars': 'db_password = "hunter2"\n',
+      'vars.tfvars.json': '{"db_password": "hunter2"}\n',
+      'terraform.tfstate': '{"outputs": {}}\n',
+      'terraform.tfstate.backup': '{"outputs": {}}\n',
+      '.docker/config.json': '{"auths": {"ghcr.io": {"auth": "dXNlcjpwYXNz"}}}\n',
+      '.aws/credentials': '[default]\naws_secret_access_key = FAKE\n',
+      '.aws/config': '[default]\nregion = eu-west-1\n',
+      '.kube/config': 'users:\n- name: admin\n  user:\n    token: FAKE\n',
+      'credentials': 'user:pass\n',
+      'credentials.json': '{"client_secret": "FAKE"}\n',
+      '.git-credentials': `https://user:${TOKEN}@github.com\n`,
+      '.htpasswd': 'admin:$apr1$FAKE\n',
+      '.ssh/config': 'Host x\n  IdentityFile ~/.ssh/id_rsa\n',
+      '.gnupg/gpg.conf': 'keyserver x\n',
+      'vault.kdbx': 'FAKE\n',
+      '.vault-token': 's.FAKE\n',
+      '.s3cfg': '[default]\nsecret_key = FAKE\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      if (name === '.GIT/config' && process.platform === 'linux') continue; // the same file only where names ignore case
+      mkdirSync(dirname(join(ws, name)), { recursive: true });
+      writeFileSync(join(ws, name), text);
+    }
+    for (const name of [...Object.keys(files), '.GIT/config', 'sub/.git/config', '.git./config', './.git//config', '.git\\config']) {
+      if (!existsSync(join(ws, ...name.split(/[\\/]+/)))) continue;
+      const { found, i, prompt, panel } = await instructions(name);
+      assert.equal(i.state, 'refused', name);
+      assert.equal(i.refused, 'secret', name);
+      assert.equal(found.content, undefined, `${name}: nothing read`);
+      assert.equal(prompt, '', `${name}: nothing sent`);
+      assert.match(panel ?? '', /is not sent: its name looks like a secret/, name);
+    }
+    // A link inside the workspace to such a file is refused by the name it leads to.
+    symlinkSync('.git/config', join(ws, 'AGENTS.md'));
+    const linked = await instructions();
+    assert.equal(linked.i.state, 'refused');
+    assert.equal(linked.found.content, undefined);
+    assert.match(linked.panel ?? '', /^AGENTS\.md → \.git\/config is not sent: its name looks like a secret/);
+    // Ordinary project files are still sent, including ones that merely mention these names.
+    for (const name of ['docs/git-config.md', 'CONTRIBUTING.md', 'docs/terraform.md', '.github/copilot-instructions.md', 'docs/docker/config.md']) {
+      mkdirSync(dirname(join(ws, name)), { recursive: true });
+      writeFileSync(join(ws, name), '# Rules\n');
+      const { i } = await instructions(name);
+      assert.equal(i.state, 'active', name);
+    }
   });
 
   it('a link inside the workspace is followed and the panel names the file it leads to; a plain file is named as it is', async () => {
