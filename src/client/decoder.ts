@@ -135,6 +135,9 @@ export type DecodedItem =
   /** A malformed frame; nothing after it is decoded. */
   | { type: 'error'; error: ProtocolError };
 
+/** Unknown kinds named one by one in the warnings; the others are counted together. */
+const MAX_NAMED_UNKNOWN_KINDS = 5;
+
 const KNOWN_KINDS: ReadonlySet<string> = new Set(STREAM_EVENT_KINDS);
 /** The parts that make the reply (start, text, step end, finish, error): malformed, they end it. */
 const REPLY_KINDS: ReadonlySet<string> = new Set(['f', '0', 'e', 'd', '3']);
@@ -144,7 +147,11 @@ export interface EventDecoderOptions {
   contentType?: string;
   /** Forces the framing (overrides contentType and sniffing). */
   framing?: Framing;
-  /** Receives a warning for each skipped event of an unknown kind. */
+  /**
+   * Receives the warnings (skipped parts of an unknown kind, malformed parts beside the reply, a
+   * start part without a usable messageId): each kind of trouble once, with `count`, when decoding
+   * ends (flushWarnings), however many parts had it.
+   */
   logger?: DecoderLogger;
   /** Longest line / SSE event in characters; default MAX_LINE_CHARS. */
   maxLineChars?: number;
@@ -166,12 +173,34 @@ export class EventDecoder {
   // SSE state
   private sseData: string[] = [];
   private sseChars = 0;
+  private readonly unknownKinds = new Set<string>();
+  /** Warnings held until flushWarnings(): the first one's data and how many times it came. */
+  private readonly warnings = new Map<string, { msg: string; data: Record<string, unknown>; count: number }>();
 
   constructor(opts: EventDecoderOptions = {}) {
     this.logger = opts.logger;
     this.maxLineChars = opts.maxLineChars ?? MAX_LINE_CHARS;
     this.lines = new LineDecoder(this.maxLineChars);
     this.chosen = opts.framing ?? framingFromContentType(opts.contentType);
+  }
+
+  /**
+   * Logs each held warning once, with how many parts had it, and forgets them. decodeEventStream
+   * calls it when decoding ends, whatever the reason.
+   */
+  flushWarnings(): void {
+    const held = [...this.warnings.values()];
+    this.warnings.clear();
+    for (const w of held) this.logger?.warn(w.msg, { ...w.data, count: w.count });
+  }
+
+  /** Counts a warning; a repeat (same message, same key) costs a Map lookup, nothing is logged yet. */
+  private warn(msg: string, key: string, data: () => Record<string, unknown>): void {
+    if (!this.logger) return;
+    const id = `${msg}\u0000${key}`;
+    const seen = this.warnings.get(id);
+    if (seen) seen.count++;
+    else this.warnings.set(id, { msg, data: data(), count: 1 });
   }
 
   /** The framing in use, once known. */
@@ -335,7 +364,7 @@ export class EventDecoder {
     if (!r.success && !REPLY_KINDS.has(kind)) {
       // A part beside the reply (reasoning, a tool step, a source, data...) that is not as the
       // protocol says: skipped and reported; the reply it came with goes on.
-      this.logger?.warn('Skipping a malformed stream part', { kind, excerpt: shorten(raw) });
+      this.warn('Skipping a malformed stream part', kind, () => ({ kind, excerpt: shorten(raw) }));
       return true;
     }
     if (!r.success) {
@@ -346,7 +375,7 @@ export class EventDecoder {
     }
     if (kind === 'f' && typeof obj.messageId !== 'string') {
       // The reply goes on; the event says what was wrong (the consumer may show it).
-      this.logger?.warn('Stream start event without a usable messageId; the reply goes on', { kind: 'f', excerpt: shorten(raw) });
+      this.warn('Stream start event without a usable messageId; the reply goes on', 'f', () => ({ kind: 'f', excerpt: shorten(raw) }));
       out.push({ type: 'event', event: { ...(r.data), malformed: `the start of the reply was malformed: "${shorten(raw, 60)}"` } as StreamEvent });
       return true;
     }
@@ -355,7 +384,14 @@ export class EventDecoder {
   }
 
   private unknownKind(kind: string): boolean {
-    this.logger?.warn('Skipping stream event of unknown kind', { kind: shorten(kind, 40), framing: this.chosen });
+    // Each unknown kind is named once; past a few, a stream inventing a new kind per part adds to one count.
+    const msg = 'Skipping stream event of unknown kind';
+    if (this.unknownKinds.size < MAX_NAMED_UNKNOWN_KINDS || this.unknownKinds.has(kind)) {
+      this.unknownKinds.add(kind);
+      this.warn(msg, kind, () => ({ kind: shorten(kind, 40), framing: this.chosen }));
+    } else {
+      this.warn(msg, '', () => ({ kind: '(other kinds)', framing: this.chosen }));
+    }
     return true;
   }
 
@@ -450,6 +486,7 @@ export async function* decodeEventStream(
   } finally {
     // Stopped early (consumer break, or an error frame): let the source release its resources.
     // A complete reply leaves the source to its owner.
+    decoder.flushWarnings();
     if (!drained && !complete) await chunks.return?.();
   }
 }

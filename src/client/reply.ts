@@ -24,6 +24,9 @@ export const MAX_REASONING_CHARS = 200_000;
 /** At most this many sources are kept for one reply. */
 export const MAX_SOURCES = 50;
 
+/** At most this many problems are named for one reply; the rest are counted (a broken stream may send thousands). */
+export const MAX_PROBLEMS = 3;
+
 /** A file the model produced (the stream's `k` part): its media type and decoded size; the data is not kept. */
 export interface ReplyFile {
   mimeType: string;
@@ -93,8 +96,13 @@ export interface ReplyOutcome {
   steps: number;
   /** A `d` event came. */
   done: boolean;
-  /** What was wrong in a reply that was kept (e.g. a malformed `f`). */
+  /**
+   * What was wrong in a reply that was kept (e.g. a malformed `f`): the first MAX_PROBLEMS different
+   * ones, then, when there were more, one entry saying how many more.
+   */
   problems?: string[];
+  /** How many problems there were in all (repeats included); 0 when none. */
+  problemCount: number;
 }
 
 export const FINISH_ERROR_MESSAGE = 'The service reported an error while writing the reply (finishReason: error)';
@@ -128,6 +136,7 @@ export class ReplyAssembler {
   private errorPart: string | undefined;
   private done = false;
   private problems: string[] = [];
+  private problemCount = 0;
   /** Steps whose count was sent but unusable, or a sum past a safe integer: that count is unknown. */
   private unknownCounts = new Set<keyof ReplyUsage>();
   private readonly sourceList: ReplySource[] = [];
@@ -147,7 +156,7 @@ export class ReplyAssembler {
       case 'f':
         this.steps++;
         this.messageId ??= ev.messageId;
-        if (typeof ev.malformed === 'string' && !this.problems.includes(ev.malformed)) this.problems.push(ev.malformed);
+        if (typeof ev.malformed === 'string') this.problem(ev.malformed);
         return '';
       case '0':
         this.parts.push(ev.data);
@@ -256,11 +265,23 @@ export class ReplyAssembler {
       steps: Math.max(this.steps, this.parts.length > 0 ? 1 : 0),
       done: this.done,
       ...(usage ? { usage } : {}),
-      ...(this.problems.length ? { problems: [...this.problems] } : {}),
+      problemCount: this.problemCount,
+      ...(this.problems.length ? { problems: this.namedProblems() } : {}),
     };
     if (this.errorPart !== undefined) return { ...base, ending: 'error', errorMessage: this.errorPart };
     const ending = endingOf(finishReason);
     return ending === 'error' ? { ...base, ending, errorMessage: FINISH_ERROR_MESSAGE } : { ...base, ending };
+  }
+
+  /** Keeps the first few different problems and counts every one (constant work per part). */
+  private problem(text: string): void {
+    this.problemCount++;
+    if (this.problems.length < MAX_PROBLEMS && !this.problems.includes(text)) this.problems.push(text);
+  }
+
+  private namedProblems(): string[] {
+    const more = this.problemCount - this.problems.length;
+    return more > 0 ? [...this.problems, `${more.toLocaleString('en')} more like ${more === 1 ? 'it' : 'these'}`] : [...this.problems];
   }
 
   private addStepUsage(u: Usage): void {

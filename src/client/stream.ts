@@ -4,7 +4,7 @@ import type { ChatServiceError, ResponseHeaders } from './errors';
 import type { Logger } from './logger';
 import { ReplyAssembler, type ReplyOutcome, type ReplyUsage } from './reply';
 import type { RangeWarning } from './sanitize';
-import { ReplyTooLargeError, StreamEventError } from './errors';
+import { ProtocolError, ReplyTooLargeError, StreamEventError } from './errors';
 import type { StreamEvent } from './schemas';
 
 /** After `d` / [DONE], how long the rest of the body may take before the connection is closed. */
@@ -38,10 +38,21 @@ export interface ChatStreamInit {
   maxLineChars?: number;
   /** Most characters of text (`0` events) read of one reply; default MAX_REPLY_CHARS. */
   maxReplyChars?: number;
+  /** Most parts (events of any kind) read of one reply; default MAX_REPLY_PARTS. */
+  maxReplyParts?: number;
 }
 
 /** Most characters of text one streamed reply may have: 4 million (about 4 to 12 MB). */
 export const MAX_REPLY_CHARS = 4_000_000;
+
+/**
+ * Most parts (events of any kind) one streamed reply may have: 1 million. A model sends about one
+ * part a token, and no model writes a million tokens in one reply; a stream of empty or malformed
+ * parts, which the text cap does not count, ends here.
+ */
+export const MAX_REPLY_PARTS = 1_000_000;
+
+export const TOO_MANY_PARTS_MESSAGE = 'The reply has more than {0} parts; the rest was not read';
 
 /**
  * A streamed reply. Iterate it once with `for await`; events come as soon as each frame is complete.
@@ -50,7 +61,8 @@ export const MAX_REPLY_CHARS = 4_000_000;
  * says what they mean. Iteration ends at `d` / [DONE] even when the server keeps the connection open
  * (the rest is read for a short grace, then the connection is closed). Errors: ProtocolError
  * (malformed frame, line over 1 MB, or the stream ended before the reply was complete),
- * ReplyTooLargeError (the text passed maxReplyChars: the text up to it is given first),
+ * ReplyTooLargeError (the text passed maxReplyChars: the text up to it is given first), ProtocolError
+ * (more than maxReplyParts parts: the parts up to it are given first),
  * ConnectionError, TimeoutError, UserAbortError; each is thrown after every event that came before it.
  * A stream that is neither iterated nor aborted keeps its connection until the body timeout.
  */
@@ -108,8 +120,13 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
         onFraming: (f) => (this.detected = f),
       });
       const maxChars = this.init.maxReplyChars ?? MAX_REPLY_CHARS;
+      const maxParts = this.init.maxReplyParts ?? MAX_REPLY_PARTS;
       let chars = 0;
       for await (const ev of decoded) {
+        if (events >= maxParts) {
+          // Every part up to the cap was given; the reply stops here (the connection is closed below).
+          throw new ProtocolError(TOO_MANY_PARTS_MESSAGE.replace('{0}', maxParts.toLocaleString('en')));
+        }
         events++;
         if (ev.event === '0' && chars + ev.data.length > maxChars) {
           // The text up to the limit is given (not cutting a surrogate pair), then the reply stops here.
