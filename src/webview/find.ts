@@ -8,7 +8,7 @@
 // element of a reply is changed, so a reply that streams goes on as before.
 import * as l10n from '@vscode/l10n';
 import { codicon, el, iconButton } from './dom';
-import { matchesIn, occurrences, prepare, ordinalOf, positionAt, startOrdinal, step, totalOf, type FindOptions, type MessageMatches } from './findModel';
+import { highlightWindow, matchesIn, occurrences, prepare, ordinalOf, positionAt, startOrdinal, step, totalOf, type FindOptions, type MessageMatches } from './findModel';
 
 /** What find needs of the chat. */
 export interface FindHost {
@@ -75,26 +75,41 @@ export function bodyText(body: HTMLElement): BodyText {
   return { nodes, starts, text };
 }
 
-/** The ranges of `query` in a rendered body (a match may span elements, e.g. highlighted code). */
-export function rangesIn(body: HTMLElement, query: string, options: FindOptions, flat: BodyText = bodyText(body)): Range[] {
-  const { nodes, starts, text } = flat;
-  const ranges: Range[] = [];
-  let k = 0;
-  const locate = (offset: number, end: boolean): [Text, number] => {
-    // Nodes are walked forward once: matches come in order.
-    while (k + 1 < nodes.length && (end ? starts[k + 1] < offset : starts[k + 1] <= offset)) k++;
-    return [nodes[k], offset - starts[k]];
-  };
-  for (const at of occurrences(text, query, options)) {
-    const range = body.ownerDocument.createRange();
-    const [startNode, startOffset] = locate(at, false);
-    range.setStart(startNode, startOffset);
-    const [endNode, endOffset] = locate(at + query.length, true);
-    range.setEnd(endNode, endOffset);
-    ranges.push(range);
+/** Where an offset of a body's text is in its nodes: at the start of a match, or at its end (`end`: a node boundary stays in the node before). */
+function pointAt(flat: BodyText, offset: number, end: boolean): [Text, number] {
+  const { nodes, starts } = flat;
+  // The last node that starts at (or, for an end, before) the offset.
+  let lo = 0;
+  let hi = nodes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (end ? starts[mid] < offset : starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
   }
-  return ranges;
+  return [nodes[lo], offset - starts[lo]];
 }
+
+/** The range of the match of `length` characters at offset `at` of a body's text (a match may span elements, e.g. highlighted code). */
+export function rangeAt(body: HTMLElement, flat: BodyText, at: number, length: number): Range {
+  const range = body.ownerDocument.createRange();
+  const [startNode, startOffset] = pointAt(flat, at, false);
+  range.setStart(startNode, startOffset);
+  const [endNode, endOffset] = pointAt(flat, at + length, true);
+  range.setEnd(endNode, endOffset);
+  return range;
+}
+
+/** The ranges of `query` in a rendered body (all of them: for a few matches; the find bar makes only those it highlights). */
+export function rangesIn(body: HTMLElement, query: string, options: FindOptions, flat: BodyText = bodyText(body)): Range[] {
+  return occurrences(flat.text, query, options).map((at) => rangeAt(body, flat, at, query.length));
+}
+
+/**
+ * The most matches highlighted at once, those around the current one: a one-letter query in a
+ * long conversation has hundreds of thousands, and a range for each would hold the page. The
+ * count covers them all (counted on the text).
+ */
+export const MAX_HIGHLIGHTED = 2000;
 
 const ALL = 'chat-find';
 const CURRENT = 'chat-find-current';
@@ -123,8 +138,11 @@ export function createFindBar(host: FindHost): FindBar {
   let matches: MessageMatches[] = [];
   let total = 0;
   let ordinal = -1;
-  /** Ranges of the rendered messages holding matches, by message id (built when asked for). */
-  const ranges = new Map<string, Range[]>();
+  /** The matches of the rendered messages, by message id: where each is in the body's text (found when asked for). */
+  const hits = new Map<string, { body: HTMLElement; flat: BodyText; at: number[] }>();
+  /** The ranges made of those matches (only those highlighted or gone to), by message id and match. */
+  const ranges = new Map<string, Map<number, Range>>();
+  let rangeCount = 0;
   /**
    * The text of each rendered body, read once while the bar is open (each keystroke searches
    * anew): a body that changes (a reply streams, a body is rendered again) is read again.
@@ -136,15 +154,35 @@ export function createFindBar(host: FindHost): FindBar {
   let scrolls = 0;
   const highlights = typeof CSS !== 'undefined' && 'highlights' in CSS ? CSS.highlights : undefined;
 
-  const rangesOf = (id: string): Range[] | undefined => {
-    let r = ranges.get(id);
-    if (r) return r;
+  /** The matches of a rendered message (undefined while it is not rendered). */
+  const hitsOf = (id: string) => {
+    let h = hits.get(id);
+    if (h) return h;
     const body = host.body(id);
     if (!body) return undefined;
     let flat = texts.get(body);
     if (!flat) texts.set(body, (flat = bodyText(body)));
-    r = rangesIn(body, query, options, flat);
-    ranges.set(id, r);
+    h = { body, flat, at: occurrences(flat.text, query, options) };
+    hits.set(id, h);
+    return h;
+  };
+
+  /** The range of the `nth` match of a rendered message. */
+  const rangeOf = (id: string, nth: number): Range | undefined => {
+    const h = hitsOf(id);
+    if (!h || nth < 0 || nth >= h.at.length) return undefined;
+    let made = ranges.get(id);
+    let r = made?.get(nth);
+    if (r) return r;
+    if (rangeCount > 4 * MAX_HIGHLIGHTED) {
+      ranges.clear();
+      rangeCount = 0;
+      made = undefined;
+    }
+    if (!made) ranges.set(id, (made = new Map<number, Range>()));
+    r = rangeAt(h.body, h.flat, h.at[nth], query.length);
+    made.set(nth, r);
+    rangeCount++;
     return r;
   };
 
@@ -165,21 +203,35 @@ export function createFindBar(host: FindHost): FindBar {
   const search = () => {
     changed(observer.takeRecords());
     for (const body of texts.keys()) if (!body.isConnected) texts.delete(body);
+    hits.clear();
     ranges.clear();
-    matches = matchesIn(host.messages(), query, options, (id) => rangesOf(id)?.length);
+    rangeCount = 0;
+    matches = matchesIn(host.messages(), query, options, (id) => hitsOf(id)?.at.length);
     total = totalOf(matches);
   };
 
+  /** Highlights the matches around the current one (at most MAX_HIGHLIGHTED), and the current one. */
   const paint = () => {
     if (!highlights) return;
-    const all: Range[] = [];
+    const [from, to] = highlightWindow(total, ordinal, MAX_HIGHLIGHTED);
+    const shown: Range[] = [];
+    let before = 0;
     for (const m of matches) {
-      const r = ranges.get(m.id);
-      if (r) all.push(...r);
+      if (before >= to) break;
+      const lo = Math.max(from, before);
+      const hi = Math.min(to, before + m.count);
+      if (lo < hi && hits.has(m.id)) {
+        for (let o = lo; o < hi; o++) {
+          const r = rangeOf(m.id, o - before);
+          if (r) shown.push(r);
+        }
+      }
+      before += m.count;
     }
-    highlights.set(ALL, new Highlight(...all));
+    // At most MAX_HIGHLIGHTED ranges: few enough to pass as arguments.
+    highlights.set(ALL, new Highlight(...shown));
     const pos = positionAt(matches, ordinal);
-    const current = pos && ranges.get(pos.id)?.[pos.nth];
+    const current = pos && rangeOf(pos.id, pos.nth);
     if (current) highlights.set(CURRENT, new Highlight(current));
     else highlights.delete(CURRENT);
   };
@@ -206,7 +258,7 @@ export function createFindBar(host: FindHost): FindBar {
       if (ordinal < 0) ordinal = step(total, -1, 1);
     }
     const now = positionAt(matches, ordinal);
-    const range = now && rangesOf(now.id)?.[now.nth];
+    const range = now && rangeOf(now.id, now.nth);
     paint();
     showCount();
     if (!range) return;

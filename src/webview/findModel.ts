@@ -12,7 +12,7 @@ export function occurrences(text: string, query: string, options: FindOptions, l
   const out: number[] = [];
   if (!query) return out;
   const hay = options.caseSensitive ? text : lower(text);
-  const needle = options.caseSensitive ? query : query.toLowerCase();
+  const needle = options.caseSensitive ? query : fold(query);
   for (let at = hay.indexOf(needle); at >= 0 && out.length < limit; at = hay.indexOf(needle, at + needle.length)) out.push(at);
   return out;
 }
@@ -22,20 +22,44 @@ export function prepare(texts: Iterable<string>): void {
   for (const t of texts) lower(t);
 }
 
-/** How many non-overlapping occurrences of `query` in `text`. */
+/** How many non-overlapping occurrences of `query` in `text` (counted, not listed). */
 export function countOccurrences(text: string, query: string, options: FindOptions): number {
-  return occurrences(text, query, options).length;
+  if (!query) return 0;
+  const hay = options.caseSensitive ? text : lower(text);
+  const needle = options.caseSensitive ? query : fold(query);
+  let n = 0;
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
+/**
+ * A text in lower case, character for character: the same length, so that an offset in it is
+ * the offset in the text. Lower-casing keeps the length for all but a few characters (e.g. "İ",
+ * whose lower case is "i" and a combining dot): those become the first character of their lower
+ * case ("i") when that keeps the length, else stay as they are.
+ */
+export function fold(text: string): string {
+  const l = text.toLowerCase();
+  if (l.length === text.length) return l;
+  let out = '';
+  for (const c of text) {
+    const lc = c.toLowerCase();
+    if (lc.length === c.length) out += lc;
+    else {
+      const first = String.fromCodePoint(lc.codePointAt(0) ?? 0);
+      out += first.length === c.length ? first : c;
+    }
+  }
+  return out;
 }
 
 // Lower-cased texts, kept while the same string is asked for again (each keystroke searches anew).
 let lowered = new Map<string, string>();
 let loweredSize = 0;
 function lower(text: string): string {
-  // Lower-casing keeps the length for all but a few characters (e.g. "İ"); those are searched as they are.
   let l = lowered.get(text);
   if (l === undefined) {
-    l = text.toLowerCase();
-    if (l.length !== text.length) l = text;
+    l = fold(text);
     if (loweredSize > 64 * 1024 * 1024) {
       lowered = new Map();
       loweredSize = 0;
@@ -44,6 +68,18 @@ function lower(text: string): string {
     loweredSize += text.length;
   }
   return l;
+}
+
+/**
+ * The matches highlighted (ordinals from, up to to): at most `max`, around the current one (the
+ * first ones when there is none). Highlighting every match of a one-letter query in a long
+ * conversation would build hundreds of thousands of ranges; the count still covers them all.
+ */
+export function highlightWindow(total: number, current: number, max: number): [number, number] {
+  if (total <= max) return [0, Math.max(0, total)];
+  const centre = current < 0 ? 0 : Math.min(current, total - 1);
+  const from = Math.min(Math.max(0, centre - Math.floor(max / 2)), total - max);
+  return [from, from + max];
 }
 
 /** A message as find sees it: its id and the count of matches in it. */

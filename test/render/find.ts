@@ -30,6 +30,28 @@ export function findConversation(turns = TURNS): unknown[] {
   ];
 }
 
+/** The most matches the find bar highlights at once (src/webview/find.ts). */
+const MAX_HIGHLIGHTED = 2000;
+const SAMPLE = 'const value = await fetchResource(endpoint, { retries: 3 });\n'; // 7 "e"s
+const BIG_PER_MESSAGE = 40_000;
+const BIG_MESSAGES = 3;
+/** Matches of "e" (any case) in bigConversation. */
+const BIG_MATCHES = BIG_PER_MESSAGE * 7 * BIG_MESSAGES;
+
+/**
+ * A conversation whose replies are long code blocks (as a log or a file pasted back): "e" occurs
+ * 7 times a line, 840,000 times in all, all of it rendered.
+ */
+function bigConversation(): unknown[] {
+  const messages: unknown[] = [];
+  for (let i = 0; i < BIG_MESSAGES; i++) {
+    messages.push({ id: hex(2 * i), role: 'user', content: `Part ${i + 1}?`.replace(/e/gi, ''), status: 'complete' });
+    messages.push({ id: hex(2 * i + 1), role: 'assistant', content: '```\n' + SAMPLE.repeat(BIG_PER_MESSAGE) + '```', status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
+  }
+  const [settings] = findConversation(1);
+  return [settings, { type: 'conversation', conversation: { id: 'conv-find-big', title: 'Big', messages }, status: { busy: false }, version: 100 }];
+}
+
 /** What the find bar and the highlights show. */
 const state = (page: Page) =>
   page.evaluate(() => {
@@ -196,6 +218,37 @@ export async function findChecks(browser: Browser, record: Record): Promise<void
     );
     await page.keyboard.press('Escape');
     record(group, 'no page errors', errors.length === 0, errors.join('; ').slice(0, 300));
+
+    // A one-letter query in a long conversation: far more matches than can be highlighted.
+    errors.length = 0;
+    await give(page, bigConversation());
+    await frames(page, 4);
+    await page.locator('textarea#message').focus();
+    await page.keyboard.press('Control+f');
+    await typeQuery(page, 'e');
+    s = await state(page);
+    const big = { count: s.count, highlighted: s.highlighted, currentText: s.currentText, onScreen: s.onScreen };
+    const bigTotal = Number(/of (\d+)$/.exec(s.count)?.[1] ?? 0);
+    record(
+      group,
+      `more than 110,000 matches (a one-letter query): the count shows them all, at most ${MAX_HIGHLIGHTED} are highlighted, the current one on screen, nothing throws`,
+      bigTotal === BIG_MATCHES && /^\d+ of /.test(s.count) && s.highlighted > 0 && s.highlighted <= MAX_HIGHLIGHTED && s.currentText === 'e' && errors.length === 0,
+      JSON.stringify({ ...big, expected: BIG_MATCHES, errors: errors.join('; ').slice(0, 300) }),
+    );
+    await page.keyboard.press('Shift+Enter');
+    await frames(page, 2);
+    const upBig = await state(page);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await frames(page, 2);
+    const downBig = await state(page);
+    record(
+      group,
+      'in those matches, Shift+Enter and Enter move the current match and the count, the highlights stay capped',
+      upBig.count === `${bigTotal - 1} of ${bigTotal}` && downBig.count === `1 of ${bigTotal}` && downBig.highlighted <= MAX_HIGHLIGHTED && upBig.currentText === 'e' && errors.length === 0,
+      JSON.stringify({ up: [upBig.count, upBig.highlighted], down: [downBig.count, downBig.highlighted], errors: errors.join('; ').slice(0, 300) }),
+    );
+    await page.keyboard.press('Escape');
   } finally {
     await page.close();
     await panel.close();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { matchesIn, occurrences, ordinalOf, positionAt, startOrdinal, step, totalOf } from '../../../src/webview/findModel';
+import { countOccurrences, highlightWindow, matchesIn, occurrences, ordinalOf, positionAt, startOrdinal, step, totalOf } from '../../../src/webview/findModel';
 
 const exact = { caseSensitive: true };
 const anyCase = { caseSensitive: false };
@@ -17,6 +17,37 @@ describe('find in chat: matches in the conversation text', () => {
     const text = 'İstanbul and the word here';
     const at = occurrences(text, 'word', anyCase);
     assert.deepEqual(at, [text.indexOf('word')]);
+  });
+
+  it('a message holding a character whose lower case changes length ("İ") is still searched without case', () => {
+    const text = 'İstanbul: see the WORD here';
+    assert.deepEqual(occurrences(text, 'word', anyCase), [18], 'found without Match Case');
+    assert.deepEqual(occurrences('Istanbul: see the WORD here', 'word', anyCase), [18]);
+    assert.deepEqual(occurrences(text, 'WORD', exact), [18]);
+    assert.deepEqual(occurrences(text, 'word', exact), [], 'Match Case still tells them apart');
+    // The offsets are those of the text as it is: the match covers the same characters.
+    const mixed = 'aİb WORD İİ Word';
+    for (const at of occurrences(mixed, 'word', anyCase)) assert.equal(mixed.slice(at, at + 4).toLowerCase(), 'word');
+    assert.deepEqual(occurrences(mixed, 'word', anyCase), [4, 12]);
+    // The dotted capital itself is found by its letter, either way round, and in a query.
+    assert.deepEqual(occurrences('İstanbul', 'istanbul', anyCase), [0]);
+    assert.deepEqual(occurrences('istanbul İSTANBUL', 'İstanbul', anyCase), [0, 9]);
+    assert.equal(countOccurrences(text + ' word', 'word', anyCase), 2);
+  });
+
+  it('counts without listing: a million matches are counted, and the list stops at its limit', () => {
+    const text = 'e'.repeat(1_000_000);
+    assert.equal(countOccurrences(text, 'e', anyCase), 1_000_000);
+    assert.equal(occurrences(text, 'E', anyCase, 10).length, 10);
+  });
+
+  it('the matches highlighted are at most the cap, around the current one, inside the total', () => {
+    assert.deepEqual(highlightWindow(10, 3, 2000), [0, 10], 'all of them when they are few');
+    assert.deepEqual(highlightWindow(840_000, 500_000, 2000), [499_000, 501_000]);
+    assert.deepEqual(highlightWindow(840_000, 5, 2000), [0, 2000], 'near the first');
+    assert.deepEqual(highlightWindow(840_000, 839_999, 2000), [838_000, 840_000], 'near the last');
+    assert.deepEqual(highlightWindow(840_000, -1, 2000), [0, 2000], 'no current match: the first ones');
+    assert.deepEqual(highlightWindow(0, -1, 2000), [0, 0]);
   });
 
   it('counts per message and in total, oldest first; a rendered count replaces the text count', () => {
