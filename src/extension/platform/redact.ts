@@ -1,4 +1,5 @@
 // Removes secrets from text before it reaches the log. No `vscode` import (unit-tested in Node).
+import { holdsKey } from '../../core/account/keyMatch';
 
 const KEY_LIKE = /\b(sk-[A-Za-z0-9_-]{6,})\b/g;
 const HEADER_LIKE = /((?:x-api-key|authorization|api[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',}]+)/gi;
@@ -13,11 +14,12 @@ export function redact(text: string, secrets: readonly string[] = []): string {
 }
 
 /**
- * Whether `text` holds one of the window's keys (the stored key, or one being checked). Only the
- * keys themselves count: a message that talks about keys, or quotes a key-shaped string, is sent.
+ * Whether `text` holds one of the window's keys (the stored key, or one being checked): as typed,
+ * wrapped, escaped, in base64, or cut short at a line's end (see core/account/keyMatch.ts). Only
+ * the keys themselves count: a message that talks about keys, or quotes a key-shaped string, is sent.
  */
 export function holdsSecret(text: string, secrets: readonly string[]): boolean {
-  return secrets.some((s) => s.length >= 4 && text.includes(s));
+  return holdsKey(text, secrets);
 }
 
 /** Redacts every string inside log data (objects and arrays, cycles cut). */

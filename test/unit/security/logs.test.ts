@@ -95,7 +95,8 @@ describe('a text holding a key', () => {
     assert.equal(holdsSecret(`AI_CHAT_KEY=${key}\n`, [key]), true);
     assert.equal(holdsSecret(`x${key}y`, ['other-key-000', key]), true);
     assert.equal(holdsSecret('a key looks like sk-xxxxxxxxxxxxxxxx', [key]), false, 'a key-shaped string that is not a known key');
-    assert.equal(holdsSecret(key.slice(0, -1), [key]), false, 'part of the key');
+    assert.equal(holdsSecret(`${key.slice(0, -1)}x and more`, [key]), false, 'a start of the key inside a line');
+    assert.equal(holdsSecret(`${key.slice(0, 11)}`, [key]), false, 'a short start of the key');
     assert.equal(holdsSecret('anything', []), false);
     assert.equal(holdsSecret('abc', ['', 'ab']), false, 'empty and very short secrets never match');
   });
