@@ -186,11 +186,14 @@ export function isCleartext(url: string): boolean {
 export type KeyRoute =
   /**
    * The key may be sent. `bindTo`: the key has no bound origin yet (stored before binding existed,
-   * or its binding could not be read); it is bound to this origin before it is sent.
+   * or its stored binding is not a binding); it is bound to this origin before it is sent.
    */
   | { send: true; bindTo?: string }
-  /** Ask the user first; `reason` tells the question to ask. */
-  | { send: false; reason: 'new-origin' | 'cleartext'; origin: string; boundOrigin?: string };
+  /**
+   * Ask the user first; `reason` tells the question to ask. 'unknown-binding': the stored binding
+   * could not be read (SecretStorage failed), so where the key may go is not known.
+   */
+  | { send: false; reason: 'new-origin' | 'cleartext' | 'unknown-binding'; origin: string; boundOrigin?: string };
 
 export type KeyQuestion = Exclude<KeyRoute, { send: true }>;
 
@@ -214,9 +217,23 @@ export function keyRoute(url: string, boundOrigin: string | undefined, approved:
 export interface KeyBinding {
   bound?: string;
   approved: string[];
+  /**
+   * The binding secret exists but could not be read (a keyring or D-Bus error): not the same as
+   * none. Nothing binds or approves it, and it is never written over; every origin is asked about.
+   */
+  unreadable?: true;
 }
 
-/** The stored binding (a JSON secret); anything unreadable binds nothing. */
+/** The binding of a key whose binding secret could not be read. */
+export function unreadableKeyBinding(): KeyBinding {
+  return { approved: [], unreadable: true };
+}
+
+/**
+ * The stored binding (a JSON secret). None, or a value that is not a binding, binds nothing (the
+ * first origin the key goes to becomes its bound origin). A secret that could not be read at all
+ * is unreadableKeyBinding(), not this.
+ */
 export function parseKeyBinding(raw: string | undefined): KeyBinding {
   try {
     const v = raw ? (JSON.parse(raw) as unknown) : undefined;
@@ -228,7 +245,7 @@ export function parseKeyBinding(raw: string | undefined): KeyBinding {
       };
     }
   } catch {
-    // unreadable: no binding; the first origin the key goes to becomes its bound origin
+    // not a binding: none; the first origin the key goes to becomes its bound origin
   }
   return { approved: [] };
 }
@@ -238,12 +255,13 @@ export function parseKeyBinding(raw: string | undefined): KeyBinding {
  * unbound key was approved for are dropped: earlier versions approved them without a question.
  */
 export function bindKey(b: KeyBinding, origin: string): KeyBinding {
-  if (b.bound !== undefined) return b;
+  if (b.bound !== undefined || b.unreadable) return b;
   return { bound: origin, approved: [origin] };
 }
 
 /** The binding after the user agreed to send the key to `origin` (an unbound key is bound there). */
 export function approveKeyOrigin(b: KeyBinding, origin: string): KeyBinding {
+  if (b.unreadable) return b;
   if (b.bound === undefined) return bindKey(b, origin);
   if (b.approved.includes(origin)) return b;
   return { bound: b.bound, approved: [...b.approved, origin] };
@@ -255,7 +273,7 @@ export type KeyDecision = { status: 'no-key' } | { status: 'send'; key: string }
 export interface KeyGateDeps {
   /** The stored key, if any. */
   key(): Promise<string | undefined>;
-  /** The stored binding. */
+  /** The stored binding (unreadableKeyBinding() when it could not be read). */
   binding(): Promise<KeyBinding>;
   /** Binds an unbound key to `origin` (nothing when already bound); resolves to the binding stored now. */
   bind(origin: string): Promise<KeyBinding>;
@@ -275,6 +293,11 @@ export interface KeyGateDeps {
 export class KeyGate {
   private readonly asking = new Map<string, Promise<boolean>>();
   private readonly refused = new Set<string>();
+  /**
+   * Origins the user agreed to while the binding could not be read, with the key agreed for: kept
+   * in this window only (the stored binding is never written over), and only for that key.
+   */
+  private readonly agreedUnbound = new Map<string, string>();
 
   constructor(private readonly deps: KeyGateDeps) {}
 
@@ -282,7 +305,14 @@ export class KeyGate {
     const key = await this.deps.key();
     if (!key) return { status: 'no-key' };
     const b = await this.deps.binding();
-    let route = keyRoute(url, b.bound, new Set(b.approved));
+    let route: KeyRoute;
+    if (b.unreadable) {
+      const origin = originOf(url) ?? url;
+      if (this.agreedUnbound.get(origin) === key) return { status: 'send', key };
+      route = { send: false, reason: 'unknown-binding', origin };
+    } else {
+      route = keyRoute(url, b.bound, new Set(b.approved));
+    }
     if (route.send && route.bindTo) {
       // Bound now; checked again, as another request may have bound the key elsewhere meanwhile.
       const now = await this.deps.bind(route.bindTo);
@@ -293,17 +323,19 @@ export class KeyGate {
     if (this.deps.closed?.() || this.refused.has(origin)) return { status: 'refused', origin };
     let question = this.asking.get(origin);
     if (!question) {
-      question = this.ask(route);
+      question = this.ask(route, key);
       this.asking.set(origin, question);
       void question.finally(() => this.asking.delete(origin));
     }
     return (await question) ? { status: 'send', key } : { status: 'refused', origin };
   }
 
-  private async ask(route: KeyQuestion): Promise<boolean> {
+  private async ask(route: KeyQuestion, key: string): Promise<boolean> {
     const agreed = await this.deps.ask(route);
     if (agreed) {
       this.refused.delete(route.origin);
+      if (route.reason === 'unknown-binding') this.agreedUnbound.set(route.origin, key);
+      // Stored only where the binding can be read (an unreadable one is left as it is).
       await this.deps.approve(route.origin);
     } else {
       this.refused.add(route.origin);
@@ -324,6 +356,10 @@ export function keyConsentText(route: Exclude<KeyRoute, { send: true }>, workspa
   if (workspaceUrl) {
     lines.push(
       l10n.t('This workspace\'s settings name {0} as the AI Chat service. If you allow it, your API key and your messages are sent there while this workspace is open. Allow it only if you trust this repository.', workspaceUrl),
+    );
+  } else if (route.reason === 'unknown-binding') {
+    lines.push(
+      l10n.t('The address your API key is bound to could not be read from the system\'s secret storage, so AI Chat cannot tell whether {0} is the service it was checked against. Send it only if {0} is your AI Chat service. The stored binding is left as it is.', route.origin),
     );
   } else if (route.boundOrigin) {
     lines.push(l10n.t('Your API key was checked against {0}. The service address now points to {1}.', route.boundOrigin, route.origin));

@@ -1,7 +1,7 @@
 // The API key, kept only in SecretStorage, with the origin it was checked against (and the other
 // origins the user agreed to send it to) kept beside it as a second secret.
 import * as vscode from 'vscode';
-import { approveKeyOrigin, bindKey, parseKeyBinding, type KeyBinding } from '../../core/account/address';
+import { approveKeyOrigin, bindKey, parseKeyBinding, unreadableKeyBinding, type KeyBinding } from '../../core/account/address';
 import { holdsSecret } from '../platform/redact';
 
 export const API_KEY_SECRET = 'aiChat.apiKey';
@@ -85,14 +85,18 @@ export class ApiKeyStore implements vscode.Disposable {
     return () => this.pending.delete(key);
   }
 
-  /** The stored binding; one that cannot be read binds nothing (the next origin used binds it). */
+  /**
+   * The stored binding. None stored: a binding with no bound origin (the next origin used binds
+   * it). A read that failed (a keyring or D-Bus error) is not "none": unreadableKeyBinding(), not
+   * kept (the next call reads again), and never written over (see change()).
+   */
   async getBinding(): Promise<KeyBinding> {
     if (!this.binding) {
       let raw: string | undefined;
       try {
         raw = await this.secrets.get(KEY_ORIGIN_SECRET);
       } catch {
-        raw = undefined;
+        return this.binding ?? unreadableKeyBinding();
       }
       this.binding ??= parseKeyBinding(raw);
     }
@@ -103,6 +107,8 @@ export class ApiKeyStore implements vscode.Disposable {
   private change(next: (b: KeyBinding) => KeyBinding): Promise<KeyBinding> {
     const run = this.changing.then(async () => {
       const b = await this.getBinding();
+      // A binding that could not be read is never written over: what it holds is unknown.
+      if (b.unreadable) return b;
       const n = next(b);
       if (n === b) return b;
       await this.secrets.store(KEY_ORIGIN_SECRET, JSON.stringify(n));

@@ -94,6 +94,7 @@ export class ServiceAddress implements vscode.Disposable {
 
   /** Shows the modal question; true when the user agreed (the gate then approves the origin). */
   private async ask(question: KeyQuestion): Promise<boolean> {
+    if (question.reason === 'unknown-binding') this.logger.warn('The API key\'s bound address could not be read from SecretStorage; asking before the key is sent, and leaving the stored binding as it is', { origin: question.origin });
     const text = keyConsentText(question);
     const answer = await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, SEND_KEY);
     const agreed = answer === SEND_KEY;

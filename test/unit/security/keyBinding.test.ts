@@ -1,5 +1,6 @@
-// A key with no stored origin binding (set under 0.1.0, or a binding secret that cannot be read) is
-// bound to the first origin it is sent to, once; any other origin afterwards is asked about.
+// A key with no stored origin binding (set under 0.1.0, or a binding secret that holds no binding)
+// is bound to the first origin it is sent to, once; any other origin afterwards is asked about. A
+// binding secret whose read fails is another case: keyBindingReadFail.test.ts.
 // The gate is the one ServiceAddress.keyFor uses; the secrets are kept here as SecretStorage would.
 import { strict as assert } from 'node:assert';
 import {
@@ -49,7 +50,7 @@ function setup(binding: string | undefined, answer = false) {
 describe('key binding: a key with no stored binding is bound to the first origin it goes to, once', () => {
   for (const [how, binding] of [
     ['a 0.1.0 key (no binding secret)', undefined],
-    ['a binding secret that cannot be read', '{"bound": "https://chat.muffinscorp.com", "appro'],
+    ['a binding secret cut short (not JSON)', '{"bound": "https://chat.muffinscorp.com", "appro'],
     ['a binding that is not an object', '"https://chat.muffinscorp.com"'],
   ] as const) {
     it(`${how}: own address -> sent; another origin -> asked, and refused when the question is declined`, async () => {
