@@ -12,6 +12,7 @@ import * as l10n from '@vscode/l10n';
 import type { ContextMeter, ErrorView } from '../../protocol';
 import { MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from '../chat/conversation';
 import type { ModelLike } from '../account/models';
+import { splitSystemPrompt } from './instructions';
 
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 4;
@@ -93,6 +94,8 @@ export interface ContextInput {
 }
 
 interface SelectionBase {
+  /** The system prompt as sent (instructions included); set on a refusal, whose advice names its parts. */
+  systemPrompt?: string;
   budget: number;
   tokens: ContextTokens;
   /** Earlier turns in the conversation (a turn: a question with its reply). */
@@ -111,7 +114,11 @@ export type ContextSelection =
       /** The first message of the oldest turn sent; undefined when no earlier turn is sent. */
       boundaryId?: string;
     })
-  | (SelectionBase & { ok: false; reason: 'message-too-long' });
+  /**
+   * message-too-long: the new message (with its attachments and the instructions) exceeds the
+   * budget. instructions-too-long: the instructions alone leave no room for any message.
+   */
+  | (SelectionBase & { ok: false; reason: 'message-too-long' | 'instructions-too-long' });
 
 interface Turn {
   messages: StoredMessage[];
@@ -154,7 +161,9 @@ export function selectContext(input: ContextInput): ContextSelection {
   const totalTurns = turns.filter((t) => t.asked).length;
   const fixed = instructions + messageAll;
   if (fixed > budget) {
-    return { ok: false, reason: 'message-too-long', budget, totalTurns, tokens: { instructions, attachments, message, history: 0, total: fixed } };
+    // Not even an empty message would fit: the instructions are what is too large.
+    const reason = instructions + messageTokens(' ') > budget ? 'instructions-too-long' : 'message-too-long';
+    return { ok: false, reason, budget, totalTurns, tokens: { instructions, attachments, message, history: 0, total: fixed }, systemPrompt: system };
   }
   const maxTurns = input.maxTurns ?? Number.POSITIVE_INFINITY;
   // The newest 4096 messages at most (the id space): an older message reusing an id would clash.
@@ -194,12 +203,62 @@ export function selectContext(input: ContextInput): ContextSelection {
   };
 }
 
-/** The refusal of a message that alone (with the instructions and attachments) exceeds the budget. */
+/** A part of the instructions that takes at least a quarter of them is named, with its buttons. */
+function largeParts(systemPrompt: string, total: number): { project?: { name: string; tokens: number }; own?: number } {
+  const { own, project, name } = splitSystemPrompt(systemPrompt);
+  const projectTokens = project ? messageTokens(project) : 0;
+  const ownTokens = own ? messageTokens(own) : 0;
+  const large = (n: number) => n > 0 && n * 4 >= total;
+  return {
+    ...(large(projectTokens) ? { project: { name: name ?? '', tokens: projectTokens } } : {}),
+    ...(large(ownTokens) ? { own: ownTokens } : {}),
+  };
+}
+
+/** The buttons that act on the instructions named. */
+function instructionActions(parts: ReturnType<typeof largeParts>): ErrorView['actions'] {
+  return [...(parts.project ? (['openInstructions', 'toggleInstructions'] as const) : []), ...(parts.own !== undefined ? (['openSystemPrompt'] as const) : [])];
+}
+
+/**
+ * The refusal of a request that does not fit the budget: the instructions alone (the project
+ * instructions file, the aiChat.systemPrompt setting) with the buttons that open them or turn
+ * them off, or the message with its attachments and the instructions.
+ */
 export function messageTooLongError(selection: Extract<ContextSelection, { ok: false }>): ErrorView {
   const t = selection.tokens;
+  const parts = largeParts(selection.systemPrompt ?? '', t.instructions);
+  if (selection.reason === 'instructions-too-long') {
+    const { project, own } = parts;
+    const advice =
+      project && own !== undefined
+        ? l10n.t(
+            'The project instructions ({0}) take about {1} tokens and the system prompt (aiChat.systemPrompt) about {2}: shorten them or turn the project instructions off, or pick a model with a larger context.',
+            project.name,
+            project.tokens,
+            own,
+          )
+        : project
+          ? l10n.t('They are the project instructions ({0}): shorten them or turn them off for this workspace, or pick a model with a larger context.', project.name)
+          : own !== undefined
+            ? l10n.t('They are the system prompt (aiChat.systemPrompt): shorten it, or pick a model with a larger context.')
+            : l10n.t('Shorten them, or pick a model with a larger context.');
+    return {
+      kind: 'validation',
+      message: l10n.t(
+        'The instructions are too large for the model: about {0} tokens (estimated), and at most {1} can be sent in all, the message included. Nothing was sent. {2}',
+        t.instructions,
+        selection.budget,
+        advice,
+      ),
+      actions: instructionActions(parts),
+    };
+  }
   const what = t.attachments > 0
     ? l10n.t('Shorten it or remove an attachment, or pick a model with a larger context.')
     : l10n.t('Shorten it, or pick a model with a larger context.');
+  // Instructions that take most of the budget are said too, with their buttons.
+  const heavy = t.instructions * 2 > selection.budget;
   return {
     kind: 'validation',
     message: l10n.t(
@@ -207,8 +266,8 @@ export function messageTooLongError(selection: Extract<ContextSelection, { ok: f
       t.total,
       selection.budget,
       what,
-    ),
-    actions: [],
+    ) + (heavy ? ' ' + l10n.t('The instructions alone take about {0} of them.', t.instructions) : ''),
+    actions: heavy ? instructionActions(parts) : [],
   };
 }
 

@@ -194,6 +194,17 @@ export function systemPromptWith(own: string, instructions: ProjectInstructions 
   return parts.filter(Boolean).join('\n\n');
 }
 
+/**
+ * A system prompt as systemPromptWith made it: the user's own part (the aiChat.systemPrompt
+ * setting) and the project instructions part, with the file's name (undefined when there is none).
+ */
+export function splitSystemPrompt(prompt: string): { own: string; project: string; name?: string } {
+  const found = /(?:^|\n\n)Project instructions \(([^\n]*?)(?:, cut)?\):\n\n/.exec(prompt);
+  if (!found) return { own: prompt.trim(), project: '' };
+  const at = found.index + (found[0].startsWith('\n\n') ? 2 : 0);
+  return { own: prompt.slice(0, at).trim(), project: prompt.slice(at).trim(), name: found[1] };
+}
+
 /** The line the panel shows about the instructions file, or undefined when there is none. */
 export function instructionsStatusText(i: ProjectInstructions): string | undefined {
   const kb = (i.bytes / 1024).toFixed(1);

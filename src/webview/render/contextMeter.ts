@@ -37,7 +37,11 @@ export function meterTooltip(meter: ContextMeter): string {
     l10n.t('History: {0} ({1} earlier turns sent, {2} not sent)', formatNumber(meter.history), formatNumber(meter.sentTurns), formatNumber(meter.omittedTurns)),
     l10n.t('Message: {0}', formatNumber(meter.message)),
     source,
-    meter.tooLong ? l10n.t('The message alone is over the budget: it will not be sent. Shorten it or remove an attachment.') : '',
+    !meter.tooLong
+      ? ''
+      : meter.instructions >= meter.budget
+        ? l10n.t('The instructions alone are over the budget: no message can be sent to this model. Shorten them or turn the project instructions off.')
+        : l10n.t('The message alone is over the budget: it will not be sent. Shorten it or remove an attachment.'),
     l10n.t('For a fresh start, Fork a message: it starts a new conversation from there.'),
   ]
     .filter(Boolean)

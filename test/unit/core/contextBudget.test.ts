@@ -9,11 +9,14 @@ import {
   createConversation,
   estimateTokens,
   isInputTooLong,
-  lmToServiceMessages,
+  lmRequest,
   messageTokens,
+  messageTooLongError,
   nativeContext,
+  readInstructions,
   requestBudget,
   selectContext,
+  systemPromptWith,
   toContextMeter,
   DEFAULT_CONTEXT_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
@@ -24,6 +27,7 @@ import {
   type SessionChatRequest,
   type SessionEvent,
   type StoredMessage,
+  directTurns,
 } from '../../../src/core';
 import { ContextMeterFeed } from '../../../src/extension/chat/contextMeter';
 import { ChatServiceClient } from '../../../src/client';
@@ -146,6 +150,41 @@ describe('context budget: what goes in', () => {
     assert.deepEqual([meter.tooLong, meter.omittedTurns, meter.sentTurns], [true, 2, 0]);
   });
 
+  it('instructions that alone exceed the budget: the refusal names the instructions (not the message), with Open and Turn Off', () => {
+    const agents = readInstructions({ name: 'AGENTS.md', content: new TextEncoder().encode('# Conventions\n' + '- keep functions small and documented.\n'.repeat(800)), trusted: true, enabled: true });
+    const budget = requestBudget(4096).inputTokens;
+    const s = selectContext({ systemPrompt: systemPromptWith('Be brief.', agents), message: 'hi', earlier: [], budget });
+    assert.equal(s.ok, false);
+    assert.ok(!s.ok && s.reason === 'instructions-too-long', JSON.stringify(s));
+    const error = messageTooLongError(s);
+    assert.match(error.message, /^The instructions are too large for the model: about 7,?8\d\d tokens \(estimated\), and at most 3,?072 can be sent in all, the message included\./, error.message);
+    assert.match(error.message, /AGENTS\.md/, 'names the file');
+    assert.doesNotMatch(error.message, /message is too long|Shorten it,/, 'does not blame the message');
+    assert.deepEqual(error.actions, ['openInstructions', 'toggleInstructions']);
+    // Without project instructions, a system prompt setting that large: its setting is offered.
+    const own = selectContext({ systemPrompt: 'Answer in verse. '.repeat(1000), message: 'hi', earlier: [], budget });
+    assert.ok(!own.ok && own.reason === 'instructions-too-long');
+    const ownError = messageTooLongError(own);
+    assert.match(ownError.message, /system prompt \(aiChat\.systemPrompt\)/);
+    assert.deepEqual(ownError.actions, ['openSystemPrompt']);
+    // Both large: both are offered.
+    const both = selectContext({ systemPrompt: systemPromptWith('Answer in verse. '.repeat(1000), agents), message: 'hi', earlier: [], budget });
+    assert.ok(!both.ok);
+    assert.deepEqual(messageTooLongError(both).actions, ['openInstructions', 'toggleInstructions', 'openSystemPrompt']);
+    // Instructions that fit, with a message that does not: the message is what is too long.
+    const fits = selectContext({ systemPrompt: 'Be brief.', message: 'x'.repeat(4000 * 4), earlier: [], budget });
+    assert.ok(!fits.ok && fits.reason === 'message-too-long');
+    assert.match(messageTooLongError(fits).message, /^This message is too long for the model/);
+    // Instructions that take most of the budget, with a message that then does not fit: both are said, with the buttons.
+    const heavy = selectContext({ systemPrompt: systemPromptWith('', readInstructions({ name: 'AGENTS.md', content: new TextEncoder().encode('r'.repeat(2000 * 4)), trusted: true, enabled: true })), message: 'x'.repeat(1200 * 4), earlier: [], budget });
+    assert.ok(!heavy.ok && heavy.reason === 'message-too-long');
+    const heavyError = messageTooLongError(heavy);
+    assert.match(heavyError.message, /^This message is too long for the model: .* The instructions alone take about 2,?0\d\d of them\.$/);
+    assert.deepEqual(heavyError.actions, ['openInstructions', 'toggleInstructions']);
+    // The meter still shows the request as over the budget.
+    assert.equal(toContextMeter(s, 'model').tooLong, true);
+  });
+
   it('failed, unfinished and empty replies are never sent; a reply without its question is not either', () => {
     const earlier = [
       msg('msg_000', 'assistant', 'orphan reply'),
@@ -202,6 +241,13 @@ describe('context budget: the same budget for @aichat and the language model pro
 
   it('the provider refuses a request whose last message alone is over the budget, and trims the rest', () => {
     const text = (role: 'user' | 'assistant', value: string) => ({ role, parts: [{ kind: 'text' as const, value }] });
+    // The provider's request read, then fitted as the pipeline fits it (chat/turnService.ts).
+    const lmToServiceMessages = (messages: ReturnType<typeof text>[], budget: number) => {
+      const r = lmRequest(messages);
+      if (!r.ok) return r;
+      const s = nativeContext(r.earlier, r.prompt, r.system, budget);
+      return s.ok ? { ok: true as const, messages: s.messages } : { ok: false as const, message: messageTooLongError(s).message };
+    };
     const refused = lmToServiceMessages([text('user', 'x'.repeat(20_000))], 3072);
     assert.equal(refused.ok, false);
     if (!refused.ok) assert.match(refused.message, /too long for the model/);
@@ -244,7 +290,7 @@ function sessionOn(conv: Conversation, budget: number | undefined, systemPrompt 
   const settings = { model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt, baseUrl: 'http://127.0.0.1' };
   const session = new ChatSession({
     store,
-    backend: () => backend,
+    turns: directTurns(() => backend),
     settings: () => settings,
     modelCost: () => 1,
     onEvent: (e) => events.push(e),
@@ -306,6 +352,20 @@ describe('context budget: the chat session', () => {
     assert.ok(t.events.some((e) => e.type === 'inputReturned' && e.text === text));
   });
 
+  it('project instructions larger than a small model\'s budget (probe p_budget_instructions): "hi" is refused naming the instructions, with Open and Turn Off', async () => {
+    const agents = readInstructions({ name: 'AGENTS.md', content: new TextEncoder().encode('# Conventions\n' + '- keep functions small and documented.\n'.repeat(800)), trusted: true, enabled: true });
+    assert.equal(agents.state, 'active');
+    const t = sessionOn(longConversation(1), requestBudget(4096).inputTokens, systemPromptWith('', agents));
+    await t.open();
+    await t.session.send('hi');
+    assert.equal(t.requests.length, 0, 'nothing sent');
+    const error = t.session.sendError;
+    assert.match(error?.message ?? '', /^The instructions are too large for the model/, error?.message);
+    assert.doesNotMatch(error?.message ?? '', /This message is too long/);
+    assert.deepEqual(error?.actions, ['openInstructions', 'toggleInstructions']);
+    assert.ok(t.events.some((e) => e.type === 'inputReturned' && e.text === 'hi'), 'the text goes back to the box');
+  });
+
   it('a 400 "input is too long" offers Send with fewer earlier messages, which sends half the earlier turns', async () => {
     const t = sessionOn(longConversation(40), 100_000);
     await t.open();
@@ -364,7 +424,7 @@ describe('context budget: the history no longer grows without bound (finding L3,
       const store = new ConversationStore(new MemoryConversationStorage());
       const session = new ChatSession({
         store,
-        backend: () => client,
+        turns: directTurns(() => client),
         settings: () => ({ model, stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url }),
         modelCost: () => 3,
         onEvent: () => undefined,
