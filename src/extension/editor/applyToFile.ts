@@ -203,7 +203,7 @@ export class ApplyToFile implements vscode.Disposable {
       const name = vscode.workspace.asRelativePath(target);
       if (err instanceof TooLarge) {
         this.logger.info('Apply to File: target too large', { bytes: err.bytes });
-        void vscode.window.showWarningMessage(
+        void vscode.window.showErrorMessage(
           vscode.l10n.t(
             '{0} is too large for Apply to File ({1} MB; at most {2} MB): the change was not applied. Open the file and use Insert at Cursor, or copy the code block.',
             name,

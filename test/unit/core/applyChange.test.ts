@@ -326,8 +326,8 @@ describe('Apply to File in the editor: what is read, shown and asked', () => {
       assert.deepEqual(calls.reads, [], `${name}: not read`);
       assert.ok(calls.stats.includes(join(ws, name)), `${name}: its size was looked at`);
       assert.equal(calls.commands.includes('vscode.diff'), false, `${name}: no diff`);
-      assert.equal(calls.errors.length + calls.warnings.length, 1, `${name}: one message`);
-      const shown = [...calls.errors, ...calls.warnings][0];
+      assert.equal(calls.errors.length, 1, `${name}: one message`);
+      const shown = calls.errors[0];
       assert.match(shown, new RegExp(`^${name.replace(/\./g, '\\.')} is too large for Apply to File \\(${mb}\\.0 MB; at most ${APPLY_MAX_BYTES / 1024 / 1024} MB\\)`), shown);
       assert.match(shown, /not applied/);
       assert.doesNotMatch(shown, /0x1fffffe8|Error:/, 'no error text of the runtime');
