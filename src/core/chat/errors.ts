@@ -39,6 +39,14 @@ function clip(text: string, max = 500): string {
   return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }
 
+/** `code` of the error thrown when a part of the extension (its service client) cannot be loaded. */
+export const EXTENSION_DAMAGED = 'EXTENSION_DAMAGED';
+
+/** What the user is told when a part of the extension cannot be loaded: no module error, no stack. */
+export function extensionDamagedText(): string {
+  return l10n.t('AI Chat is damaged: a part of it could not be loaded. Reload the window (Developer: Reload Window); if that does not help, reinstall the AI Chat extension.');
+}
+
 export function errorToView(err: unknown, baseUrl: string): ErrorView {
   const e = (err ?? {}) as ErrorLike;
   const kind = errorKind(err);
@@ -112,6 +120,12 @@ export function errorToView(err: unknown, baseUrl: string): ErrorView {
       actions = ['retry'];
       break;
     default:
+      // Retry would fail the same way: only a reload or a reinstall helps.
+      if (e.code === EXTENSION_DAMAGED) {
+        message = extensionDamagedText();
+        actions = [];
+        break;
+      }
       message = l10n.t('Something went wrong: {0}', detail);
       actions = ['retry'];
   }

@@ -4,9 +4,10 @@
 // Free of `vscode` at run time (unit-tested in plain node): only its types are used.
 import type * as vscode from 'vscode';
 import * as l10n from '@vscode/l10n';
+import type * as Client from '../../client';
 import type { ChatServiceClient, ChatServiceClientOptions } from '../../client';
 import { assertServiceUrl } from '../../core/account/address';
-import { clientModule } from './clientModule';
+import { clientBundle, type ModuleLoader } from './clientModule';
 import { resolveProxy } from '../../core/account/proxy';
 import type { ConfigService } from './config';
 import type { Logger } from './log';
@@ -31,7 +32,12 @@ export class ClientProvider implements vscode.Disposable {
     private readonly address: ServiceAddress,
     private readonly logger: Logger,
     private readonly userAgent: string,
-    private readonly options: { /** Default RETIRE_AFTER_MS. */ retireAfterMs?: number } = {},
+    private readonly options: {
+      /** Default RETIRE_AFTER_MS. */
+      retireAfterMs?: number;
+      /** Where the client's code comes from; default the bundle (dist/client.js), see clientModule.ts. */
+      client?: ModuleLoader<typeof Client>;
+    } = {},
   ) {
     this.subscription = config.onDidChange(() => {
       // Rebuilt lazily on next use when something it depends on changed.
@@ -47,8 +53,10 @@ export class ClientProvider implements vscode.Disposable {
 
   /**
    * A client for `baseUrl` with the proxy of the settings and environment. Throws after dispose,
-   * ServiceUrlError (naming aiChat.baseUrl) for an address that cannot be used, and
-   * ProxyConfigError (naming the setting) for a proxy value that cannot be used.
+   * ServiceUrlError (naming aiChat.baseUrl) for an address that cannot be used,
+   * ProxyConfigError (naming the setting) for a proxy value that cannot be used, and
+   * ClientLoadError (AI Chat is damaged: reload or reinstall) when the client's code cannot be
+   * loaded (tried once; the load error is logged once).
    */
   create(opts: Pick<ChatServiceClientOptions, 'baseUrl' | 'apiKey' | 'timeouts' | 'maxRetries'>): ChatServiceClient {
     if (this.disposed) throw new Error(l10n.t('AI Chat is shutting down; no new request is made.'));
@@ -61,7 +69,7 @@ export class ClientProvider implements vscode.Disposable {
       strictSSL: proxy.strictSSL,
     });
     // The client's code is loaded here, by the first request (see clientModule.ts).
-    const { ChatServiceClient } = clientModule();
+    const { ChatServiceClient } = (this.options.client ?? clientBundle).get(this.logger);
     return new ChatServiceClient({
       logger: this.logger,
       userAgent: this.userAgent,

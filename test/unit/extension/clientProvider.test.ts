@@ -1,9 +1,16 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectionError } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage } from '../../../src/core';
+import type * as Client from '../../../src/client';
+import { errorToView } from '../../../src/core/chat/errors';
+import { ChatSession, ConversationStore, MemoryConversationStorage, directTurns } from '../../../src/core';
 import { ClientProvider } from '../../../src/extension/platform/clientProvider';
+import { ClientLoadError, ModuleLoader } from '../../../src/extension/platform/clientModule';
 import type { ConfigChange, ConfigService } from '../../../src/extension/platform/config';
 import type { ServiceAddress } from '../../../src/extension/platform/serviceAddress';
 import { readSettings } from '../../../src/extension/platform/settings';
@@ -82,7 +89,7 @@ describe('a client replaced because a setting changed', () => {
       const first = clients.get();
       const session = new ChatSession({
         store: new ConversationStore(new MemoryConversationStorage()),
-        backend: () => clients.get(),
+        turns: directTurns(() => clients.get()),
         settings: () => settings,
         modelCost: () => 1,
         onEvent: () => {},
@@ -114,7 +121,7 @@ describe('a client replaced because a setting changed', () => {
     const first = clients.get();
     const session = new ChatSession({
       store: new ConversationStore(new MemoryConversationStorage()),
-      backend: () => clients.get(),
+      turns: directTurns(() => clients.get()),
       settings: () => settings,
       modelCost: () => 1,
       onEvent: () => {},
@@ -129,5 +136,71 @@ describe('a client replaced because a setting changed', () => {
     await sending;
     assert.equal(session.conversation.messages[1].status, 'stopped');
     assert.ok(await isClosed(first));
+  });
+});
+
+/** Loads a file as the extension loads dist/client.js (a CommonJS require). */
+const requireFile = (file: string): never => createRequire(__filename)(file) as never;
+
+describe('a client bundle that cannot be loaded (dist/client.js missing or cut short)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'aichat-client-'));
+  const cutShort = path.join(dir, 'client.js');
+  writeFileSync(cutShort, 'module.exports = { ChatServiceClient: class { constructor(');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [how, load] of [
+    ['missing', () => requireFile(path.join(dir, 'missing', 'client.js'))],
+    ['cut short', () => requireFile(cutShort)],
+  ] as const) {
+    it(`${how}: loaded once, the error logged once; every request fails with a plain sentence (damaged: reload or reinstall), no require stack`, () => {
+      let loads = 0;
+      const errors: Array<{ msg: string; data?: Record<string, unknown> }> = [];
+      const logger = { ...silent, error: (msg: string, data?: Record<string, unknown>) => void errors.push({ msg, data }) };
+      const { config } = fakeConfig('https://chat.muffinscorp.com/api/public');
+      const address = { keyFor: async () => 'sk-test-123456' } as unknown as ServiceAddress;
+      const loader = new ModuleLoader<typeof Client>(() => {
+        loads++;
+        return load();
+      });
+      const clients = new ClientProvider(config, address, logger, 'test', { client: loader });
+      try {
+        const thrown: unknown[] = [];
+        for (let i = 0; i < 3; i++) {
+          try {
+            clients.get();
+          } catch (e) {
+            thrown.push(e);
+          }
+        }
+        assert.equal(thrown.length, 3, 'every request fails');
+        assert.equal(loads, 1, 'the bundle is loaded once, not again on every request');
+        assert.equal(errors.length, 1, 'the load error is logged once');
+        // The log keeps the load error (a syntax error; under the unit tests' loader, a transform error).
+        assert.match(JSON.stringify(errors[0].data), how === 'missing' ? /Cannot find module/ : /SyntaxError|TransformError/);
+        for (const e of thrown) {
+          assert.ok(e instanceof ClientLoadError);
+          assert.doesNotMatch(e.message, /Require stack|Cannot find module|SyntaxError|Unexpected end/);
+        }
+        // What the chat shows (the session turns the error into this view).
+        const view = errorToView(thrown[0], 'https://chat.muffinscorp.com/api/public');
+        assert.match(view.message, /AI Chat is damaged/);
+        assert.match(view.message, /[Rr]eload/);
+        assert.match(view.message, /reinstall/);
+        assert.doesNotMatch(view.message, /Something went wrong|Require stack|client\.js|\n/);
+        assert.deepEqual(view.actions, [], 'Retry would fail the same way');
+      } finally {
+        clients.dispose();
+      }
+    });
+  }
+
+  it('a bundle that loads is loaded once and shared', () => {
+    let loads = 0;
+    const loader = new ModuleLoader(() => {
+      loads++;
+      return { ok: true };
+    });
+    assert.equal(loader.get(), loader.get());
+    assert.equal(loads, 1);
   });
 });
