@@ -12,6 +12,7 @@ import { registerCommands } from './commands';
 import { registerContextCommands } from './editor/contextCommands';
 import { CreditsService } from './account/credits';
 import { registerEditorPromptCommands } from './editor/editorPromptCommands';
+import { registerInlineEdit } from './editor/inlineEdit';
 import { ConfigService } from './platform/config';
 import { FileConversationStorage } from './platform/conversationFiles';
 import { ApplyToFile } from './editor/applyToFile';
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): void {
     apply,
     ...registerCommands({ config, keys, models, balance, clients, address, logger, credits, get chat() { return lazy.chat; } }),
     ...registerEditorPromptCommands(() => lazy.chat),
+    ...registerInlineEdit({ turns, logger, state: context.globalState }),
     ...[
       registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, turns, logger, get instructions() { return lazy.instructions; } }),
       registerLmProvider({ clients, keys, config, models, turns, logger }),

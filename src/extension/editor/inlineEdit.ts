@@ -1,0 +1,253 @@
+// Edit in the editor: AI Chat: Edit Selection… asks what to change (showing the model and its
+// price), streams the reply through the one turn pipeline (surface "edit") while the selected lines
+// show its progress, then puts the new code in place for review: Keep/Undo per hunk (CodeLens) and
+// Keep Edit/Undo Edit for all. The document is not touched until the reply is complete: Stop,
+// Escape or a failure leave it exactly as it was.
+import * as vscode from 'vscode';
+import { actionCommand, actionTitle } from '../../core';
+import { extractReplacement } from '../../core/edit/extract';
+import { buildEditPrompt, EDIT_SYSTEM_PROMPT } from '../../core/edit/prompt';
+import type { SurfaceTurnResult, TurnQuote, TurnService } from '../chat/turnService';
+import type { Logger } from '../platform/log';
+import { askInstruction, EditLenses, streamingLook } from './inlineEditUi';
+import { InlineEditReview, type ReviewEnd } from './inlineEditReview';
+import { refusal, targetOf, type EditTarget } from './inlineEditTarget';
+
+export interface InlineEditDeps {
+  turns: Pick<TurnService, 'run' | 'quote'>;
+  logger: Logger;
+  /** Where earlier instructions are kept (Up/Down in the quick input). */
+  state?: vscode.Memento;
+  /** Asks for the instruction (default: the quick input). */
+  ask?: (quote: TurnQuote | undefined, earlier: readonly string[]) => Promise<string | undefined>;
+}
+
+/** What an edit ended as (for callers and tests). */
+export type EditOutcome = 'refused' | 'cancelled' | 'stopped' | 'failed' | 'noCode' | 'unchanged' | 'moved' | 'reviewing';
+
+const HISTORY_KEY = 'aiChat.edit.instructions';
+
+export class InlineEditor implements vscode.Disposable {
+  private readonly reviews = new Map<string, InlineEditReview>();
+  private readonly streaming = new Map<string, AbortController>();
+  private readonly lenses = new EditLenses((uri) => this.reviews.get(uri.toString()));
+  private readonly changes = new vscode.EventEmitter<void>();
+  /** Fires when a review starts or ends. */
+  readonly onDidChange = this.changes.event;
+
+  constructor(private readonly deps: InlineEditDeps) {}
+
+  register(): vscode.Disposable[] {
+    const review = (uri?: vscode.Uri) => this.reviewOf(uri ?? vscode.window.activeTextEditor?.document.uri);
+    return [
+      this,
+      vscode.languages.registerCodeLensProvider({ pattern: '**' }, this.lenses),
+      vscode.commands.registerCommand('aiChat.editSelection', async () => {
+        const editor = vscode.window.activeTextEditor;
+        if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: open a file and select the code to edit first.'));
+        await this.edit(editor);
+      }),
+      vscode.commands.registerCommand('aiChat.keepEdit', (uri?: vscode.Uri) => this.finish(review(uri), true)),
+      vscode.commands.registerCommand('aiChat.undoEdit', (uri?: vscode.Uri) => this.finish(review(uri), false)),
+      vscode.commands.registerCommand('aiChat.keepHunk', (uri?: vscode.Uri, i?: number) => this.decide(review(uri), i, true)),
+      vscode.commands.registerCommand('aiChat.undoHunk', (uri?: vscode.Uri, i?: number) => this.decide(review(uri), i, false)),
+      vscode.commands.registerCommand('aiChat.stopEdit', () => {
+        for (const c of this.streaming.values()) c.abort();
+      }),
+    ];
+  }
+
+  /** The review of the document `uri` (or of the only one running). */
+  reviewOf(uri: vscode.Uri | undefined): InlineEditReview | undefined {
+    const found = uri ? this.reviews.get(uri.toString()) : undefined;
+    return found ?? (this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined);
+  }
+
+  /** Ends the review: Keep Edit (`keep`) or Undo Edit; during a reply, Undo Edit stops it. */
+  async finish(review: InlineEditReview | undefined, keep: boolean): Promise<void> {
+    if (!review) {
+      if (!keep && this.streaming.size > 0) for (const c of this.streaming.values()) c.abort();
+      else void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: no edit is under review.'));
+      return;
+    }
+    if (keep) review.keepAll();
+    else if (!(await review.undoAll())) void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not undo the edit. Use Undo (Ctrl+Z) in the editor.'));
+  }
+
+  /** Keeps or undoes hunk `i` (default: the one at the cursor, else the first pending one). */
+  async decide(review: InlineEditReview | undefined, i: number | undefined, keep: boolean): Promise<void> {
+    if (!review) return void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: no edit is under review.'));
+    const editor = vscode.window.activeTextEditor;
+    const hunk = i ?? review.hunkAt(editor?.document === review.document ? editor.selection.active.line : undefined);
+    if (hunk === undefined || review.review.state(hunk) !== 'pending') return;
+    if (keep) review.keep(hunk);
+    else if (!(await review.undo(hunk))) void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not undo that change.'));
+    this.lenses.refresh();
+  }
+
+  /** Edit Selection… in `editor`: ask, stream, then review. */
+  async edit(editor: vscode.TextEditor): Promise<EditOutcome> {
+    const document = editor.document;
+    const key = document.uri.toString();
+    const why = await refusal(document);
+    if (why) return this.refuse(why);
+    if (this.reviews.has(key) || this.streaming.has(key)) {
+      return this.refuse(vscode.l10n.t('An edit of this file is already under way: keep or undo it first (AI Chat: Keep Edit / Undo Edit).'));
+    }
+    const target = await targetOf(editor);
+    const earlier = this.deps.state?.get<string[]>(HISTORY_KEY) ?? [];
+    const instruction = (await (this.deps.ask ?? askInstruction)(this.deps.turns.quote(), earlier))?.trim();
+    if (!instruction) return 'cancelled';
+    void this.deps.state?.update(HISTORY_KEY, [instruction, ...earlier.filter((e) => e !== instruction)].slice(0, 20));
+    const { prompt } = buildEditPrompt({
+      instruction,
+      languageId: document.languageId,
+      path: document.isUntitled ? document.fileName : vscode.workspace.asRelativePath(document.uri, false),
+      lines: target.lines,
+      start: target.start,
+      end: target.end,
+    });
+    const controller = new AbortController();
+    this.streaming.set(key, controller);
+    void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', true);
+    let ran: SurfaceTurnResult;
+    try {
+      ran = await this.stream(editor, target, prompt, controller);
+    } finally {
+      this.streaming.delete(key);
+      void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', this.streaming.size > 0);
+    }
+    if (ran.kind === 'refused') {
+      void this.showError(ran.error.message || vscode.l10n.t('AI Chat could not send the edit.'), ran.error.actions);
+      return 'refused';
+    }
+    ran.charge.catch((err: unknown) => this.deps.logger.warn('Edit: the charge was not settled', { err: String(err) }));
+    const result = ran.result;
+    if (result.ending === 'stopped') return 'stopped';
+    if (result.ending !== 'complete') {
+      void this.showError(result.error?.message ?? vscode.l10n.t('The edit failed.'), result.error?.actions ?? []);
+      return 'failed';
+    }
+    return this.propose(target, result.text);
+  }
+
+  private async stream(editor: vscode.TextEditor, target: EditTarget, prompt: string, controller: AbortController): Promise<SurfaceTurnResult> {
+    const look = streamingLook(editor, target.start, target.end);
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AI Chat: editing'), cancellable: true },
+        async (progress, token) => {
+          const cancel = token.onCancellationRequested(() => controller.abort());
+          let text = '';
+          let lines = 0;
+          try {
+            return await this.deps.turns.run(
+              { surface: 'edit', prompt, system: EDIT_SYSTEM_PROMPT },
+              {
+                text: (chunk) => {
+                  text += chunk;
+                  const complete = text.split('\n').length - 1;
+                  if (complete !== lines) {
+                    lines = complete;
+                    const message = vscode.l10n.t('{0} lines received (Stop discards them)', String(lines));
+                    progress.report({ message });
+                    look.update(message);
+                  }
+                },
+                status: (s) => {
+                  if (s) progress.report({ message: s });
+                  look.update(s || vscode.l10n.t('Waiting for the reply…'));
+                },
+              },
+              controller.signal,
+            );
+          } finally {
+            cancel.dispose();
+          }
+        },
+      );
+    } finally {
+      look.dispose();
+    }
+  }
+
+  /** Puts the code of a complete reply in place for review. */
+  private async propose(target: EditTarget, reply: string): Promise<EditOutcome> {
+    const extracted = extractReplacement(reply, target.region);
+    const { document } = target;
+    if (extracted.kind === 'none') {
+      const show = vscode.l10n.t('Show Reply');
+      void vscode.window.showWarningMessage(vscode.l10n.t('The reply has no code to replace the selection, so nothing was changed.'), show).then(async (choice) => {
+        if (choice === show) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: reply, language: 'markdown' }));
+      });
+      return 'noCode';
+    }
+    if (extracted.code === target.region.text) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The reply changes nothing in the selection.'));
+      return 'unchanged';
+    }
+    // The lines may have been changed while the reply came: then nothing is applied.
+    const now = document.getText(new vscode.Range(document.positionAt(target.offset), document.positionAt(target.offset + target.region.text.length)));
+    if (document.isClosed || now !== target.region.text) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The selected lines changed while the reply came, so the edit was not applied. Run Edit Selection… again.'));
+      return 'moved';
+    }
+    const key = document.uri.toString();
+    const review = await InlineEditReview.open(document, target.offset, target.region.text, extracted.code, (r, how) => this.ended(key, r, how));
+    if (!review) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not change the document; nothing was changed.'));
+      return 'failed';
+    }
+    this.reviews.set(key, review);
+    this.changed();
+    const count = review.review.hunks.length;
+    // Said once, for screen readers too: the buttons end the review.
+    const keep = vscode.l10n.t('Keep All');
+    const undo = vscode.l10n.t('Undo All');
+    void vscode.window.showInformationMessage(count === 1 ? vscode.l10n.t('1 change proposed') : vscode.l10n.t('{0} changes proposed', String(count)), keep, undo).then((choice) => {
+      if (choice === keep) return this.finish(this.reviews.get(key) === review ? review : undefined, true);
+      if (choice === undo) return this.finish(this.reviews.get(key) === review ? review : undefined, false);
+    });
+    return 'reviewing';
+  }
+
+  private ended(key: string, review: InlineEditReview, how: ReviewEnd): void {
+    if (this.reviews.get(key) === review) this.reviews.delete(key);
+    this.changed();
+    if (how === 'saved') void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: saved with the proposed changes kept.'));
+    if (how === 'changed') void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: the lines under review were changed, so the review ended with the text as it is.'));
+  }
+
+  private changed(): void {
+    void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditReviewing', this.reviews.size > 0);
+    this.lenses.refresh();
+    this.changes.fire();
+  }
+
+  private refuse(message: string): EditOutcome {
+    void vscode.window.showWarningMessage(message);
+    return 'refused';
+  }
+
+  private async showError(message: string, actions: Parameters<typeof actionCommand>[0][]): Promise<void> {
+    const buttons = actions.flatMap((a) => {
+      const command = actionCommand(a);
+      return command ? [{ title: actionTitle(a), command }] : [];
+    });
+    const choice = await vscode.window.showErrorMessage(message, ...buttons);
+    if (choice) await vscode.commands.executeCommand(choice.command.command, ...(choice.command.arguments ?? []));
+  }
+
+  dispose(): void {
+    for (const c of this.streaming.values()) c.abort();
+    for (const r of this.reviews.values()) r.dispose();
+    this.reviews.clear();
+    this.changes.dispose();
+    this.lenses.dispose();
+  }
+}
+
+/** The edit commands, CodeLens and context keys; disposed with the extension. */
+export function registerInlineEdit(deps: InlineEditDeps): vscode.Disposable[] {
+  return new InlineEditor(deps).register();
+}

@@ -1,0 +1,247 @@
+// The review of an edit in the editor: the proposal is in the document (applied as one edit, one
+// undo step), the added lines are highlighted, the removed ones are shown beside them as decorations
+// (never written into the document), and each hunk is kept or undone on its own. Undoing all of it
+// leaves the document as it was, byte for byte, and clean again when it was clean before.
+import * as vscode from 'vscode';
+import { EditReview, splitLines, type LineEdit } from '../../core/edit/hunks';
+
+const added = vscode.window.createTextEditorDecorationType({
+  isWholeLine: true,
+  backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Left,
+});
+const removed = vscode.window.createTextEditorDecorationType({
+  after: { color: new vscode.ThemeColor('editorError.foreground'), fontStyle: 'italic', margin: '0 0 0 2em' },
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Left,
+});
+
+/** How the review ended: every hunk decided, Keep Edit, Undo Edit, a save, or the lines changed by someone else. */
+export type ReviewEnd = 'decided' | 'kept' | 'undone' | 'saved' | 'changed' | 'closed';
+
+export class InlineEditReview implements vscode.Disposable {
+  readonly review: EditReview;
+  /** Offset of the region in the document (moves when text before it changes). */
+  private offset: number;
+  /** The document's whole text and dirty state before the edit. */
+  private readonly snapshot: string;
+  private readonly wasDirty: boolean;
+  /** Our edits since the proposal was applied (each one undo step), and the version after the last. */
+  private ours = 0;
+  private version = 0;
+  private applying = false;
+  private ended = false;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  private constructor(
+    readonly document: vscode.TextDocument,
+    offset: number,
+    original: string,
+    proposed: string,
+    private readonly onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
+  ) {
+    this.offset = offset;
+    this.review = new EditReview(original, proposed);
+    this.snapshot = document.getText();
+    this.wasDirty = document.isDirty;
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
+      // A save during the review writes the accepted text: the pending hunks are kept and the review ends.
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        if (e.document === this.document) this.end('saved', true);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d === this.document) this.end('closed', false);
+      }),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
+    );
+  }
+
+  /** Puts `proposed` in place of the region at `offset` (one edit); undefined when the edit was refused. */
+  static async open(
+    document: vscode.TextDocument,
+    offset: number,
+    original: string,
+    proposed: string,
+    onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
+  ): Promise<InlineEditReview | undefined> {
+    const r = new InlineEditReview(document, offset, original, proposed, onEnd);
+    if (!(await r.replace(0, splitLines(original).length, proposed))) {
+      r.dispose();
+      return undefined;
+    }
+    r.decorate();
+    return r;
+  }
+
+  /** The document range of lines [start, end) of the region's current text. */
+  private rangeOf(start: number, end: number): vscode.Range {
+    const lines = splitLines(this.review.current());
+    const at = (n: number) => lines.slice(0, n).reduce((sum, l) => sum + l.length, 0);
+    return new vscode.Range(this.document.positionAt(this.offset + at(start)), this.document.positionAt(this.offset + at(end)));
+  }
+
+  /** The first document line of the region. */
+  get line(): number {
+    return this.document.positionAt(this.offset).line;
+  }
+
+  /** The document line of hunk `i` now. */
+  hunkLine(i: number): number {
+    return this.line + this.review.where(i).line;
+  }
+
+  /** The pending hunk at document line `line`, else the first pending one. */
+  hunkAt(line: number | undefined): number | undefined {
+    const pending = this.review.pending();
+    const at = pending.find((i) => {
+      const { line: l, count } = this.review.where(i);
+      return line !== undefined && line >= this.line + l && line <= this.line + l + Math.max(count - 1, 0);
+    });
+    return at ?? pending[0];
+  }
+
+  private async replace(start: number, end: number, text: string): Promise<boolean> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(this.document.uri, this.rangeOf(start, end), text);
+    this.applying = true;
+    try {
+      const ok = await vscode.workspace.applyEdit(edit);
+      if (ok) {
+        this.ours++;
+        this.version = this.document.version;
+      }
+      return ok;
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  private changed(e: vscode.TextDocumentChangeEvent): void {
+    if (e.document !== this.document || this.applying || this.ended || e.contentChanges.length === 0) return;
+    const end = this.offset + this.review.current().length;
+    // The offsets of a change are those of the text before it: changes before the region move it.
+    let shift = 0;
+    for (const c of e.contentChanges) {
+      const changeEnd = c.rangeOffset + c.rangeLength;
+      const before = changeEnd < this.offset || (changeEnd === this.offset && c.rangeLength > 0);
+      const after = c.rangeOffset > end || (c.rangeOffset === end && end > this.offset);
+      if (before) shift += c.text.length - c.rangeLength;
+      else if (!after) {
+        // The lines under review were changed (typing, Undo): the review ends with the text as it is.
+        this.end('changed', false);
+        return;
+      }
+    }
+    this.offset += shift;
+    this.decorate();
+  }
+
+  /** Keeps hunk `i`. */
+  keep(i: number): void {
+    this.review.keep(i);
+    this.afterDecision();
+  }
+
+  /** Undoes hunk `i`: its original lines go back. */
+  async undo(i: number): Promise<boolean> {
+    const { line, count } = this.review.where(i);
+    const planned: LineEdit = { start: line, end: line + count, text: this.review.hunks[i].removed.join('') };
+    if (!(await this.replace(planned.start, planned.end, planned.text))) return false;
+    this.review.undo(i);
+    this.afterDecision();
+    return true;
+  }
+
+  private afterDecision(): void {
+    if (this.review.done) this.end('decided', true);
+    else this.decorate();
+  }
+
+  /** Keep Edit: every pending hunk is kept (the document already holds them). */
+  keepAll(): void {
+    this.end('kept', true);
+  }
+
+  /**
+   * Undo Edit: the region's original text goes back. When nothing but our edits changed the
+   * document, the editor's own Undo takes them back (the document is then clean if it was);
+   * otherwise one edit puts the original lines back.
+   */
+  async undoAll(): Promise<boolean> {
+    if (this.ended) return true;
+    const target = this.review.final(false);
+    if (this.document.version === this.version && !this.wasDirty && this.document.uri.scheme !== 'vscode-notebook-cell') {
+      const column = vscode.window.visibleTextEditors.find((v) => v.document === this.document)?.viewColumn;
+      const editor = await vscode.window.showTextDocument(this.document, { preserveFocus: false, preview: false, ...(column ? { viewColumn: column } : {}) });
+      this.applying = true;
+      try {
+        for (let n = 0; n < this.ours && this.document.getText() !== this.snapshot && editor === vscode.window.activeTextEditor; n++) {
+          await vscode.commands.executeCommand('undo');
+        }
+      } finally {
+        this.applying = false;
+      }
+      if (this.document.getText() === this.snapshot) {
+        this.end('undone', false);
+        return true;
+      }
+    }
+    const current = this.review.current();
+    if (current !== target && !(await this.replace(0, splitLines(current).length, target))) return false;
+    this.end('undone', false);
+    return true;
+  }
+
+  private end(how: ReviewEnd, keep: boolean): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.review.settle(keep);
+    this.dispose();
+    this.onEnd(this, how);
+  }
+
+  get isOver(): boolean {
+    return this.ended;
+  }
+
+  private decorate(): void {
+    const editors = vscode.window.visibleTextEditors.filter((e) => e.document === this.document);
+    const addedRanges: vscode.Range[] = [];
+    const removedOptions: vscode.DecorationOptions[] = [];
+    if (!this.ended) {
+      for (const i of this.review.pending()) {
+        const h = this.review.hunks[i];
+        const { line, count } = this.review.where(i);
+        if (count > 0) addedRanges.push(this.rangeOf(line, line + count).with({ end: this.document.lineAt(this.line + line + count - 1).range.end }));
+        if (h.removed.length > 0) {
+          const at = Math.min(this.line + line, this.document.lineCount - 1);
+          const first = h.removed[0].replace(/\r?\n$/, '').trim();
+          const more = h.removed.length > 1 ? vscode.l10n.t(' (and {0} more lines)', String(h.removed.length - 1)) : '';
+          const hover = new vscode.MarkdownString();
+          hover.appendText(vscode.l10n.t('Removed lines:'));
+          hover.appendCodeblock(h.removed.join('').replace(/\r\n/g, '\n'), this.document.languageId);
+          removedOptions.push({
+            range: this.document.lineAt(at).range,
+            hoverMessage: hover,
+            renderOptions: { after: { contentText: vscode.l10n.t('− was: {0}{1}', first.slice(0, 120), more) } },
+          });
+        }
+      }
+    }
+    for (const e of editors) {
+      e.setDecorations(added, addedRanges);
+      e.setDecorations(removed, removedOptions);
+    }
+  }
+
+  dispose(): void {
+    this.ended = true;
+    for (const e of vscode.window.visibleTextEditors.filter((v) => v.document === this.document)) {
+      e.setDecorations(added, []);
+      e.setDecorations(removed, []);
+    }
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+  }
+}

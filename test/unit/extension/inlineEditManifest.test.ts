@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// Edit in the editor in the manifest: its commands, menus and keys. A key of ours must not take
+// one VS Code already uses: the list below is VS Code's own bindings near ours (1.139 defaults).
+const root = path.resolve(__dirname, '..', '..', '..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  contributes: {
+    commands: Array<{ command: string; title: string; category?: string }>;
+    keybindings: Array<{ command: string; key: string; mac?: string; when?: string }>;
+    menus: Record<string, Array<{ command?: string; when?: string; group?: string }>>;
+  };
+};
+const nls = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const { commands, keybindings, menus } = pkg.contributes;
+
+/** Built-in keys (Windows/Linux and macOS) an extension's editor binding would shadow. */
+const BUILT_IN: Record<string, string> = {
+  'ctrl+i': 'editor.action.triggerSuggest (secondary); inlineChat.start when inline chat has a provider',
+  'cmd+i': 'editor.action.triggerSuggest (secondary); inlineChat.start when inline chat has a provider',
+  'ctrl+k i': 'inlineChat.start (chord)',
+  'cmd+k i': 'inlineChat.start (chord)',
+  'ctrl+k ctrl+i': 'editor.action.showHover',
+  'cmd+k cmd+i': 'editor.action.showHover',
+  'ctrl+alt+i': 'workbench.action.chat.open',
+  'ctrl+cmd+i': 'workbench.action.chat.open',
+  'ctrl+shift+i': 'editor.action.formatDocument (Linux); chat edit session',
+  'cmd+shift+i': 'chat edit session',
+  'cmd+alt+i': 'workbench.action.toggleDevTools',
+  'ctrl+space': 'editor.action.triggerSuggest',
+  'ctrl+l': 'expandLineSelection',
+  'cmd+l': 'expandLineSelection',
+  'ctrl+enter': 'editor.action.insertLineAfter',
+  'cmd+enter': 'editor.action.insertLineAfter',
+  'ctrl+backspace': 'deleteWordLeft',
+  'ctrl+shift+alt+up': 'cursorColumnSelectUp',
+  'ctrl+shift+alt+down': 'cursorColumnSelectDown',
+  'ctrl+k ctrl+k': 'editor.action.defineKeybinding',
+  'ctrl+.': 'editor.action.quickFix',
+  'cmd+.': 'editor.action.quickFix',
+};
+
+const EDIT_COMMANDS = ['aiChat.editSelection', 'aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk', 'aiChat.stopEdit'];
+
+describe('edit in the editor: the manifest', () => {
+  it('declares each command in the AI Chat category with a title from package.nls.json', () => {
+    for (const id of EDIT_COMMANDS) {
+      const c = commands.find((x) => x.command === id);
+      assert.ok(c, `${id} is declared`);
+      assert.equal(c.category, '%category%');
+      const key = /^%([^%]+)%$/.exec(c.title)?.[1];
+      assert.ok(key && typeof nls[key] === 'string', `${id}: its title is a %key% of package.nls.json`);
+    }
+    assert.equal(nls['command.editSelection'], 'Edit Selection…');
+    assert.deepEqual([nls['command.keepEdit'], nls['command.undoEdit']], ['Keep Edit', 'Undo Edit']);
+  });
+
+  it('its keys take no built-in key; Escape is ours only while a reply streams into the editor', () => {
+    const ours = keybindings.filter((k) => EDIT_COMMANDS.includes(k.command));
+    assert.ok(ours.some((k) => k.command === 'aiChat.editSelection'), 'Edit Selection… has a key');
+    for (const k of ours) {
+      if (k.key === 'escape') {
+        assert.equal(k.command, 'aiChat.stopEdit');
+        assert.match(k.when ?? '', /aiChat\.inlineEditStreaming/);
+        assert.match(k.when ?? '', /!suggestWidgetVisible/);
+        continue;
+      }
+      for (const key of [k.key, k.mac ?? k.key]) {
+        const taken = BUILT_IN[key.toLowerCase()];
+        assert.equal(taken, undefined, `${k.command}: ${key} is VS Code's ${taken}`);
+      }
+      assert.match(k.when ?? '', /editorTextFocus/, `${k.command} acts only in the editor`);
+    }
+    const edit = ours.find((k) => k.command === 'aiChat.editSelection');
+    assert.match(edit?.when ?? '', /!editorReadonly/);
+    const all = keybindings.map((k) => k.key.toLowerCase());
+    assert.equal(new Set(all).size, all.length, 'no two of our keybindings share a key');
+  });
+
+  it('the editor context menu offers Edit Selection…; the review\'s commands are in the palette only during a review', () => {
+    const item = menus['editor/context'].find((m) => m.command === 'aiChat.editSelection');
+    assert.ok(item, 'in the editor context menu');
+    assert.match(item.group ?? '', /^9_aiChat@/);
+    const palette = (id: string) => menus.commandPalette.find((m) => m.command === id)?.when;
+    for (const id of ['aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk']) assert.equal(palette(id), 'aiChat.inlineEditReviewing');
+    assert.equal(palette('aiChat.stopEdit'), 'aiChat.inlineEditStreaming');
+  });
+});
