@@ -5,7 +5,11 @@ import * as l10n from '@vscode/l10n';
 // Sources, in order: VS Code's `http.proxy`, then HTTPS_PROXY / https_proxy (for https targets)
 // or HTTP_PROXY / http_proxy (for http targets). `http.noProxy` and NO_PROXY / no_proxy name the
 // hosts that are reached directly. `http.proxyStrictSSL` (default true) decides whether TLS
-// certificates are checked, for the service and for an https proxy.
+// certificates are checked, for the service and for an https proxy. `http.proxySupport` "off"
+// turns proxies off for extensions: then no source is used and every request goes direct.
+
+/** VS Code's settings that decide the proxy: a change of any of them builds new clients. */
+export const PROXY_SETTINGS: readonly string[] = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport'];
 
 export interface ProxyInputs {
   /** VS Code's http.proxy. */
@@ -14,7 +18,23 @@ export interface ProxyInputs {
   strictSSL?: boolean;
   /** VS Code's http.noProxy. */
   noProxy?: readonly string[];
+  /** VS Code's http.proxySupport: "off", "on", "fallback" or "override" (the default); "off" means no proxy. */
+  proxySupport?: string;
   env: Readonly<Record<string, string | undefined>>;
+}
+
+/** ProxyInputs from VS Code's `http` settings (`get` reads one of them, e.g. get('proxy')) and the environment. */
+export function proxyInputsFrom(get: (key: string) => unknown, env: ProxyInputs['env']): ProxyInputs {
+  const proxy = get('proxy');
+  const noProxy = get('noProxy');
+  const support = get('proxySupport');
+  return {
+    httpProxy: typeof proxy === 'string' && proxy ? proxy : undefined,
+    strictSSL: get('proxyStrictSSL') !== false,
+    noProxy: Array.isArray(noProxy) ? noProxy.filter((x): x is string => typeof x === 'string') : [],
+    proxySupport: typeof support === 'string' ? support : undefined,
+    env,
+  };
 }
 
 export interface ProxyChoice {
@@ -24,6 +44,8 @@ export interface ProxyChoice {
   source: 'http.proxy' | 'HTTPS_PROXY' | 'HTTP_PROXY' | 'none';
   /** The target matched http.noProxy / NO_PROXY. */
   bypassed?: 'http.noProxy' | 'NO_PROXY';
+  /** Proxies are turned off (http.proxySupport "off"): direct, whatever names a proxy. */
+  off?: 'http.proxySupport';
   /** Check TLS certificates. */
   strictSSL: boolean;
 }
@@ -132,6 +154,7 @@ function inCidr(host: string, cidr: string): boolean {
 /** The proxy for requests to `target` (the service's base URL). */
 export function resolveProxy(target: string, inputs: ProxyInputs): ProxyChoice {
   const strictSSL = inputs.strictSSL !== false;
+  if (inputs.proxySupport?.trim().toLowerCase() === 'off') return { source: 'none', off: 'http.proxySupport', strictSSL };
   const url = new URL(target);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const fromSetting = inputs.httpProxy?.trim();

@@ -48,7 +48,7 @@ export class ClientProvider implements vscode.Disposable {
   private currentSignature(): string {
     const s = this.config.settings;
     const p = this.config.proxyInputs();
-    return JSON.stringify([s.baseUrl, s.requestTimeoutSeconds, s.replyDeadlineMinutes, p.httpProxy ?? '', p.strictSSL, p.noProxy]);
+    return JSON.stringify([s.baseUrl, s.requestTimeoutSeconds, s.replyDeadlineMinutes, p.httpProxy ?? '', p.strictSSL, p.noProxy, p.proxySupport ?? '']);
   }
 
   /**
@@ -66,6 +66,7 @@ export class ClientProvider implements vscode.Disposable {
       baseUrl: opts.baseUrl,
       proxy: proxy.proxy ? proxy.source : 'none',
       ...(proxy.bypassed ? { bypassedBy: proxy.bypassed } : {}),
+      ...(proxy.off ? { proxySupport: 'off' } : {}),
       strictSSL: proxy.strictSSL,
     });
     // The client's code is loaded here, by the first request (see clientModule.ts).

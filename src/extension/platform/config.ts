@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { chooseBaseUrl, workspaceDecisionKey, type BaseUrlChoice } from '../../core/account/address';
 import { chooseModel, modelPickEffect, type ModelChoice } from '../../core/account/modelChoice';
-import type { ProxyInputs } from '../../core/account/proxy';
+import { PROXY_SETTINGS, proxyInputsFrom, type ProxyInputs } from '../../core/account/proxy';
 import { CONFIG_SECTION, DEFAULT_BASE_URL, readSettings, type AiChatSettings, type SettingKey } from './settings';
 
 /** globalState key of the user's answers about workspace addresses (workspace + URL -> answer). */
@@ -17,9 +17,6 @@ export type Decision = 'allowed' | 'declined';
 export interface ConfigChange {
   affects(key: SettingKey): boolean;
 }
-
-/** The proxy-related settings read by every client (http.proxy, http.proxyStrictSSL, http.noProxy). */
-const PROXY_SETTINGS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'];
 
 export class ConfigService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ConfigChange>();
@@ -143,16 +140,10 @@ export class ConfigService implements vscode.Disposable {
     if (effect.declineWorkspaceModel !== undefined) this.reload((key) => key === 'model');
   }
 
-  /** VS Code's proxy settings and the process environment, for core/account/proxy.ts. */
+  /** VS Code's proxy settings (PROXY_SETTINGS) and the process environment, for core/account/proxy.ts. */
   proxyInputs(): ProxyInputs {
     const http = vscode.workspace.getConfiguration('http');
-    const noProxy = http.get<unknown>('noProxy');
-    return {
-      httpProxy: http.get<string>('proxy') || undefined,
-      strictSSL: http.get<boolean>('proxyStrictSSL') !== false,
-      noProxy: Array.isArray(noProxy) ? noProxy.filter((x): x is string => typeof x === 'string') : [],
-      env: process.env,
-    };
+    return proxyInputsFrom((key) => http.get<unknown>(key), process.env);
   }
 
   /** Saves a setting to the user (global) settings. */

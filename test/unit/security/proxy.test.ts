@@ -4,7 +4,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient } from '../../../src/client';
 import { startConnectProxy, type ConnectProxy } from '../connectProxy';
-import { ProxyConfigError, matchesNoProxy, normalizeProxyUrl, resolveProxy } from '../../../src/core/account/proxy';
+import { PROXY_SETTINGS, ProxyConfigError, matchesNoProxy, normalizeProxyUrl, proxyInputsFrom, resolveProxy } from '../../../src/core/account/proxy';
+import { ClientProvider } from '../../../src/extension/platform/clientProvider';
+import type { ConfigService } from '../../../src/extension/platform/config';
+import type { ServiceAddress } from '../../../src/extension/platform/serviceAddress';
+import { readSettings } from '../../../src/extension/platform/settings';
 
 const env = (o: Record<string, string>) => o;
 
@@ -39,6 +43,36 @@ describe('proxy resolution', () => {
     assert.deepEqual(b, { source: 'none', bypassed: 'NO_PROXY', strictSSL: true });
     const c = resolveProxy('https://other.example/api', { env: env({ HTTPS_PROXY: 'http://c:1', no_proxy: 'chat.example' }) });
     assert.equal(c.proxy, 'http://c:1');
+  });
+
+  it('http.proxySupport "off": no proxy at all, neither http.proxy nor the environment; certificate checks as set', () => {
+    const inputs = { httpProxy: 'http://corp:3128', env: env({ HTTPS_PROXY: 'http://s:1', HTTP_PROXY: 'http://p:2' }) };
+    assert.deepEqual(resolveProxy('https://chat.example/api', { ...inputs, proxySupport: 'off' }), { source: 'none', off: 'http.proxySupport', strictSSL: true });
+    assert.deepEqual(resolveProxy('http://chat.example/api', { env: inputs.env, proxySupport: 'off' }), { source: 'none', off: 'http.proxySupport', strictSSL: true });
+    assert.equal(resolveProxy('https://chat.example/api', { ...inputs, proxySupport: 'off', strictSSL: false }).strictSSL, false);
+    // An unusable proxy value is not an error while proxy support is off: it is not used.
+    assert.equal(resolveProxy('https://chat.example/api', { httpProxy: 'ftp://x', env: {}, proxySupport: 'off' }).proxy, undefined);
+  });
+
+  for (const support of ['on', 'fallback', 'override', undefined, 'something new']) {
+    it(`http.proxySupport ${JSON.stringify(support)}: the proxy is used`, () => {
+      const r = resolveProxy('https://chat.example/api', { httpProxy: 'http://corp:3128', env: {}, ...(support !== undefined ? { proxySupport: support } : {}) });
+      assert.deepEqual(r, { proxy: 'http://corp:3128', source: 'http.proxy', strictSSL: true });
+      assert.equal(resolveProxy('https://chat.example/api', { env: env({ HTTPS_PROXY: 'http://s:1' }), ...(support !== undefined ? { proxySupport: support } : {}) }).proxy, 'http://s:1');
+    });
+  }
+
+  it('VS Code\'s http settings are read with http.proxySupport, and a change of it is a proxy change', () => {
+    const values: Record<string, unknown> = { proxy: 'http://corp:3128', proxyStrictSSL: false, noProxy: ['a.example', 3], proxySupport: 'off' };
+    assert.deepEqual(proxyInputsFrom((k) => values[k], { HTTPS_PROXY: 'http://s:1' }), {
+      httpProxy: 'http://corp:3128',
+      strictSSL: false,
+      noProxy: ['a.example'],
+      proxySupport: 'off',
+      env: { HTTPS_PROXY: 'http://s:1' },
+    });
+    assert.deepEqual(proxyInputsFrom(() => undefined, {}), { httpProxy: undefined, strictSSL: true, noProxy: [], proxySupport: undefined, env: {} });
+    assert.ok(PROXY_SETTINGS.includes('http.proxySupport'));
   });
 
   it('a proxy without a scheme works (http:// assumed)', () => {
@@ -102,5 +136,53 @@ describe('the client goes through the proxy it is given', () => {
     }
     assert.deepEqual(proxy.tunnels, [`127.0.0.1:${servicePort}`]);
     assert.deepEqual(seenKeys, ['sk-proxy-test-key']);
+  });
+});
+
+describe('the clients of the extension follow http.proxySupport', () => {
+  let service: http.Server;
+  let proxy: ConnectProxy;
+  before(async () => {
+    service = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, timestamp: new Date().toISOString(), balance: { totalBalance: 5, regularBalance: 5, dailyBalance: 0 } }));
+    });
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    proxy = await startConnectProxy();
+  });
+  after(async () => {
+    await new Promise((r) => service.close(r));
+    await proxy.close();
+  });
+
+  it('"off": the request goes direct although http.proxy names a proxy; turned on again, the next client goes through it', async () => {
+    const baseUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    const settings = { ...readSettings(() => undefined), baseUrl };
+    const http = { proxy: proxy.url, proxySupport: 'off' as string };
+    const listeners: Array<(e: { affects(): boolean }) => void> = [];
+    const config = {
+      get settings() {
+        return settings;
+      },
+      onDidChange: (l: (e: { affects(): boolean }) => void) => {
+        listeners.push(l);
+        return { dispose() {} };
+      },
+      proxyInputs: () => proxyInputsFrom((k) => http[k as keyof typeof http], {}),
+    } as unknown as ConfigService;
+    const address = { keyFor: async () => 'sk-proxy-test-key' } as unknown as ServiceAddress;
+    const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const clients = new ClientProvider(config, address, silent, 'test', { retireAfterMs: 0 });
+    try {
+      const tunnels = proxy.tunnels.length;
+      assert.equal((await clients.get().balance()).balance.totalBalance, 5);
+      assert.equal(proxy.tunnels.length, tunnels, 'no tunnel through the proxy');
+      http.proxySupport = 'override';
+      for (const l of listeners) l({ affects: () => false });
+      assert.equal((await clients.get().balance()).balance.totalBalance, 5);
+      assert.equal(proxy.tunnels.length, tunnels + 1, 'through the proxy once proxy support is on');
+    } finally {
+      clients.dispose();
+    }
   });
 });
