@@ -3,7 +3,7 @@
 // real session sends the 301st message to the reference server, against that model's budget.
 import { performance } from 'node:perf_hooks';
 import { ChatServiceClient } from '../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, budgetForModel, messageTokens, modelUsability, selectContext, type ModelLike } from '../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, budgetForModel, messageTokens, modelUsability, selectContext, type ModelLike, directTurns } from '../../src/core';
 import { DEMO_KEY, MODELS } from '../../test/server/fixtures';
 import { startReferenceServer } from '../../test/server/server';
 import { conversationOf } from './webview';
@@ -52,7 +52,7 @@ export async function measureContext(): Promise<ContextFigures> {
       const b = budgetForModel(models, m.valueId);
       const session = new ChatSession({
         store,
-        backend: () => client,
+        turns: directTurns(() => client),
         settings: () => ({ model: m.valueId, stream: true, search: false, temperature: 1, systemPrompt: 'Be brief.', baseUrl: srv.url }),
         modelCost: () => 1,
         onEvent: () => undefined,

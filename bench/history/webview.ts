@@ -16,7 +16,7 @@
 // `message` event; the page's acquireVsCodeApi records what the webview posts back.
 import type { Page } from 'playwright-core';
 import { ChatServiceClient } from '../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, type Conversation } from '../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, type Conversation, directTurns } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
 import type { HostMessage } from '../../src/protocol';
 import { DEMO_KEY } from '../../test/server/fixtures';
@@ -85,7 +85,7 @@ export async function chat(serverUrl: string, client: ChatServiceClient, convers
   let controller: ChatController | undefined;
   const session = new ChatSession({
     store,
-    backend: () => client,
+    turns: directTurns(() => client),
     settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
     modelCost: () => 1,
     onEvent: (e) => controller?.onSessionEvent(e),

@@ -24,3 +24,7 @@ export * from './chat/lmProvider';
 export * from './context/contextBudget';
 export * from './chat/sources';
 export * from './chat/questions';
+export * from './chat/turn';
+export * from './chat/turnRecord';
+export * from './chat/sendGate';
+export * from './chat/surfaceTurn';

@@ -12,6 +12,7 @@ import { registerCommands } from './commands';
 import { registerContextCommands } from './editor/contextCommands';
 import { CreditsService } from './account/credits';
 import { registerEditorPromptCommands } from './editor/editorPromptCommands';
+import { registerProblemHelp } from './editor/problemHelp';
 import { registerInlineEdit } from './editor/inlineEdit';
 import { ConfigService } from './platform/config';
 import { FileConversationStorage } from './platform/conversationFiles';
@@ -25,7 +26,8 @@ import { createChannelLogger } from './platform/log';
 import { ModelService } from './account/modelService';
 import { ServiceAddress } from './platform/serviceAddress';
 import { StatusBarController } from './account/statusBar';
-import { TurnAccounting, panelTurnKey } from './account/turnAccounting';
+import { TurnAccounting } from './account/turnAccounting';
+import { TurnService } from './chat/turnService';
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
@@ -44,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new StatusBarController(keys, balance, models, config);
   const credits = new CreditsService(context.globalState, balance, models, config);
   // Every turn of every surface: charge from the balance at turn start, pending price, usage record.
-  const turns = new TurnAccounting({ balance, record: (rec) => credits.record(rec), logger });
+  const accounting = new TurnAccounting({ balance, record: (rec) => credits.record(rec), logger });
   const editors = new EditorTracker();
   // Diff editors of proposed changes can be restored with the window: their provider is registered now.
   const apply = new ApplyToFile(editors, logger);
@@ -54,9 +56,11 @@ export function activate(context: vscode.ExtensionContext): void {
     context.subscriptions.push(built);
     return built;
   });
+  // The one turn pipeline: every surface's gate, turn and accounting.
+  const turns = new TurnService({ keys, config, models, balance, accounting, clients, instructions, logger });
   // The chat's own parts are built when a chat view, panel or chat command first needs them.
   const room = once(() => {
-    const built = buildChatRoom({ context, config, keys, models, balance, turns, clients, editors, apply, credits, logger, instructions: instructions() });
+    const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions() });
     lastSave = () => built.store.flush();
     return built;
   });
@@ -65,10 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
     get chat() {
       return room().chat;
     },
-    get instructions() {
-      return instructions();
-    },
-  };
+    };
 
   context.subscriptions.push(
     channel,
@@ -79,16 +80,26 @@ export function activate(context: vscode.ExtensionContext): void {
     models,
     balance,
     status,
-    turns,
+    accounting,
     editors,
     credits,
     apply,
     ...registerCommands({ config, keys, models, balance, clients, address, logger, credits, get chat() { return lazy.chat; } }),
     ...registerEditorPromptCommands(() => lazy.chat),
+    ...registerProblemHelp({ turns, chat: () => lazy.chat }),
     ...registerInlineEdit({ turns, logger, state: context.globalState }),
     ...[
-      registerParticipant({ extensionUri: context.extensionUri, clients, keys, config, models, turns, logger, get instructions() { return lazy.instructions; } }),
-      registerLmProvider({ clients, keys, config, models, turns, logger }),
+      registerParticipant({ extensionUri: context.extensionUri, turns, logger }),
+      registerLmProvider({
+        turns,
+        logger,
+        source: {
+          hasKey: async () => !!(await keys.get()),
+          models: async (load) => models.models ?? (load ? await models.load().catch(() => undefined) : undefined),
+          contextMaxTokens: () => config.settings.contextMaxTokens,
+          onDidChange: (listener) => vscode.Disposable.from(models.onDidChange(listener), keys.onDidChange(listener)),
+        },
+      }),
     ].filter(
       (d): d is vscode.Disposable => d !== undefined,
     ),
@@ -131,7 +142,7 @@ type ChatRoomDeps = Omit<ChatPanelDeps, 'session' | 'store' | 'onReplyCharged' |
 
 /** The conversation store, the session and the chat's controller, wired together; disposed with the extension. */
 function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: ConversationStore } {
-  const { context, config, models, turns, clients, instructions, credits, logger } = deps;
+  const { context, config, models, turns, instructions, credits, logger } = deps;
   // Conversations are shared by every window; which one is current belongs to the window's workspace.
   const store = new ConversationStore(
     new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
@@ -139,8 +150,8 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
   // The session tells its events to the panel's controller, built just below (events come later).
   const session = new ChatSession({
     store,
-    // A reply's request waits (briefly) for the balance its charge is measured from.
-    backend: () => turns.gate(clients.get()),
+    // Every turn answers and is settled through the one pipeline.
+    turns: turns.port,
     // The project's instructions file (AGENTS.md) follows the user's own system prompt.
     settings: () => {
       const s = config.settings;
@@ -150,8 +161,6 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
     // Each request fits the model's stated max_tokens (or aiChat.context.maxTokens), estimated.
     contextBudget: (id) => budgetForModel(models.models, id, config.settings.contextMaxTokens).inputTokens,
     onEvent: (event) => chat.onSessionEvent(event),
-    replyFinished: (info) => chat.replyFinished(info),
-    replyStarted: (info) => turns.begin(panelTurnKey(info)),
     logger,
     flushIntervalMs: 24,
   });
@@ -165,8 +174,9 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
     },
     onCannotPay: () => void credits.outOfCredits(),
   });
-  // A save that fails is said once, with Retry; the conversation stays in memory meanwhile.
-  context.subscriptions.push(watchSaving(store, () => store.save(session.conversation), logger), chat);
+  // A save that fails is said once, with Retry; every conversation not yet written stays in memory
+  // meanwhile, and Retry writes them all (not only the one on screen).
+  context.subscriptions.push(watchSaving(store, () => store.saveAll(), logger), chat);
   return { chat, store };
 }
 

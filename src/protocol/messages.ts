@@ -37,7 +37,17 @@ const version = z.number().int().nonnegative().optional();
 // Shared shapes
 
 /** What fixes an error; the webview shows one button per action. */
-export const ErrorActionSchema = z.enum(['setApiKey', 'showSubscriptions', 'retry', 'openSettings', 'fewerMessages']);
+export const ErrorActionSchema = z.enum([
+  'setApiKey',
+  'showSubscriptions',
+  'retry',
+  'openSettings',
+  'fewerMessages',
+  'selectModel',
+  'openInstructions',
+  'toggleInstructions',
+  'openSystemPrompt',
+]);
 export type ErrorAction = z.infer<typeof ErrorActionSchema>;
 
 export const ErrorKindSchema = z.enum([
@@ -183,6 +193,7 @@ export const AllowedCommandSchema = z.enum([
   'reviewServiceAddress',
   'openInstructions',
   'toggleInstructions',
+  'openSystemPrompt',
   'refreshBalance',
   'pickCheaperModel',
 ]);

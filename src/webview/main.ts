@@ -57,6 +57,10 @@ const actionLabels = (): Record<ErrorAction, string> => ({
   retry: l10n.t('Retry'),
   openSettings: l10n.t('Open Settings'),
   fewerMessages: l10n.t('Send with fewer earlier messages'),
+  selectModel: l10n.t('Select Model'),
+  openInstructions: l10n.t('Open Project Instructions'),
+  toggleInstructions: l10n.t('Turn Project Instructions Off'),
+  openSystemPrompt: l10n.t('Open the System Prompt Setting'),
 });
 
 /** Messages rendered when a conversation opens, and per page as older ones come into view. */

@@ -5,7 +5,7 @@
 // turn to be rendered when it is above the rendered page; a message over the budget marks the
 // meter; "Send with fewer earlier messages" posts the text of the box.
 import type { Browser, Page } from 'playwright-core';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget } from '../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, directTurns } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
 import { ContextMeterFeed } from '../../src/extension/chat/contextMeter';
 import type { ContextMeter, HostMessage } from '../../src/protocol';
@@ -27,9 +27,9 @@ async function feed(turns: number, replyChars: number, budget: number): Promise<
   await store.open(conv.id);
   const session = new ChatSession({
     store,
-    backend: () => {
+    turns: directTurns(() => {
       throw new Error('no requests here');
-    },
+    }),
     settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: 'Be brief.', baseUrl: 'http://127.0.0.1' }),
     modelCost: () => 1,
     onEvent: () => undefined,

@@ -4,7 +4,7 @@
 // from view give their body back and render it again when they come near; a turn at the end
 // streams in as usual.
 import type { Browser } from 'playwright-core';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation } from '../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, directTurns } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/controller';
 import type { HostMessage } from '../../src/protocol';
 import { serveChatPanel, frames, give } from './harness';
@@ -26,9 +26,9 @@ async function conversationMessages(): Promise<HostMessage[]> {
   await store.open(conv.id);
   const session = new ChatSession({
     store,
-    backend: () => {
+    turns: directTurns(() => {
       throw new Error('no requests here');
-    },
+    }),
     settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: 'http://127.0.0.1' }),
     modelCost: () => 1,
     onEvent: () => undefined,

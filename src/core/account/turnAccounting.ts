@@ -4,9 +4,15 @@
 import type { TurnCharge } from './charge';
 import type { UsageRecord } from './usage';
 
-export type TurnSurface = 'panel' | 'aichat' | 'lm';
+/**
+ * Where a turn was asked: the chat panel, @aichat, the language model provider, edit in the editor,
+ * a quick fix or explanation, the terminal, Source Control's commit message, a summary of turns.
+ */
+export type TurnSurface = 'panel' | 'aichat' | 'lm' | 'edit' | 'fix' | 'explain' | 'terminal' | 'commit' | 'summary';
 
 export interface TurnOutcome {
+  /** Where the turn was asked (kept with its usage record). */
+  surface?: TurnSurface;
   /**
    * The service answered (200): the reply is charged, whatever happened after (stopped, failed
    * mid-stream). False for a send refused or failed before any reply (402, 401, no connection).
@@ -28,6 +34,7 @@ export function usageRecordOf(outcome: TurnOutcome, charge: TurnCharge, at: numb
   return {
     at,
     model: outcome.model,
+    ...(outcome.surface && outcome.surface !== 'panel' ? { surface: outcome.surface } : {}),
     ...(charge.charged !== undefined ? { charged: charge.charged } : {}),
     ...(charge.charged !== undefined && charge.approximate ? { approximate: true as const } : {}),
   };

@@ -8,6 +8,8 @@ export interface UsageRecord {
   charged?: number;
   /** The charge is the model's price or a balance change not measured from this reply alone. */
   approximate?: true;
+  /** Where the turn was asked, when not the chat panel (e.g. "aichat", "edit"). */
+  surface?: string;
 }
 
 export interface UsageRow {
@@ -50,10 +52,16 @@ export function readUsage(saved: unknown): UsageRecord[] {
   const out: UsageRecord[] = [];
   for (const r of saved as unknown[]) {
     if (!r || typeof r !== 'object') continue;
-    const { at, model, charged, approximate } = r as Record<string, unknown>;
+    const { at, model, charged, approximate, surface } = r as Record<string, unknown>;
     if (typeof at !== 'number' || !Number.isFinite(at) || typeof model !== 'string') continue;
     const known = typeof charged === 'number' && Number.isFinite(charged);
-    out.push({ at, model, ...(known ? { charged } : {}), ...(known && approximate === true ? { approximate: true as const } : {}) });
+    out.push({
+      at,
+      model,
+      ...(known ? { charged } : {}),
+      ...(known && approximate === true ? { approximate: true as const } : {}),
+      ...(typeof surface === 'string' && /^[a-z]{1,20}$/.test(surface) ? { surface } : {}),
+    });
   }
   return out;
 }

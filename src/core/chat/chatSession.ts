@@ -1,58 +1,38 @@
 // One chat: sending a turn, streaming the reply, Stop, Retry and Edit.
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
-import { MAX_EXTRAS, type ErrorView, type ReplyMeta } from '../../protocol';
+import type { ErrorView } from '../../protocol';
 import { appendMessage, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from '../context/contextBudget';
-import { creditsCharged } from '../account/cost';
-import { errorKind, errorToView, retryNoticeText } from './errors';
 import type { ConversationStore } from '../storage/store';
-import { ReplyAssembler, activityOf, type StreamActivity } from '../../client/reply';
-import { filesMarkdown, sourcesMarkdown } from './sources';
-import { creditAmount, warnOncePerField, type RangeWarning } from '../../client/sanitize';
-import type { StreamEvent } from '../../client/schemas';
-import * as l10n from '@vscode/l10n';
+import type { TurnCharge } from '../account/charge';
+import { warnOncePerField, type RangeWarning } from '../../client/sanitize';
+import { runTurn, type ChatBackend, type SessionChatRequest, type TurnResult } from './turn';
+import { replyRecord } from './turnRecord';
+
+export { retryCostsAgain } from './turnRecord';
 
 /** The follow-up Continue sends after a reply cut at the model's length limit. */
 export const CONTINUE_PROMPT = 'Please continue your previous reply exactly where it stopped.'; // l10n-ignore: sent to the model as the user message
 
-/** Added to the error of a reply that was paid for, before its Retry. */
-export function retryCostsAgain(): string {
-  return l10n.t('Retry sends the message again and costs credits again.');
+/** One turn of the session as the extension runs it: the backend it answers through, and its settlement. */
+export interface SessionTurn {
+  backend: ChatBackend;
+  /** The turn ended: its charge is settled (and recorded) from the result. Never rejects. */
+  settle(result: TurnResult): Promise<TurnCharge>;
 }
 
-/** The request this session sends (a subset of the client's ChatRequest). */
-export interface SessionChatRequest {
-  messages: HistoryMessage[];
-  model: string;
-  stream: boolean;
-  temperature: number;
-  search?: boolean;
+/**
+ * The session's port to the extension's one turn pipeline: a turn starts (before its request is
+ * built), with the reply's ids, the model and its price.
+ */
+export interface TurnPort {
+  start(turn: { conversationId: string; messageId: string; model: string; expected: number | null }): SessionTurn;
 }
 
-/** Events of the stream, as the client decodes them (f, 0, e step finish, d, 3 error part). */
-export type SessionStreamEvent = StreamEvent;
-
-/** Told by the client before it tries a request again (ChatServiceClient's RetryNotice). */
-export interface SessionRetryNotice {
-  retry: number;
-  maxRetries: number;
-  delayMs: number;
-  error: unknown;
-}
-
-export interface SessionCallOptions {
-  signal: AbortSignal;
-  onRetry?: (notice: SessionRetryNotice) => void;
-}
-
-/** What the session needs from the service client (ChatServiceClient satisfies it). */
-export interface ChatBackend {
-  chat(
-    req: SessionChatRequest,
-    opts: SessionCallOptions,
-  ): Promise<{ content: string; creditsUsed?: number; creditsRemaining?: number; model?: string; problems?: string[] }>;
-  chatStream(req: SessionChatRequest, opts: SessionCallOptions): Promise<AsyncIterable<SessionStreamEvent> & { abort(): void }>;
+/** A port that answers through `backend` and settles nothing (benchmarks, tests, tools). */
+export function directTurns(backend: () => ChatBackend): TurnPort {
+  return { start: () => ({ backend: backend(), settle: async () => ({ pending: false }) }) };
 }
 
 export interface SessionSettings {
@@ -62,26 +42,6 @@ export interface SessionSettings {
   temperature: number;
   systemPrompt: string;
   baseUrl: string;
-}
-
-export interface ReplyFinished {
-  /** From a non-streaming reply. */
-  creditsRemaining?: number;
-  /** What the service said the reply cost (non-streaming). */
-  creditsUsed?: number;
-  /** What the reply was expected to cost (the model's price), when known. */
-  expectedCost?: number;
-  /** Id of the reply, so a charge found later can be shown under it. */
-  messageId?: string;
-  /** Conversation of the reply. */
-  conversationId?: string;
-  streamed: boolean;
-  /** Kind of the error when the turn failed. */
-  errorKind?: string;
-  /** The service answered (200): the reply is charged. False for a send that failed before any reply. */
-  answered?: boolean;
-  /** The model that answered (the request's, or the one a non-streaming reply named). */
-  model?: string;
 }
 
 export interface SessionLogger {
@@ -109,18 +69,21 @@ export type SessionEvent =
   /** The error of the last send appeared or went away. */
   | { type: 'sendErrorChanged' }
   /** Text goes back into the message box (a refused or failed send, Edit). */
-  | { type: 'inputReturned'; text: string };
+  | { type: 'inputReturned'; text: string }
+  /**
+   * A turn's accounting is settled (after its end): `charged` is what it cost when known,
+   * `errorKind` why it failed (e.g. 'credits'). Changes nothing the chat shows by itself.
+   */
+  | { type: 'turnSettled'; conversationId: string; messageId: string; charged: number | undefined; errorKind: string | undefined };
 
 export interface ChatSessionDeps {
   store: ConversationStore;
-  backend: () => ChatBackend;
+  /** The extension's turn pipeline: every turn answers through it and is settled by it. */
+  turns: TurnPort;
   settings: () => SessionSettings;
   modelCost: (valueId: string) => number | null;
   /** Told of every domain event. */
   onEvent: (event: SessionEvent) => void;
-  replyFinished?: (info: ReplyFinished) => void;
-  /** A reply starts (before its request is sent). */
-  replyStarted?: (info: { conversationId: string; messageId: string }) => void;
   logger?: SessionLogger;
   now?: () => Date;
   /** Streamed text is posted at most once per this many ms (0: every chunk). */
@@ -137,7 +100,6 @@ interface Running {
   conv: Conversation;
   assistant: StoredMessage;
   controller: AbortController;
-  stream?: { abort(): void };
 }
 
 /** How reopening the conversation of the last window went. */
@@ -186,7 +148,7 @@ export class ChatSession {
   }
 
   private emit(event: SessionEvent): void {
-    if (event.type !== 'inputReturned') this.stateVersion++;
+    if (event.type !== 'inputReturned' && event.type !== 'turnSettled') this.stateVersion++;
     // The pointer to the current conversation follows it, so a reload reopens this one.
     if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
       this.deps.store.rememberCurrent().catch((err) => this.deps.logger?.warn('Could not record the current conversation', { error: String(err) }));
@@ -204,15 +166,17 @@ export class ChatSession {
     return this.selectFor(conv, earlier, text, attachmentChars);
   }
 
-  private selectFor(conv: Conversation, earlier: readonly StoredMessage[], text: string, attachmentChars: number, messageId?: string): ContextSelection {
+  /** The context of a request to `model` (default: the selected one): its budget and turn cap are that model's. */
+  private selectFor(conv: Conversation, earlier: readonly StoredMessage[], text: string, attachmentChars: number, messageId?: string, model?: string): ContextSelection {
     const settings = this.deps.settings();
-    const cap = this.turnCap?.conversationId === conv.id && this.turnCap.model === settings.model ? this.turnCap.maxTurns : undefined;
+    const target = model || settings.model;
+    const cap = this.turnCap?.conversationId === conv.id && this.turnCap.model === target ? this.turnCap.maxTurns : undefined;
     return selectContext({
       systemPrompt: settings.systemPrompt,
       message: text,
       attachmentChars,
       earlier,
-      budget: this.deps.contextBudget ? this.deps.contextBudget(settings.model) : Number.POSITIVE_INFINITY,
+      budget: this.deps.contextBudget ? this.deps.contextBudget(target) : Number.POSITIVE_INFINITY,
       ...(cap !== undefined ? { maxTurns: cap } : {}),
       ...(messageId ? { messageId } : {}),
     });
@@ -263,16 +227,35 @@ export class ChatSession {
       this.emit({ type: 'inputReturned', text });
       return;
     }
+    // The model selected when the message is sent, whatever is picked while the disk is read.
+    const model = opts.model || this.deps.settings().model;
+    // Another window may have added turns to this conversation, or deleted it: the request is
+    // built from what is on disk, and the chat shows it.
+    const shown = this.conversation;
+    const fromDisk = await this.deps.store.refresh(shown).catch((err: unknown) => {
+      this.deps.logger?.warn('Could not read the conversation from disk', { error: String(err) });
+      return 'same' as const;
+    });
+    if (this.running) {
+      this.emit({ type: 'inputReturned', text });
+      return;
+    }
+    if (shown === this.conversation && fromDisk !== 'same') {
+      // Deleted in another window: the message starts a new conversation (the deleted turns are
+      // neither shown nor sent again).
+      if (fromDisk === 'deleted') this.deps.store.newConversation();
+      this.emit({ type: 'conversationChanged' });
+    }
     const conv = this.conversation;
     // A message that alone exceeds the model's budget is refused before anything is sent.
-    const fit = this.selectFor(conv, conv.messages, text, 0);
+    const fit = this.selectFor(conv, conv.messages, text, 0, undefined, opts.model);
     if (!fit.ok) {
       this.rejectSend(text, messageTooLongError(fit));
       return;
     }
     this.clearSendError();
     const user = appendMessage(conv, 'user', text, this.now());
-    await this.run(conv, user, opts.model);
+    await this.run(conv, user, model);
   }
 
   /** Resends the history of a failed or stopped reply (or a send that failed before any reply). */
@@ -332,6 +315,12 @@ export class ChatSession {
     this.emit({ type: 'sendErrorChanged' });
   }
 
+  /** A Retry or Continue refused before any request (e.g. the instructions hold the key): the error is shown. */
+  showSendError(error: ErrorView): void {
+    this.sendErrorView = error;
+    this.emit({ type: 'sendErrorChanged' });
+  }
+
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
   rejectSend(text: string, error: ErrorView, keepForRetry = true): void {
     this.sendErrorView = error;
@@ -346,7 +335,6 @@ export class ChatSession {
     const r = this.running;
     if (!r) return;
     r.controller.abort();
-    r.stream?.abort();
   }
 
   /** Takes the last user message (and the reply after it) out and puts its text back in the box. */
@@ -393,8 +381,11 @@ export class ChatSession {
       this.stop();
       await this.waitIdle();
     }
+    const shown = this.conversation;
     const conv = await this.deps.store.open(id);
     if (!conv) return false;
+    // The conversation on screen, opened again: brought up to date with what other windows added.
+    if (conv === shown) await this.deps.store.refresh(conv).catch((err: unknown) => this.deps.logger?.warn('Could not read the conversation from disk', { error: String(err) }));
     this.clearSendError();
     this.emit({ type: 'conversationChanged' });
     return true;
@@ -418,7 +409,7 @@ export class ChatSession {
     const cost = this.deps.modelCost(model);
     // The earlier turns that fit the model's budget, newest first, whole turns only.
     const at = conv.messages.indexOf(user);
-    const selection = this.selectFor(conv, conv.messages.slice(0, at < 0 ? conv.messages.length : at), user.content, 0, user.id);
+    const selection = this.selectFor(conv, conv.messages.slice(0, at < 0 ? conv.messages.length : at), user.content, 0, user.id, model);
     // (A resent message that no longer fits, e.g. after a model change, goes alone: the service decides.)
     const system = settings.systemPrompt.trim();
     const history: HistoryMessage[] = selection.ok
@@ -429,7 +420,8 @@ export class ChatSession {
     const running: Running = { conv, assistant, controller: new AbortController() };
     this.running = running;
     this.emit({ type: 'turnStarted', user, assistant, model });
-    this.deps.replyStarted?.({ conversationId: conv.id, messageId: assistant.id });
+    // The turn starts in the pipeline before its request is built (its charge is measured from now).
+    const turn = this.deps.turns.start({ conversationId: conv.id, messageId: assistant.id, model, expected: cost });
     // The turn is on disk from the start (a reply cut by a crash reopens as stopped, with Retry),
     // and the partial reply is written now and then while it streams.
     const saveQuietly = () =>
@@ -445,13 +437,6 @@ export class ChatSession {
       temperature: settings.temperature,
       ...(settings.search ? { search: true } : {}),
     };
-    const signal = running.controller.signal;
-    // Before the reply starts, the client may wait and try again (429, 503, refused connection):
-    // the panel says why and for how long instead of a silent wait.
-    const onRetry = (notice: SessionRetryNotice) =>
-      this.emit({ type: 'turnStatus', messageId: assistant.id, text: retryNoticeText(notice, settings.baseUrl) });
-    let started = false;
-    let paid = false;
     let pending = '';
     let flushed = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -465,151 +450,69 @@ export class ChatSession {
       this.emit({ type: 'textAppended', messageId: assistant.id, offset: flushed, text });
       flushed += text.length;
     };
-    const meta: ReplyMeta = { model };
-    const finished: ReplyFinished = {
-      streamed: settings.stream,
-      answered: false,
-      model,
-      messageId: assistant.id,
-      conversationId: conv.id,
-      ...(cost !== null ? { expectedCost: cost } : {}),
-    };
-    const warn = this.rangeWarning;
-    const reply = new ReplyAssembler(warn);
-
-    try {
-      if (settings.stream) {
-        const stream = await this.deps.backend().chatStream(req, { signal, onRetry });
-        // The service answered 200: the reply is paid for from here on, and is never thrown away.
-        paid = true;
-        finished.answered = true;
-        running.stream = stream;
-        if (signal.aborted) stream.abort();
-        let shownActivity: StreamActivity | undefined;
-        // Silence is shown too: no part for a while, and the reply says it waits (seconds
-        // counting); the next part clears it. The between-parts timeout still ends the reply.
-        const silenceMs = this.deps.silenceNoticeMs ?? 10_000;
-        let lastPart = Date.now();
-        let silent = false;
-        const silence = setInterval(() => {
-          const quiet = Date.now() - lastPart;
-          if (quiet < silenceMs || signal.aborted) return;
-          silent = true;
-          this.emit({ type: 'turnStatus', messageId: assistant.id, text: l10n.t('Waiting for the service… {0} s', Math.floor(quiet / 1000)) });
-        }, Math.min(1000, silenceMs));
-        try {
-          for await (const ev of stream) {
-            lastPart = Date.now();
-            if (silent) {
-              silent = false;
-              // A part came: the waiting is over (text clears it by itself).
-              if (ev.event !== '0') this.emit({ type: 'turnStatus', messageId: assistant.id, text: '' });
-            }
-            if (ev.event === 'f' || ev.event === '0') started = true;
-            // Before the text: the reply says that the model thinks, or that a search runs.
-            const activity = activityOf(ev);
-            if (activity && activity !== shownActivity && assistant.content === '') {
-              shownActivity = activity;
-              this.emit({ type: 'turnStatus', messageId: assistant.id, text: activity === 'thinking' ? l10n.t('Thinking…') : l10n.t('Searching…') });
-            }
-            let text = reply.push(ev);
-            // The sources a search found end the reply, as a numbered list of links; then the files the model produced.
-            if (ev.event === 'd' && reply.outcome.ending !== 'error') text += sourcesMarkdown(reply.sources) + filesMarkdown(reply.files);
-            if (text) {
-              assistant.content += text;
-              pending += text;
-              if (flushMs <= 0) flush();
-              else if (timer === undefined) timer = setTimeout(flush, flushMs);
-              if (saveEveryMs > 0 && Date.now() - lastSave >= saveEveryMs) {
-                lastSave = Date.now();
-                void saveQuietly();
-              }
-            } else if (ev.event === 'e' || ev.event === 'd' || ev.event === '3') {
-              this.deps.logger?.debug('Stream event', { event: ev.event, finishReason: ev.event === '3' ? undefined : ev.finishReason });
-            }
-            if (signal.aborted) break;
+    const result = await runTurn(
+      turn.backend,
+      req,
+      {
+        text: (chunk) => {
+          assistant.content += chunk;
+          pending += chunk;
+          if (flushMs <= 0) flush();
+          else if (timer === undefined) timer = setTimeout(flush, flushMs);
+          if (saveEveryMs > 0 && Date.now() - lastSave >= saveEveryMs) {
+            lastSave = Date.now();
+            void saveQuietly();
           }
-        } finally {
-          clearInterval(silence);
-        }
-        if (signal.aborted) throw Object.assign(new Error('The request was aborted'), { kind: 'aborted' }); // l10n-ignore: an aborted request shows as Stopped
-        const outcome = reply.outcome;
-        if (outcome.usage?.promptTokens !== undefined) meta.promptTokens = outcome.usage.promptTokens;
-        if (outcome.usage?.completionTokens !== undefined) meta.completionTokens = outcome.usage.completionTokens;
-        if (outcome.steps > 1) this.deps.logger?.debug('Multi-step reply', { steps: outcome.steps });
-        if (outcome.ending === 'error') {
-          throw Object.assign(new Error(outcome.errorMessage ?? l10n.t('The reply failed')), { kind: 'stream' });
-        }
-        if (outcome.ending === 'length' || outcome.ending === 'content-filter') meta.ending = outcome.ending;
-        if (reply.reasoningText.trim()) meta.reasoning = reply.reasoningText;
-        // The stream's data and annotations are kept with the reply (never shown).
-        const extras = reply.extras;
-        const extrasJson = extras ? JSON.stringify(extras) : '';
-        if (extrasJson && extrasJson.length <= MAX_EXTRAS) meta.extras = extrasJson;
-        if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
-        const charged = creditsCharged(undefined, cost);
-        if (charged !== undefined) meta.credits = charged;
-      } else {
-        const res = await this.deps.backend().chat(req, { signal, onRetry });
-        started = true;
-        paid = true;
-        finished.answered = true;
-        assistant.content = res.content;
-        pending = res.content;
-        if (res.model) meta.model = displayModelId(res.model, model, warn);
-        finished.model = meta.model;
-        const charged = creditsCharged(creditAmount(res.creditsUsed, 'creditsUsed', warn), cost);
-        if (charged !== undefined) meta.credits = charged;
-        if (res.creditsUsed !== undefined) finished.creditsUsed = meta.credits;
-        if (res.creditsRemaining !== undefined) finished.creditsRemaining = creditAmount(res.creditsRemaining, 'creditsRemaining', warn);
-        if (res.problems?.length) meta.note = `The service's reply was incomplete (${res.problems.join('; ')}); the text is kept.`.slice(0, 500);
-      }
-      flush();
-      assistant.status = 'complete';
-      assistant.meta = meta;
-    } catch (err) {
-      flush();
-      const kind = signal.aborted ? 'aborted' : errorKind(err);
-      finished.errorKind = kind;
-      if (kind === 'aborted') {
-        assistant.status = 'stopped';
-        meta.credits = paid || started ? creditsCharged(undefined, cost) : undefined;
-        if (meta.credits === undefined) delete meta.credits;
-        assistant.meta = meta;
-      } else {
-        const view = errorToView(err, settings.baseUrl);
-        // The service says the input is too long: offer to send again with fewer earlier messages.
-        if (isInputTooLong(err) && selection.ok && selection.sentTurns > 0) view.actions = ['fewerMessages', ...view.actions];
-        this.deps.logger?.warn('Chat request failed', { kind, message: view.message });
-        if (!paid && !started && assistant.content === '') {
-          // Nothing of the reply arrived: take the turn back and return the text to the box.
-          const i = conv.messages.indexOf(user);
-          if (i >= 0) conv.messages.splice(i);
-          refreshTitle(conv);
-          this.sendErrorView = view;
-          this.failedText = user.content;
-          this.finish(running);
-          this.emit({ type: 'conversationChanged' });
-          this.emit({ type: 'inputReturned', text: user.content });
-          this.deps.replyFinished?.(finished);
-          await saveQuietly();
-          return;
-        }
-        assistant.status = 'error';
-        // The service answered 200, so the reply was paid for: its text stays, and Retry says it costs credits again.
-        assistant.error = paid ? { ...view, message: `${view.message} ${retryCostsAgain()}` } : view;
-        if (paid && cost !== null) meta.credits = cost;
-        assistant.meta = meta;
-      }
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
+        },
+        status: (text) => this.emit({ type: 'turnStatus', messageId: assistant.id, text }),
+      },
+      running.controller.signal,
+      {
+        baseUrl: settings.baseUrl,
+        ...(this.deps.silenceNoticeMs !== undefined ? { silenceNoticeMs: this.deps.silenceNoticeMs } : {}),
+        ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+        warn: this.rangeWarning,
+      },
+    );
+    flush();
+    if (timer !== undefined) clearTimeout(timer);
+    const record = replyRecord(result, cost);
+    if (record.takeBack) {
+      const view = record.error;
+      // The service says the input is too long: offer to send again with fewer earlier messages.
+      if (isInputTooLong(result.cause) && selection.ok && selection.sentTurns > 0) view.actions = ['fewerMessages', ...view.actions];
+      // Nothing of the reply arrived: take the turn back and return the text to the box.
+      const i = conv.messages.indexOf(user);
+      if (i >= 0) conv.messages.splice(i);
+      refreshTitle(conv);
+      this.sendErrorView = view;
+      this.failedText = user.content;
+      this.finish(running);
+      this.emit({ type: 'conversationChanged' });
+      this.emit({ type: 'inputReturned', text: user.content });
+      void this.settle(turn.settle(result), conv.id, assistant.id, result.errorKind);
+      await saveQuietly();
+      return;
+    }
+    assistant.status = record.status;
+    assistant.meta = record.meta;
+    if (record.error) {
+      if (isInputTooLong(result.cause) && selection.ok && selection.sentTurns > 0) record.error.actions = ['fewerMessages', ...record.error.actions];
+      assistant.error = record.error;
     }
     conv.updatedAt = this.now().toISOString();
     this.finish(running);
     // Told after the turn stopped running: the reply is final and the session is idle.
     this.emit({ type: 'turnEnded', message: assistant });
-    this.deps.replyFinished?.(finished);
+    void this.settle(turn.settle(result), conv.id, assistant.id, result.errorKind);
     await this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
+  }
+
+  /** The charge of a turn became known: the reply shows it, and whoever listens is told. */
+  private async settle(charge: Promise<TurnCharge>, conversationId: string, messageId: string, errorKind: string | undefined): Promise<void> {
+    const settled: TurnCharge = await charge.catch(() => ({ pending: false }));
+    if (settled.charged !== undefined) this.setReplyCredits(conversationId, messageId, settled.charged);
+    this.emit({ type: 'turnSettled', conversationId, messageId, charged: settled.charged, errorKind });
   }
 
   private finish(running: Running): void {
@@ -618,11 +521,4 @@ export class ChatSession {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
-}
-
-/** The model id a reply names, fit to show: an id that is not a plausible model id is replaced by the one asked for. */
-export function displayModelId(replyModel: string, asked: string, warn: RangeWarning): string {
-  if (/^[\w.:/-]{1,100}$/.test(replyModel)) return replyModel;
-  warn('model', replyModel, asked);
-  return asked;
 }

@@ -3,10 +3,9 @@
 // (src/extension/chat/native/lmProvider.ts) passes neutral shapes in.
 import * as l10n from '@vscode/l10n';
 import { creditsText } from '../../protocol/wording';
-import type { HistoryMessage } from './conversation';
-import { DEFAULT_CONTEXT_TOKENS, estimateTokens, messageTooLongError, requestBudget } from '../context/contextBudget';
+import { DEFAULT_CONTEXT_TOKENS, estimateTokens, requestBudget } from '../context/contextBudget';
 import { modelUsability, type ModelLike } from '../account/models';
-import { nativeContext, turnsWithout, type NativeTurn } from './nativeChat';
+import type { NativeTurn } from './nativeChat';
 
 /** The vendor name of the provider (package.json `languageModelChatProviders`). */
 export const LM_VENDOR = 'aichat';
@@ -88,18 +87,22 @@ export interface LmMessage {
   parts: readonly LmPart[];
 }
 
-export type LmConversion = { ok: true; messages: HistoryMessage[] } | { ok: false; message: string };
+/**
+ * A language model request as the pipeline takes it: the system text, the earlier turns, the
+ * request itself (the user messages after the last answer: `also` are its parts before the
+ * `prompt`), or why it cannot be sent.
+ */
+export type LmRequest =
+  | { ok: true; system: string; earlier: NativeTurn[]; also: string[]; prompt: string }
+  | { ok: false; message: string };
 
 /**
- * The request's messages as the service's: the text parts of each message joined, empty
- * messages left out, system messages first. Tool calls, tool results and images cannot be sent
- * to the service: refused with a message that says so, never dropped in silence.
+ * The request's messages: the text parts of each message joined, empty messages left out, system
+ * messages together. Tool calls, tool results and images cannot be sent to the service: refused
+ * with a message that says so, never dropped in silence. The key guard, the budget and the ids are
+ * the pipeline's (chat/turnService.ts), as for every surface.
  */
-export function lmToServiceMessages(
-  messages: readonly LmMessage[],
-  budget: number = Number.POSITIVE_INFINITY,
-  holdsKey: (text: string) => boolean = () => false,
-): LmConversion {
+export function lmRequest(messages: readonly LmMessage[]): LmRequest {
   const system: string[] = [];
   const turns: NativeTurn[] = [];
   /** Where the request itself begins: after the last answer, even an empty one (a failed reply). */
@@ -115,20 +118,13 @@ export function lmToServiceMessages(
   }
   const last = turns.at(-1);
   if (last?.role !== 'user') return { ok: false, message: l10n.t('The request must end with a user message with text to send.') };
-  // The key goes in the request's header only. The request is the user messages after the last
-  // answer (an attached file, then the question): one that holds the key refuses it all. An
-  // earlier turn that held it was refused (or quotes it): the chat hands it back with each later
-  // request, so it is left out.
-  if (system.some(holdsKey)) {
-    return { ok: false, message: l10n.t('The instructions sent with this request (its system prompt) hold your AI Chat API key, so it was not sent. Take the key out of them and try again.') };
-  }
-  if (turns.slice(requestStart).some((t) => holdsKey(t.content))) {
-    return { ok: false, message: l10n.t('This request holds your AI Chat API key, so it was not sent. Take the key out and try again.') };
-  }
-  // The same ids, budget, trimming and order as the @aichat participant's requests.
-  const selection = nativeContext(turnsWithout(turns.slice(0, -1), holdsKey), last.content, system.join('\n\n'), budget);
-  if (!selection.ok) return { ok: false, message: messageTooLongError(selection).message };
-  return { ok: true, messages: selection.messages };
+  return {
+    ok: true,
+    system: system.join('\n\n'),
+    earlier: turns.slice(0, -1),
+    also: turns.slice(Math.min(requestStart, turns.length - 1), -1).map((t) => t.content),
+    prompt: last.content,
+  };
 }
 
 export { estimateTokens };

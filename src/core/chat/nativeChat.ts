@@ -1,13 +1,8 @@
-// One answer of the @aichat participant in VS Code's Chat view: the Chat view's earlier turns
-// and the new prompt become the service's messages, the reply streams through the same client
-// as the panel's, and a failure is described with the panel's wording. Pure: the participant
-// (src/extension/chat/native) passes the Chat view's turns in and writes the text out.
-import { ReplyAssembler } from '../../client/reply';
-import type { ChatBackend, SessionRetryNotice, SessionSettings } from './chatSession';
+// The Chat view's turns (@aichat, the language model provider) as the service's messages: earlier
+// turns and the new prompt, within the model's budget, without any turn that holds the API key.
+// Pure: the native adapters (src/extension/chat/native) pass the Chat view's turns in.
 import { formatMessageId, MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';
 import { selectContext, type ContextSelection } from '../context/contextBudget';
-import { errorKind, errorToView, retryNoticeText } from './errors';
-import type { ErrorView } from '../../protocol';
 
 export interface NativeTurn {
   role: 'user' | 'assistant';
@@ -57,49 +52,4 @@ export function turnsWithout(turns: readonly NativeTurn[], holds: (text: string)
     if (!holds(turn.content)) kept.push(turn);
   }
   return kept;
-}
-
-export interface NativeAnswerSink {
-  /** Text of the reply as it streams. */
-  text(chunk: string): void;
-  /** A waiting notice (the client tries again after a 429, 503 or refused connection). */
-  progress(message: string): void;
-}
-
-export type NativeAnswer = { ok: true; text: string } | { ok: false; aborted: boolean; error: ErrorView; text: string };
-
-/** Streams one reply of the service into `sink`. Never throws: a failure is returned, described. */
-export async function answerNative(
-  backend: ChatBackend,
-  settings: Pick<SessionSettings, 'model' | 'temperature' | 'search' | 'baseUrl'>,
-  messages: HistoryMessage[],
-  sink: NativeAnswerSink,
-  signal: AbortSignal,
-): Promise<NativeAnswer> {
-  let text = '';
-  try {
-    const stream = await backend.chatStream(
-      { messages, model: settings.model, stream: true, temperature: settings.temperature, ...(settings.search ? { search: true } : {}) },
-      { signal, onRetry: (n: SessionRetryNotice) => sink.progress(retryNoticeText(n, settings.baseUrl)) },
-    );
-    if (signal.aborted) stream.abort();
-    const reply = new ReplyAssembler();
-    for await (const ev of stream) {
-      const chunk = reply.push(ev);
-      if (chunk) {
-        text += chunk;
-        sink.text(chunk);
-      }
-      if (signal.aborted) break;
-    }
-    if (signal.aborted) return { ok: false, aborted: true, error: errorToView(Object.assign(new Error('aborted'), { name: 'AbortError' }), settings.baseUrl), text };
-    const outcome = reply.outcome;
-    if (outcome.ending === 'error') {
-      return { ok: false, aborted: false, error: errorToView(Object.assign(new Error(outcome.errorMessage ?? ''), { kind: 'stream' }), settings.baseUrl), text };
-    }
-    return { ok: true, text };
-  } catch (err) {
-    const aborted = signal.aborted || errorKind(err) === 'aborted';
-    return { ok: false, aborted, error: errorToView(err, settings.baseUrl), text };
-  }
 }

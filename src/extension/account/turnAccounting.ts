@@ -1,12 +1,12 @@
-// Every turn of every surface (the chat panel, @aichat, the language model provider) goes through
+// Every turn of every surface (the chat panel, @aichat, the language model provider, ...) goes through
 // here: the balance is fetched when the turn starts, the reply's price is taken off the balance
 // shown when it ends (pending until the service's figure shows the charge), the charge is settled
 // from the service's figures, and the reply is recorded for Show Usage with the model that
 // answered. A send that failed before any reply is no reply: only the balance is brought up to date.
 import type * as vscode from 'vscode';
 import {
-  ChargeTracker, turnKey, usageRecordOf,
-  type ChatBackend, type ReplyFinished, type TurnCharge, type TurnOutcome, type TurnSurface, type UsageRecord,
+  ChargeTracker, turnKey, turnOutcomeOf, usageRecordOf,
+  type ChatBackend, type TurnCharge, type TurnOutcome, type TurnResult, type TurnSurface, type UsageRecord,
 } from '../../core';
 import type { BalanceService } from './balanceService';
 import type { Logger } from '../platform/log';
@@ -22,12 +22,12 @@ export interface TurnAccountingDeps {
   startWaitMs?: number;
 }
 
-/** One turn of @aichat or the language model provider (their replies always stream). */
-export interface NativeTurn {
-  /** The backend to answer through: its request waits for the balance fetched at turn start, and tells when the service answered. */
+/** One turn of any surface, from its start to its settlement. */
+export interface AccountedTurn {
+  /** The backend to answer through: its request waits (briefly) for the balance fetched when this turn started. */
   backend(inner: ChatBackend): ChatBackend;
-  /** The turn is over (answered or not): settles and records it. Never rejects. */
-  end(): Promise<TurnCharge>;
+  /** The turn is over (answered or not): settles and records it, once. Never rejects. */
+  settle(result: TurnResult): Promise<TurnCharge>;
 }
 
 export class TurnAccounting implements vscode.Disposable {
@@ -49,31 +49,26 @@ export class TurnAccounting implements vscode.Disposable {
     });
   }
 
-  /** A turn starts (before its request is built): the balance its charge is measured from is fetched now. */
-  begin(key: string): void {
+  private begin(key: string): void {
     this.charges.begin(key);
   }
 
   /** A backend whose requests wait (briefly) for the balance fetched when their turn started. */
-  gate(inner: ChatBackend, key?: string, answered?: () => void): ChatBackend {
+  private gate(inner: ChatBackend, key: string): ChatBackend {
     return {
       chat: async (req, opts) => {
         await this.charges.beforeSend(key);
-        const res = await inner.chat(req, opts);
-        answered?.();
-        return res;
+        return inner.chat(req, opts);
       },
       chatStream: async (req, opts) => {
         await this.charges.beforeSend(key);
-        const stream = await inner.chatStream(req, opts);
-        answered?.();
-        return stream;
+        return inner.chatStream(req, opts);
       },
     };
   }
 
   /** The turn ended: settles its charge and records it (when it was a reply). Never rejects. */
-  async end(key: string, outcome: TurnOutcome): Promise<TurnCharge> {
+  private async end(key: string, outcome: TurnOutcome): Promise<TurnCharge> {
     let charge: TurnCharge = { pending: false };
     try {
       if (outcome.remaining !== undefined) this.deps.balance.setRemaining(outcome.remaining);
@@ -95,40 +90,21 @@ export class TurnAccounting implements vscode.Disposable {
     return charge;
   }
 
-  /** The panel's turn ended (see ChatSession): its key is that of `replyStarted`. */
-  replyFinished(info: ReplyFinished): Promise<TurnCharge> {
-    return this.end(panelTurnKey(info), {
-      answered: info.answered ?? info.errorKind === undefined,
-      model: info.model ?? '',
-      ...(info.creditsUsed !== undefined ? { reported: info.creditsUsed } : {}),
-      ...(info.creditsRemaining !== undefined ? { remaining: info.creditsRemaining } : {}),
-      ...(info.expectedCost !== undefined ? { expected: info.expectedCost } : {}),
-    });
-  }
-
-  /** A turn of @aichat or the language model provider, answered by `model`. */
-  nativeTurn(surface: Exclude<TurnSurface, 'panel'>, model: string, expected: number | null | undefined): NativeTurn {
-    const key = turnKey(surface, String(++this.seq));
-    let answered = false;
-    let ended: Promise<TurnCharge> | undefined;
+  /**
+   * A turn of `surface` starts (before its request is built), to be answered by `model` at the
+   * price `expected`: the balance its charge is measured from is fetched now.
+   */
+  start(surface: TurnSurface, model: string, expected: number | null | undefined, id = String(++this.seq)): AccountedTurn {
+    const key = turnKey(surface, id);
+    let settled: Promise<TurnCharge> | undefined;
     this.begin(key);
     return {
-      backend: (inner) => this.gate(inner, key, () => (answered = true)),
-      end: () =>
-        (ended ??= this.end(key, {
-          answered,
-          model,
-          ...(typeof expected === 'number' ? { expected } : {}),
-        })),
+      backend: (inner) => this.gate(inner, key),
+      settle: (result) => (settled ??= this.end(key, { ...turnOutcomeOf(result, expected), surface, model: result.meta.model || model })),
     };
   }
 
   dispose(): void {
     this.disposed = true;
   }
-}
-
-/** The key of a panel turn, from its conversation and reply ids. */
-export function panelTurnKey(info: { conversationId?: string; messageId?: string }): string {
-  return turnKey('panel', `${info.conversationId}/${info.messageId}`);
 }

@@ -3,7 +3,7 @@
 // and the commands' entry points (show, focus, send, new chat, history). What a surface shows
 // comes from the chat controller; the conversation is the session's.
 import * as vscode from 'vscode';
-import { budgetForModel, totalCredits, type ChatSession, type ConversationStore, type ReplyFinished, type SessionEvent } from '../../core';
+import { budgetForModel, totalCredits, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
 import type { HostMessage, WebviewMessage } from '../../protocol';
 import { ChatSurfaces } from './chatSurfaces';
 import { ChatController } from './controller';
@@ -11,9 +11,8 @@ import { ContextMeterFeed } from './contextMeter';
 import { sendWithAttachments } from './sendWithAttachments';
 import { webviewRouter } from './webviewRouter';
 import { ContextAttachments } from '../editor/attachments';
-import type { TurnAccounting } from '../account/turnAccounting';
+import type { TurnService } from './turnService';
 import type { BalanceService } from '../account/balanceService';
-import type { ClientProvider } from '../platform/clientProvider';
 import type { ConfigService } from '../platform/config';
 import type { EditorTracker } from '../editor/editorTracker';
 import type { InstructionsService } from '../editor/instructions';
@@ -39,9 +38,8 @@ export interface ChatPanelDeps {
   keys: ApiKeyStore;
   models: ModelService;
   balance: BalanceService;
-  /** Settles and records the charge of every turn. */
-  turns: TurnAccounting;
-  clients: ClientProvider;
+  /** The one turn pipeline: the gate's facts and the session's port. */
+  turns: TurnService;
   store: ConversationStore;
   editors: EditorTracker;
   instructions: InstructionsService;
@@ -97,6 +95,8 @@ export class ChatPanelController implements vscode.Disposable {
           vscode.l10n.t('The message is too long to send: {0} characters, at most {1}. It is still in the message box.', length.toLocaleString(), max.toLocaleString()),
         ),
       holdsKey: (text) => this.holdsKey(text),
+      // The gate checks what the request carries besides the message (N5: the panel refuses these too).
+      systemTexts: () => ({ setting: deps.config.settings.systemPrompt, instructions: deps.instructions.systemPrompt('') }),
       notifyHoldsKey: () =>
         void vscode.window.showWarningMessage(vscode.l10n.t('AI Chat: the queued message was not changed: the new text holds your API key. Take the key out.')),
       queueStore: {
@@ -164,21 +164,11 @@ export class ChatPanelController implements vscode.Disposable {
     if (event.type === 'conversationChanged') this.restoreNotice = undefined;
     this.controller.onSessionEvent(event);
     if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.meter.update();
-  }
-
-  /**
-   * After every turn the balance is brought up to date, and the reply's charge shown once it is
-   * known from the balance change.
-   */
-  replyFinished(info: ReplyFinished): void {
-    void this.deps.turns.replyFinished(info).then((charge) => {
-      if (charge.charged !== undefined && info.conversationId && info.messageId) {
-        this.session.setReplyCredits(info.conversationId, info.messageId, charge.charged);
-      }
-      // Refused for want of credits: the card, with the balance just refreshed.
-      if (info.errorKind === 'credits') this.controller.showOutOfCredits();
-      this.deps.onReplyCharged?.(charge.charged, info.errorKind);
-    });
+    // A turn settled: refused for want of credits, the card shows it with the balance just refreshed.
+    if (event.type === 'turnSettled') {
+      if (event.errorKind === 'credits') this.controller.showOutOfCredits();
+      this.deps.onReplyCharged?.(event.charged, event.errorKind);
+    }
   }
 
   get isOpen(): boolean {
@@ -303,7 +293,11 @@ export class ChatPanelController implements vscode.Disposable {
       open: (id) => this.session.open(id),
       newChat: () => this.newChat(),
       show: () => this.show(),
-      currentRemoved: () => this.session.newChat(),
+      currentRemoved: () => {
+        // Its queued messages go with it.
+        this.controller.dropQueueOf(this.session.conversation.id);
+        return this.session.newChat();
+      },
       logger: this.deps.logger,
     });
   }

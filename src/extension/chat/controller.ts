@@ -2,7 +2,7 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, modelSendRefusal, outOfCreditsCard, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent } from '../../core';
+import { canAfford, clearQueue, outOfCreditsCard, sendGate, type GateInput, type GateVerdict, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent } from '../../core';
 import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView } from '../../protocol';
 import { conversationMessageOf, eventMessages } from './presenter';
 import { loadQueue, saveQueue, type QueueStore } from './savedQueue';
@@ -46,17 +46,14 @@ export interface ChatControllerDeps {
   holdsKey?: (text: string) => Promise<boolean>;
   /** Tells the user an edit of a queued message was refused because it holds the API key. */
   notifyHoldsKey?: () => void;
-}
-
-/** Why a message holding the API key was not sent (its text stays in the box). */
-function holdsKeyRefusal(): string {
-  return l10n.t(
-    'This message holds your AI Chat API key (in its text or an attached file). Take the key out, then send again: nothing was sent or saved.',
-  );
+  /** The user's aiChat.systemPrompt and the project instructions as a request would carry them. */
+  systemTexts?: () => { setting: string; instructions: string };
 }
 
 export class ChatController {
   private queue: MessageQueue = emptyQueue();
+  /** The conversation the queued messages belong to: they never go into another one. */
+  private queueOf: string | undefined;
   private queueSeq = 0;
   private outOfCredits = false;
 
@@ -75,7 +72,7 @@ export class ChatController {
 
   /** The queue is kept with the conversation it belongs to (nothing when empty). */
   private saveQueue(): void {
-    if (this.deps.queueStore) saveQueue(this.deps.queueStore, this.deps.session.conversation.id, this.queue);
+    if (this.deps.queueStore) saveQueue(this.deps.queueStore, this.queueOf ?? this.deps.session.conversation.id, this.queue);
   }
 
   /**
@@ -85,8 +82,35 @@ export class ChatController {
   private restoreSavedQueue(): void {
     const saved = this.deps.queueStore && loadQueue(this.deps.queueStore, this.deps.session.conversation.id);
     if (!saved) return;
+    this.queueOf = this.deps.session.conversation.id;
     this.queueSeq = Math.max(this.queueSeq, saved.lastSeq);
     this.setQueue({ ...saved.queue, reason: l10n.t('Not sent before the window closed') });
+  }
+
+  /**
+   * The chat shows another conversation (new, opened, restored, deleted): the queue of the one left
+   * is kept with it, held, and never sent into this one; this one's own kept queue comes back.
+   */
+  private followConversation(): void {
+    const current = this.deps.session.conversation.id;
+    if (this.queue.items.length > 0 && this.queueOf !== undefined && this.queueOf !== current) {
+      this.queue = stopQueue(this.queue, l10n.t('Not sent before you left this conversation'));
+      this.saveQueue();
+      this.queue = emptyQueue();
+      this.queueOf = undefined;
+      this.deps.post(this.queueMessage());
+    }
+    if (this.queue.items.length === 0) this.restoreSavedQueue();
+  }
+
+  /** A conversation was deleted: its queued messages go with it (in memory and in the workspace's state). */
+  dropQueueOf(conversationId: string): void {
+    const store = this.deps.queueStore;
+    if (store && loadQueue(store, conversationId)) store.save(undefined);
+    if (this.queueOf === conversationId) {
+      this.queueOf = undefined;
+      this.setQueue(clearQueue());
+    }
   }
 
   queueRemove(id: string): void {
@@ -215,7 +239,7 @@ export class ChatController {
   /** Called with every event of the session. */
   onSessionEvent(event: SessionEvent): void {
     for (const m of this.toMessages(event)) this.deps.post(m);
-    if (event.type === 'conversationChanged' && event.restored) this.restoreSavedQueue();
+    if (event.type === 'conversationChanged') this.followConversation();
     if (event.type !== 'turnEnded' || this.queue.items.length === 0) return;
     // A reply that did not complete (error, 402, network, Stop) holds the queue until the user resumes it.
     if (event.message.status !== 'complete') {
@@ -231,69 +255,128 @@ export class ChatController {
   }
 
   /**
-   * A send from the panel, a selection or a command: busy, key and model are checked here only.
+   * The gate's verdict (core/chat/sendGate.ts, the same for every surface) on sending `text` with
+   * `model` (default: the selected one) now. Every check of a send, Retry and Continue is there.
+   */
+  private async verdict(text: string, model: string | undefined, queueing: boolean): Promise<GateVerdict> {
+    const system = this.deps.systemTexts?.() ?? { setting: '', instructions: '' };
+    // The key is read once; the texts are checked against it (the text, the system prompt, the instructions).
+    const held = new Map<string, boolean>();
+    for (const t of [text, system.setting, system.instructions]) {
+      if (t && !held.has(t)) held.set(t, this.deps.holdsKey ? await this.deps.holdsKey(t) : false);
+    }
+    const target = model || this.deps.settings().model;
+    const models = this.deps.models();
+    const input: GateInput = {
+      text,
+      ...(queueing ? { maxChars: MAX_TEXT } : {}),
+      holdsKey: (t) => held.get(t) ?? false,
+      systemSetting: system.setting,
+      instructions: system.instructions,
+      hasKey: this.deps.session.busy && queueing ? true : await this.deps.loadKey(),
+      model: target,
+      models: models.models,
+      cost: target ? models.costOf(target) : null,
+      balance: this.deps.balanceTotal?.(),
+      ...(queueing ? { busy: this.deps.session.busy, canQueue: this.queue.items.length < MAX_QUEUED } : {}),
+    };
+    return sendGate(input);
+  }
+
+  /**
+   * A send from the panel, a selection or a command: the gate decides (send, queue or refuse).
    * `model`: the model a queued message was queued with (else the selected one).
    */
   async send(text: string, model?: string): Promise<SendOutcome> {
     const session = this.deps.session;
-    if (text.length > MAX_TEXT) {
-      // Over what the chat can show or queue: it stays in the box (the panel puts back what the user typed).
-      this.deps.post({ type: 'restoreInput', text });
-      this.deps.notifyTooLong?.(text.length, MAX_TEXT);
-      return 'refused';
+    let verdict = await this.verdict(text, model, true);
+    // The model is required: asked for on the first send.
+    if (verdict.kind === 'refuse' && verdict.reason === 'noModel' && !model && (await this.deps.pickModel()) && this.deps.settings().model) {
+      verdict = await this.verdict(text, model, true);
     }
-    // Checked before anything keeps the text (the queue, the conversation file, the service).
-    if (this.deps.holdsKey && (await this.deps.holdsKey(text))) {
-      session.rejectSend(text, { kind: 'validation', message: holdsKeyRefusal(), actions: [] }, false);
-      return 'refused';
+    if (verdict.kind === 'send') {
+      await session.send(text, model ? { model } : {});
+      return 'sent';
     }
-    if (session.busy) {
-      if (this.queue.items.length >= MAX_QUEUED) {
-        this.deps.post({ type: 'restoreInput', text });
-        this.deps.notifyBusy();
-        return 'refused';
-      }
+    if (verdict.kind === 'queue') {
       // Typed while a reply streams: queued, sent in order once the reply has finished, with the
       // model (and price) the card shows.
       const queuedModel = model ?? this.deps.settings().model;
       const cost = this.deps.models().costOf(queuedModel);
+      if (this.queue.items.length === 0) this.queueOf = session.conversation.id;
       this.setQueue(enqueue(this.queue, { id: `q${++this.queueSeq}`, text, model: queuedModel, ...(cost !== null ? { cost } : {}) }));
       return 'queued';
     }
-    if (!(await this.deps.loadKey())) {
-      session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.settings().baseUrl));
-      return 'refused';
+    switch (verdict.reason) {
+      case 'tooLong':
+        // Over what the chat can show or queue: it stays in the box (the panel puts back what the user typed).
+        this.deps.post({ type: 'restoreInput', text });
+        this.deps.notifyTooLong?.(text.length, MAX_TEXT);
+        break;
+      case 'busy':
+        this.deps.post({ type: 'restoreInput', text });
+        this.deps.notifyBusy();
+        break;
+      case 'noModel':
+        this.deps.post({ type: 'restoreInput', text });
+        this.settingsChanged();
+        break;
+      case 'cannotPay': {
+        this.deps.post({ type: 'restoreInput', text });
+        const total = this.deps.balanceTotal?.() ?? 0;
+        this.deps.notifyCannotPay?.(this.deps.models().costOf(model || this.deps.settings().model) ?? 0, total);
+        this.showOutOfCredits();
+        break;
+      }
+      case 'noKey':
+        session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.settings().baseUrl));
+        break;
+      case 'holdsKey':
+        // Checked before anything keeps the text (the queue, the conversation file, the service): not kept for Retry either.
+        session.rejectSend(text, verdict.error, false);
+        break;
+      case 'systemPromptHoldsKey':
+      case 'instructionsHoldKey':
+      case 'unusableModel':
+      case 'overBudget':
+        session.rejectSend(text, verdict.error);
+        break;
     }
-    if (!model && !(await this.ensureModel())) {
-      this.deps.post({ type: 'restoreInput', text });
-      this.settingsChanged();
-      return 'refused';
-    }
-    if (!(await this.usableModel(text, model))) return 'refused';
-    const total = this.deps.balanceTotal?.();
-    const cost = this.deps.models().costOf(model || this.deps.settings().model);
-    if (total !== undefined && !canAfford(total, cost)) {
-      this.deps.post({ type: 'restoreInput', text });
-      this.deps.notifyCannotPay?.(cost ?? 0, total);
-      this.showOutOfCredits();
-      return 'refused';
-    }
-    await session.send(text, model ? { model } : {});
-    return 'sent';
+    return 'refused';
   }
 
   /** Retry of a failed or stopped reply (the model may have been unset since). */
   async retry(): Promise<void> {
     if (this.deps.session.busy) return;
-    if (!(await this.ensureModel()) || !(await this.usableModel())) return;
+    if (!(await this.resendAllowed())) return;
     await this.deps.session.retry();
   }
 
   /** Continue of a reply cut at the model's length limit (a new turn: the same checks as a send). */
   async continueReply(): Promise<void> {
     if (this.deps.session.busy) return;
-    if (!(await this.ensureModel()) || !(await this.usableModel())) return;
+    if (!(await this.resendAllowed())) return;
     await this.deps.session.continueReply();
+  }
+
+  /**
+   * Retry and Continue send the conversation's own text again: the gate's checks of the model and of
+   * the instructions apply (a missing or unusable model asks for another one).
+   */
+  private async resendAllowed(): Promise<boolean> {
+    const modelMissing = (v: GateVerdict) => v.kind === 'refuse' && (v.reason === 'noModel' || v.reason === 'unusableModel');
+    let verdict = await this.verdict('', undefined, false);
+    if (modelMissing(verdict)) {
+      if (!(await this.deps.pickModel())) return false;
+      verdict = await this.verdict('', undefined, false);
+      if (modelMissing(verdict)) return false;
+    }
+    if (verdict.kind === 'refuse' && (verdict.reason === 'systemPromptHoldsKey' || verdict.reason === 'instructionsHoldKey')) {
+      this.deps.session.showSendError(verdict.error);
+      return false;
+    }
+    // The rest (no key, credits) is the service's to say, as before.
+    return true;
   }
 
   /** A new conversation from the current one, up to a message (not while a reply runs). */
@@ -303,20 +386,5 @@ export class ChatController {
       return false;
     }
     return this.deps.session.fork(messageId);
-  }
-
-  /** A model whose price is unusable is refused: a send says why (its text back in the box); Retry and Continue ask for another model. */
-  private async usableModel(text?: string, model?: string): Promise<boolean> {
-    const why = () => modelSendRefusal(this.deps.models().models, model || this.deps.settings().model);
-    if (why() === undefined) return true;
-    if (text === undefined) return (await this.deps.pickModel()) && why() === undefined;
-    this.deps.session.rejectSend(text, { kind: 'validation', message: why() ?? '', actions: [] });
-    return false;
-  }
-
-  /** The model is required: ask for it on the first send. */
-  private async ensureModel(): Promise<boolean> {
-    if (this.deps.settings().model) return true;
-    return (await this.deps.pickModel()) && !!this.deps.settings().model;
   }
 }

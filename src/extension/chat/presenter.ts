@@ -65,5 +65,8 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
       return [{ type: 'status', status, version }];
     case 'inputReturned':
       return [{ type: 'restoreInput', text: event.text }];
+    case 'turnSettled':
+      // The charge reaches the reply as messageChanged; the settlement itself shows nothing.
+      return [];
   }
 }

@@ -34,6 +34,8 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
       return vscode.commands.executeCommand('aiChat.openInstructions');
     case 'toggleInstructions':
       return vscode.commands.executeCommand('aiChat.toggleInstructions');
+    case 'openSystemPrompt':
+      return vscode.commands.executeCommand('workbench.action.openSettings', 'aiChat.systemPrompt');
     case 'refreshBalance':
       return vscode.commands.executeCommand('aiChat.refreshBalance');
     case 'pickCheaperModel':

@@ -8,9 +8,11 @@ import {
   type SessionChatRequest,
   type SessionStreamEvent,
   type SessionSettings,
-  type ReplyFinished,
+  type TurnOutcome,
+  turnOutcomeOf,
   type SessionEvent,
   toConversationView,
+  directTurns,
 } from '../../../src/core';
 import { CONTINUE_PROMPT } from '../../../src/core/chat/chatSession';
 import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../src/protocol';
@@ -82,19 +84,32 @@ function setup(overrides: Partial<SessionSettings> = {}) {
   let n = 0;
   const store = new ConversationStore(storage, { newId: () => `conv-${++n}` });
   const posts: SessionEvent[] = [];
-  const finished: ReplyFinished[] = [];
+  /** What the pipeline was told of each turn (its settlement). */
+  const finished: Array<TurnOutcome & { conversationId: string; messageId: string; errorKind?: string }> = [];
   let stateChanges = 0;
   const fb = fakeBackend();
   const session = new ChatSession({
     store,
-    backend: () => fb.backend,
+    turns: {
+      start: (turn) => ({
+        backend: fb.backend,
+        settle: async (result) => {
+          finished.push({
+            conversationId: turn.conversationId,
+            messageId: turn.messageId,
+            ...turnOutcomeOf(result, turn.expected),
+            ...(result.errorKind ? { errorKind: result.errorKind } : {}),
+          });
+          return { pending: false };
+        },
+      }),
+    },
     settings: () => settings,
     modelCost: (id) => ({ 'swift-chat': 1, 'deep-think': 5 })[id] ?? null,
     onEvent: (e) => {
       posts.push(e);
       if (e.type === 'conversationChanged' || e.type === 'sendErrorChanged') stateChanges++;
     },
-    replyFinished: (f) => finished.push(f),
     flushIntervalMs: 0,
   });
   return { session, store, storage, posts, finished, fb, settings, stateChanges: () => stateChanges };
@@ -129,12 +144,13 @@ describe('chat session', () => {
       search: true,
     });
     const types = t.posts.map((p) => p.type);
-    assert.deepEqual(types, ['turnStarted', 'textAppended', 'textAppended', 'turnEnded']);
+    // The turn is settled after it ended (its charge known): told last.
+    assert.deepEqual(types, ['turnStarted', 'textAppended', 'textAppended', 'turnEnded', 'turnSettled']);
     const offsets = t.posts.flatMap((p) => (p.type === 'textAppended' ? [[p.offset, p.text]] : []));
     assert.deepEqual(offsets, [[0, 'Hel'], [3, 'lo']]);
     assert.equal(t.session.busy, false);
     assert.deepEqual(t.finished, [
-      { streamed: true, answered: true, model: 'swift-chat', messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 },
+      { answered: true, model: 'swift-chat', messageId: 'msg_001', conversationId: 'conv-1', expected: 1 },
     ]);
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages[1].content, 'Hello');
@@ -187,7 +203,7 @@ describe('chat session', () => {
     assert.equal(reply.meta?.credits, 1);
     assert.equal(t.fb.requests[0].search, undefined);
     assert.deepEqual(t.finished, [
-      { streamed: false, answered: true, model: 'swift-chat', creditsRemaining: 999, creditsUsed: 1, messageId: 'msg_001', conversationId: 'conv-1', expectedCost: 1 },
+      { answered: true, model: 'swift-chat', remaining: 999, reported: 1, messageId: 'msg_001', conversationId: 'conv-1', expected: 1 },
     ]);
   });
 
@@ -213,7 +229,7 @@ describe('chat session', () => {
     const posts: SessionEvent[] = [];
     const session = new ChatSession({
       store: new ConversationStore(storage),
-      backend: () => t.fb.backend,
+      turns: directTurns(() => t.fb.backend),
       settings: () => t.settings,
       modelCost: () => 1,
       onEvent: (e) => posts.push(e),
@@ -332,8 +348,8 @@ describe('chat session', () => {
     await t.session.editLast();
     assert.equal(t.session.conversation.title, 'New chat', 'no message left: the title is reset');
     await t.session.send('Q1 again');
-    const last = t.posts[t.posts.length - 1];
-    assert.equal(last.type, 'turnEnded');
+    const last = t.posts.filter((p) => p.type !== 'turnSettled').at(-1);
+    assert.equal(last?.type, 'turnEnded');
     assert.ok(t.posts.some((p) => p.type === 'inputReturned' && p.text === 'Q2'));
     const saved = parseConversation(await t.storage.read('conv-1'));
     assert.equal(saved?.messages.length, 2);
@@ -476,7 +492,7 @@ describe('chat session', () => {
       const t = setup();
       const session = new ChatSession({
         store: t.store,
-        backend: () => t.fb.backend,
+        turns: directTurns(() => t.fb.backend),
         settings: () => t.settings,
         modelCost: () => null,
         onEvent: (e) => t.posts.push(e),

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, LM_SETUP_MODEL_ID, MESSAGE_ID_SPACE, estimateTokens, lmModels, lmSetupModel, lmToServiceMessages, type LmMessage, type ModelLike } from '../../../src/core';
+import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, LM_SETUP_MODEL_ID, MESSAGE_ID_SPACE, estimateTokens, lmModels, lmRequest, lmSetupModel, surfaceRequest, type LmMessage, type ModelLike } from '../../../src/core';
 
 const catalogue: ModelLike[] = [
   { valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true, max_tokens: 4096 },
@@ -9,6 +9,26 @@ const catalogue: ModelLike[] = [
   { valueId: 'pixel-art', name: 'Pixel Art', type: 'image', costInCreditPerUse: 10, isActive: true },
   { valueId: 'turbo-v2', name: 'Turbo V2', type: 'text', costInCreditPerUse: 2, isActive: true },
 ];
+
+/**
+ * A request of the provider through the pipeline's pure steps, as chat/turnService.ts runs them:
+ * the request read (lmRequest), then built and judged by the one gate (surfaceRequest).
+ */
+function lmToServiceMessages(messages: readonly LmMessage[], budget = Number.POSITIVE_INFINITY, holdsKey: (t: string) => boolean = () => false) {
+  const r = lmRequest(messages);
+  if (!r.ok) return r;
+  const built = surfaceRequest({
+    prompt: r.prompt,
+    also: r.also,
+    earlier: r.earlier,
+    system: r.system,
+    ownSystem: r.system,
+    budget,
+    gate: { holdsKey, systemSetting: '', instructions: '', hasKey: true, model: 'swift-chat', models: catalogue, cost: 1, balance: undefined },
+  });
+  if ('messages' in built) return { ok: true as const, messages: built.messages };
+  return { ok: false as const, message: built.verdict.kind === 'refuse' ? built.verdict.error.message : 'queued' };
+}
 
 const text = (role: LmMessage['role'], ...values: string[]): LmMessage => ({ role, parts: values.map((value) => ({ kind: 'text', value })) });
 
@@ -79,10 +99,10 @@ describe('core: the service models as a language model provider', () => {
     const holds = (t: string) => t.includes(key);
     const prompt = lmToServiceMessages([text('user', `is ${key} right?`)], undefined, holds);
     assert.equal(prompt.ok, false);
-    if (!prompt.ok) assert.match(prompt.message, /holds your AI Chat API key, so it was not sent/);
+    if (!prompt.ok) assert.match(prompt.message, /holds your AI Chat API key.*nothing was sent/);
     const system = lmToServiceMessages([text('system', `.env: KEY=${key}`), text('user', 'hi')], undefined, holds);
     assert.equal(system.ok, false);
-    if (!system.ok) assert.match(system.message, /instructions sent with this request \(its system prompt\) hold your AI Chat API key/);
+    if (!system.ok) assert.match(system.message, /holds your AI Chat API key.*nothing was sent/);
     // The request is every user message after the last answer: an attached file, then the question.
     const attached = lmToServiceMessages([text('user', `.env\nKEY=${key}`), text('user', 'What does my .env say?')], undefined, holds);
     assert.equal(attached.ok, false, 'an attached file that holds the key refuses the request, not just drops the file');

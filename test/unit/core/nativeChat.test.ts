@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
-import { answerNative, nativeHistory, turnsWithout, type ChatBackend, type NativeTurn, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
+import { nativeHistory, runTurn, turnsWithout, type ChatBackend, type NativeTurn, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
 
-const settings = { model: 'swift-chat', temperature: 1, search: false, baseUrl: 'https://chat.example/api' };
+const baseUrl = 'https://chat.example/api';
+/** One turn of @aichat through the pipeline's stream loop. */
+const ask = (b: ChatBackend, sink: { text(c: string): void }, signal = new AbortController().signal) =>
+  runTurn(b, { messages: nativeHistory([], 'q', ''), model: 'swift-chat', stream: true, temperature: 1 }, { text: (c) => sink.text(c), status: () => undefined }, signal, { baseUrl });
 
 /** A backend whose stream yields `events` (or whose call throws `fail`), recording the request. */
 function backend(events: SessionStreamEvent[], fail?: Error): ChatBackend & { sent: SessionChatRequest[] } {
@@ -96,8 +99,9 @@ describe('@aichat: the Chat view answered through the service', () => {
   it('streams the reply into the Chat view and sends the chosen model', async () => {
     const b = backend(reply('Neap tides ', 'are weak.'));
     const chunks: string[] = [];
-    const r = await answerNative(b, settings, nativeHistory([], 'q', ''), { text: (c) => chunks.push(c), progress: () => undefined }, new AbortController().signal);
-    assert.deepEqual(r, { ok: true, text: 'Neap tides are weak.' });
+    const r = await ask(b, { text: (c) => chunks.push(c) });
+    assert.equal(r.ending, 'complete');
+    assert.equal(r.text, 'Neap tides are weak.');
     assert.deepEqual(chunks, ['Neap tides ', 'are weak.']);
     assert.equal(b.sent[0].model, 'swift-chat');
     assert.equal(b.sent[0].stream, true);
@@ -105,30 +109,28 @@ describe('@aichat: the Chat view answered through the service', () => {
 
   it('a 402 is told with the panel\'s words and the Show Subscriptions action', async () => {
     const err = new InsufficientCreditsError({ status: 402, message: 'Insufficient credits', creditsRemaining: 0 });
-    const r = await answerNative(backend([], err), settings, nativeHistory([], 'q', ''), { text: () => undefined, progress: () => undefined }, new AbortController().signal);
-    assert.equal(r.ok, false);
-    assert.ok(!r.ok && !r.aborted);
-    assert.ok(!r.ok && /Not enough credits/.test(r.error.message), JSON.stringify(r));
-    assert.ok(!r.ok && r.error.actions.includes('showSubscriptions'));
+    const r = await ask(backend([], err), { text: () => undefined });
+    assert.equal(r.ending, 'failed');
+    assert.equal(r.answered, false);
+    assert.ok(r.error && /Not enough credits/.test(r.error.message), JSON.stringify(r));
+    assert.ok(r.error?.actions.includes('showSubscriptions'));
   });
 
   it('an error part after some text keeps the text and fails with the service\'s message', async () => {
     const events: SessionStreamEvent[] = [{ event: 'f', messageId: 'm' }, { event: '0', data: 'Partial ' }, { event: '3', error: 'model overloaded' }];
-    const r = await answerNative(backend(events), settings, nativeHistory([], 'q', ''), { text: () => undefined, progress: () => undefined }, new AbortController().signal);
-    assert.ok(!r.ok && !r.aborted && r.text === 'Partial ' && /model overloaded/.test(r.error.message), JSON.stringify(r));
+    const r = await ask(backend(events), { text: () => undefined });
+    assert.ok(r.ending === 'error' && r.text === 'Partial ' && /model overloaded/.test(r.error?.message ?? ''), JSON.stringify(r));
   });
 
   it('cancelled in the Chat view: stops reading and says nothing more', async () => {
     const controller = new AbortController();
     const chunks: string[] = [];
-    const r = await answerNative(
+    const r = await ask(
       backend(reply('one ', 'two ', 'three')),
-      settings,
-      nativeHistory([], 'q', ''),
-      { text: (c) => { chunks.push(c); if (chunks.length === 1) controller.abort(); }, progress: () => undefined },
+      { text: (c) => { chunks.push(c); if (chunks.length === 1) controller.abort(); } },
       controller.signal,
     );
-    assert.ok(!r.ok && r.aborted);
+    assert.equal(r.ending, 'stopped');
     assert.deepEqual(chunks, ['one ']);
   });
 });

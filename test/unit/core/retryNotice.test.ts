@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChatServiceClient } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, retryNoticeText, type SessionEvent } from '../../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, retryNoticeText, type SessionEvent, directTurns } from '../../../src/core';
 import { DEMO_KEY } from '../../server/fixtures';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 
@@ -38,7 +38,7 @@ describe('retry notices while a reply has not started', () => {
         let n = 0;
         const session = new ChatSession({
           store: new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` }),
-          backend: () => client,
+          turns: directTurns(() => client),
           settings: () => ({ model: 'swift-chat', stream, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url }),
           modelCost: () => 1,
           onEvent: (e) => posts.push(e),

@@ -3,7 +3,7 @@
 // connection kept open, keep-alive-only streams.
 import { strict as assert } from 'node:assert';
 import { ChatServiceClient, type ClientTimeouts } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, type SessionEvent } from '../../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, type SessionEvent, directTurns } from '../../../src/core';
 import { parseHostMessage } from '../../../src/protocol';
 import { viewMessages } from '../viewMessages';
 import { DEMO_KEY, type Fault } from '../../server/fixtures';
@@ -26,7 +26,7 @@ describe('chat session against the service stream (reference server, real client
     let n = 0;
     const session = new ChatSession({
       store: new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` }),
-      backend: () => client,
+      turns: directTurns(() => client),
       settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: srv.url, ...overrides }),
       modelCost: () => 1,
       onEvent: (e) => posts.push(e),

@@ -8,6 +8,7 @@ import {
   type Attachment,
   type ChatBackend,
   type SessionStreamEvent,
+  directTurns,
 } from '../../../src/core';
 import { MAX_INSTRUCTIONS_NAME, MAX_NOTICE, MAX_TEXT, parseHostMessage, type HostMessage } from '../../../src/protocol';
 import { ChatController, type QueueStore } from '../../../src/extension/chat/controller';
@@ -54,7 +55,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
   let controller: ChatController | undefined;
   const session = new ChatSession({
     store,
-    backend: () => backend,
+    turns: directTurns(() => backend),
     settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
     modelCost: costOf,
     onEvent: (e) => controller?.onSessionEvent(e),

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient, MAX_REPLY_CHARS, type Model } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, modelCost, replayLog } from '../../../src/core';
+import { ChatSession, ConversationStore, MemoryConversationStorage, modelCost, replayLog, directTurns } from '../../../src/core';
 import { ChatController } from '../../../src/extension/chat/controller';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
 
@@ -53,7 +53,7 @@ async function setup(svc: Service) {
   const settings = { model: 'cheap-chat', search: false, temperature: 1, fontSize: 0, baseUrl: svc.url };
   const session = new ChatSession({
     store,
-    backend: () => client,
+    turns: directTurns(() => client),
     settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
     modelCost: (id) => modelCost(models, id),
     onEvent: (e) => controller?.onSessionEvent(e),

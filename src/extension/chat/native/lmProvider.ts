@@ -1,22 +1,25 @@
 // The service's models as a VS Code language model provider (vendor "aichat"): listed in the
-// model picker with their cost per message, answering through the same client as the panel
-// (same key, address rules, and the panel's accounting of charges and usage). Registered only
-// where the host offers `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
+// model picker with their cost per message, answering through the one turn pipeline
+// (chat/turnService.ts: the same gate, client and accounting as the panel). A thin adapter between
+// VS Code's API and the pipeline. Registered only where the host offers
+// `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
 import * as vscode from 'vscode';
-import { LM_SETUP_MODEL_ID, LM_VENDOR, answerNative, estimateTokens, lmModels, lmSetupModel, lmToServiceMessages, type LmMessage, type LmModelInfo, type LmPart } from '../../../core';
-import type { TurnAccounting } from '../../account/turnAccounting';
-import type { ClientProvider } from '../../platform/clientProvider';
-import type { ConfigService } from '../../platform/config';
-import type { ApiKeyStore } from '../../account/keyStore';
+import { LM_SETUP_MODEL_ID, LM_VENDOR, estimateTokens, lmModels, lmRequest, lmSetupModel, type LmModelInfo, type LmPart } from '../../../core';
 import type { Logger } from '../../platform/log';
-import type { ModelService } from '../../account/modelService';
+import { signalOf, type TurnService } from '../turnService';
+
+/** What the provider lists: whether a key is set, the service's models, the context setting. */
+export interface LmModelSource {
+  hasKey(): Promise<boolean>;
+  models(load: boolean): Promise<Parameters<typeof lmModels>[0] | undefined>;
+  contextMaxTokens(): number;
+  /** Fires when the key or the models may have changed. */
+  onDidChange: vscode.Event<unknown>;
+}
 
 export interface LmProviderDeps {
-  clients: ClientProvider;
-  keys: ApiKeyStore;
-  config: ConfigService;
-  models: ModelService;
-  turns: TurnAccounting;
+  turns: TurnService;
+  source: LmModelSource;
   logger: Logger;
 }
 
@@ -56,7 +59,7 @@ function partOf(part: unknown): LmPart {
   return { kind: 'other', what: vscode.l10n.t('a part of an unknown kind') };
 }
 
-function roleOf(role: number): LmMessage['role'] {
+function roleOf(role: number): 'user' | 'assistant' | 'system' {
   // LanguageModelChatMessageRole: User = 1, Assistant = 2, System = 3.
   return role === 2 ? 'assistant' : role === 3 ? 'system' : 'user';
 }
@@ -73,12 +76,11 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
   /** What VS Code was last told (or would be told now), to announce a change only when there is one. */
   let announced: string | undefined;
   const current = async (load: boolean): Promise<LmModelInfo[]> => {
-    if (!(await deps.keys.get())) {
+    if (!(await deps.source.hasKey())) {
       // One entry that says to set the key: the Chat view can then run @aichat, which says so too.
       return [lmSetupModel()];
     }
-    const list = deps.models.models ?? (load ? await deps.models.load().catch(() => undefined) : undefined);
-    return lmModels(list ?? [], deps.config.settings.contextMaxTokens);
+    return lmModels((await deps.source.models(load)) ?? [], deps.source.contextMaxTokens());
   };
   const provider: Provider = {
     onDidChangeLanguageModelChatInformation: changed.event,
@@ -90,31 +92,32 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
     },
 
     async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
-      // The key is read first: the request is checked for it below.
-      if (model.id === LM_SETUP_MODEL_ID || !(await deps.keys.get())) throw new Error(vscode.l10n.t('No AI Chat API key is set. Run "AI Chat: Set API Key", then try again.'));
-      // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
-      const converted = lmToServiceMessages(
-        messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })),
-        model.maxInputTokens,
-        (text) => deps.keys.holds(text),
-      );
-      if (!converted.ok) throw new Error(converted.message);
-      const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
-      // Charged and recorded like the panel's replies, with the model the request names.
-      const turn = deps.turns.nativeTurn('lm', model.id, deps.models.costOf(model.id));
+      const request = lmRequest(messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })));
+      if (!request.ok) throw new Error(request.message);
+      const cancel = signalOf(token);
       try {
-        const result = await answerNative(
-          turn.backend(deps.clients.get()),
-          { ...deps.config.settings, model: model.id },
-          converted.messages,
-          { text: (chunk) => progress.report(new TextPart(chunk)), progress: () => undefined },
-          controller.signal,
+        // The setup entry answers with the gate's refusal for a missing key.
+        const ran = await deps.turns.run(
+          {
+            surface: 'lm',
+            prompt: request.prompt,
+            also: request.also,
+            earlier: request.earlier,
+            system: request.system,
+            ownInstructionsOnly: true,
+            ...(model.id === LM_SETUP_MODEL_ID ? {} : { model: model.id }),
+            // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
+            budget: model.maxInputTokens,
+          },
+          { text: (chunk) => progress.report(new TextPart(chunk)), status: () => undefined },
+          cancel.signal,
         );
-        if (!result.ok && !result.aborted) throw new Error(result.error.message);
+        // A plain sentence (with what to do), never a stack trace.
+        if (ran.kind === 'refused') throw plainError(ran.error.message);
+        const { result } = ran;
+        if (result.ending === 'error' || result.ending === 'failed') throw plainError(result.error?.message ?? '');
       } finally {
         cancel.dispose();
-        void turn.end();
       }
     },
 
@@ -135,12 +138,18 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
       announced = next;
       changed.fire();
     };
-    const watch = deps.models.onDidChange(() => void announce());
-    const keys = deps.keys.onDidChange(() => void announce());
-    return vscode.Disposable.from(registration, watch, keys, changed);
+    const watch = deps.source.onDidChange(() => void announce());
+    return vscode.Disposable.from(registration, watch, changed);
   } catch (err) {
     changed.dispose();
     deps.logger.warn('The AI Chat language model provider could not be registered', { message: String(err) });
     return undefined;
   }
+}
+
+/** An error whose text is all VS Code shows: no stack of this extension's files. */
+function plainError(message: string): Error {
+  const err = new Error(message);
+  err.stack = `Error: ${message}`;
+  return err;
 }
