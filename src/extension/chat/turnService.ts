@@ -177,5 +177,10 @@ export function signalOf(token: vscode.CancellationToken): { signal: AbortSignal
   const listener = token.onCancellationRequested(() => {
     controller.abort();
   });
-  return { signal: controller.signal, dispose: () => listener.dispose() };
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      listener.dispose();
+    },
+  };
 }
