@@ -1,0 +1,292 @@
+// AI Chat: Write Commit Message (Source Control title bar and the palette): the staged diff (or,
+// with nothing staged, the working tree's, said so) read through the built-in Git extension's API,
+// bounded to the model's budget with the file list whole, sent with the repository's recent commit
+// subjects through the one turn pipeline; the message goes into the repository's commit box,
+// replacing nothing the user typed there without asking. Stop ends it while it runs.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  appendMessage, boundDiff, buildCommitPrompt, COMMIT_SYSTEM, commitMessageFromReply, diffRoom,
+  type ChangedFile,
+} from '../../core/context/commitMessage';
+import { actionCommand, actionTitle } from '../../core';
+import type { ErrorView } from '../../protocol';
+import type { SurfaceTurnResult, TurnService } from '../chat/turnService';
+
+export const WRITE_COMMIT_COMMAND = 'aiChat.writeCommitMessage';
+export const STOP_COMMIT_COMMAND = 'aiChat.stopCommitMessage';
+const RUNNING_CONTEXT = 'aiChat.writingCommitMessage';
+
+// ---- The parts of the Git extension's API (vscode.git, getAPI(1)) used here. ----
+
+export interface GitChange {
+  readonly uri: vscode.Uri;
+  readonly status: number;
+}
+
+export interface GitRepository {
+  readonly rootUri: vscode.Uri;
+  readonly inputBox: { value: string };
+  readonly state: {
+    readonly indexChanges: readonly GitChange[];
+    readonly workingTreeChanges: readonly GitChange[];
+    /** Present when git.untrackedChanges is "separate". */
+    readonly untrackedChanges?: readonly GitChange[];
+  };
+  status(): Promise<void>;
+  diff(cached?: boolean): Promise<string>;
+  log(options?: { maxEntries?: number }): Promise<ReadonlyArray<{ readonly message: string }>>;
+}
+
+export interface GitApi {
+  readonly state: 'uninitialized' | 'initialized';
+  readonly onDidChangeState: vscode.Event<'uninitialized' | 'initialized'>;
+  readonly repositories: readonly GitRepository[];
+  getRepository(uri: vscode.Uri): GitRepository | null;
+}
+
+interface GitExtensionExports {
+  readonly enabled: boolean;
+  getAPI(version: 1): GitApi;
+}
+
+/** The Git API, or why there is none. */
+export type GitAccess = { kind: 'ready'; api: GitApi } | { kind: 'missing' } | { kind: 'disabled' };
+
+/** The built-in Git extension's API (activating it if needed). */
+export async function gitAccess(): Promise<GitAccess> {
+  const ext = vscode.extensions.getExtension<GitExtensionExports>('vscode.git');
+  if (!ext) return { kind: 'missing' };
+  const exports = ext.isActive ? ext.exports : await ext.activate();
+  if (!exports?.enabled) return { kind: 'disabled' };
+  try {
+    return { kind: 'ready', api: exports.getAPI(1) };
+  } catch {
+    return { kind: 'disabled' };
+  }
+}
+
+/** Resolves once the Git extension has looked for the workspace's repositories. */
+function initialized(api: GitApi): Promise<void> {
+  if (api.state === 'initialized') return Promise.resolve();
+  return new Promise((resolve) => {
+    const sub = api.onDidChangeState((s) => {
+      if (s === 'initialized') {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+// l10n-ignore: words of the file list sent to the model
+const CHANGE_WORDS = ['modified', 'added', 'deleted', 'renamed', 'copied', 'modified', 'deleted', 'untracked (new file, not in the diff)', 'ignored', 'added', 'renamed', 'type changed'];
+
+function changeWord(status: number): string {
+  return CHANGE_WORDS[status] ?? 'conflict'; // l10n-ignore: sent to the model
+}
+
+function relative(root: vscode.Uri, uri: vscode.Uri): string {
+  return path.relative(root.fsPath, uri.fsPath).split(path.sep).join('/');
+}
+
+// ---- The command. ----
+
+export type CommitOutcome =
+  | { kind: 'filled'; message: string; staged: boolean; how: 'empty' | 'replaced' | 'appended' }
+  | { kind: 'kept'; message: string }
+  | { kind: 'noGit' | 'noRepository' | 'noChanges' | 'notPicked' | 'busy' }
+  | { kind: 'refused' | 'failed'; message: string }
+  | { kind: 'stopped' }
+  | { kind: 'empty' };
+
+export interface CommitDeps {
+  turns: Pick<TurnService, 'run' | 'facts'>;
+  git: () => Promise<GitAccess>;
+  /** aiChat.commitMessage.instructions. */
+  instructions: () => string;
+  /** The commit box holds text: replace it, add the message below it, or keep it (undefined). */
+  askReplace: (existing: string) => Promise<'replace' | 'append' | undefined>;
+  /** Several repositories and none is the active file's: the user picks one. */
+  pickRepository: (repos: readonly GitRepository[]) => Promise<GitRepository | undefined>;
+  /** An information or error message with buttons; resolves with the chosen button's title. */
+  say: (kind: 'info' | 'error', message: string, ...buttons: string[]) => Thenable<string | undefined>;
+}
+
+/** The repository the command is about: the one it was invoked on, the only one, the active file's, or a pick. */
+async function chooseRepository(deps: CommitDeps, api: GitApi, target: unknown): Promise<GitRepository | 'none' | 'notPicked'> {
+  const root = target && typeof target === 'object' && (target as { rootUri?: unknown }).rootUri instanceof vscode.Uri ? (target as { rootUri: vscode.Uri }).rootUri : undefined;
+  const repos = api.repositories;
+  if (root) {
+    const found = repos.find((r) => r.rootUri.toString() === root.toString()) ?? api.getRepository(root);
+    if (found) return found;
+  }
+  if (repos.length === 0) return 'none';
+  if (repos.length === 1) return repos[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const ofActive = active ? api.getRepository(active) : null;
+  if (ofActive) return ofActive;
+  return (await deps.pickRepository(repos)) ?? 'notPicked';
+}
+
+async function showError(deps: CommitDeps, error: ErrorView): Promise<void> {
+  const buttons = error.actions.flatMap((a) => {
+    const command = actionCommand(a);
+    return command ? [{ title: actionTitle(a), command }] : [];
+  });
+  const chosen = await deps.say('error', error.message, ...buttons.map((b) => b.title));
+  const button = buttons.find((b) => b.title === chosen);
+  if (button) await vscode.commands.executeCommand(button.command.command, ...(button.command.arguments ?? []));
+}
+
+export interface RunControl {
+  signal: AbortSignal;
+  /** Progress text (the wait, "Thinking…", a retry notice). */
+  report: (message: string) => void;
+}
+
+/** Writes the message for the repository `target` (the SourceControl of the title bar) or the chosen one. */
+export async function writeCommitMessage(deps: CommitDeps, target: unknown, control: RunControl): Promise<CommitOutcome> {
+  const access = await deps.git();
+  if (access.kind !== 'ready') {
+    const message =
+      access.kind === 'missing'
+        ? vscode.l10n.t('AI Chat: Write Commit Message needs the built-in Git extension, which is not installed or is disabled.')
+        : vscode.l10n.t('AI Chat: Git is turned off in this window (the git.enabled setting). Turn it on to write a commit message.');
+    void deps.say('error', message);
+    return { kind: 'noGit' };
+  }
+  await initialized(access.api);
+  const repo = await chooseRepository(deps, access.api, target);
+  if (repo === 'notPicked') return { kind: 'notPicked' };
+  if (repo === 'none') {
+    void deps.say('info', vscode.l10n.t('AI Chat: no Git repository is open. Open a folder that holds one (or run Git: Initialize Repository), then write the commit message.'));
+    return { kind: 'noRepository' };
+  }
+  await repo.status();
+  const staged = repo.state.indexChanges.length > 0;
+  const changes = staged ? repo.state.indexChanges : [...repo.state.workingTreeChanges, ...(repo.state.untrackedChanges ?? [])];
+  if (changes.length === 0) {
+    void deps.say('info', vscode.l10n.t('AI Chat: {0} has no changes to describe.', path.basename(repo.rootUri.fsPath)));
+    return { kind: 'noChanges' };
+  }
+  control.report(staged ? vscode.l10n.t('Reading the staged changes…') : vscode.l10n.t('Nothing is staged: reading all the changes in the working tree…'));
+  const files: ChangedFile[] = changes.map((c) => ({ path: relative(repo.rootUri, c.uri), change: changeWord(c.status) }));
+  const [diff, log, facts] = await Promise.all([
+    repo.diff(staged),
+    repo.log({ maxEntries: 10 }).catch(() => []), // a repository without commits has no log
+    deps.turns.facts(),
+  ]);
+  const instructions = deps.instructions();
+  const skeleton = buildCommitPrompt({ diff: '', staged, recentSubjects: log.map((c) => c.message), instructions });
+  const system = [facts.systemSetting, facts.instructions, COMMIT_SYSTEM].join('\n\n');
+  const bounded = boundDiff(files, diff, diffRoom(facts.budget, skeleton.length + system.length));
+  const prompt = buildCommitPrompt({ diff: bounded.text, staged, recentSubjects: log.map((c) => c.message), instructions });
+  if (control.signal.aborted) return { kind: 'stopped' };
+  control.report(vscode.l10n.t('Writing the commit message…'));
+  const ran: SurfaceTurnResult = await deps.turns.run(
+    { surface: 'commit', prompt, system: COMMIT_SYSTEM },
+    { text: () => undefined, status: (s) => control.report(s || vscode.l10n.t('Writing the commit message…')) },
+    control.signal,
+  );
+  if (ran.kind === 'refused') {
+    void showError(deps, ran.error);
+    return { kind: 'refused', message: ran.error.message };
+  }
+  const r = ran.result;
+  if (r.ending === 'stopped') return { kind: 'stopped' };
+  if (r.ending === 'error' || r.ending === 'failed') {
+    const error: ErrorView = r.error ?? { kind: 'unknown', message: vscode.l10n.t('The reply failed.'), actions: [] };
+    void showError(deps, error);
+    return { kind: 'failed', message: error.message };
+  }
+  const message = commitMessageFromReply(r.text);
+  if (!message) {
+    void deps.say('error', vscode.l10n.t('AI Chat: the reply held no commit message. Try again, or another model.'));
+    return { kind: 'empty' };
+  }
+  // Read the box now: the user may have typed while the message was being written.
+  const existing = repo.inputBox.value;
+  if (!existing.trim()) {
+    repo.inputBox.value = message;
+    if (!staged) void deps.say('info', vscode.l10n.t('AI Chat: nothing was staged, so the message describes all the changes in the working tree. Stage them before you commit.'));
+    return { kind: 'filled', message, staged, how: 'empty' };
+  }
+  const answer = existing.trim() === message.trim() ? 'replace' : await deps.askReplace(existing);
+  if (answer === 'replace' || answer === 'append') {
+    repo.inputBox.value = answer === 'replace' ? message : appendMessage(repo.inputBox.value, message);
+    return { kind: 'filled', message, staged, how: answer === 'replace' ? 'replaced' : 'appended' };
+  }
+  await vscode.env.clipboard.writeText(message);
+  void deps.say('info', vscode.l10n.t('AI Chat: your commit message was kept; the written one is on the clipboard.'));
+  return { kind: 'kept', message };
+}
+
+/** The Write and Stop commands, with the progress in the Source Control view (or a notification from the palette). */
+export function registerCommitMessage(turns: TurnService): vscode.Disposable[] {
+  let running: AbortController | undefined;
+  const deps: CommitDeps = {
+    turns,
+    git: gitAccess,
+    instructions: () => vscode.workspace.getConfiguration('aiChat').get<string>('commitMessage.instructions', '') ?? '',
+    askReplace: async (existing) => {
+      const replace = vscode.l10n.t('Replace');
+      const append = vscode.l10n.t('Add Below');
+      const shown = existing.length > 120 ? `${existing.slice(0, 119)}…` : existing;
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('The commit message box already holds your text. Replace it with the written message?'),
+        { modal: true, detail: shown },
+        replace,
+        append,
+      );
+      return choice === replace ? 'replace' : choice === append ? 'append' : undefined;
+    },
+    pickRepository: async (repos) => {
+      const picked = await vscode.window.showQuickPick(
+        repos.map((r) => ({ label: path.basename(r.rootUri.fsPath), description: r.rootUri.fsPath, repo: r })),
+        { placeHolder: vscode.l10n.t('Which repository is the commit message for?') },
+      );
+      return picked?.repo;
+    },
+    say: (kind, message, ...buttons) => (kind === 'info' ? vscode.window.showInformationMessage(message, ...buttons) : vscode.window.showErrorMessage(message, ...buttons)),
+  };
+  const setRunning = (on: boolean) => void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, on);
+  return [
+    vscode.commands.registerCommand(WRITE_COMMIT_COMMAND, async (target?: unknown) => {
+      if (running) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat is already writing a commit message: Stop it first.'));
+        return { kind: 'busy' } satisfies CommitOutcome;
+      }
+      const controller = new AbortController();
+      running = controller;
+      setRunning(true);
+      // From the title bar the Source Control view shows the progress and the Stop button; from the palette, a notification with Cancel.
+      const inView = target !== undefined;
+      try {
+        return await vscode.window.withProgress(
+          {
+            location: inView ? vscode.ProgressLocation.SourceControl : vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t('AI Chat: Write Commit Message'),
+            cancellable: true,
+          },
+          async (progress, token) => {
+            const sub = token.onCancellationRequested(() => controller.abort());
+            try {
+              return await writeCommitMessage(deps, target, { signal: controller.signal, report: (message) => progress.report({ message }) });
+            } finally {
+              sub.dispose();
+            }
+          },
+        );
+      } catch (err) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not write the commit message: {0}', err instanceof Error ? err.message : String(err)));
+        return undefined;
+      } finally {
+        running = undefined;
+        setRunning(false);
+      }
+    }),
+    vscode.commands.registerCommand(STOP_COMMIT_COMMAND, () => running?.abort()),
+    new vscode.Disposable(() => running?.abort()),
+  ];
+}
