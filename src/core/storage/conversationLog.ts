@@ -200,10 +200,13 @@ const IndexLine = z.union([
 export interface ReplayedIndex {
   entries: Map<string, ConversationSummary>;
   lines: number;
+  /** Conversations whose last line says they were deleted (a rewrite of the index drops them). */
+  gone: Set<string>;
 }
 
 export function replayIndex(text: string): ReplayedIndex {
   const entries = new Map<string, ConversationSummary>();
+  const gone = new Set<string>();
   let lines = 0;
   for (const line of text.split('\n')) {
     if (!line) continue;
@@ -216,10 +219,15 @@ export function replayIndex(text: string): ReplayedIndex {
     }
     const r = IndexLine.safeParse(data);
     if (!r.success) continue;
-    if ('gone' in r.data) entries.delete(r.data.id);
-    else entries.set(r.data.id, r.data);
+    if ('gone' in r.data) {
+      entries.delete(r.data.id);
+      gone.add(r.data.id);
+    } else {
+      entries.set(r.data.id, r.data);
+      gone.delete(r.data.id);
+    }
   }
-  return { entries, lines };
+  return { entries, lines, gone };
 }
 
 export function indexLine(entry: ConversationSummary | { id: string; gone: true }): string {

@@ -7,6 +7,7 @@ import {
   forkConversation,
   formatMessageId,
   MESSAGE_ID_SPACE,
+  refreshTitle,
   summarize,
   type Conversation,
   type ConversationSummary,
@@ -152,14 +153,24 @@ export class ConversationStore {
   private writing: Promise<void> = Promise.resolve();
   private rememberedId: string | undefined;
   private readonly written = new Map<string, Written>();
-  /** Conversations deleted here: a save still under way for one of them (a reply streaming) is dropped. */
+  /**
+   * Conversations deleted here: a save still under way for one of them (a reply streaming) is
+   * dropped. Lifted when the conversation is opened again (another window wrote it back) or restored.
+   */
   private readonly removed = new Set<string>();
+  /**
+   * Conversations whose last save failed, kept (with everything not yet written) until a save of
+   * them succeeds: every later save and Retry write them again, whichever conversation is current.
+   */
+  private readonly unsaved = new Map<string, Conversation>();
+  /** Conversations whose messages this store changed from what is on disk (another window's turns, a delete elsewhere). */
+  private readonly changedFromDisk = new Set<string>();
   private failure: Error | undefined;
   private readonly saveListeners = new Set<(failure: Error | undefined) => void>();
   /** Distinguishes this store's side files and message keys from another window's. */
   private readonly writer: string;
   private keyCount = 0;
-  private index: { entries: Map<string, ConversationSummary>; lines: number } | undefined;
+  private index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> } | undefined;
   private searchIndex: Promise<HistorySearch> | undefined;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly searchPersistDelayMs: number;
@@ -239,13 +250,26 @@ export class ConversationStore {
       if (r && r.conv.messages.length > 0) entries.set(id, summarize(r.conv));
     }
     await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
-    this.index = { entries, lines: entries.size };
+    this.index = { entries, lines: entries.size, gone: new Set() };
     return entries;
   }
 
+  /**
+   * Counted as written only once the index file took it: after a failure the index is read from
+   * disk again, so the next save finds the entry missing and writes it.
+   */
   private async putIndex(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
+    try {
+      await this.putIndexEntry(entry);
+    } catch (err) {
+      this.index = undefined;
+      throw err;
+    }
+  }
+
+  private async putIndexEntry(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
     const entries = this.index?.entries ?? (await this.loadIndex());
-    const index = this.index as { entries: Map<string, ConversationSummary>; lines: number };
+    const index = this.index as { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> };
     if ('gone' in entry) {
       if (!entries.has(entry.id)) return;
       entries.delete(entry.id);
@@ -288,16 +312,28 @@ export class ConversationStore {
   async load(id: string): Promise<Conversation | undefined> {
     await this.writing;
     if (id === this.currentConv.id && this.currentConv.messages.length > 0) return this.currentConv;
+    // One whose last turns could not be written yet: as this window holds it.
+    const held = this.unsaved.get(id);
+    if (held) return held;
     return (await this.readStored(id))?.conv;
   }
 
   /** Makes a saved conversation current; returns undefined when it is missing or unreadable. */
   async open(id: string): Promise<Conversation | undefined> {
     if (id === this.currentConv.id) return this.currentConv;
+    const held = this.unsaved.get(id);
+    if (held) {
+      // Its last turns are not on disk yet: the copy in memory is the whole conversation.
+      this.removed.delete(id);
+      this.currentConv = held;
+      return held;
+    }
     const conv = await this.enqueue(async () => {
       const size = await this.storage.logSize(id);
       const r = await this.readStored(id);
       if (!r) return undefined;
+      // Deleted here once, but its log is back (another window wrote it): it is a live conversation again.
+      this.removed.delete(id);
       const w = this.track(id, r);
       w.size = size;
       if (r.untidy) {
@@ -352,6 +388,24 @@ export class ConversationStore {
    * conversation left without messages is not kept.
    */
   save(conv: Conversation = this.currentConv): Promise<void> {
+    const own = this.saveOne(conv);
+    // Conversations whose turns could not be written (then left for another one) go again with it.
+    for (const other of [...this.unsaved.values()]) if (other !== conv) this.saveOne(other).catch(() => undefined);
+    return own;
+  }
+
+  /**
+   * Saves the current conversation and every conversation whose turns could not be written yet
+   * (the Retry of the "could not save" warning); rejects with the first failure.
+   */
+  async saveAll(): Promise<void> {
+    const all = [this.currentConv, ...[...this.unsaved.values()].filter((c) => c !== this.currentConv)];
+    const results = await Promise.allSettled(all.map((c) => this.saveOne(c)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private snapshot(conv: Conversation): { snap: Snapshot; streamingRef: StoredMessage | undefined } {
     const last = conv.messages[conv.messages.length - 1];
     const streaming = last && last.status === 'streaming' ? { ...last } : undefined;
     const snap: Snapshot = {
@@ -362,10 +416,19 @@ export class ConversationStore {
       updatedAt: conv.updatedAt,
       nextSeq: conv.nextSeq,
     };
-    const originalStreaming = streaming ? last : undefined;
-    return this.enqueue(() => this.write(snap, originalStreaming)).then(
-      () => this.saveSettled(undefined),
+    return { snap, streamingRef: streaming ? last : undefined };
+  }
+
+  private saveOne(conv: Conversation): Promise<void> {
+    const { snap, streamingRef } = this.snapshot(conv);
+    return this.enqueue(() => this.write(snap, streamingRef)).then(
+      () => {
+        if (this.unsaved.get(conv.id) === conv) this.unsaved.delete(conv.id);
+        // Saving works again only once no conversation is left unwritten.
+        if (this.unsaved.size === 0) this.saveSettled(undefined);
+      },
       (err: unknown) => {
+        this.unsaved.set(conv.id, conv);
         this.saveSettled(err instanceof Error ? err : new Error(String(err)));
         throw err;
       },
@@ -407,7 +470,22 @@ export class ConversationStore {
       this.written.set(id, w);
     }
     if (size === undefined && w.size !== undefined) {
-      // The log vanished (deleted in another window, or by hand): written anew, header first.
+      if (await this.deletedElsewhere(id)) {
+        // Deleted in another window while this one showed it: what was deleted stays deleted (on
+        // disk, on screen and in later requests); only what this window added is kept.
+        const deleted = new Set(w.messages);
+        const conv = snap.conv;
+        for (let i = conv.messages.length - 1; i >= 0; i--) if (deleted.has(conv.messages[i])) conv.messages.splice(i, 1);
+        snap.messages = snap.messages.filter((m) => !deleted.has(m));
+        refreshTitle(conv);
+        snap.title = conv.title;
+        this.changedFromDisk.add(id);
+        if (snap.messages.length === 0 && !snap.streaming) {
+          this.written.delete(id);
+          return;
+        }
+      }
+      // The log vanished: written anew, header first (removed by hand: the whole conversation).
       this.forget(w);
     }
     if (size !== w.size && size !== undefined) {
@@ -478,6 +556,7 @@ export class ConversationStore {
       foreign.push(m);
     });
     if (foreign.length === 0) return true;
+    this.changedFromDisk.add(id);
     const conv = snap.conv;
     const taken = new Set(conv.messages.map((m) => m.id));
     for (const m of foreign) {
@@ -513,10 +592,54 @@ export class ConversationStore {
     w.nextSeq = undefined;
   }
 
+  /**
+   * A log that vanished was deleted in another window when the index says so (its `gone` line), or
+   * no longer lists it (the index was rewritten since). One the index still lists was removed by
+   * other means (by hand, a sync client) and is written again whole.
+   */
+  private async deletedElsewhere(id: string): Promise<boolean> {
+    const entries = await this.loadIndex();
+    return this.index?.gone.has(id) === true || !entries.has(id);
+  }
+
+  /**
+   * Brings a conversation this window shows up to date with its log: turns another window
+   * appended are taken in (before this window's unwritten ones). `changed`: its messages changed
+   * (the chat should show it again); `deleted`: another window deleted it; `same`: nothing to do.
+   */
+  refresh(conv: Conversation = this.currentConv): Promise<'same' | 'changed' | 'deleted'> {
+    return this.enqueue(async () => {
+      const id = conv.id;
+      const w = this.written.get(id);
+      let changed = this.changedFromDisk.delete(id);
+      if (!w || this.removed.has(id)) return changed ? 'changed' : 'same';
+      const size = await this.storage.logSize(id);
+      if (size === undefined) {
+        if (w.size !== undefined && (await this.deletedElsewhere(id))) return 'deleted';
+        return changed ? 'changed' : 'same';
+      }
+      if (size !== w.size) {
+        const before = w.size;
+        const { snap, streamingRef } = this.snapshot(conv);
+        // (An unreadable log is left to the next save, which writes it whole.)
+        if (!(await this.takeIn(snap, w, streamingRef))) w.size = before;
+        changed = this.changedFromDisk.delete(id) || changed;
+      }
+      return changed ? 'changed' : 'same';
+    });
+  }
+
   /** Removes a conversation from storage; `deleted`: by the user, so later saves of it are dropped. */
   private async erase(id: string, deleted = false): Promise<void> {
+    try {
+      await this.storage.removeLog(id);
+    } catch (err) {
+      // Nothing is deleted while the log is still there (a file held open by another program):
+      // the caller says so, and the conversation goes on being saved.
+      if ((await this.storage.logSize(id).catch(() => 0)) !== undefined) throw err;
+    }
     if (deleted) this.removed.add(id);
-    await this.storage.removeLog(id);
+    this.unsaved.delete(id);
     this.written.delete(id);
     await this.putIndex({ id, gone: true });
     if (this.searchIndex) {

@@ -144,12 +144,28 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       return;
     }
     if (button === DELETE) {
-      const conv = await deps.store.load(id);
+      const conv = await deps.store.load(id).catch(() => undefined);
       const wasCurrent = id === deps.currentId();
-      await deps.store.remove(id);
+      const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
+      try {
+        await deps.store.remove(id);
+      } catch (err) {
+        // The file could not be removed (held open by another program): nothing was deleted, and
+        // the conversation goes on being saved.
+        const reason = err instanceof Error ? err.message : String(err);
+        deps.logger.warn('A conversation could not be deleted', { message: reason });
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t(
+            '“{0}” could not be deleted ({1}); nothing was deleted. Close the program that holds its file open (a virus scan, a sync client or an editor), then delete it again.',
+            title,
+            reason,
+          ),
+        );
+        await reload().catch(() => undefined);
+        return;
+      }
       if (wasCurrent) await deps.currentRemoved();
       await reload();
-      const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
       const undo = vscode.l10n.t('Undo');
       void vscode.window.showInformationMessage(vscode.l10n.t('Deleted “{0}”.', title), undo).then(async (choice) => {
         if (choice !== undo || !conv) return;

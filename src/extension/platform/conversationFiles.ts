@@ -4,10 +4,10 @@
 //   conversations/_index.jsonl          the history index
 //   conversations/_search.json          the full-text index
 //   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration (until deleted)
-// Rewritten files are written durably (temporary file, fsync, rename); temporary files a crash
-// left behind are removed on start. The current conversation is recorded per window (workspace).
+// Rewritten files are written durably (temporary file, fsync, rename, fsync of the folder); a new
+// log's folder is flushed too; temporary files a crash left behind are removed on start. The current conversation is recorded per window (workspace).
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { encodeLog, parseConversation, type ConversationStoragePort } from '../../core';
 import { isSafeConversationId } from './links';
 
@@ -24,7 +24,30 @@ const STRAY_TMP_MS = 60_000;
 
 let tmpCount = 0;
 
-/** Writes a file so that a crash leaves either the old or the new content: temp file, fsync, rename. */
+/**
+ * Flushes a folder, so that a rename or a new file in it survives a crash (the file's own fsync
+ * does not record its name). Where a folder cannot be opened for this (Windows), the file
+ * system records names itself, and nothing is done.
+ */
+export async function syncFolder(folder: string): Promise<void> {
+  let fh;
+  try {
+    fh = await open(folder, 'r');
+  } catch {
+    return;
+  }
+  try {
+    await fh.sync();
+  } catch (err) {
+    // A file system that cannot flush a folder (EINVAL, EISDIR, EPERM) has nothing more to give.
+    const code = (err as { code?: string }).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF') throw err;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes a file so that a crash leaves either the old or the new content: temp file, fsync, rename, fsync of the folder. */
 export async function writeDurably(target: string, text: string): Promise<void> {
   const tmp = `${target}.${process.pid}.${++tmpCount}${TMP_EXT}`;
   const fh = await open(tmp, 'w');
@@ -35,6 +58,7 @@ export async function writeDurably(target: string, text: string): Promise<void> 
     await fh.close();
   }
   await rename(tmp, target);
+  await syncFolder(dirname(target));
 }
 
 /**
@@ -44,8 +68,11 @@ export async function writeDurably(target: string, text: string): Promise<void> 
  */
 export async function appendDurably(file: string, text: string): Promise<number> {
   const fh = await open(file, 'a+');
+  let created = false;
+  let after: number;
   try {
     const { size } = await fh.stat();
+    created = size === 0;
     if (size > 0) {
       const last = Buffer.alloc(1);
       await fh.read(last, 0, 1, size - 1);
@@ -53,10 +80,13 @@ export async function appendDurably(file: string, text: string): Promise<number>
     }
     await fh.appendFile(text, 'utf8');
     await fh.datasync();
-    return (await fh.stat()).size;
+    after = (await fh.stat()).size;
   } finally {
     await fh.close();
   }
+  // A new file: its name is recorded in the folder, flushed too.
+  if (created) await syncFolder(dirname(file));
+  return after;
 }
 
 async function readText(file: string): Promise<string | undefined> {
@@ -174,10 +204,12 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async removeLog(id: string): Promise<void> {
     await this.ensureDir();
-    await rm(this.logFile(id), { force: true });
+    // The log goes last: when a file cannot be removed (held open by another program), the
+    // conversation is still whole, and the delete is reported as failed.
     await this.removePartials(id);
     // The copy a migration from 0.1.0 kept goes with it.
     await rm(join(this.dir, LEGACY_DIR, id + '.json'), { force: true });
+    await rm(this.logFile(id), { force: true });
   }
 
   private async partialNames(id: string): Promise<string[]> {

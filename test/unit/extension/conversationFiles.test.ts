@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { fstatSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
@@ -89,7 +90,7 @@ describe('conversation files', () => {
     assert.ok((await readFile(file, 'utf8')).endsWith('"next"}\n{"t":"u","title":"again"}\n'), 'no blank line added after a whole one');
   });
 
-  it('a conversation deleted in one window while another sends is written again whole, header first', async () => {
+  it('a conversation deleted in one window while another sends: only what the other window added is written, header first', async () => {
     const a = newStore();
     appendMessage(a.current, 'user', 'Q0');
     appendMessage(a.current, 'assistant', 'A0');
@@ -100,8 +101,9 @@ describe('conversation files', () => {
     appendMessage(a.current, 'user', 'QA from window A');
     await a.save();
     const c = newStore();
-    assert.deepEqual((await c.open(id))?.messages.map((m) => m.content), ['Q0', 'A0', 'QA from window A']);
-    assert.ok((await c.list()).some((e) => e.id === id));
+    assert.deepEqual((await c.open(id))?.messages.map((m) => m.content), ['QA from window A'], 'the deleted turn stays deleted');
+    assert.deepEqual(a.current.messages.map((m) => m.content), ['QA from window A'], 'and is not kept in window A either');
+    assert.equal((await c.list()).find((e) => e.id === id)?.messageCount, 1);
   });
 
   it('a crash between writing a rewritten file and its rename leaves the old file whole; the next start reads it and removes the stray', async () => {
@@ -142,5 +144,50 @@ describe('conversation files', () => {
     await store.remove('legacy-chat');
     assert.deepEqual(await readdir(join(conversations, '0.1.0')), []);
     assert.deepEqual(await store.list(), []);
+  });
+
+  /** Records which files and folders are flushed to disk (by inode), in order, while `run` runs. */
+  async function syncsDuring(run: () => Promise<void>): Promise<number[]> {
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
+    await probe.close();
+    const { sync, datasync } = proto;
+    const synced: number[] = [];
+    const record = function (this: { fd: number }, original: () => Promise<void>) {
+      synced.push(fstatSync(this.fd).ino);
+      return original.call(this);
+    };
+    proto.sync = function (this: { fd: number }) {
+      return record.call(this, sync);
+    };
+    proto.datasync = function (this: { fd: number }) {
+      return record.call(this, datasync);
+    };
+    try {
+      await run();
+    } finally {
+      proto.sync = sync;
+      proto.datasync = datasync;
+    }
+    return synced;
+  }
+
+  it('a rewritten file and a new log are durable: the conversations folder is flushed after the rename and after the creation', async () => {
+    const storage = new FileConversationStorage(dir);
+    await storage.appendLog('first', '{"t":"h","v":2,"id":"first","createdAt":"2026-01-01T00:00:00.000Z"}\n');
+    const folder = statSync(join(dir, 'conversations')).ino;
+    const rewritten = await syncsDuring(async () => {
+      await storage.rewriteLog('first', '{"t":"h","v":2,"id":"first","createdAt":"2026-01-01T00:00:00.000Z"}\n');
+    });
+    const log = statSync(join(dir, 'conversations', 'first.jsonl')).ino;
+    assert.deepEqual(rewritten, [log, folder], 'the new file, then (after its rename) the folder');
+    const created = await syncsDuring(async () => {
+      await storage.appendLog('second', '{"t":"h","v":2,"id":"second","createdAt":"2026-01-01T00:00:00.000Z"}\n');
+    });
+    assert.deepEqual(created, [statSync(join(dir, 'conversations', 'second.jsonl')).ino, folder], 'a new log: the file, then the folder that names it');
+    const appended = await syncsDuring(async () => {
+      await storage.appendLog('second', '{"t":"u","title":"x"}\n');
+    });
+    assert.deepEqual(appended, [statSync(join(dir, 'conversations', 'second.jsonl')).ino], 'an append to a log that exists flushes the file only');
   });
 });
