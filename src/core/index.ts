@@ -28,3 +28,4 @@ export * from './chat/turn';
 export * from './chat/turnRecord';
 export * from './chat/sendGate';
 export * from './chat/surfaceTurn';
+export * from './chat/coalesce';

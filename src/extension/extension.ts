@@ -89,7 +89,12 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerProblemHelp({ turns, chat: () => lazy.chat }),
     ...registerInlineEdit({ turns, logger, state: context.globalState }),
     ...[
-      registerParticipant({ extensionUri: context.extensionUri, turns, logger }),
+      registerParticipant({
+        extensionUri: context.extensionUri,
+        turns,
+        logger,
+        openInChat: (question, answer, model) => lazy.chat.openKeptTurn(question, answer, model),
+      }),
       registerLmProvider({
         turns,
         logger,

@@ -1,8 +1,8 @@
 // One chat: sending a turn, streaming the reply, Stop, Retry and Edit.
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
-import type { ErrorView } from '../../protocol';
-import { appendMessage, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import type { ErrorView, ReplyMeta } from '../../protocol';
+import { appendMessage, createConversation, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from '../context/contextBudget';
 import type { ConversationStore } from '../storage/store';
 import type { TurnCharge } from '../account/charge';
@@ -86,6 +86,8 @@ export interface ChatSessionDeps {
   onEvent: (event: SessionEvent) => void;
   logger?: SessionLogger;
   now?: () => Date;
+  /** Ids of conversations the session makes itself (keepTurn); default random UUIDs. */
+  newId?: () => string;
   /** Streamed text is posted at most once per this many ms (0: every chunk). */
   flushIntervalMs?: number;
   /** After this long without any part of a streaming reply, the reply says it waits for the service (default 10 s). */
@@ -328,6 +330,18 @@ export class ChatSession {
     this.failedText = keepForRetry ? text : undefined;
     this.emit({ type: 'sendErrorChanged' });
     this.emit({ type: 'inputReturned', text });
+  }
+
+  /**
+   * Keeps a question and its answer asked elsewhere (@aichat, edit in the editor) as a conversation
+   * of its own, saved and listed in History; the current conversation is unchanged. Its id.
+   */
+  async keepTurn(question: string, answer: string, meta?: ReplyMeta): Promise<string> {
+    const conv = createConversation(this.deps.newId?.() ?? globalThis.crypto.randomUUID(), this.now());
+    appendMessage(conv, 'user', question, this.now());
+    appendMessage(conv, 'assistant', answer, this.now(), meta ? { meta } : {});
+    await this.deps.store.restore(conv);
+    return conv.id;
   }
 
   /** Stops the reply being generated; the partial text is kept, marked stopped. */

@@ -279,6 +279,13 @@ export class ChatPanelController implements vscode.Disposable {
     await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s));
   }
 
+  /** A question and its answer from another surface, kept as a conversation of its own and opened here. */
+  async openKeptTurn(question: string, answer: string, model: string): Promise<void> {
+    const id = await this.session.keepTurn(question, answer, { model });
+    await this.session.open(id);
+    await this.show();
+  }
+
   async newChat(): Promise<void> {
     await this.session.newChat();
     await this.show();

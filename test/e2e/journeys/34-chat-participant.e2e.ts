@@ -82,7 +82,7 @@ describe('Journey 34: @aichat in the Chat view', () => {
       await askInChatView(page, `@aichat is this the right key? ${DEMO_KEY}`);
       await waitFor(async () => {
         shown = await lastResponse(page);
-        return /holds your AI Chat API key, so it was not sent/.test(shown);
+        return /holds your AI Chat API key.*nothing was sent/.test(shown);
       }, () => `@aichat did not refuse a prompt that holds the key: ${shown}`, 60_000);
       const chatCount = () => demo!.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat').length;
       assert.equal(chatCount(), before + 1, 'a prompt that holds the key reaches no service');

@@ -2,7 +2,7 @@
 // pipeline (chat/turnService.ts): the Chat view's turns go in, the reply, its progress and its
 // refusals come out. Registered only where the host offers the Chat API.
 import * as vscode from 'vscode';
-import { actionCommand, actionTitle, type NativeTurn } from '../../../core';
+import { TextCoalescer, actionCommand, actionTitle, type NativeTurn } from '../../../core';
 import type { ErrorView } from '../../../protocol';
 import type { Logger } from '../../platform/log';
 import { signalOf, type TurnService } from '../turnService';
@@ -14,6 +14,39 @@ export interface ParticipantDeps {
   /** The one turn pipeline (gate, turn, accounting). */
   turns: TurnService;
   logger: Logger;
+  /** Opens a question and its whole answer in AI Chat's own chat (a conversation of its own). */
+  openInChat: (question: string, answer: string, model: string) => Promise<void>;
+}
+
+/** The command of a reply's Open in AI Chat button (its argument: the id of a kept reply). */
+export const OPEN_REPLY_COMMAND = 'aiChat.openReplyInChat';
+
+/**
+ * The Chat view re-lays out its whole response for each update: text reaches it at most about ten
+ * times a second, and a reply past this many characters stops there, its rest in AI Chat's own chat
+ * (which renders long replies in a second).
+ */
+export const NATIVE_FLUSH_MS = 100;
+export const NATIVE_MAX_CHARS = 60_000;
+
+/** Replies cut in the Chat view, kept for their Open in AI Chat button (the newest few). */
+class CutReplies {
+  private readonly kept = new Map<string, { question: string; answer: string; model: string }>();
+  private seq = 0;
+
+  keep(question: string, answer: string, model: string): string {
+    const id = String(++this.seq);
+    this.kept.set(id, { question, answer, model });
+    for (const old of this.kept.keys()) {
+      if (this.kept.size <= 5) break;
+      this.kept.delete(old);
+    }
+    return id;
+  }
+
+  take(id: unknown): { question: string; answer: string; model: string } | undefined {
+    return typeof id === 'string' ? this.kept.get(id) : undefined;
+  }
 }
 
 /** The part of `vscode.chat` used here; absent on hosts without the Chat API. */
@@ -29,10 +62,19 @@ export function registerParticipant(deps: ParticipantDeps): vscode.Disposable | 
     return undefined;
   }
   try {
-    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answerRequest(deps, request, context, stream, token));
+    const cut = new CutReplies();
+    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answerRequest(deps, request, context, stream, token, cut));
     participant.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'chat-icon.svg');
+    const open = vscode.commands.registerCommand(OPEN_REPLY_COMMAND, async (id: unknown) => {
+      const reply = cut.take(id);
+      if (!reply) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('That reply is no longer kept. Ask @aichat again, or ask in AI Chat.'));
+        return;
+      }
+      await deps.openInChat(reply.question, reply.answer, reply.model);
+    });
     deps.logger.info('@aichat registered in the Chat view');
-    return participant;
+    return vscode.Disposable.from(participant, open);
   } catch (err) {
     deps.logger.warn('@aichat could not be registered', { message: String(err) });
     return undefined;
@@ -71,14 +113,22 @@ export async function answerRequest(
   context: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
+  cut: CutReplies = new CutReplies(),
 ): Promise<vscode.ChatResult> {
   const cancel = signalOf(token);
+  // Text reaches the Chat view coalesced (never inside an open fence while it can wait), up to a size.
+  const text = new TextCoalescer({ emit: (chunk) => stream.markdown(chunk), intervalMs: NATIVE_FLUSH_MS, maxChars: NATIVE_MAX_CHARS });
   try {
     const ran = await deps.turns.run(
       { surface: 'aichat', prompt: request.prompt, earlier: turnsOf(context) },
-      { text: (chunk) => stream.markdown(chunk), status: (text) => text && stream.progress(text) },
+      {
+        text: (chunk) => text.push(chunk),
+        // Progress (Thinking…, Searching…, a wait) has its own channel.
+        status: (status) => status && stream.progress(status),
+      },
       cancel.signal,
     );
+    text.end();
     if (ran.kind === 'refused') {
       showError(stream, ran.error);
       // A request that holds the key stays in the Chat view's own history unless it is removed.
@@ -91,6 +141,12 @@ export async function answerRequest(
       return {};
     }
     const { result } = ran;
+    if (text.cut) {
+      // The rest of a very long reply: in AI Chat's own chat, whole.
+      stream.markdown('\n\n' + vscode.l10n.t('*The reply is {0} characters long; the Chat view shows its beginning. Open it in AI Chat to read all of it.*', result.text.length.toLocaleString('en-US')));
+      const id = cut.keep(request.prompt, result.text, result.meta.model);
+      stream.button({ command: OPEN_REPLY_COMMAND, arguments: [id], title: vscode.l10n.t('Open in AI Chat') });
+    }
     if (result.ending === 'complete' || result.ending === 'stopped' || !result.error) return {};
     for (const action of result.error.actions) {
       const command = actionCommand(action);

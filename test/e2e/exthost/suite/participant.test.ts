@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore, API_KEY_SECRET } from '../../../../src/extension/account/keyStore';
 import { answerRequest, type ParticipantDeps } from '../../../../src/extension/chat/native/participant';
+import { TurnService, type TurnServiceDeps } from '../../../../src/extension/chat/turnService';
 import { InstructionsService } from '../../../../src/extension/editor/instructions';
 import { memento, secretStorage, silent } from './fakes';
 
@@ -26,21 +27,24 @@ describe('@aichat and instructions that hold the API key', () => {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
     let sent = false;
-    const deps = {
+    // The one turn pipeline, as the extension builds it, with the service's side stood in for.
+    const turns = new TurnService({
       keys,
-      instructions,
-      config: { settings: { model: 'swift-chat', systemPrompt, contextMaxTokens: 8_000 } },
+      instructions: () => instructions,
+      config: { settings: { model: 'swift-chat', systemPrompt, contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
       models: { models: [], costOf: () => 1 },
-      // Starting a turn is the first step of sending: stop there.
-      turns: {
-        nativeTurn: () => {
+      balance: { state: {} },
+      // Starting a turn's accounting is the first step of sending: stop there.
+      accounting: {
+        start: () => {
           sent = true;
           throw new Error('sent');
         },
       },
       clients: { get: () => assert.fail('no client is asked for') },
       logger: silent,
-    } as unknown as ParticipantDeps;
+    } as unknown as TurnServiceDeps);
+    const deps: ParticipantDeps = { extensionUri: vscode.Uri.file('/'), turns, logger: silent, openInChat: async () => undefined };
     const text: string[] = [];
     const buttons: vscode.Command[] = [];
     const stream = { markdown: (t: string) => void text.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined } as unknown as vscode.ChatResponseStream;
@@ -60,16 +64,17 @@ describe('@aichat and instructions that hold the API key', () => {
     await write(`# Rules\n\nUse the key ${KEY} for the service.\n`);
     const r = await ask('Be brief.');
     assert.equal(r.sent, false, 'the request was sent');
-    assert.match(r.text, /instructions sent with @aichat .* hold your AI Chat API key, so nothing was sent/);
+    // The gate's wording, the same as the panel's.
+    assert.match(r.text, /project instructions file holds your AI Chat API key, so nothing was sent/);
     assert.ok(!r.text.includes(KEY), 'the answer does not repeat the key');
-    assert.deepEqual(r.buttons.map((b) => b.command), ['aiChat.openInstructions']);
+    assert.deepEqual(r.buttons.map((b) => b.command), ['aiChat.openInstructions', 'aiChat.toggleInstructions']);
   });
 
   it('the aiChat.systemPrompt setting that holds the key: nothing is sent, and the button opens that setting', async () => {
     await write('# Rules\n\nAnswer in English.\n');
     const r = await ask(`My key is ${KEY}.`);
     assert.equal(r.sent, false, 'the request was sent');
-    assert.match(r.text, /hold your AI Chat API key, so nothing was sent/);
+    assert.match(r.text, /system prompt \(the aiChat.systemPrompt setting\) holds your AI Chat API key, so nothing was sent/);
     assert.deepEqual(r.buttons.map((b) => [b.command, b.arguments]), [['workbench.action.openSettings', ['aiChat.systemPrompt']]]);
   });
 
