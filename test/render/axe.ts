@@ -1,8 +1,9 @@
 // The chat panel checked by axe-core in Chromium, through the real webview bundle, in each state
-// a user meets: empty, a conversation with code, tables and links, a reply streaming, an error,
-// the out-of-credits card, the queue, the find bar open. The goal: no violation of impact serious
-// or critical. Every violation found is printed with its impact (the README lists the others).
-// Colours are those of a dark theme (VS Code's own variables), so contrast is judged on them.
+// a user meets: empty, a conversation with code, tables and links, user messages with links (and
+// the Edit link of the last one), a reply streaming, an error, the out-of-credits card, the queue,
+// the find bar open. The goal: no violation of impact serious or critical. Every violation found
+// is printed with its impact (the README lists the others). Each state is checked in a dark and
+// two light themes (VS Code's own variables and body class), so contrast is judged on each.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -32,6 +33,83 @@ html {
   --vscode-textPreformat-foreground: #d0d0d0; --vscode-textCodeBlock-background: #2b2b2b;
   --vscode-editor-font-family: monospace; --vscode-toolbar-hoverBackground: rgba(90, 93, 94, 0.31);
 }`;
+
+/** The fonts of every theme. */
+const FONTS = `--vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-size: 14px; --vscode-editor-font-family: monospace;`;
+
+/** VS Code's Light Modern: its colour file, and VS Code's default light colours where it names none. */
+export const LIGHT_MODERN_THEME = `
+html {
+  ${FONTS}
+  --vscode-foreground: #3b3b3b; --vscode-descriptionForeground: #3b3b3b; --vscode-errorForeground: #f85149;
+  --vscode-editor-background: #ffffff; --vscode-editor-foreground: #3b3b3b; --vscode-focusBorder: #005fb8;
+  --vscode-editor-inactiveSelectionBackground: #e5ebf1;
+  --vscode-button-background: #005fb8; --vscode-button-foreground: #ffffff; --vscode-button-hoverBackground: #0258a8; --vscode-button-border: #0000001a;
+  --vscode-button-secondaryBackground: #e5e5e5; --vscode-button-secondaryForeground: #3b3b3b; --vscode-button-secondaryHoverBackground: #cccccc;
+  --vscode-input-background: #ffffff; --vscode-input-foreground: #3b3b3b; --vscode-input-border: #cecece;
+  --vscode-input-placeholderForeground: #767676; --vscode-dropdown-background: #ffffff; --vscode-dropdown-foreground: #3b3b3b;
+  --vscode-dropdown-border: #cecece; --vscode-dropdown-listBackground: #ffffff; --vscode-panel-border: #e5e5e5; --vscode-widget-border: #e5e5e5;
+  --vscode-textLink-foreground: #005fb8; --vscode-textLink-activeForeground: #005fb8;
+  --vscode-textBlockQuote-background: #f8f8f8; --vscode-textBlockQuote-border: #e5e5e5;
+  --vscode-icon-foreground: #3b3b3b; --vscode-editorWidget-background: #f8f8f8;
+  --vscode-inputOption-activeBackground: #bed6ed; --vscode-inputOption-activeBorder: #005fb8; --vscode-inputOption-activeForeground: #000000;
+  --vscode-editor-findMatchBackground: #a8ac94; --vscode-editor-findMatchHighlightBackground: #ea5c0055;
+  --vscode-inputValidation-errorBackground: #f2dede; --vscode-inputValidation-errorBorder: #be1100;
+  --vscode-inputValidation-warningBackground: #f6f5d2; --vscode-inputValidation-warningBorder: #b89500;
+  --vscode-inputValidation-infoBackground: #d6ecf2; --vscode-inputValidation-infoBorder: #007acc;
+  --vscode-editorWarning-foreground: #bf8803; --vscode-badge-background: #cccccc; --vscode-badge-foreground: #3b3b3b;
+  --vscode-textPreformat-foreground: #3b3b3b; --vscode-textPreformat-background: #0000001f; --vscode-textCodeBlock-background: #f8f8f8;
+  --vscode-progressBar-background: #005fb8; --vscode-toolbar-hoverBackground: #b8b8b850;
+  --vscode-symbolIcon-classForeground: #d67e00; --vscode-symbolIcon-functionForeground: #652d90; --vscode-symbolIcon-variableForeground: #007acc;
+  --vscode-debugTokenExpression-name: #9b46b0; --vscode-debugTokenExpression-number: #098658; --vscode-debugTokenExpression-string: #a31515;
+  --vscode-debugTokenExpression-value: #6c6c6ccc;
+  /* VS Code gives these symbol colours the foreground when a theme names none. */
+  --vscode-symbolIcon-keywordForeground: #3b3b3b; --vscode-symbolIcon-constantForeground: #3b3b3b; --vscode-symbolIcon-namespaceForeground: #3b3b3b;
+  --vscode-symbolIcon-numberForeground: #3b3b3b; --vscode-symbolIcon-propertyForeground: #3b3b3b; --vscode-symbolIcon-stringForeground: #3b3b3b;
+}`;
+
+/**
+ * VS Code's 2026 Light (its colour file over Light Modern's). Its quote background, which a user
+ * message takes, is darker than Light Modern's: the link colour on it was 4.48:1.
+ */
+export const LIGHT_2026_THEME = `
+html {
+  ${FONTS}
+  --vscode-foreground: #202020; --vscode-descriptionForeground: #606060; --vscode-errorForeground: #ad0707;
+  --vscode-editor-background: #ffffff; --vscode-editor-foreground: #202020; --vscode-focusBorder: #0069cc;
+  --vscode-editor-inactiveSelectionBackground: #0069cc1a;
+  --vscode-button-background: #0069cc; --vscode-button-foreground: #ffffff; --vscode-button-hoverBackground: #0063c1; --vscode-button-border: #0069cc;
+  --vscode-button-secondaryBackground: #eaeaea; --vscode-button-secondaryForeground: #202020; --vscode-button-secondaryHoverBackground: #f2f3f4;
+  --vscode-input-background: #ffffff; --vscode-input-foreground: #202020; --vscode-input-border: #d8d8d866;
+  --vscode-input-placeholderForeground: #999999; --vscode-dropdown-background: #ffffff; --vscode-dropdown-foreground: #202020;
+  --vscode-dropdown-border: #d8d8d8; --vscode-dropdown-listBackground: #ffffff; --vscode-panel-border: #f0f1f2; --vscode-widget-border: #e2e2e5;
+  --vscode-textLink-foreground: #0069cc; --vscode-textLink-activeForeground: #0069cc;
+  --vscode-textBlockQuote-background: #eaeaea; --vscode-textBlockQuote-border: #f0f1f2;
+  --vscode-icon-foreground: #606060; --vscode-editorWidget-background: #fafafd; --vscode-editorWidget-foreground: #202020; --vscode-editorWidget-border: #e4e5e6;
+  --vscode-widget-shadow: #00000000;
+  --vscode-inputOption-activeBackground: #d6d6d6; --vscode-inputOption-activeBorder: #f0f1f2; --vscode-inputOption-activeForeground: #202020;
+  --vscode-editor-findMatchBackground: #0069cc40; --vscode-editor-findMatchHighlightBackground: #0069cc1a;
+  --vscode-inputValidation-errorBackground: #fdeded; --vscode-inputValidation-errorBorder: #ad0707;
+  --vscode-inputValidation-warningBackground: #fdf6e3; --vscode-inputValidation-warningBorder: #b69500;
+  --vscode-inputValidation-infoBackground: #e6f2fa; --vscode-inputValidation-infoBorder: #0069cc;
+  --vscode-editorWarning-foreground: #bf8803; --vscode-badge-background: #0069cc; --vscode-badge-foreground: #ffffff;
+  --vscode-textPreformat-foreground: #606060; --vscode-textPreformat-background: #ececec; --vscode-textCodeBlock-background: #eaeaea;
+  --vscode-progressBar-background: #0069cc; --vscode-toolbar-hoverBackground: #0000001f; --vscode-toolbar-activeBackground: #d6d6d8;
+  --vscode-gitDecoration-addedResourceForeground: #587c0c; --vscode-gitDecoration-deletedResourceForeground: #ad0707;
+  --vscode-symbolIcon-classForeground: #d67e00; --vscode-symbolIcon-functionForeground: #652d90; --vscode-symbolIcon-variableForeground: #007acc;
+  --vscode-debugTokenExpression-name: #9b46b0; --vscode-debugTokenExpression-number: #098658; --vscode-debugTokenExpression-string: #a31515;
+  --vscode-debugTokenExpression-value: #6c6c6ccc;
+  /* VS Code gives these symbol colours the foreground when a theme names none. */
+  --vscode-symbolIcon-keywordForeground: #202020; --vscode-symbolIcon-constantForeground: #202020; --vscode-symbolIcon-namespaceForeground: #202020;
+  --vscode-symbolIcon-numberForeground: #202020; --vscode-symbolIcon-propertyForeground: #202020; --vscode-symbolIcon-stringForeground: #202020;
+}`;
+
+/** The themes every state is checked in: name, colours, and the class VS Code puts on the body. */
+const THEMES: Array<[string, string, string]> = [
+  ['Dark Modern', DARK_THEME, 'vscode-dark'],
+  ['Light Modern', LIGHT_MODERN_THEME, 'vscode-light'],
+  ['2026 Light', LIGHT_2026_THEME, 'vscode-light'],
+];
 
 const AXE = readFileSync(resolve(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
@@ -98,6 +176,31 @@ const STATES: Array<[string, unknown[], ((page: Page) => Promise<void>)?]> = [
     ],
   ],
   [
+    'user messages with links',
+    [
+      settings(),
+      {
+        type: 'conversation',
+        conversation: {
+          id: 'c',
+          title: 't',
+          messages: [
+            { id: 'msg_000', role: 'user', content: 'Is https://example.com/api the right address?', status: 'complete' },
+            { id: 'msg_001', role: 'assistant', content: 'Yes: [the API](https://example.com/api) answers there.', status: 'complete', meta: { model: 'swift-chat', credits: 1 } },
+            { id: 'msg_002', role: 'user', content: 'And [the guide](https://example.com/guide), https://example.com/guide#start?', status: 'complete' },
+            { id: 'msg_003', role: 'assistant', content: 'See https://example.com/guide#start.', status: 'complete', meta: { model: 'swift-chat', credits: 1 } },
+          ],
+        },
+        status: { busy: false },
+        version: 1,
+      },
+    ],
+    async (page) => {
+      // The last question has its Edit link: what the contrast check is about.
+      await page.locator('.message.user button.link').first().waitFor();
+    },
+  ],
+  [
     'a reply streaming',
     [
       settings(),
@@ -162,12 +265,13 @@ export async function axeChecks(browser: Browser, record: Record, log: (line: st
   const panel = await serveChatPanel();
   const figures: AxeFigures[] = [];
   try {
-    for (const [state, messages, act] of STATES) {
+    for (const [theme, colours, bodyClass] of THEMES) for (const [stateName, messages, act] of STATES) {
+      const state = `${theme}, ${stateName}`;
       const page = await browser.newPage({ viewport: { width: 420, height: 700 } });
       try {
         await page.goto(panel.url);
-        await page.addStyleTag({ content: DARK_THEME });
-        await page.evaluate(() => document.body.classList.add('vscode-dark'));
+        await page.addStyleTag({ content: colours });
+        await page.evaluate((c) => document.body.classList.add(c), bodyClass);
         await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
         await give(page, messages);
         await frames(page, 4);
