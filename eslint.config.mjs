@@ -14,6 +14,19 @@ const layers = {
   // the other way round (design.md, The chat path).
   'extension/platform': { vscode: true, forbidden: ['webview', 'chat', 'editor'] },
   'extension/account': { vscode: true, forbidden: ['webview', 'chat', 'editor'] },
+  // The pure parts of the rooms (no vscode, so unit-tested directly) live in their common/ folders.
+  'extension/chat/common': { vscode: false, forbidden: ['webview'] },
+  'extension/platform/common': { vscode: false, forbidden: ['webview', 'chat', 'editor'] },
+  // The native adapters translate between VS Code's chat APIs and the one turn pipeline
+  // (chat/turnService.ts): no key, charge or client of their own.
+  'extension/chat/native': { vscode: true, forbidden: ['webview', 'account', 'platform/clientProvider'] },
+};
+
+/** The one stream loop (design.md, The chat path): only it assembles a reply in src/core and src/extension. */
+const TURN_LOOP = 'src/core/chat/turn.ts';
+const oneStreamLoop = {
+  selector: "NewExpression[callee.name='ReplyAssembler']",
+  message: `Only ${TURN_LOOP} (runTurn, the one stream loop of every surface) builds a ReplyAssembler: run the turn through it.`,
 };
 
 /** A relative import specifier that reaches src/<folder> (`../core`, `../../core/x`, `../../src/core`). */
@@ -45,21 +58,23 @@ function layerRules(folder, { vscode, node = true, forbidden }) {
     patterns.push({ regex: '^node:', message: `src/${folder} runs in the browser: no Node modules.` });
     dynamic.push('^node:');
   }
-  return {
-    files: [`src/${folder}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
-      'no-restricted-syntax': [
-        'error',
-        zodNamedImport,
-        ...dynamic.map((regex) => ({
-          selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`,
-          message: `src/${folder} may not import this module (design.md, Layers).`,
-        })),
-      ],
-    },
-  };
+  const syntax = (extra) => [
+    'error',
+    zodNamedImport,
+    ...extra,
+    ...dynamic.map((regex) => ({
+      selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`,
+      message: `src/${folder} may not import this module (design.md, Layers).`,
+    })),
+  ];
+  const files = [`src/${folder}/**/*.ts`];
+  const imports = { 'no-restricted-imports': 'off', '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] };
+  if (!/^(core|extension)(\/|$)/.test(folder)) return [{ files, rules: { ...imports, 'no-restricted-syntax': syntax([]) } }];
+  // In src/core and src/extension, a reply is assembled only by the one stream loop.
+  return [
+    { files, ignores: [TURN_LOOP], rules: { ...imports, 'no-restricted-syntax': syntax([oneStreamLoop]) } },
+    ...(TURN_LOOP.startsWith(`src/${folder}/`) ? [{ files: [TURN_LOOP], rules: { ...imports, 'no-restricted-syntax': syntax([]) } }] : []),
+  ];
 }
 
 export default tseslint.config(
@@ -98,7 +113,7 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
-  ...Object.entries(layers).map(([folder, layer]) => layerRules(folder, layer)),
+  ...Object.entries(layers).flatMap(([folder, layer]) => layerRules(folder, layer)),
   {
     // The one module allowed to load undici's parts directly, and the types of those parts.
     files: ['src/client/undici.ts', 'src/client/undici-modules.d.ts'],

@@ -112,4 +112,29 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
     await accepts('src/client/a.ts', "import type { Dispatcher } from 'undici';\nexport type D = Dispatcher;\n");
     await accepts('src/client/undici.ts', "import Agent from 'undici/lib/dispatcher/agent.js';\nexport const A = Agent;\n");
   });
+
+  it('the common/ folders of src/extension never import vscode (their pure parts are unit-tested without it)', async () => {
+    for (const file of ['src/extension/chat/common/a.ts', 'src/extension/platform/common/a.ts']) {
+      await rejects(file, "import * as vscode from 'vscode';\nexport const v = vscode;\n", /must not import vscode/);
+      await rejects(file, "export const v = import('vscode');\n", /may not import/);
+      await accepts(file, "import { x } from '../../../core';\nexport const y = x;\n");
+    }
+    await rejects('src/extension/platform/common/a.ts', "import { x } from '../../chat/controller';\nexport const y = x;\n", /must not import/);
+  });
+
+  it('the native adapters (chat/native) reach the key, charges and client only through the turn pipeline', async () => {
+    const file = 'src/extension/chat/native/a.ts';
+    await rejects(file, "import { ApiKeyStore } from '../../account/keyStore';\nexport const k = ApiKeyStore;\n", /chat\/native must not/);
+    await rejects(file, "import { TurnAccounting } from '../../account/turnAccounting';\nexport const t = TurnAccounting;\n", /chat\/native must not/);
+    await rejects(file, "import { ClientProvider } from '../../platform/clientProvider';\nexport const c = ClientProvider;\n", /chat\/native must not/);
+    await accepts(file, "import * as vscode from 'vscode';\nimport { signalOf } from '../turnService';\nimport type { Logger } from '../../platform/log';\nexport const x: [unknown, unknown, Logger?] = [vscode, signalOf];\n");
+  });
+
+  it('only src/core/chat/turn.ts (the one stream loop) assembles a reply in src/core and src/extension', async () => {
+    const code = "import { ReplyAssembler } from '../../client/reply';\nexport const r = new ReplyAssembler();\n";
+    for (const file of ['src/core/chat/a.ts', 'src/extension/chat/native/a.ts', 'src/extension/editor/a.ts']) {
+      await rejects(file, code.replace('../../client', file.startsWith('src/extension/chat/native') ? '../../../client' : file.startsWith('src/extension') ? '../../client' : '../../client'), /Only src\/core\/chat\/turn\.ts/);
+    }
+    await accepts('src/core/chat/turn.ts', code);
+  });
 });
