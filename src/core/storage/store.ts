@@ -651,6 +651,8 @@ export class ConversationStore {
   async remove(id: string): Promise<void> {
     await this.enqueue(() => this.erase(id, true));
     if (id === this.currentConv.id) this.newConversation();
+    // The conversation that could not be saved was the last one unwritten: nothing is lost any more.
+    if (this.failure && this.unsaved.size === 0) this.saveSettled(undefined);
   }
 
   /**

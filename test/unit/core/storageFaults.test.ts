@@ -353,6 +353,20 @@ describe('storage faults: a failed delete, a failed save left behind, a failed i
     assert.deepEqual(contents(storage, a)?.length, 4);
   });
 
+  it('N2: deleting the conversation that could not be saved ends the warning: nothing is left unwritten', async () => {
+    const storage = new FaultyStorage();
+    const { store, session, states } = sessionOn(storage);
+    await session.send('Q1');
+    const a = session.conversation.id;
+    storage.diskFull = true;
+    await session.send('Q2, answered while the disk is full');
+    await session.newChat();
+    await store.remove(a);
+    assert.deepEqual(states, ['failing', 'working']);
+    assert.equal(store.saveFailure, undefined);
+    assert.equal(storage.data.has(a), false);
+  });
+
   it('N3: a failed append to the history index is not counted as written: Retry writes it, History lists it', async () => {
     const storage = new FaultyStorage();
     const s = new ConversationStore(storage);
