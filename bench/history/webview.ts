@@ -17,7 +17,7 @@
 import type { Page } from 'playwright-core';
 import { ChatServiceClient } from '../../src/client';
 import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, type Conversation, directTurns } from '../../src/core';
-import { ChatController } from '../../src/extension/chat/controller';
+import { ChatController } from '../../src/extension/chat/common/controller';
 import type { HostMessage } from '../../src/protocol';
 import { DEMO_KEY } from '../../test/server/fixtures';
 import { startReferenceServer } from '../../test/server/server';

@@ -6,8 +6,8 @@
 // meter; "Send with fewer earlier messages" posts the text of the box.
 import type { Browser, Page } from 'playwright-core';
 import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, directTurns } from '../../src/core';
-import { ChatController } from '../../src/extension/chat/controller';
-import { ContextMeterFeed } from '../../src/extension/chat/contextMeter';
+import { ChatController } from '../../src/extension/chat/common/controller';
+import { ContextMeterFeed } from '../../src/extension/chat/common/contextMeter';
 import type { ContextMeter, HostMessage } from '../../src/protocol';
 import { serveChatPanel } from './harness';
 

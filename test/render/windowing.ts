@@ -5,7 +5,7 @@
 // streams in as usual.
 import type { Browser } from 'playwright-core';
 import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, directTurns } from '../../src/core';
-import { ChatController } from '../../src/extension/chat/controller';
+import { ChatController } from '../../src/extension/chat/common/controller';
 import type { HostMessage } from '../../src/protocol';
 import { serveChatPanel, frames, give } from './harness';
 

@@ -1,6 +1,6 @@
 // The messages the panel would receive for a session's events, through the real chat controller.
 import type { ChatSession, SessionEvent } from '../../src/core';
-import { ChatController } from '../../src/extension/chat/controller';
+import { ChatController } from '../../src/extension/chat/common/controller';
 import type { HostMessage } from '../../src/protocol';
 
 export function viewMessages(session: ChatSession, events: readonly SessionEvent[]): HostMessage[] {

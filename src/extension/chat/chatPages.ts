@@ -1,7 +1,7 @@
 // The pages of the chat's webviews: the chat itself (its script, styles and strings) and the
 // placeholder the side bar view shows while the chat is in the editor.
 import * as vscode from 'vscode';
-import { chatHtml, placeholderHtml } from './html';
+import { chatHtml, placeholderHtml } from './common/html';
 import { pageNonce } from '../platform/webviewHost';
 
 /** The chat page for a webview, given the page's CSP source and nonce (see WebviewHost.setHtml). */

@@ -12,8 +12,8 @@ import type { ModelService } from '../account/modelService';
 import { REVIEW_COMMAND } from '../platform/serviceAddress';
 import type { ChatSurfaces } from './chatSurfaces';
 import { runCodeAction, type CodeActionDeps } from './codeActions';
-import type { ContextMeterFeed } from './contextMeter';
-import type { ChatController } from './controller';
+import type { ContextMeterFeed } from './common/contextMeter';
+import type { ChatController } from './common/controller';
 
 export const DRAFT_KEY = 'aiChat.draft';
 

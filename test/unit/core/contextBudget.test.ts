@@ -29,7 +29,7 @@ import {
   type StoredMessage,
   directTurns,
 } from '../../../src/core';
-import { ContextMeterFeed } from '../../../src/extension/chat/contextMeter';
+import { ContextMeterFeed } from '../../../src/extension/chat/common/contextMeter';
 import { ChatServiceClient } from '../../../src/client';
 import { DEMO_KEY } from '../../server/fixtures';
 import { startReferenceServer } from '../../server/server';

@@ -6,7 +6,7 @@ import {
   ChatSession, ConversationStore, MemoryConversationStorage, REFUSAL_REASONS, actionCommand, actionTitle, directTurns, refusalView,
   selectContext, sendGate, surfaceRequest, type ChatBackend, type GateInput, type ModelLike, type RefusalReason,
 } from '../../../src/core';
-import { ChatController } from '../../../src/extension/chat/controller';
+import { ChatController } from '../../../src/extension/chat/common/controller';
 import { ErrorActionSchema } from '../../../src/protocol';
 
 const KEY = 'sk-gate-check-0123456789abcdef';

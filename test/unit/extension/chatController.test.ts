@@ -11,8 +11,8 @@ import {
   directTurns,
 } from '../../../src/core';
 import { MAX_INSTRUCTIONS_NAME, MAX_NOTICE, MAX_TEXT, parseHostMessage, type HostMessage } from '../../../src/protocol';
-import { ChatController, type QueueStore } from '../../../src/extension/chat/controller';
-import { sendWithAttachments } from '../../../src/extension/chat/sendWithAttachments';
+import { ChatController, type QueueStore } from '../../../src/extension/chat/common/controller';
+import { sendWithAttachments } from '../../../src/extension/chat/common/sendWithAttachments';
 
 const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'srv' },

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { chatHtml, contentSecurityPolicy, placeholderHtml } from '../../../src/extension/chat/html';
+import { chatHtml, contentSecurityPolicy, placeholderHtml } from '../../../src/extension/chat/common/html';
 import { isSafeConversationId, normalizeBaseUrl, safeExternalUrl } from '../../../src/extension/platform/links';
 import { formatLogLine, redact, redactData } from '../../../src/extension/platform/redact';
 import { clientTimeouts, DEFAULT_BASE_URL, readSettings } from '../../../src/extension/platform/settings';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient, MAX_REPLY_CHARS, type Model } from '../../../src/client';
 import { ChatSession, ConversationStore, MemoryConversationStorage, modelCost, replayLog, directTurns } from '../../../src/core';
-import { ChatController } from '../../../src/extension/chat/controller';
+import { ChatController } from '../../../src/extension/chat/common/controller';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
 
 // Out-of-range values from the service (a price below 0, token counts that overflow when the steps

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chatHtml } from '../../../src/extension/chat/html';
+import { chatHtml } from '../../../src/extension/chat/common/html';
 import { readL10nBundle } from '../../../src/protocol';
 import { findUnlocalized, scanProject } from './uiText';
 

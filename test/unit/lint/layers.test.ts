@@ -56,7 +56,7 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
   it('src/extension/platform and src/extension/account import neither the chat nor the editor rooms', async () => {
     for (const room of ['platform', 'account']) {
       const file = `src/extension/${room}/a.ts`;
-      await rejects(file, "import { x } from '../chat/controller';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
+      await rejects(file, "import { x } from '../chat/common/controller';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
       await rejects(file, "import { x } from '../editor/attachments';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
       await rejects(file, "import { x } from '../../webview/main';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
       await accepts(file, "import { x } from '../platform/log';\nimport { y } from '../../core';\nexport const z = [x, y];\n");
@@ -119,7 +119,7 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
       await rejects(file, "export const v = import('vscode');\n", /may not import/);
       await accepts(file, "import { x } from '../../../core';\nexport const y = x;\n");
     }
-    await rejects('src/extension/platform/common/a.ts', "import { x } from '../../chat/controller';\nexport const y = x;\n", /must not import/);
+    await rejects('src/extension/platform/common/a.ts', "import { x } from '../../chat/common/controller';\nexport const y = x;\n", /must not import/);
   });
 
   it('the native adapters (chat/native) reach the key, charges and client only through the turn pipeline', async () => {

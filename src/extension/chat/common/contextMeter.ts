@@ -1,8 +1,8 @@
 // Feeds the context meter and the boundary line of the chat: what the next request would hold
 // (the draft in the box, its attachments, the instructions and the earlier turns that fit)
 // against the model's budget. VS Code-free; posts only when the figures change.
-import { assembleMessage, toContextMeter, type Attachment, type ChatSession, type RequestBudget } from '../../core';
-import type { HostMessage } from '../../protocol';
+import { assembleMessage, toContextMeter, type Attachment, type ChatSession, type RequestBudget } from '../../../core';
+import type { HostMessage } from '../../../protocol';
 
 export interface ContextMeterDeps {
   session: ChatSession;

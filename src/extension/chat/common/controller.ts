@@ -2,8 +2,8 @@
 // webview protocol, and the one place that checks busy, key and model before a send.
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, outOfCreditsCard, sendGate, type GateInput, type GateVerdict, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent } from '../../core';
-import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView } from '../../protocol';
+import { canAfford, clearQueue, outOfCreditsCard, sendGate, type GateInput, type GateVerdict, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent } from '../../../core';
+import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView } from '../../../protocol';
 import { conversationMessageOf, eventMessages } from './presenter';
 import { loadQueue, saveQueue, type QueueStore } from './savedQueue';
 

@@ -1,8 +1,8 @@
 // What the webview is told, built from the session's state and events: the one translation from
 // the domain's messages to the protocol's views (values the webview would refuse are left out or
 // cut, never the message). VS Code-free.
-import { toConversationView, type ChatSession, type SessionEvent, type StoredMessage } from '../../core';
-import { MAX_MODEL_ID, MAX_NOTICE, MAX_REASONING, clip, type ChatStatus, type HostMessage, type MessageView, type ReplyMeta } from '../../protocol';
+import { toConversationView, type ChatSession, type SessionEvent, type StoredMessage } from '../../../core';
+import { MAX_MODEL_ID, MAX_NOTICE, MAX_REASONING, clip, type ChatStatus, type HostMessage, type MessageView, type ReplyMeta } from '../../../protocol';
 
 const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 

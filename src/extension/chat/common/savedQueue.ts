@@ -1,6 +1,6 @@
 // The queue of the current conversation, kept between windows with the conversation it belongs
 // to, so a reload does not lose what was typed. VS Code-free (the store is the workspace's state).
-import { restoreQueue, type MessageQueue } from '../../core';
+import { restoreQueue, type MessageQueue } from '../../../core';
 
 /** Where the queue of a conversation is kept between windows (the workspace's state). */
 export interface QueueStore {

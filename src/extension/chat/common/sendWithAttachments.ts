@@ -1,7 +1,7 @@
 // A message from the chat with the chips above its box: the attachments go with it, and their
 // chips go once the message is in the conversation or in the queue (else they would be sent again
 // with the next message). On any refusal the chips stay. VS Code-free, unit-tested directly.
-import { assembleMessage, type Attachment, type ChatSession } from '../../core';
+import { assembleMessage, type Attachment, type ChatSession } from '../../../core';
 import type { ChatController, SendOutcome } from './controller';
 
 /** The chips of the next message (ContextAttachments satisfies it). */
