@@ -53,6 +53,8 @@ const SKIP_BUILD = process.argv.includes('--skip-build');
 const SERVICE_PART = 40;
 
 const CLOSING = 'That’s the gist ✓ — ask a follow-up and I’ll go deeper.';
+/** @aichat's note at the end of a reply it cut (the rest is offered in AI Chat). */
+const CUT_NOTE = /the Chat view shows its beginning/;
 
 interface Metrics {
   task: number;
@@ -70,6 +72,8 @@ interface Result {
   lastLineS?: number;
   /** Seconds to the middle of the reply (its middle "Part N" heading shown). */
   halfS?: number;
+  /** The reply was cut: `lastLineS` is when the cut's note showed. */
+  cut?: boolean;
   /** The highest "Part N" heading shown when the run stopped, and the reply's last. */
   shownPart?: number;
   lastPart?: number;
@@ -177,11 +181,13 @@ async function measure(browser: Browser, demo: Demo, surface: Surface, kb: numbe
     let text = '';
     let lastLineS: number | undefined;
     let halfS: number | undefined;
+    let cut = false;
     const deadline = tSend + TIMEOUT_S * 1000;
     while (Date.now() < deadline) {
       text = await read();
       if (halfS === undefined && lastPartOf(text) >= lastPart / 2) halfS = (Date.now() - tSend) / 1000;
-      if (text.includes(CLOSING) && lastPartOf(text) >= lastPart) {
+      cut = CUT_NOTE.test(text);
+      if (cut || (text.includes(CLOSING) && lastPartOf(text) >= lastPart)) {
         lastLineS = (Date.now() - tSend) / 1000;
         break;
       }
@@ -197,6 +203,7 @@ async function measure(browser: Browser, demo: Demo, surface: Surface, kb: numbe
       parts,
       lastLineS,
       halfS,
+      cut,
       shownPart: lastPartOf(text),
       lastPart,
       toLastLine: minus(atLast, start),
@@ -212,7 +219,12 @@ const s = (x: number) => `${x.toFixed(2)} s`;
 const fmtM = (m: Metrics) => `${s(m.task)} (script ${m.script.toFixed(2)}, layout ${m.layout.toFixed(2)}, style ${m.style.toFixed(2)})`;
 
 function line(r: Result): string {
-  const shown = r.lastLineS !== undefined ? s(r.lastLineS) : `not after ${TIMEOUT_S} s (Part ${r.shownPart} of ${r.lastPart} shown)`;
+  const shown =
+    r.lastLineS === undefined
+      ? `not after ${TIMEOUT_S} s (Part ${r.shownPart} of ${r.lastPart} shown)`
+      : r.cut
+        ? `cut, its note at ${s(r.lastLineS)} (Part ${r.shownPart} of ${r.lastPart} shown)`
+        : s(r.lastLineS);
   return (
     `  ${r.surface.padEnd(26)} ${String(r.kb).padStart(4)} KB (${r.chars} chars, ${r.parts} parts): half ${r.halfS !== undefined ? s(r.halfS) : '-'}, last line ${shown}; ` +
     `renderer main thread to the last line ${fmtM(r.toLastLine)}` +
@@ -223,7 +235,7 @@ function line(r: Result): string {
 function ratio(view: Result, panel: Result): string {
   const t = view.lastLineS !== undefined && panel.lastLineS ? `${(view.lastLineS / panel.lastLineS).toFixed(1)}x` : `> ${(TIMEOUT_S / (panel.lastLineS ?? 1)).toFixed(0)}x`;
   const cpu = `${(view.toQuiet.task / Math.max(panel.toQuiet.task, 1e-3)).toFixed(1)}x`;
-  return `  ratio Chat view / panel at ${view.kb} KB: time to the last line ${t}, renderer main-thread time ${cpu}${view.lastLineS === undefined ? ' (the Chat view figure stops at the timeout)' : ''}`;
+  return `  ratio Chat view / panel at ${view.kb} KB: time to the last line ${t}, renderer main-thread time ${cpu}${view.lastLineS === undefined ? ' (the Chat view figure stops at the timeout)' : view.cut ? ' (the Chat view shows the reply cut, with its note)' : ''}`;
 }
 
 async function main(): Promise<void> {
@@ -293,7 +305,7 @@ async function main(): Promise<void> {
     console.log(`The Chat view with the reply streamed at ${RATE_KBPS} KB/s: one update per ${EVERY_MS.map((e) => (e === 0 ? `${SERVICE_PART}-character part` : `${e} ms`)).join(' / ')}:`);
     for (const r of coalesced) console.log(line(r));
   }
-  const fig = (r: Result) => `${r.surface.includes('update') ? `${r.surface.replace(/\D+/g, '')}ms:` : r.surface.includes('part') ? 'part:' : ''}${r.kb}KB:lastLine=${r.lastLineS?.toFixed(2) ?? 'timeout'},task=${r.toQuiet.task.toFixed(2)}`;
+  const fig = (r: Result) => `${r.surface.includes('update') ? `${r.surface.replace(/\D+/g, '')}ms:` : r.surface.includes('part') ? 'part:' : ''}${r.kb}KB:lastLine=${r.lastLineS?.toFixed(2) ?? 'timeout'}${r.cut ? '(cut)' : ''},task=${r.toQuiet.task.toFixed(2)}`;
   console.log(`native: panel ${results.filter((r) => r.surface === PANEL.name).map(fig).join(' ')} chatview ${results.filter((r) => r.surface === CHAT_VIEW.name).map(fig).join(' ')} coalesced ${coalesced.map(fig).join(' ')}`);
 }
 
