@@ -42,10 +42,12 @@ export class InlineEditor implements vscode.Disposable {
     return [
       this,
       vscode.languages.registerCodeLensProvider({ pattern: '**' }, this.lenses),
-      vscode.commands.registerCommand('aiChat.editSelection', async () => {
+      // Returns what the edit ended as (for tests and callers such as the lightbulb).
+      vscode.commands.registerCommand('aiChat.editSelection', async (): Promise<EditOutcome> => {
         const editor = vscode.window.activeTextEditor;
-        if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: open a file and select the code to edit first.'));
-        await this.edit(editor);
+        if (editor) return this.edit(editor);
+        void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: open a file and select the code to edit first.'));
+        return 'refused';
       }),
       vscode.commands.registerCommand('aiChat.keepEdit', (uri?: vscode.Uri) => this.finish(review(uri), true)),
       vscode.commands.registerCommand('aiChat.undoEdit', (uri?: vscode.Uri) => this.finish(review(uri), false)),
@@ -55,6 +57,11 @@ export class InlineEditor implements vscode.Disposable {
         for (const c of this.streaming.values()) c.abort();
       }),
     ];
+  }
+
+  /** Whether a reply for the document `uri` is streaming. */
+  isStreaming(uri: vscode.Uri): boolean {
+    return this.streaming.has(uri.toString());
   }
 
   /** The review of the document `uri` (or of the only one running). */

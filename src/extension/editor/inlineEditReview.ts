@@ -67,7 +67,8 @@ export class InlineEditReview implements vscode.Disposable {
     onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
   ): Promise<InlineEditReview | undefined> {
     const r = new InlineEditReview(document, offset, original, proposed, onEnd);
-    if (!(await r.replace(0, splitLines(original).length, proposed))) {
+    const range = new vscode.Range(document.positionAt(offset), document.positionAt(offset + original.length));
+    if (!(await r.replace(range, proposed))) {
       r.dispose();
       return undefined;
     }
@@ -102,9 +103,10 @@ export class InlineEditReview implements vscode.Disposable {
     return at ?? pending[0];
   }
 
-  private async replace(start: number, end: number, text: string): Promise<boolean> {
+  /** Replaces `range` of the document with `text` (one edit, one undo step). */
+  private async replace(range: vscode.Range, text: string): Promise<boolean> {
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(this.document.uri, this.rangeOf(start, end), text);
+    edit.replace(this.document.uri, range, text);
     this.applying = true;
     try {
       const ok = await vscode.workspace.applyEdit(edit);
@@ -148,7 +150,7 @@ export class InlineEditReview implements vscode.Disposable {
   async undo(i: number): Promise<boolean> {
     const { line, count } = this.review.where(i);
     const planned: LineEdit = { start: line, end: line + count, text: this.review.hunks[i].removed.join('') };
-    if (!(await this.replace(planned.start, planned.end, planned.text))) return false;
+    if (!(await this.replace(this.rangeOf(planned.start, planned.end), planned.text))) return false;
     this.review.undo(i);
     this.afterDecision();
     return true;
@@ -189,7 +191,7 @@ export class InlineEditReview implements vscode.Disposable {
       }
     }
     const current = this.review.current();
-    if (current !== target && !(await this.replace(0, splitLines(current).length, target))) return false;
+    if (current !== target && !(await this.replace(this.rangeOf(0, splitLines(current).length), target))) return false;
     this.end('undone', false);
     return true;
   }

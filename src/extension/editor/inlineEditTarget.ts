@@ -1,5 +1,7 @@
 // What an edit in the editor works on: the selected lines (or the block around the cursor) of a
 // document it may change. Read-only documents, output panes and other non-file documents are refused.
+import { access, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import * as vscode from 'vscode';
 import { enclosingBlock } from '../../core/edit/prompt';
 import type { EditRegion } from '../../core/edit/extract';
@@ -19,6 +21,19 @@ export interface EditTarget {
   lines: string[];
 }
 
+/** Whether a file on this machine's disk may be written (a file nobody may write counts as read-only, also for root). */
+async function writable(file: string): Promise<boolean> {
+  try {
+    const st = await stat(file);
+    if ((st.mode & 0o222) === 0) return false;
+    await access(file, constants.W_OK);
+    return true;
+  } catch (err) {
+    // Not on disk (yet): the edit goes to the open document.
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 /** Why `document` cannot be edited (a sentence for the user), or undefined when it can. */
 export async function refusal(document: vscode.TextDocument): Promise<string | undefined> {
   const scheme = document.uri.scheme;
@@ -27,6 +42,9 @@ export async function refusal(document: vscode.TextDocument): Promise<string | u
     return vscode.l10n.t('AI Chat edits only files and untitled files; "{0}" is not one. Copy the text into a file to edit it.', document.uri.toString(true));
   }
   if (vscode.workspace.fs.isWritableFileSystem(scheme) === false) return vscode.l10n.t('This document is read-only, so AI Chat cannot edit it.');
+  if (scheme === 'file' && !(await writable(document.uri.fsPath))) {
+    return vscode.l10n.t('This file is read-only, so AI Chat cannot edit it. Make it writable and try again.');
+  }
   if (scheme !== 'untitled' && scheme !== 'vscode-notebook-cell') {
     try {
       const stat = await vscode.workspace.fs.stat(document.uri);
