@@ -83,7 +83,8 @@ async function run(kind: Kind, n: number): Promise<Figures> {
 }
 
 async function main(): Promise<void> {
-  await run('f', 1000); // warm-up (first connection, compilation), not printed
+  // Warm-up (first connection, compilation of each path), not printed.
+  for (const kind of ['f', 'unknown', 'side'] as const) await run(kind, 5000);
   const all: Figures[] = [];
   for (const kind of ['f', 'unknown', 'side'] as const) {
     for (const n of COUNTS) {
