@@ -302,7 +302,7 @@ export class ChatPanelController implements vscode.Disposable {
       show: () => this.show(),
       currentRemoved: () => {
         // Its queued messages go with it.
-        this.controller.dropQueueOf(this.session.conversation.id);
+        this.controller.queued.drop(this.session.conversation.id);
         return this.session.newChat();
       },
       logger: this.deps.logger,

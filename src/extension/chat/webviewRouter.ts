@@ -107,13 +107,13 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
       case 'continue':
         return controller.continueReply();
       case 'queueRemove':
-        return controller.queueRemove(msg.id);
+        return controller.queued.remove(msg.id);
       case 'queueEdit':
         return controller.queueEdit(msg.id, msg.text);
       case 'queueResume':
         return controller.queueResume();
       case 'queueClear':
-        return controller.queueClear();
+        return controller.queued.clear();
       case 'dropUris':
         await attachments.addDropped(msg.uris, msg.total, msg.outsideFiles);
         return;

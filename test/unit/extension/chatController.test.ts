@@ -152,7 +152,7 @@ describe('chat controller', () => {
     const q = lastQueue();
     assert.ok(q?.type === 'queue' && q.state === 'waiting');
     assert.deepEqual(q.items.map((i) => [i.text, i.cost]), [['second', 1], ['third', 1], ['fourth', 1]]);
-    t.controller.queueRemove(q.items[1].id);
+    t.controller.queued.remove(q.items[1].id);
     await t.controller.queueEdit(q.items[2].id, 'fourth, edited');
     t.session.stop();
     await first;
@@ -203,7 +203,7 @@ describe('chat controller', () => {
     while (!t.posted.some((m) => m.type === 'streamChunk')) await new Promise((r) => setImmediate(r));
     await t.controller.send('later');
     assert.ok(t.controller.initialMessages().some((m) => m.type === 'queue' && m.items.length === 1));
-    t.controller.queueClear();
+    t.controller.queued.clear();
     t.session.stop();
     await first;
     await new Promise((r) => setTimeout(r, 10));
@@ -370,6 +370,86 @@ describe('chat controller: the queue across a reload, its model, and the limits'
     await tick();
     assert.deepEqual(after.requests, ['typed while the reply streams', 'and another one']);
     assert.equal(saved.value, undefined, 'an empty queue is not kept');
+  });
+
+  it('queued messages stay with their conversation: New Chat holds them there, Resume sends nothing into the new one, and they come back with it; a Delete drops them', async () => {
+    const saved: { value: unknown } = { value: undefined };
+    const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
+    const t = setup({ gated: true, queueStore });
+    const first = t.controller.send('first question of conversation A');
+    await tick();
+    assert.equal(await t.controller.send('my home address (queued in A)'), 'queued');
+    const a = t.session.conversation.id;
+    const leaving = t.session.newChat();
+    t.releases.shift()?.();
+    await first;
+    await leaving;
+    const shown = () => [...t.posted].reverse().find((m) => m.type === 'queue');
+    const inB = shown();
+    assert.ok(inB?.type === 'queue' && inB.items.length === 0, 'the new conversation shows no queue of A');
+    await t.controller.queueResume();
+    await tick();
+    assert.deepEqual(t.requests, ['first question of conversation A'], 'Resume in B sends nothing of A');
+    assert.deepEqual((saved.value as Array<{ conversationId: string }>).map((e) => e.conversationId), [a], 'kept with A');
+    // Back to A: its queue comes back, held.
+    assert.ok(await t.session.open(a));
+    const back = shown();
+    assert.ok(back?.type === 'queue' && back.state === 'stopped');
+    assert.deepEqual(back.items.map((i) => i.text), ['my home address (queued in A)']);
+    // A is deleted: its queue goes with it, from the chat and from the workspace's state.
+    t.controller.queued.drop(a);
+    const gone = shown();
+    assert.ok(gone?.type === 'queue' && gone.items.length === 0);
+    assert.equal(saved.value, undefined, 'the workspace state keeps no text of a deleted conversation');
+  });
+
+  it('a queued message is fitted to the budget of the model it goes with, not the selected one', async () => {
+    const sent: Array<{ model: string; chars: number }> = [];
+    const storage = new MemoryConversationStorage();
+    const store = new ConversationStore(storage);
+    fill(store, 40, 2_000);
+    let release: () => void = () => undefined;
+    const backend: ChatBackend = {
+      chat: () => Promise.reject(new Error('not used')),
+      chatStream: async (req) => {
+        sent.push({ model: req.model, chars: req.messages.reduce((n, m) => n + m.content.length, 0) });
+        const wait = sent.length === 1 ? new Promise<void>((r) => (release = r)) : undefined;
+        return { abort() {}, async *[Symbol.asyncIterator]() { if (wait) await wait; yield* events('ok'); } };
+      },
+    };
+    const settings = { model: 'big-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
+    const budgets: Record<string, number> = { 'big-chat': 100_000, 'small-chat': 3_072 };
+    const session = new ChatSession({
+      store,
+      turns: directTurns(() => backend),
+      settings: () => ({ ...settings, stream: true, systemPrompt: '' }),
+      modelCost: () => 1,
+      contextBudget: (id) => budgets[id] ?? 100_000,
+      onEvent: (e) => controller.onSessionEvent(e),
+      flushIntervalMs: 0,
+    });
+    const controller: ChatController = new ChatController({
+      session,
+      settings: () => settings,
+      models: () => ({ models: undefined, loading: false, error: undefined, costOf: () => 1 }),
+      hasKey: () => true,
+      loadKey: async () => true,
+      pickModel: async () => true,
+      notifyBusy: () => undefined,
+      post: () => undefined,
+    });
+    settings.model = 'big-chat';
+    const first = controller.send('first');
+    await tick();
+    settings.model = 'small-chat';
+    assert.equal(await controller.send('queued with small-chat'), 'queued');
+    settings.model = 'big-chat'; // selected again before the queued message goes
+    release();
+    await first;
+    for (let i = 0; i < 20 && sent.length < 2; i++) await tick();
+    assert.equal(sent[1]?.model, 'small-chat');
+    assert.ok(sent[1].chars / 4 <= budgets['small-chat'], `about ${Math.round(sent[1].chars / 4)} tokens sent to small-chat, its budget ${budgets['small-chat']}`);
+    assert.ok(sent[0].chars > sent[1].chars * 4, 'the big model got far more of the conversation');
   });
 
   it("does not take another conversation's queue", async () => {

@@ -1,11 +1,13 @@
 // The chat controller: the one translator between the session's domain events and the
-// webview protocol, and the one place that checks busy, key and model before a send.
+// webview protocol; a send is judged by the one gate (core/chat/sendGate.ts).
 // VS Code-free (its surfaces, settings and prompts are injected), so it is unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import { canAfford, clearQueue, outOfCreditsCard, sendGate, type GateInput, type GateVerdict, type OutOfCreditsCard, editQueued, emptyQueue, enqueue, errorToView, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, toModelSummaries, type ChatSession, type ModelLike, type SessionEvent } from '../../../core';
-import { MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_QUEUED, MAX_TEXT, clip, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView } from '../../../protocol';
-import { conversationMessageOf, eventMessages } from './presenter';
-import { loadQueue, saveQueue, type QueueStore } from './savedQueue';
+import { canAfford, sendGate, type GateInput, type GateVerdict, type ChatSession, type ModelLike, type SessionEvent } from '../../../core';
+import { MAX_QUEUED, MAX_TEXT, type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView } from '../../../protocol';
+import { conversationMessageOf, eventMessages, settingsView } from './presenter';
+import { ConversationQueue } from './conversationQueue';
+import { OutOfCreditsCardState } from './outOfCreditsCard';
+import type { QueueStore } from './savedQueue';
 
 export { messageView } from './presenter';
 
@@ -51,102 +53,46 @@ export interface ChatControllerDeps {
 }
 
 export class ChatController {
-  private queue: MessageQueue = emptyQueue();
-  /** The conversation the queued messages belong to: they never go into another one. */
-  private queueOf: string | undefined;
-  private queueSeq = 0;
-  private outOfCredits = false;
+  /** The messages typed while a reply streams, with their conversation (remove, clear, drop go straight to it). */
+  readonly queued: ConversationQueue;
+  /** The out-of-credits card. */
+  private readonly card = new OutOfCreditsCardState();
 
-  constructor(private readonly deps: ChatControllerDeps) {}
+  constructor(private readonly deps: ChatControllerDeps) {
+    this.queued = new ConversationQueue({ current: () => deps.session.conversation.id, post: (m) => deps.post(m), ...(deps.queueStore ? { store: deps.queueStore } : {}) });
+  }
 
   queueMessage(): HostMessage {
-    const q = this.queue;
-    return { type: 'queue', items: q.items.map((m) => ({ id: m.id, text: m.text, ...(m.cost !== undefined ? { cost: m.cost } : {}) })), state: q.state, ...(q.reason ? { reason: q.reason } : {}) };
-  }
-
-  private setQueue(q: MessageQueue): void {
-    this.queue = q;
-    this.saveQueue();
-    this.deps.post(this.queueMessage());
-  }
-
-  /** The queue is kept with the conversation it belongs to (nothing when empty). */
-  private saveQueue(): void {
-    if (this.deps.queueStore) saveQueue(this.deps.queueStore, this.queueOf ?? this.deps.session.conversation.id, this.queue);
-  }
-
-  /**
-   * The conversation of the last window was reopened: its queue comes back, held (stopped) until
-   * the user sends it on, edits or clears it. A queue of another conversation is not taken.
-   */
-  private restoreSavedQueue(): void {
-    const saved = this.deps.queueStore && loadQueue(this.deps.queueStore, this.deps.session.conversation.id);
-    if (!saved) return;
-    this.queueOf = this.deps.session.conversation.id;
-    this.queueSeq = Math.max(this.queueSeq, saved.lastSeq);
-    this.setQueue({ ...saved.queue, reason: l10n.t('Not sent before the window closed') });
-  }
-
-  /**
-   * The chat shows another conversation (new, opened, restored, deleted): the queue of the one left
-   * is kept with it, held, and never sent into this one; this one's own kept queue comes back.
-   */
-  private followConversation(): void {
-    const current = this.deps.session.conversation.id;
-    if (this.queue.items.length > 0 && this.queueOf !== undefined && this.queueOf !== current) {
-      this.queue = stopQueue(this.queue, l10n.t('Not sent before you left this conversation'));
-      this.saveQueue();
-      this.queue = emptyQueue();
-      this.queueOf = undefined;
-      this.deps.post(this.queueMessage());
-    }
-    if (this.queue.items.length === 0) this.restoreSavedQueue();
-  }
-
-  /** A conversation was deleted: its queued messages go with it (in memory and in the workspace's state). */
-  dropQueueOf(conversationId: string): void {
-    const store = this.deps.queueStore;
-    if (store && loadQueue(store, conversationId)) store.save(undefined);
-    if (this.queueOf === conversationId) {
-      this.queueOf = undefined;
-      this.setQueue(clearQueue());
-    }
-  }
-
-  queueRemove(id: string): void {
-    this.setQueue(removeQueued(this.queue, id));
+    return this.queued.message();
   }
 
   async queueEdit(id: string, text: string): Promise<void> {
     if (this.deps.holdsKey && (await this.deps.holdsKey(text))) {
       // The card goes back to the text it had.
-      this.deps.post(this.queueMessage());
+      this.queued.show();
       this.deps.notifyHoldsKey?.();
       return;
     }
-    this.setQueue(editQueued(this.queue, id, text));
-  }
-
-  queueClear(): void {
-    this.setQueue(clearQueue());
+    this.queued.edit(id, text);
   }
 
   /** Resume after a failure or Stop: sends the next message now when no reply runs. */
   async queueResume(): Promise<void> {
-    this.setQueue(resumeQueue(this.queue));
+    this.queued.resume();
     if (!this.deps.session.busy) await this.sendNextQueued();
   }
 
   private async sendNextQueued(): Promise<void> {
-    const { queue, next } = takeNext(this.queue);
-    if (!next) return;
+    const first = this.queued.peek();
+    if (!first) return;
     const total = this.deps.balanceTotal?.();
-    if (total !== undefined && !canAfford(total, next.cost)) {
-      this.setQueue(stopQueue(this.queue, l10n.t('Not enough credits for the next message.')));
+    if (total !== undefined && !canAfford(total, first.cost)) {
+      this.queued.stop(l10n.t('Not enough credits for the next message.'));
       this.showOutOfCredits();
       return;
     }
-    this.setQueue(queue);
+    const next = this.queued.next();
+    if (!next) return;
     // Sent with the model and price its card showed.
     await this.send(next.text, next.model);
   }
@@ -163,54 +109,31 @@ export class ChatController {
   settings(): ChatSettings {
     const s = this.deps.settings();
     const models = this.deps.models();
-    // Strings that come from settings are cut to what the webview takes (it drops a whole snapshot otherwise).
-    const rawNotice = this.deps.addressNotice?.();
-    const notice = rawNotice === undefined ? undefined : clip(rawNotice, MAX_NOTICE);
-    const shown = this.deps.instructions?.();
-    const instructions = shown ? { ...shown, name: clip(shown.name, MAX_INSTRUCTIONS_NAME), text: clip(shown.text, MAX_NOTICE) } : undefined;
-    const rawModelNotice = this.deps.modelNotice?.();
-    const modelNotice = rawModelNotice === undefined ? undefined : clip(rawModelNotice, MAX_NOTICE);
-    return {
-      models: toModelSummaries(models.models ?? []),
-      modelsLoading: models.loading,
-      ...(models.error !== undefined && !models.models ? { modelsError: models.error } : {}),
-      selectedModel: s.model,
-      selectedModelCost: s.model ? models.costOf(s.model) : null,
-      search: s.search,
-      temperature: s.temperature,
-      fontSize: s.fontSize,
+    return settingsView({
+      settings: s,
+      models,
       hasKey: this.deps.hasKey(),
-      ...(notice ? { addressNotice: notice } : {}),
-      ...(modelNotice ? { modelNotice } : {}),
-      ...(instructions ? { instructions } : {}),
-      ...this.outOfCreditsView(s.model, models),
-    };
+      addressNotice: this.deps.addressNotice?.(),
+      modelNotice: this.deps.modelNotice?.(),
+      instructions: this.deps.instructions?.(),
+      outOfCredits: this.card.view(this.deps.balanceTotal?.(), s.model, models),
+    });
   }
 
   /** The out-of-credits card is open (the panel sends settings when the balance changes). */
   get outOfCreditsOpen(): boolean {
-    return this.outOfCredits;
+    return this.card.open;
   }
 
   /** A message the balance could not pay (refused here or by the service): the card in the chat. */
   showOutOfCredits(): void {
-    this.outOfCredits = true;
+    this.card.open = true;
     this.settingsChanged();
   }
 
   dismissOutOfCredits(): void {
-    this.outOfCredits = false;
+    this.card.open = false;
     this.settingsChanged();
-  }
-
-  /** The card while the balance cannot pay the selected model; it closes once it can. */
-  private outOfCreditsView(model: string, models: ReturnType<ChatControllerDeps['models']>): { outOfCredits?: OutOfCreditsCard } {
-    if (!this.outOfCredits) return {};
-    const total = this.deps.balanceTotal?.();
-    if (total === undefined) return {};
-    const card = outOfCreditsCard(total, model, model ? models.costOf(model) : null, models.models ?? []);
-    if (!card) this.outOfCredits = false;
-    return card ? { outOfCredits: { ...card, model: clip(card.model, MAX_MODEL_ID) } } : {};
   }
 
   /**
@@ -239,11 +162,11 @@ export class ChatController {
   /** Called with every event of the session. */
   onSessionEvent(event: SessionEvent): void {
     for (const m of this.toMessages(event)) this.deps.post(m);
-    if (event.type === 'conversationChanged') this.followConversation();
-    if (event.type !== 'turnEnded' || this.queue.items.length === 0) return;
+    if (event.type === 'conversationChanged') this.queued.follow(event.restored === true);
+    if (event.type !== 'turnEnded' || this.queued.length === 0) return;
     // A reply that did not complete (error, 402, network, Stop) holds the queue until the user resumes it.
     if (event.message.status !== 'complete') {
-      this.setQueue(stopQueue(this.queue, event.message.status === 'stopped' ? l10n.t('Stopped') : l10n.t('The reply failed')));
+      this.queued.stop(event.message.status === 'stopped' ? l10n.t('Stopped') : l10n.t('The reply failed'));
       return;
     }
     setTimeout(() => void this.sendNextQueued(), 0);
@@ -278,7 +201,7 @@ export class ChatController {
       models: models.models,
       cost: target ? models.costOf(target) : null,
       balance: this.deps.balanceTotal?.(),
-      ...(queueing ? { busy: this.deps.session.busy, canQueue: this.queue.items.length < MAX_QUEUED } : {}),
+      ...(queueing ? { busy: this.deps.session.busy, canQueue: this.queued.length < MAX_QUEUED } : {}),
     };
     return sendGate(input);
   }
@@ -303,45 +226,25 @@ export class ChatController {
       // model (and price) the card shows.
       const queuedModel = model ?? this.deps.settings().model;
       const cost = this.deps.models().costOf(queuedModel);
-      if (this.queue.items.length === 0) this.queueOf = session.conversation.id;
-      this.setQueue(enqueue(this.queue, { id: `q${++this.queueSeq}`, text, model: queuedModel, ...(cost !== null ? { cost } : {}) }));
+      this.queued.add(text, queuedModel, cost);
       return 'queued';
     }
-    switch (verdict.reason) {
-      case 'tooLong':
-        // Over what the chat can show or queue: it stays in the box (the panel puts back what the user typed).
-        this.deps.post({ type: 'restoreInput', text });
-        this.deps.notifyTooLong?.(text.length, MAX_TEXT);
-        break;
-      case 'busy':
-        this.deps.post({ type: 'restoreInput', text });
-        this.deps.notifyBusy();
-        break;
-      case 'noModel':
-        this.deps.post({ type: 'restoreInput', text });
-        this.settingsChanged();
-        break;
-      case 'cannotPay': {
-        this.deps.post({ type: 'restoreInput', text });
-        const total = this.deps.balanceTotal?.() ?? 0;
-        this.deps.notifyCannotPay?.(this.deps.models().costOf(model || this.deps.settings().model) ?? 0, total);
+    const reason = verdict.reason;
+    if (reason === 'tooLong' || reason === 'busy' || reason === 'noModel' || reason === 'cannotPay') {
+      // The text stays in the box; a notification, the model list or the out-of-credits card says why.
+      this.deps.post({ type: 'restoreInput', text });
+      if (reason === 'tooLong') this.deps.notifyTooLong?.(text.length, MAX_TEXT);
+      else if (reason === 'busy') this.deps.notifyBusy();
+      else if (reason === 'noModel') this.settingsChanged();
+      else {
+        this.deps.notifyCannotPay?.(this.deps.models().costOf(model || this.deps.settings().model) ?? 0, this.deps.balanceTotal?.() ?? 0);
         this.showOutOfCredits();
-        break;
       }
-      case 'noKey':
-        session.rejectSend(text, errorToView({ kind: 'auth', code: 'MISSING_API_KEY' }, this.deps.settings().baseUrl));
-        break;
-      case 'holdsKey':
-        // Checked before anything keeps the text (the queue, the conversation file, the service): not kept for Retry either.
-        session.rejectSend(text, verdict.error, false);
-        break;
-      case 'systemPromptHoldsKey':
-      case 'instructionsHoldKey':
-      case 'unusableModel':
-      case 'overBudget':
-        session.rejectSend(text, verdict.error);
-        break;
+      return 'refused';
     }
+    // The chat shows the gate's error; a text that holds the key is checked before anything keeps it
+    // (the queue, the conversation file, the service) and is not kept for Retry either.
+    session.rejectSend(text, verdict.error, reason !== 'holdsKey');
     return 'refused';
   }
 

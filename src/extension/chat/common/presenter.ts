@@ -1,8 +1,11 @@
 // What the webview is told, built from the session's state and events: the one translation from
 // the domain's messages to the protocol's views (values the webview would refuse are left out or
 // cut, never the message). VS Code-free.
-import { toConversationView, type ChatSession, type SessionEvent, type StoredMessage } from '../../../core';
-import { MAX_MODEL_ID, MAX_NOTICE, MAX_REASONING, clip, type ChatStatus, type HostMessage, type MessageView, type ReplyMeta } from '../../../protocol';
+import { toConversationView, toModelSummaries, type ChatSession, type ModelLike, type OutOfCreditsCard, type SessionEvent, type StoredMessage } from '../../../core';
+import {
+  MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_REASONING, clip,
+  type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView, type MessageView, type ReplyMeta,
+} from '../../../protocol';
 
 const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 
@@ -69,4 +72,40 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
       // The charge reaches the reply as messageChanged; the settlement itself shows nothing.
       return [];
   }
+}
+
+/** What the settings snapshot is made of: the settings, the models, the key, the notices, the card. */
+export interface SettingsViewInput {
+  settings: { model: string; search: boolean; temperature: number; fontSize: number };
+  models: { models: readonly ModelLike[] | undefined; loading: boolean; error: string | undefined; costOf(id: string): number | null };
+  hasKey: boolean;
+  addressNotice: string | undefined;
+  modelNotice: string | undefined;
+  instructions: InstructionsView | undefined;
+  outOfCredits: OutOfCreditsCard | undefined;
+}
+
+/** The settings snapshot the chat shows; strings from settings cut to what the webview takes (it drops a whole snapshot otherwise). */
+export function settingsView(input: SettingsViewInput): ChatSettings {
+  const { settings: s, models } = input;
+  const notice = input.addressNotice === undefined ? undefined : clip(input.addressNotice, MAX_NOTICE);
+  const shown = input.instructions;
+  const instructions = shown ? { ...shown, name: clip(shown.name, MAX_INSTRUCTIONS_NAME), text: clip(shown.text, MAX_NOTICE) } : undefined;
+  const modelNotice = input.modelNotice === undefined ? undefined : clip(input.modelNotice, MAX_NOTICE);
+  const card = input.outOfCredits;
+  return {
+    models: toModelSummaries(models.models ?? []),
+    modelsLoading: models.loading,
+    ...(models.error !== undefined && !models.models ? { modelsError: models.error } : {}),
+    selectedModel: s.model,
+    selectedModelCost: s.model ? models.costOf(s.model) : null,
+    search: s.search,
+    temperature: s.temperature,
+    fontSize: s.fontSize,
+    hasKey: input.hasKey,
+    ...(notice ? { addressNotice: notice } : {}),
+    ...(modelNotice ? { modelNotice } : {}),
+    ...(instructions ? { instructions } : {}),
+    ...(card ? { outOfCredits: { ...card, model: clip(card.model, MAX_MODEL_ID) } } : {}),
+  };
 }
