@@ -8,7 +8,8 @@ import { budgetForModel, ChatSession, ConversationStore } from '../core';
 import { BalanceService } from './account/balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController, type ChatPanelDeps } from './chat/chatPanel';
 import { ClientProvider } from './platform/clientProvider';
-import { registerCommands } from './commands';
+import { registerAccountCommands } from './account/accountCommands';
+import { registerChatCommands } from './chat/chatCommands';
 import { registerContextCommands } from './editor/contextCommands';
 import { CreditsService } from './account/credits';
 import { registerEditorPromptCommands } from './editor/editorPromptCommands';
@@ -84,8 +85,10 @@ export function activate(context: vscode.ExtensionContext): void {
     editors,
     credits,
     apply,
-    ...registerCommands({ config, keys, models, balance, clients, address, logger, credits, get chat() { return lazy.chat; } }),
-    ...registerEditorPromptCommands(() => lazy.chat),
+    // Each room registers its own commands.
+    ...registerAccountCommands({ config, keys, models, balance, clients, address, logger, credits }),
+    ...registerChatCommands(() => lazy.chat, logger),
+    ...registerEditorPromptCommands(() => lazy.chat, logger),
     ...registerProblemHelp({ turns, chat: () => lazy.chat }),
     ...registerInlineEdit({ turns, logger, state: context.globalState }),
     ...[

@@ -1,8 +1,11 @@
-// Editor context submenu "AI Chat": Explain, Fix and Write Tests put an editable prompt with
+// The editor's chat commands. Send Selection sends the selection (with an optional question);
+// the editor context submenu "AI Chat": Explain, Fix and Write Tests put an editable prompt with
 // the selection into the chat's message box and focus it; nothing is sent until the user sends.
 import * as vscode from 'vscode';
-import { buildEditorPrompt, detectTestFramework, type EditorPromptKind, type ProblemSeverity, type SelectionProblem, type TestFramework } from '../../core';
+import { buildEditorPrompt, formatSelectionMessage, detectTestFramework, type EditorPromptKind, type ProblemSeverity, type SelectionProblem, type TestFramework } from '../../core';
 import type { ChatPanelController } from '../chat/chatPanel';
+import type { Logger } from '../platform/log';
+import { registerSafely } from '../platform/commands';
 
 const COMMANDS: Record<string, EditorPromptKind> = {
   'aiChat.explainSelection': 'explain',
@@ -10,18 +13,43 @@ const COMMANDS: Record<string, EditorPromptKind> = {
   'aiChat.writeTests': 'tests',
 };
 
-/** `chat`: the chat, built on its first use. */
-export function registerEditorPromptCommands(chat: () => ChatPanelController): vscode.Disposable[] {
-  return Object.entries(COMMANDS).map(([id, kind]) =>
-    vscode.commands.registerCommand(id, async () => {
-      try {
-        await insertEditorPrompt(chat(), kind);
-      } catch (err) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat: {0}', err instanceof Error ? err.message : String(err)));
-      }
-    }),
-  );
+/** The editor room's chat commands (Send Selection; Explain, Fix, Write Tests). `chat`: the chat, built on its first use. */
+export function registerEditorPromptCommands(chat: () => ChatPanelController, logger: Logger): vscode.Disposable[] {
+  return [
+    registerSafely('aiChat.sendSelection', () => sendSelection(chat()), logger),
+    ...Object.entries(COMMANDS).map(([id, kind]) => registerSafely(id, () => insertEditorPrompt(chat(), kind), logger)),
+  ];
 }
+
+/** Sends the selection (with an optional question) to the chat. */
+async function sendSelection(chat: ChatPanelController): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: select some code first.'));
+    return;
+  }
+  const sel = editor.selection;
+  const code = editor.document.getText(sel);
+  const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
+  const question = await vscode.window.showInputBox({
+    title: vscode.l10n.t('AI Chat: Send Selection'),
+    prompt: vscode.l10n.t('Optional: a question about the selected code (Enter to send as is, Escape to cancel)'),
+    placeHolder: vscode.l10n.t('e.g. What does this do?'),
+    ignoreFocusOut: true,
+  });
+  if (question === undefined) return;
+  const text = formatSelectionMessage({
+    code,
+    languageId: editor.document.languageId,
+    fileName: vscode.workspace.asRelativePath(editor.document.uri, false),
+    startLine: sel.start.line + 1,
+    endLine,
+    question,
+  });
+  await chat.show(true);
+  await chat.sendText(text);
+}
+
 
 function severityOf(s: vscode.DiagnosticSeverity): ProblemSeverity {
   switch (s) {
