@@ -18,9 +18,9 @@ import type { EditorTracker } from '../editor/editorTracker';
 import type { InstructionsService } from '../editor/instructions';
 import type { ApplyToFile } from '../editor/applyToFile';
 import { showHistory } from './history';
+import { LastConversation } from './lastConversation';
 import { pickQuestion } from './goToQuestion';
 import type { ApiKeyStore } from '../account/keyStore';
-import { isSafeConversationId } from '../platform/links';
 import type { Logger } from '../platform/log';
 import { addressNotice } from '../platform/serviceAddress';
 import type { ModelService } from '../account/modelService';
@@ -61,9 +61,8 @@ export class ChatPanelController implements vscode.Disposable {
   readonly attachments: ContextAttachments;
   /** The message being sent with attachments: a returned input gets back only the user's text. */
   private sending: { full: string; text: string } | undefined;
-  private restoredCurrent: Promise<void> | undefined;
-  /** Why the conversation of the last window is not shown (it could not be reopened). */
-  private restoreNotice: string | undefined;
+  /** The conversation of the last window, reopened once. */
+  private readonly last: LastConversation;
   private settingsTimer: ReturnType<typeof setTimeout> | undefined;
   /** The context meter and boundary line (the next request against the model's budget). */
   private readonly meter: ContextMeterFeed;
@@ -72,6 +71,12 @@ export class ChatPanelController implements vscode.Disposable {
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.session = deps.session;
+    this.last = new LastConversation({
+      session: deps.session,
+      store: deps.store,
+      logger: deps.logger,
+      noticeChanged: () => this.post(this.controller.conversationMessage(this.last.notice)),
+    });
     this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor());
     this.controller = new ChatController({
       session: deps.session,
@@ -117,9 +122,9 @@ export class ChatPanelController implements vscode.Disposable {
       extensionUri: deps.context.extensionUri,
       logger: deps.logger,
       receive: (message) => this.route(message),
-      conversationMessage: () => this.controller.conversationMessage(this.restoreNotice),
+      conversationMessage: () => this.controller.conversationMessage(this.last.notice),
       queueMessage: () => this.controller.queueMessage(),
-      restoreCurrent: (preferred) => this.restoreCurrent(preferred),
+      restoreCurrent: (preferred) => this.last.restore(preferred),
       // A returned input gets back only the text the user typed (not the attached files).
       beforePost: (m) => (m.type === 'restoreInput' && this.sending && m.text === this.sending.full ? { ...m, text: this.sending.text } : m),
       // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
@@ -131,8 +136,8 @@ export class ChatPanelController implements vscode.Disposable {
       surfaces: this.surfaces,
       attachments: this.attachments,
       meter: this.meter,
-      conversationMessage: () => this.controller.conversationMessage(this.restoreNotice),
-      restoreCurrent: () => this.restoreCurrent(),
+      conversationMessage: () => this.controller.conversationMessage(this.last.notice),
+      restoreCurrent: () => this.last.restore(),
       sendText: (text) => this.sendText(text),
       openHistory: () => this.openHistory(),
       holdsKey: (text) => this.holdsKey(text),
@@ -161,7 +166,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** Every event of the session, for the surface showing the chat. */
   onSessionEvent(event: SessionEvent): void {
-    if (event.type === 'conversationChanged') this.restoreNotice = undefined;
+    if (event.type === 'conversationChanged') this.last.conversationChanged();
     this.controller.onSessionEvent(event);
     if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.meter.update();
     // A turn settled: refused for want of credits, the card shows it with the balance just refreshed.
@@ -182,26 +187,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** The conversation of the last session is current (also before the panel was opened). */
   ensureRestored(): Promise<void> {
-    return this.restoreCurrent();
-  }
-
-  /**
-   * Reopens the conversation that was current when VS Code last closed (once), through the
-   * session: every surface is told. When it cannot be read, the chat says so.
-   */
-  private restoreCurrent(preferred?: string): Promise<void> {
-    this.restoredCurrent ??= (async () => {
-      // The recorded pointer wins: a browser window may reload before it saved the panel's state.
-      const id = (await this.deps.store.rememberedCurrentId()) ?? preferred;
-      if (!id || !isSafeConversationId(id)) return;
-      const result = await this.session.restore(id);
-      if (result === 'failed') {
-        this.restoreNotice = vscode.l10n.t('The last conversation could not be reopened. Look for it in History.');
-        this.post(this.controller.conversationMessage(this.restoreNotice));
-      }
-      this.deps.logger.info('Last conversation', { result, messages: this.session.conversation.messages.length });
-    })().catch((err) => this.deps.logger.warn('Could not reopen the last conversation', { message: String(err) }));
-    return this.restoredCurrent;
+    return this.last.restore();
   }
 
   /** Shows the chat where it is: the editor panel when open, else the side bar view. */
@@ -223,7 +209,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** Lists the user's messages of the current conversation; the one chosen is shown in the chat. */
   async goToQuestion(): Promise<void> {
-    await this.restoreCurrent();
+    await this.last.restore();
     const id = await pickQuestion(this.session.conversation.messages);
     if (!id) return;
     await this.show();
@@ -238,11 +224,8 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** Called by the WebviewPanelSerializer after a window reload. */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const conversationId =
-      state && typeof state === 'object' && typeof (state as { conversationId?: unknown }).conversationId === 'string'
-        ? (state as { conversationId: string }).conversationId
-        : undefined;
-    await this.restoreCurrent(conversationId);
+    const conversationId = LastConversation.savedId(state);
+    await this.last.restore(conversationId);
     this.deps.logger.info('Chat panel restored', {
       savedConversation: conversationId !== undefined,
       current: this.session.conversation.id === conversationId ? 'same' : 'other',
@@ -293,7 +276,7 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   async openHistory(): Promise<void> {
-    await this.restoreCurrent();
+    await this.last.restore();
     await showHistory({
       store: this.deps.store,
       currentId: () => this.session.conversation.id,
