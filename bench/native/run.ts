@@ -305,7 +305,7 @@ async function main(): Promise<void> {
     console.log(`The Chat view with the reply streamed at ${RATE_KBPS} KB/s: one update per ${EVERY_MS.map((e) => (e === 0 ? `${SERVICE_PART}-character part` : `${e} ms`)).join(' / ')}:`);
     for (const r of coalesced) console.log(line(r));
   }
-  const fig = (r: Result) => `${r.surface.includes('update') ? `${r.surface.replace(/\D+/g, '')}ms:` : r.surface.includes('part') ? 'part:' : ''}${r.kb}KB:lastLine=${r.lastLineS?.toFixed(2) ?? 'timeout'}${r.cut ? '(cut)' : ''},task=${r.toQuiet.task.toFixed(2)}`;
+  const fig = (r: Result) => `${/\/ (\d+) ms/.exec(r.surface)?.[1] ?? ''}${r.surface.includes('update') ? 'ms:' : r.surface.includes('part') ? 'part:' : ''}${r.kb}KB:lastLine=${r.lastLineS?.toFixed(2) ?? 'timeout'}${r.cut ? '(cut)' : ''},task=${r.toQuiet.task.toFixed(2)}`;
   console.log(`native: panel ${results.filter((r) => r.surface === PANEL.name).map(fig).join(' ')} chatview ${results.filter((r) => r.surface === CHAT_VIEW.name).map(fig).join(' ')} coalesced ${coalesced.map(fig).join(' ')}`);
 }
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { TextCoalescer, type TextCoalescerOptions } from '../../../src/core/chat/coalesce';
+import { growingInterval, TextCoalescer, type TextCoalescerOptions } from '../../../src/core/chat/coalesce';
 
 /** A clock of our own: timers run only when the test moves time on. */
 class FakeTime {
@@ -352,6 +352,20 @@ describe('TextCoalescer', () => {
     r.c.push('abc😀def');
     assert.equal(r.c.cut, true);
     assert.equal(r.out(), 'abc');
+  });
+
+  it('an interval that grows with the text sent: fewer updates for a long reply, nothing lost', () => {
+    const r = rig({ intervalMs: growingInterval });
+    const text = Array.from({ length: 1500 }, (_, i) => `word ${String(i).padStart(4, '0')} ${'w'.repeat(27)}\n`).join(''); // 60,000 chars
+    stream(r, text, 40, 2); // 20 KB/s: 3 s of stream
+    r.c.end();
+    assert.equal(r.out(), text);
+    const gaps = r.emits.slice(1, -1).map((e, i) => [r.emits.slice(0, i + 1).reduce((n, x) => n + x.text.length, 0), e.at - r.emits[i].at]);
+    for (const [sent, gap] of gaps) assert.ok(gap >= growingInterval(sent), `${gap} ms after ${sent} characters`);
+    assert.ok(gaps.some(([sent, gap]) => sent < 10_000 && gap < 150), 'short: about ten a second');
+    assert.ok(gaps.some(([sent, gap]) => sent >= 25_000 && gap >= 1000), 'long: one a second');
+    // 100 ms would make about 30 emits of this stream.
+    assert.ok(r.emits.length <= 15, `${r.emits.length} emits`);
   });
 
   it('uses the real timers when none are given', async () => {

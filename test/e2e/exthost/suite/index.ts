@@ -45,6 +45,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./participant.test');
   mocha.suite.emit('pre-require', globalThis, 'surfaces.test', mocha);
   await import('./surfaces.test');
+  mocha.suite.emit('pre-require', globalThis, 'problemHelp.test', mocha);
+  await import('./problemHelp.test');
   mocha.suite.emit('pre-require', globalThis, 'inlineEdit.test', mocha);
   await import('./inlineEdit.test');
   const tests: TestResult[] = [];
