@@ -107,6 +107,8 @@ export interface CommitDeps {
   instructions: () => string;
   /** The commit box holds text: replace it, add the message below it, or keep it (undefined). */
   askReplace: (existing: string) => Promise<'replace' | 'append' | undefined>;
+  /** Puts the written message on the clipboard (when the user keeps their own). */
+  copy: (text: string) => Thenable<void>;
   /** Several repositories and none is the active file's: the user picks one. */
   pickRepository: (repos: readonly GitRepository[]) => Promise<GitRepository | undefined>;
   /** An information or error message with buttons; resolves with the chosen button's title. */
@@ -115,7 +117,13 @@ export interface CommitDeps {
 
 /** The repository the command is about: the one it was invoked on, the only one, the active file's, or a pick. */
 async function chooseRepository(deps: CommitDeps, api: GitApi, target: unknown): Promise<GitRepository | 'none' | 'notPicked'> {
-  const root = target && typeof target === 'object' && (target as { rootUri?: unknown }).rootUri instanceof vscode.Uri ? (target as { rootUri: vscode.Uri }).rootUri : undefined;
+  const given = target && typeof target === 'object' ? (target as { rootUri?: unknown }).rootUri : undefined;
+  const root =
+    given instanceof vscode.Uri
+      ? given
+      : given && typeof given === 'object' && typeof (given as { fsPath?: unknown }).fsPath === 'string'
+        ? vscode.Uri.file((given as { fsPath: string }).fsPath)
+        : undefined;
   const repos = api.repositories;
   if (root) {
     const found = repos.find((r) => r.rootUri.toString() === root.toString()) ?? api.getRepository(root);
@@ -217,8 +225,11 @@ export async function writeCommitMessage(deps: CommitDeps, target: unknown, cont
     repo.inputBox.value = answer === 'replace' ? message : appendMessage(repo.inputBox.value, message);
     return { kind: 'filled', message, staged, how: answer === 'replace' ? 'replaced' : 'appended' };
   }
-  await vscode.env.clipboard.writeText(message);
-  void deps.say('info', vscode.l10n.t('AI Chat: your commit message was kept; the written one is on the clipboard.'));
+  // Not awaited: the outcome does not hang on the clipboard (a browser may hold the write back).
+  deps.copy(message).then(
+    () => void deps.say('info', vscode.l10n.t('AI Chat: your commit message was kept; the written one is on the clipboard.')),
+    () => void deps.say('info', vscode.l10n.t('AI Chat: your commit message was kept. The written one: {0}', message)),
+  );
   return { kind: 'kept', message };
 }
 
@@ -241,6 +252,7 @@ export function registerCommitMessage(turns: TurnService): vscode.Disposable[] {
       );
       return choice === replace ? 'replace' : choice === append ? 'append' : undefined;
     },
+    copy: (text) => vscode.env.clipboard.writeText(text),
     pickRepository: async (repos) => {
       const picked = await vscode.window.showQuickPick(
         repos.map((r) => ({ label: path.basename(r.rootUri.fsPath), description: r.rootUri.fsPath, repo: r })),
