@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { e2e } from '../setup';
+import { DEMO_KEY } from '../../server/fixtures';
 import { chatRequests, readyWithKey, resetServer } from '../steps';
 import { waitFor } from '../workbench';
 
@@ -95,6 +96,39 @@ describe('Journey 35: Project instructions', () => {
     assert.match(sent, /e2e-agents-link/, 'the question went');
     assert.doesNotMatch(sent, /e2e-not-a-real-key|Project instructions/, 'the linked file was sent');
     rmSync(link, { force: true });
+    await waitFor(async () => await bar.isHidden(), 'the panel still shows AGENTS.md after it was deleted');
+  });
+
+  it('an AGENTS.md that holds the API key: the panel sends nothing, says why in the words @aichat uses, and keeps the message', async () => {
+    resetServer();
+    const { demo } = e2e();
+    file = path.join(demo.profile.workspace, 'AGENTS.md');
+    writeFileSync(file, `# Project rules\n\nIntegration tests call the service with AI_CHAT_KEY=${DEMO_KEY}\n`);
+    const wb = await readyWithKey();
+    const chat = await wb.chat();
+    await chat.newChat();
+    const bar = chat.frame.locator('.instructions');
+    await waitFor(async () => /AGENTS\.md is sent as instructions/.test((await bar.textContent().catch(() => '')) ?? ''), 'the panel does not show AGENTS.md');
+    const before = chatRequests().length;
+    await chat.send('A question e2e-agents-key');
+    // The gate's refusal (the same wording as @aichat's), with the way to the file.
+    await waitFor(
+      async () => (await chat.alertTexts()).some((t) => /project instructions file holds your AI Chat API key, so nothing was sent/.test(t)),
+      'the panel did not refuse a send while AGENTS.md holds the key',
+    );
+    assert.equal(chatRequests().length, before, 'the reference server received no chat request');
+    assert.equal(await chat.message().inputValue(), 'A question e2e-agents-key', 'the message is back in the box');
+    assert.ok(await chat.frame.getByRole('button', { name: 'Open Project Instructions' }).isVisible(), 'a button opens the file');
+    // The instructions turned off (the refusal's second button): the same message goes, without them.
+    await chat.frame.getByRole('button', { name: 'Turn Project Instructions Off' }).click();
+    await waitFor(async () => /turned off/.test((await bar.textContent().catch(() => '')) ?? ''), 'the panel does not say AGENTS.md is off');
+    const reply = await chat.ask('A question e2e-agents-key');
+    assert.match(reply, /e2e-agents-key/);
+    assert.equal(chatRequests().length, before + 1, 'one request, once the instructions were off');
+    assert.ok(!JSON.stringify(chatRequests().slice(before)).includes(DEMO_KEY), 'the key was in no request');
+    await bar.getByRole('button', { name: 'Turn on AGENTS.md for this workspace' }).click();
+    await waitFor(async () => /is sent as instructions/.test((await bar.textContent().catch(() => '')) ?? ''), 'AGENTS.md not back on');
+    rmSync(file, { force: true });
     await waitFor(async () => await bar.isHidden(), 'the panel still shows AGENTS.md after it was deleted');
   });
 });
