@@ -39,7 +39,9 @@ const zodNamedImport = {
   message: "Use `import * as z from 'zod'` (the named import bundles all of zod's locales).",
 };
 
-function layerRules(folder, { vscode, node = true, forbidden }) {
+function layerRules(folder, { vscode, node = true, forbidden: own }) {
+  // src never imports test/ (its fixtures, such as the in-memory storage, live in test/support).
+  const forbidden = [...own, 'test'];
   const paths = [];
   if (!vscode) paths.push({ name: 'vscode', message: `src/${folder} must not import vscode (design.md, Layers).` });
   if (folder === 'client') {

@@ -3,10 +3,11 @@
 // real session sends the 301st message to the reference server, against that model's budget.
 import { performance } from 'node:perf_hooks';
 import { ChatServiceClient } from '../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, budgetForModel, messageTokens, modelUsability, selectContext, type ModelLike, directTurns } from '../../src/core';
+import { ChatSession, ConversationStore, budgetForModel, messageTokens, modelUsability, selectContext, type ModelLike, directTurns } from '../../src/core';
 import { DEMO_KEY, MODELS } from '../../test/server/fixtures';
 import { startReferenceServer } from '../../test/server/server';
 import { conversationOf } from './webview';
+import { MemoryConversationStorage } from '../../test/support/memoryStorage';
 
 export interface ContextFigures {
   /** Median time to select the context and serialise the request at 300 turns (swift-chat). */

@@ -16,7 +16,7 @@
 // `message` event; the page's acquireVsCodeApi records what the webview posts back.
 import type { Page } from 'playwright-core';
 import { ChatServiceClient } from '../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, type Conversation, directTurns } from '../../src/core';
+import { ChatSession, ConversationStore, appendMessage, createConversation, requestBudget, type Conversation, directTurns } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/common/controller';
 import type { HostMessage } from '../../src/protocol';
 import { DEMO_KEY } from '../../test/server/fixtures';
@@ -24,6 +24,7 @@ import { startReferenceServer } from '../../test/server/server';
 import { launchChromium, serveChatPanel } from '../../test/render/harness';
 import { generateReply } from '../render/generate';
 import { longestMainThreadTask } from '../render/trace';
+import { MemoryConversationStorage } from '../../test/support/memoryStorage';
 
 const TURNS = 300;
 const REPLY_BYTES = 8 * 1024;

@@ -5,11 +5,12 @@
 // turn to be rendered when it is above the rendered page; a message over the budget marks the
 // meter; "Send with fewer earlier messages" posts the text of the box.
 import type { Browser, Page } from 'playwright-core';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, requestBudget, directTurns } from '../../src/core';
+import { ChatSession, ConversationStore, appendMessage, createConversation, requestBudget, directTurns } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/common/controller';
 import { ContextMeterFeed } from '../../src/extension/chat/common/contextMeter';
 import type { ContextMeter, HostMessage } from '../../src/protocol';
 import { serveChatPanel } from './harness';
+import { MemoryConversationStorage } from '../support/memoryStorage';
 
 type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
 

@@ -4,10 +4,11 @@
 // from view give their body back and render it again when they come near; a turn at the end
 // streams in as usual.
 import type { Browser } from 'playwright-core';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, createConversation, directTurns } from '../../src/core';
+import { ChatSession, ConversationStore, appendMessage, createConversation, directTurns } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/common/controller';
 import type { HostMessage } from '../../src/protocol';
 import { serveChatPanel, frames, give } from './harness';
+import { MemoryConversationStorage } from '../support/memoryStorage';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 

@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import {
   ChatSession,
   ConversationStore,
-  MemoryConversationStorage,
   parseConversation,
   type ChatBackend,
   type SessionChatRequest,
@@ -17,6 +16,7 @@ import {
 import { CONTINUE_PROMPT } from '../../../src/core/chat/chatSession';
 import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../src/protocol';
 import { viewMessages } from '../viewMessages';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 class FakeError extends Error {
   constructor(

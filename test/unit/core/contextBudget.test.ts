@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import {
   ChatSession,
   ConversationStore,
-  MemoryConversationStorage,
   appendMessage,
   assembleMessage,
   budgetForModel,
@@ -34,6 +33,7 @@ import { ChatServiceClient } from '../../../src/client';
 import { DEMO_KEY } from '../../server/fixtures';
 import { startReferenceServer } from '../../server/server';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 /** A conversation of `turns` turns: question i (q chars) and its reply (r chars). */
 function longConversation(turns: number, q = 40, r = 400): Conversation {

@@ -6,7 +6,6 @@ import {
   createConversation,
   deriveTitle,
   formatMessageId,
-  MemoryConversationStorage,
   MESSAGE_ID_PATTERN,
   nextMessageId,
   parseConversation,
@@ -14,6 +13,7 @@ import {
   ConversationSchema,
   type Conversation,
 } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 const t0 = new Date('2026-11-21T10:00:00Z');
 

@@ -4,11 +4,11 @@ import {
   ConversationStore,
   createConversation,
   forkConversation,
-  MemoryConversationStorage,
   parseConversation,
   replayLog,
   type Conversation,
 } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 /** A conversation of `turns` question/reply pairs. */
 function longConversation(turns: number): Conversation {

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { ChatServiceClient } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, retryNoticeText, type SessionEvent, directTurns } from '../../../src/core';
+import { ChatSession, ConversationStore, retryNoticeText, type SessionEvent, directTurns } from '../../../src/core';
 import { DEMO_KEY } from '../../server/fixtures';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 describe('retry notices while a reply has not started', () => {
   it('words each retried failure with its cause, the wait and the attempt', () => {

@@ -3,11 +3,11 @@
 // which chat/turnService.ts runs for both).
 import { strict as assert } from 'node:assert';
 import {
-  ChatSession, ConversationStore, MemoryConversationStorage, REFUSAL_REASONS, actionCommand, actionTitle, directTurns, refusalView,
+  REFUSAL_REASONS, actionCommand, actionTitle, refusalView,
   selectContext, sendGate, surfaceRequest, type ChatBackend, type GateInput, type ModelLike, type RefusalReason,
 } from '../../../src/core';
-import { ChatController } from '../../../src/extension/chat/common/controller';
 import { ErrorActionSchema } from '../../../src/protocol';
+import { makeController } from '../../support/session';
 
 const KEY = 'sk-gate-check-0123456789abcdef';
 const models: ModelLike[] = [
@@ -63,29 +63,21 @@ async function panelRefusal(input: GateInput): Promise<{ message: string | undef
       throw new Error('sent');
     },
   };
-  const session = new ChatSession({
-    store: new ConversationStore(new MemoryConversationStorage()),
-    turns: directTurns(() => backend),
-    settings: () => ({ model: input.model, stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: 'http://127.0.0.1:9' }),
+  const t = makeController({
+    backend,
+    settings: { model: input.model },
     modelCost: () => input.cost,
-    onEvent: () => undefined,
-    flushIntervalMs: 0,
+    controller: {
+      models: () => ({ models: input.models, loading: false, error: undefined, costOf: () => input.cost }),
+      hasKey: () => input.hasKey,
+      loadKey: async () => input.hasKey,
+      balanceTotal: () => input.balance,
+      holdsKey: async (t) => input.holdsKey(t),
+      systemTexts: () => ({ setting: input.systemSetting, instructions: input.instructions }),
+    },
   });
-  const controller = new ChatController({
-    session,
-    settings: () => ({ model: input.model, search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:9' }),
-    models: () => ({ models: input.models, loading: false, error: undefined, costOf: () => input.cost }),
-    hasKey: () => input.hasKey,
-    loadKey: async () => input.hasKey,
-    pickModel: async () => false,
-    notifyBusy: () => undefined,
-    balanceTotal: () => input.balance,
-    post: () => undefined,
-    holdsKey: async (t) => input.holdsKey(t),
-    systemTexts: () => ({ setting: input.systemSetting, instructions: input.instructions }),
-  });
-  await controller.send(input.text);
-  return { message: session.sendError?.message, sent };
+  await t.controller.send(input.text);
+  return { message: t.session.sendError?.message, sent };
 }
 
 describe('the send gate: one verdict for every surface', () => {

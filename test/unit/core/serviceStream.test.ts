@@ -3,11 +3,12 @@
 // connection kept open, keep-alive-only streams.
 import { strict as assert } from 'node:assert';
 import { ChatServiceClient, type ClientTimeouts } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, type SessionEvent, directTurns } from '../../../src/core';
+import { ChatSession, ConversationStore, type SessionEvent, directTurns } from '../../../src/core';
 import { parseHostMessage } from '../../../src/protocol';
 import { viewMessages } from '../viewMessages';
 import { DEMO_KEY, type Fault } from '../../server/fixtures';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 const FRAMINGS = ['sse', 'ndjson', 'prefixed'] as const;
 

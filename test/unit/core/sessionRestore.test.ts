@@ -2,7 +2,8 @@
 // through it and is told to every surface (conversationChanged, restored), with a version that
 // grows with every change, and the pointer to the current conversation follows.
 import { strict as assert } from 'node:assert';
-import { ChatSession, ConversationStore, MemoryConversationStorage, appendMessage, type ChatBackend, type SessionChatRequest, type SessionEvent, directTurns } from '../../../src/core';
+import { ChatSession, ConversationStore, appendMessage, type ChatBackend, type SessionChatRequest, type SessionEvent, directTurns } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 function backend(requests: SessionChatRequest[]): ChatBackend {
   return {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, ChatSession, ConversationStore, MemoryConversationStorage, replayLog, directTurns, type ChatBackend } from '../../../src/core';
+import { appendMessage, ChatSession, ConversationStore, replayLog, directTurns, type ChatBackend } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 /** The in-memory port with a disk that can fail: the next appends throw, after writing `keep` of their text. */
 class FailingStorage extends MemoryConversationStorage {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, ConversationStore, MemoryConversationStorage, replayLog } from '../../../src/core';
+import { appendMessage, ConversationStore, replayLog } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 describe('conversation store: index and search kept up to date', () => {
   let n = 0;

@@ -6,13 +6,13 @@ import {
   appendMessage,
   ChatSession,
   ConversationStore,
-  MemoryConversationStorage,
   replayLog,
   directTurns,
   type ChatBackend,
   type SessionChatRequest,
   type SessionEvent,
 } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 const contents = (storage: MemoryConversationStorage, id: string) => replayLog(storage.data.get(id) ?? '', [], id)?.conv.messages.map((m) => m.content);
 

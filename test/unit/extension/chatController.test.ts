@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import {
   ChatSession,
   ConversationStore,
-  MemoryConversationStorage,
   appendMessage,
   textAttachment,
   type Attachment,
@@ -13,6 +12,7 @@ import {
 import { MAX_INSTRUCTIONS_NAME, MAX_NOTICE, MAX_TEXT, parseHostMessage, type HostMessage } from '../../../src/protocol';
 import { ChatController, type QueueStore } from '../../../src/extension/chat/common/controller';
 import { sendWithAttachments } from '../../../src/extension/chat/common/sendWithAttachments';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'srv' },

@@ -8,12 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { ConnectionError } from '../../../src/client';
 import type * as Client from '../../../src/client';
 import { errorToView } from '../../../src/core/chat/errors';
-import { ChatSession, ConversationStore, MemoryConversationStorage, directTurns } from '../../../src/core';
+import { ChatSession, ConversationStore, directTurns } from '../../../src/core';
 import { ClientProvider } from '../../../src/extension/platform/clientProvider';
 import { ClientLoadError, ModuleLoader } from '../../../src/extension/platform/clientModule';
 import type { ConfigChange, ConfigService } from '../../../src/extension/platform/config';
 import type { ServiceAddress } from '../../../src/extension/platform/serviceAddress';
 import { readSettings } from '../../../src/extension/platform/settings';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 // A settings change (request timeout, proxy, address) builds a new client; the old one must let a
 // reply that is streaming finish, and be closed once nothing runs on it any more.

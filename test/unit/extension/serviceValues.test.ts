@@ -2,9 +2,10 @@ import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatServiceClient, MAX_REPLY_CHARS, type Model } from '../../../src/client';
-import { ChatSession, ConversationStore, MemoryConversationStorage, modelCost, replayLog, directTurns } from '../../../src/core';
+import { ChatSession, ConversationStore, modelCost, replayLog, directTurns } from '../../../src/core';
 import { ChatController } from '../../../src/extension/chat/common/controller';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 // Out-of-range values from the service (a price below 0, token counts that overflow when the steps
 // are summed) taken the way a user meets them: the real client against a loopback service, the

@@ -137,4 +137,9 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
     }
     await accepts('src/core/chat/turn.ts', code);
   });
+
+  it('src never imports test/ (test/support holds the fixtures, such as the in-memory storage)', async () => {
+    await rejects('src/core/storage/a.ts', "import { MemoryConversationStorage } from '../../../test/support/memoryStorage';\nexport const m = MemoryConversationStorage;\n", /must not import/);
+    await rejects('src/extension/chat/a.ts', "import { makeSession } from '../../../test/support/session';\nexport const m = makeSession;\n", /must not import/);
+  });
 });
