@@ -234,6 +234,24 @@ export const ContextMeterSchema = z.object({
 });
 export type ContextMeter = z.infer<typeof ContextMeterSchema>;
 
+/** Most slash commands sent to the `/` menu. */
+export const MAX_PROMPTS = 500;
+
+/** A slash command as the `/` menu lists it (the host keeps its text; the webview asks it to expand one). */
+export const PromptItemSchema = z.object({
+  /** What follows `/`. */
+  name: z.string().min(1).max(200),
+  description: z.string().max(1000),
+  /** Where it comes from: built-in, the user's own, or the file's path. */
+  source: z.string().max(600),
+  argumentHint: z.string().max(300).optional(),
+  /** What the user should know before choosing it (fields not supported, the model it names, a clash). */
+  note: z.string().max(MAX_NOTICE).optional(),
+  /** Why it cannot be used (a malformed file): listed, not chosen. */
+  error: z.string().max(MAX_NOTICE).optional(),
+});
+export type PromptItem = z.infer<typeof PromptItemSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Host -> webview
 
@@ -280,6 +298,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('find'), query: z.string().max(1000).optional() }),
   /** Bring a message into view and give it the keyboard ("Go to Question"); rendered first if it is not. */
   z.object({ type: z.literal('revealMessage'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
+  /** The slash commands of the `/` menu (all of them, after any change); `notice`: why some are missing. */
+  z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).max(MAX_PROMPTS), notice: z.string().max(MAX_NOTICE).optional() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -337,6 +357,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dismissOutOfCredits') }),
   /** "Send with fewer earlier messages" after the service said the input is too long (the text of the box, when any). */
   z.object({ type: z.literal('sendFewer'), text: text.min(1).optional() }),
+  /** A slash command chosen in the `/` menu: the host asks for its inputs and puts its text in the box (`args`: what followed its name). */
+  z.object({ type: z.literal('expandPrompt'), name: z.string().min(1).max(200), args: z.string().max(10_000).optional() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

@@ -37,6 +37,7 @@ import { createFindBar, type FindBar } from './find';
 import { messageLabel } from './a11y';
 import { installKeyboard } from './keyboard';
 import { createTurnWindow, type TurnWindow } from './turnWindow';
+import { createSlashMenu, type SlashMenu } from './slashMenu';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -128,6 +129,8 @@ class ChatApp {
   private draftHoldsKey = false;
   private readonly creditsCard: HTMLElement;
   private readonly input: HTMLTextAreaElement;
+  /** The `/` menu of the box (slash commands). */
+  private readonly slash: SlashMenu;
   private readonly sendButton: HTMLButtonElement;
   private readonly costLine: HTMLElement;
   private readonly replying: HTMLElement;
@@ -200,6 +203,7 @@ class ChatApp {
       rows: 3,
       placeholder: l10n.t('Message (Enter to send, Shift+Enter for a new line)'),
     });
+    this.slash = createSlashMenu(this.input, (name, args) => this.post({ type: 'expandPrompt', name, ...(args ? { args } : {}) }));
     this.input.addEventListener('keydown', (e) => this.onKeyDown(e));
     this.input.addEventListener('input', () => this.saveDraftSoon());
     this.sendButton = iconButton('send', l10n.t('Send'), () => this.onSendButton(), { class: 'primary send' });
@@ -210,6 +214,7 @@ class ChatApp {
       { class: 'composer' },
       this.chips,
       this.keyNotice,
+      this.slash.element,
       this.input,
       el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => this.post({ type: 'addContext' }), { class: 'add-context' }), this.replying, el('span', { class: 'spacer' }), this.contextMeter.element, this.costLine, this.sendButton),
     );
@@ -425,6 +430,9 @@ class ChatApp {
         return;
       case 'revealMessage':
         this.revealMessage(msg.messageId);
+        return;
+      case 'promptList':
+        this.slash.setPrompts(msg.prompts, msg.notice);
         return;
       case 'insertPrompt':
         this.input.value = appendToDraft(this.input.value, msg.text);
@@ -945,6 +953,7 @@ class ChatApp {
   // --- composer ------------------------------------------------------------------------------
 
   private onKeyDown(e: KeyboardEvent): void {
+    if (this.slash.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
       // While a reply streams, the host queues the message.

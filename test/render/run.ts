@@ -21,6 +21,7 @@ import { findChecks } from './find';
 import { screenReaderChecks } from './screenReader';
 import { axeChecks } from './axe';
 import { keyboardChecks } from './keyboard';
+import { slashMenuChecks } from './slashMenu';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
 
@@ -406,6 +407,7 @@ async function main(): Promise<number> {
     await findChecks(browser, record);
     await screenReaderChecks(browser, record);
     await keyboardChecks(browser, record);
+    await slashMenuChecks(browser, record);
     await axeChecks(browser, record);
   } finally {
     await browser.close();

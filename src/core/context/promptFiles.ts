@@ -162,6 +162,8 @@ export interface PromptFileInput {
   content: Uint8Array | Error;
   /** Its size on disk (default: the content's length). */
   size?: number;
+  /** Not read: a link out of the workspace folder, to a file named like a secret, or not a regular file. */
+  refused?: 'outside' | 'secret' | 'special';
 }
 
 /** One prompt file as the list shows it: usable, or with the error that says why not. */
@@ -170,6 +172,9 @@ export function parsePromptFile(input: PromptFileInput): PromptEntry {
   const fileName = promptNameFromPath(path, kind);
   const entry: PromptEntry = { name: fileName, description: '', body: '', source: kind, path, unsupported: [], ...(input.folder ? { folder: input.folder } : {}) };
   const fail = (error: string): PromptEntry => ({ ...entry, error });
+  if (input.refused === 'outside') return fail(l10n.t('{0} is not read: it leads to a file outside the workspace folder', path));
+  if (input.refused === 'secret') return fail(l10n.t('{0} is not read: it leads to a file whose name looks like a secret', path));
+  if (input.refused === 'special') return fail(l10n.t('{0} is not read: it is not a regular file', path));
   if (input.content instanceof Error) return fail(l10n.t('{0} could not be read', path));
   const size = input.size ?? input.content.length;
   if (size > PROMPT_FILE_MAX_BYTES) {

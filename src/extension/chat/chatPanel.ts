@@ -11,6 +11,7 @@ import { ContextMeterFeed } from './common/contextMeter';
 import { sendWithAttachments } from './common/sendWithAttachments';
 import { webviewRouter } from './webviewRouter';
 import { ContextAttachments } from '../editor/attachments';
+import { expandChosenPrompt, PromptFiles } from '../editor/promptFiles';
 import type { TurnService } from './turnService';
 import type { BalanceService } from '../account/balanceService';
 import type { ConfigService } from '../platform/config';
@@ -59,6 +60,8 @@ export class ChatPanelController implements vscode.Disposable {
   readonly surfaces: ChatSurfaces;
   /** The chips of the next message. */
   readonly attachments: ContextAttachments;
+  /** The slash commands of the `/` menu (built-ins, the user's own, the workspace's prompt files). */
+  readonly prompts: PromptFiles;
   /** The message being sent with attachments: a returned input gets back only the user's text. */
   private sending: { full: string; text: string } | undefined;
   /** The conversation of the last window, reopened once. */
@@ -78,6 +81,7 @@ export class ChatPanelController implements vscode.Disposable {
       noticeChanged: () => this.post(this.controller.conversationMessage(this.last.notice)),
     });
     this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor());
+    this.prompts = new PromptFiles(deps.logger);
     this.controller = new ChatController({
       session: deps.session,
       settings: () => deps.config.settings,
@@ -141,8 +145,30 @@ export class ChatPanelController implements vscode.Disposable {
       sendText: (text) => this.sendText(text),
       openHistory: () => this.openHistory(),
       holdsKey: (text) => this.holdsKey(text),
+      prompts: {
+        message: () => this.prompts.message(),
+        expand: (name, args) =>
+          expandChosenPrompt(
+            {
+              prompts: this.prompts,
+              editor: () => deps.editors.lastEditor(),
+              models: () => deps.models.models,
+              selectedModel: () => deps.config.settings.model,
+              selectModel: (id) => deps.models.select(id),
+              insert: (text) => this.insertPrompt(text),
+              newChat: () => this.session.newChat(),
+              ask: (o) => vscode.window.showInputBox(o),
+              info: (m, ...b) => vscode.window.showInformationMessage(m, ...b),
+              warn: (m) => vscode.window.showWarningMessage(m),
+            },
+            name,
+            args,
+          ),
+      },
     });
     this.disposables.push(
+      this.prompts,
+      this.prompts.onDidChange(() => this.post(this.prompts.message())),
       this.surfaces,
       this.attachments,
       this.attachments.onDidChange(() => {

@@ -61,6 +61,8 @@ export interface WebviewRouterDeps extends CodeActionDeps {
   openHistory(): Promise<void>;
   /** Whether a text holds the user's API key. */
   holdsKey(text: string): Promise<boolean>;
+  /** The slash commands: their list for the `/` menu, and the one chosen put in the box. */
+  prompts?: { message(): HostMessage; expand(name: string, args?: string): Promise<unknown> };
 }
 
 export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) => Promise<void> {
@@ -82,6 +84,7 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         post(deps.conversationMessage());
         post(controller.queueMessage());
         post({ type: 'contextChips', chips: attachments.chips() });
+        if (deps.prompts) post(deps.prompts.message());
         // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
         const draft = deps.context.workspaceState.get<string>(DRAFT_KEY);
         if (draft) post({ type: 'restoreInput', text: draft });
@@ -179,6 +182,9 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         return;
       case 'removeContext':
         attachments.remove(msg.id);
+        return;
+      case 'expandPrompt':
+        await deps.prompts?.expand(msg.name, msg.args);
         return;
       case 'runCommand':
         await runAllowedCommand(msg.command, deps.context.extension.id);

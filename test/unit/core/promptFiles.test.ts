@@ -109,6 +109,9 @@ describe('prompt files: parsing', () => {
     assert.match(badName.error ?? '', /cannot be typed/);
     const unread = parsePromptFile({ kind: 'github', path: '.github/prompts/e.prompt.md', content: new Error('EACCES') });
     assert.match(unread.error ?? '', /could not be read/);
+    const out = parsePromptFile({ kind: 'github', path: '.github/prompts/f.prompt.md', content: new Uint8Array(0), refused: 'outside' });
+    assert.match(out.error ?? '', /outside the workspace folder/);
+    assert.equal(out.name, 'f');
   });
 
   it('a file over 32 KB and a binary file are refused with their reason', () => {

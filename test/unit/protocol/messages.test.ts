@@ -68,6 +68,7 @@ const validHost: unknown[] = [
   { type: 'find' },
   { type: 'find', query: 'useEffect' },
   { type: 'revealMessage', messageId: 'msg_00a' },
+  { type: 'promptList', prompts: [{ name: 'review', description: 'Review it', source: '.github/prompts/review.prompt.md', argumentHint: 'focus', note: 'Not supported: tools' }, { name: 'bad', description: '', source: 'x', error: 'never closed' }], notice: 'Restricted Mode' },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
@@ -78,6 +79,7 @@ const invalidHost: Array<[string, unknown]> = [
   ['insertPrompt empty', { type: 'insertPrompt', text: '' }],
   ['find with a query that is not text', { type: 'find', query: 3 }],
   ['revealMessage of an id that is not one', { type: 'revealMessage', messageId: '../x' }],
+  ['promptList with a nameless prompt', { type: 'promptList', prompts: [{ name: '', description: '', source: 'x' }] }],
   ['insertPrompt not a string', { type: 'insertPrompt', text: 42 }],
   ['settings missing fields', { type: 'settings', settings: { ...settings, hasKey: undefined } }],
   ['settings temperature out of range', { type: 'settings', settings: { ...settings, temperature: 3 } }],
@@ -134,6 +136,8 @@ const validWebview: unknown[] = [
   { type: 'dropUris', uris: ['file:///w/a.ts'], total: 1, outsideFiles: 0 },
   { type: 'sendFewer' },
   { type: 'sendFewer', text: 'the same question' },
+  { type: 'expandPrompt', name: 'review' },
+  { type: 'expandPrompt', name: 'fix-issue', args: '42' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -154,6 +158,7 @@ const invalidWebview: Array<[string, unknown]> = [
   ['undefined', undefined],
   ['queueEdit without text', { type: 'queueEdit', id: 'q1' }],
   ['sendFewer with empty text', { type: 'sendFewer', text: '' }],
+  ['expandPrompt without a name', { type: 'expandPrompt', name: '' }],
 ];
 
 describe('protocol: host -> webview', () => {

@@ -1,0 +1,310 @@
+// Slash commands of the chat: the workspace's prompt files found, read and watched, and a chosen
+// command expanded into the message box. What the files mean is in src/core/context/promptFiles.ts.
+//
+// Files are read under the rules of AGENTS.md (src/extension/editor/instructions.ts): only in a
+// trusted workspace, regular files, at most PROMPT_FILE_MAX_BYTES, never through a link that leads
+// out of the workspace folder (nor, inside it, to a file whose name looks like a secret).
+import * as vscode from 'vscode';
+import { modelUsability, secretLikeName, type ModelLike } from '../../core';
+import {
+  buildPromptList,
+  builtinPrompts,
+  expandPrompt,
+  parsePromptFile,
+  promptInputs,
+  promptSourceLabel,
+  sortPromptFiles,
+  userPrompts,
+  PROMPT_FILE_GLOBS,
+  PROMPT_FILE_MAX_BYTES,
+  PROMPT_FILES_MAX_PER_KIND,
+  type PromptEntry,
+  type PromptFileKind,
+} from '../../core/context/promptFiles';
+import { readHead, resolveInsideFolder } from '../../core/context/workspacePath';
+import { clip, MAX_NOTICE, MAX_PROMPTS, type HostMessage, type PromptItem } from '../../protocol';
+import type { Logger } from '../platform/log';
+
+const KINDS = Object.keys(PROMPT_FILE_GLOBS) as PromptFileKind[];
+
+/** The prompt files of the workspace folders and the user's own prompts, kept up to date. */
+export class PromptFiles implements vscode.Disposable {
+  private files: PromptEntry[] = [];
+  private list: PromptEntry[] = [];
+  private watchers: vscode.Disposable[] = [];
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after the list changed (a file created, changed or deleted, the setting, trust, folders). */
+  readonly onDidChange = this.changed.event;
+  private reading: Promise<void> | undefined;
+  private again = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Settles once the first read is done. */
+  readonly ready: Promise<void>;
+
+  constructor(private readonly logger: Logger) {
+    this.subscriptions.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('aiChat.prompts')) this.rebuild(true);
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.watch()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh()),
+    );
+    this.ready = this.watch().catch((err: unknown) => this.logger.warn('Reading prompt files failed', { message: String(err) }));
+  }
+
+  /** The list the `/` menu shows, in its order. */
+  get entries(): readonly PromptEntry[] {
+    return this.list;
+  }
+
+  find(name: string): PromptEntry | undefined {
+    return this.list.find((e) => e.name === name) ?? this.list.find((e) => e.name.toLowerCase() === name.toLowerCase());
+  }
+
+  /** The `promptList` message for the webview. */
+  message(): HostMessage {
+    const prompts: PromptItem[] = this.list.slice(0, MAX_PROMPTS).map((e) => toItem(e));
+    const notice = vscode.workspace.workspaceFolders?.length && !vscode.workspace.isTrusted
+      ? vscode.l10n.t('Prompt files of this workspace are not read in Restricted Mode. Trust the workspace to use them.')
+      : undefined;
+    return { type: 'promptList', prompts, ...(notice ? { notice: clip(notice, MAX_NOTICE) } : {}) };
+  }
+
+  private watch(): Promise<void> {
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const kind of KINDS) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROMPT_FILE_GLOBS[kind]));
+        const soon = () => this.refreshSoon();
+        this.watchers.push(watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon), watcher.onDidDelete(soon));
+      }
+    }
+    return this.refresh();
+  }
+
+  private refreshSoon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, 50);
+  }
+
+  /** Reads every prompt file again (a change while reading reads again after it). */
+  refresh(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.again = false;
+        this.files = await this.readAll();
+        this.rebuild(false);
+      } while (this.again);
+    })().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private rebuild(fire: boolean): void {
+    const own = vscode.workspace.getConfiguration('aiChat').inspect<unknown>('prompts')?.globalValue;
+    const next = buildPromptList(builtinPrompts(), userPrompts(own), this.files);
+    const same = JSON.stringify(next) === JSON.stringify(this.list);
+    this.list = next;
+    if (!same || fire) this.changed.fire();
+  }
+
+  private async readAll(): Promise<PromptEntry[]> {
+    // Restricted Mode: nothing of the workspace is read (as AGENTS.md).
+    if (!vscode.workspace.isTrusted) return [];
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const out: PromptEntry[] = [];
+    for (const folder of folders) {
+      for (const kind of KINDS) {
+        let uris: vscode.Uri[];
+        try {
+          uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, PROMPT_FILE_GLOBS[kind]), undefined, PROMPT_FILES_MAX_PER_KIND);
+        } catch (err) {
+          this.logger.warn('Finding prompt files failed', { kind, message: String(err) });
+          continue;
+        }
+        for (const uri of uris) {
+          const path = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
+          const relative = relativeTo(folder.uri, uri) ?? path;
+          const content = await readPromptFile(folder.uri, relative, uri);
+          if (content === undefined) continue;
+          out.push(parsePromptFile({ kind, path: relative, ...(folders.length > 1 ? { folder: folder.name } : {}), ...content }));
+        }
+      }
+    }
+    this.logger.info('Prompt files read', { files: out.length, unusable: out.filter((e) => e.error).length });
+    return sortPromptFiles(out, folders.map((f) => f.name));
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const w of this.watchers) w.dispose();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** The path of `uri` below `folder` with `/`, or undefined when it is not below it. */
+function relativeTo(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  return uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
+}
+
+/**
+ * A prompt file's first bytes, or why it cannot be read; undefined when it is not listed at all
+ * (gone since it was found). Links are followed only inside the folder, and never to a file whose
+ * name looks like a secret; a folder not on this computer's disk has its links refused outright.
+ */
+async function readPromptFile(
+  folder: vscode.Uri,
+  relative: string,
+  uri: vscode.Uri,
+): Promise<{ content: Uint8Array | Error; size?: number; refused?: 'outside' | 'secret' | 'special' } | undefined> {
+  const refused = (why: 'outside' | 'secret' | 'special') => ({ content: new Uint8Array(0), refused: why });
+  if (folder.scheme === 'file') {
+    const segments = relative.split('/').filter((s) => s && s !== '.');
+    if (segments.includes('..')) return refused('outside');
+    const inside = await resolveInsideFolder(folder.fsPath, segments);
+    if (!inside.ok) return inside.reason === 'outside' ? refused('outside') : undefined;
+    if (!inside.exists) return undefined;
+    const real = inside.relative.join('/');
+    if (real !== segments.join('/') && secretLikeName(real)) return refused('secret');
+    try {
+      const head = await readHead(inside.real, PROMPT_FILE_MAX_BYTES + 4, { noFollow: true });
+      return { content: head.bytes, size: head.size };
+    } catch (err) {
+      return { content: err as Error };
+    }
+  }
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.type & vscode.FileType.SymbolicLink) return refused('outside');
+    if (!(stat.type & vscode.FileType.File)) return refused('special');
+    if (stat.size > PROMPT_FILE_MAX_BYTES) return { content: new Uint8Array(0), size: stat.size };
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return { content: bytes.subarray(0, PROMPT_FILE_MAX_BYTES + 4), size: bytes.length };
+  } catch (err) {
+    return err instanceof vscode.FileSystemError && err.code === 'FileNotFound' ? undefined : { content: err as Error };
+  }
+}
+
+/** What the `/` menu shows of an entry. */
+function toItem(e: PromptEntry): PromptItem {
+  const notes: string[] = [];
+  if (e.shadowed) notes.push(vscode.l10n.t('/{0} is taken by an earlier prompt', e.shadowed));
+  if (e.unsupported.length) notes.push(vscode.l10n.t('Not supported: {0}', e.unsupported.join(', ')));
+  if (e.model) notes.push(vscode.l10n.t('Names the model {0}', e.model));
+  return {
+    name: clip(e.name, 200),
+    description: clip(e.description, 1000),
+    source: clip(promptSourceLabel(e), 600),
+    ...(e.argumentHint ? { argumentHint: clip(e.argumentHint, 300) } : {}),
+    ...(notes.length ? { note: clip(notes.join(' · '), MAX_NOTICE) } : {}),
+    ...(e.error ? { error: clip(e.error, MAX_NOTICE) } : {}),
+  };
+}
+
+export interface ExpandDeps {
+  prompts: Pick<PromptFiles, 'find'>;
+  /** The editor the user worked in last (the chat has the focus now). */
+  editor(): vscode.TextEditor | undefined;
+  models(): readonly ModelLike[] | undefined;
+  selectedModel(): string;
+  selectModel(valueId: string): Promise<boolean>;
+  insert(text: string): Promise<void>;
+  newChat(): Promise<void> | void;
+  /** Asks for a value (vscode.window.showInputBox); undefined: the user cancelled. */
+  ask(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  info(message: string, ...buttons: string[]): Thenable<string | undefined>;
+  warn(message: string): Thenable<unknown>;
+}
+
+/** Names whose unsupported fields were already said (once per prompt and window). */
+const told = new Set<string>();
+
+/**
+ * The command `name` chosen in the `/` menu: asked for its inputs, expanded with the last editor's
+ * selection and file, and put in the message box (never sent). `args`: what followed the name.
+ * Resolves to the text put in the box (undefined: nothing was).
+ */
+export async function expandChosenPrompt(deps: ExpandDeps, name: string, args?: string): Promise<string | undefined> {
+  const entry = deps.prompts.find(name);
+  if (!entry) {
+    void deps.warn(vscode.l10n.t('There is no prompt /{0} any more.', name));
+    return undefined;
+  }
+  if (entry.error) {
+    void deps.warn(vscode.l10n.t('/{0} cannot be used: {1}', entry.name, entry.error));
+    return undefined;
+  }
+  if (entry.action === 'newChat') {
+    await deps.newChat();
+    return undefined;
+  }
+  const inputs: Record<string, string> = {};
+  for (const input of promptInputs(entry)) {
+    if (input.name === 'arguments' && args?.trim()) {
+      inputs.arguments = args.trim();
+      continue;
+    }
+    const value = await deps.ask({
+      title: `/${entry.name}`,
+      prompt: input.name === 'arguments' ? vscode.l10n.t('What /{0} works on', entry.name) : vscode.l10n.t('Value of "{0}" for /{1}', input.name, entry.name),
+      ...(input.placeholder ? { placeHolder: input.placeholder } : {}),
+      ignoreFocusOut: true,
+    });
+    if (value === undefined) return undefined;
+    inputs[input.name] = value;
+  }
+  const editor = deps.editor();
+  const doc = editor?.document;
+  const selection = editor && !editor.selection.isEmpty ? doc?.getText(editor.selection) : undefined;
+  const folder = doc ? (vscode.workspace.getWorkspaceFolder(doc.uri) ?? vscode.workspace.workspaceFolders?.[0]) : vscode.workspace.workspaceFolders?.[0];
+  const file = doc && doc.uri.scheme !== 'untitled' ? (doc.uri.scheme === 'file' ? vscode.workspace.asRelativePath(doc.uri, false) : doc.uri.path) : undefined;
+  const expanded = expandPrompt(entry, {
+    ...(selection ? { selection } : {}),
+    ...(file ? { file } : {}),
+    ...(folder ? { workspaceFolder: folder.uri.scheme === 'file' ? folder.uri.fsPath : folder.uri.path } : {}),
+    inputs,
+  });
+  const text = expanded.text.trim();
+  if (text) await deps.insert(text);
+  else void deps.warn(vscode.l10n.t('/{0} gave no text to put in the message box.', entry.name));
+
+  // What the user should know, said once in one notification: nothing is switched or dropped silently.
+  const notes: string[] = [];
+  if (expanded.missing.includes('selection')) notes.push(vscode.l10n.t('No text was selected in an editor: the selection was left out.'));
+  if (expanded.missing.includes('file')) notes.push(vscode.l10n.t('No file was open in an editor: the file name was left out.'));
+  const key = `${entry.source}:${entry.path ?? entry.name}`;
+  if (entry.unsupported.length && !told.has(key)) {
+    told.add(key);
+    notes.push(vscode.l10n.t('Not supported, left out: {0}.', entry.unsupported.join(', ')));
+  }
+  let useModel: ModelLike | undefined;
+  if (entry.model && entry.model !== deps.selectedModel()) {
+    const wanted = entry.model.toLowerCase();
+    const model = deps.models()?.find((m) => m.valueId.toLowerCase() === wanted || m.name.toLowerCase() === wanted);
+    if (model && modelUsability(model).usable) {
+      if (model.valueId !== deps.selectedModel()) {
+        useModel = model;
+        notes.push(vscode.l10n.t('It names the model {0}; the selected model is kept unless you switch.', model.name || model.valueId));
+      }
+    } else notes.push(vscode.l10n.t('It names the model {0}, which cannot be used now: the selected model will answer.', entry.model));
+  }
+  if (notes.length) {
+    const use = useModel ? vscode.l10n.t('Use {0}', useModel.name || useModel.valueId) : undefined;
+    void deps.info(`/${entry.name}: ${notes.join(' ')}`, ...(use ? [use] : [])).then(async (picked) => {
+      if (use && picked === use && useModel && !(await deps.selectModel(useModel.valueId))) {
+        void deps.warn(vscode.l10n.t('The model "{0}" cannot be used for chat.', useModel.valueId));
+      }
+    });
+  }
+  return text || undefined;
+}
