@@ -21,6 +21,11 @@ export interface SearchHit {
 /** What has been indexed of each conversation: its last change and how many messages. */
 type Indexed = Record<string, { updatedAt: string; count: number }>;
 
+/** Gives the event loop a turn (timers, I/O, the user's keystrokes) in the middle of long work. */
+export function yieldTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 const OPTIONS = {
   fields: ['text'],
   storeFields: ['conv'],
@@ -43,14 +48,46 @@ export class HistorySearch {
 
   /** Loads a persisted index; an unreadable or older one gives an empty index (rebuilt by catching up). */
   static load(json: string | undefined): HistorySearch {
-    if (!json) return HistorySearch.empty();
+    const data = HistorySearch.parse(json);
+    if (!data) return HistorySearch.empty();
     try {
-      const data = JSON.parse(json) as { version?: unknown; indexed?: Indexed; index?: unknown };
-      if (data.version !== SEARCH_INDEX_VERSION || !data.indexed || !data.index) return HistorySearch.empty();
-      return new HistorySearch(MiniSearch.loadJSON<Doc>(JSON.stringify(data.index), OPTIONS), data.indexed);
+      return new HistorySearch(MiniSearch.loadJS<Doc>(data.index, OPTIONS), data.indexed);
     } catch {
       return HistorySearch.empty();
     }
+  }
+
+  /** Same as load(), giving the event loop a turn between chunks of a large index. */
+  static async loadAsync(json: string | undefined): Promise<HistorySearch> {
+    const data = HistorySearch.parse(json);
+    if (!data) return HistorySearch.empty();
+    try {
+      return new HistorySearch(await MiniSearch.loadJSAsync<Doc>(data.index, OPTIONS), data.indexed);
+    } catch {
+      return HistorySearch.empty();
+    }
+  }
+
+  private static parse(json: string | undefined): { indexed: Indexed; index: Parameters<typeof MiniSearch.loadJS>[0] } | undefined {
+    if (!json) return undefined;
+    try {
+      const data = JSON.parse(json) as { version?: unknown; indexed?: unknown; index?: unknown };
+      if (data.version !== SEARCH_INDEX_VERSION || !data.indexed || typeof data.indexed !== 'object' || !data.index || typeof data.index !== 'object') return undefined;
+      return data as { indexed: Indexed; index: Parameters<typeof MiniSearch.loadJS>[0] };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** How many conversations are indexed. */
+  get size(): number {
+    return Object.keys(this.indexed).length;
+  }
+
+  /** Whether a conversation is indexed (as of its `updatedAt`, when given). */
+  has(id: string, updatedAt?: string): boolean {
+    const known = this.indexed[id];
+    return !!known && (updatedAt === undefined || known.updatedAt === updatedAt);
   }
 
   /** True when there are changes not yet persisted. */
@@ -70,6 +107,26 @@ export class HistorySearch {
   toJSON(): string {
     this.changed = false;
     return JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed, index: this.mini });
+  }
+
+  /**
+   * The same text as toJSON(), written a chunk of terms at a time with a turn of the event loop
+   * between chunks (a large index would otherwise hold the extension host for seconds).
+   */
+  async toJSONAsync(chunk = 5000): Promise<string> {
+    this.changed = false;
+    const { index, ...rest } = this.mini.toJSON();
+    const head = JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed });
+    const parts: string[] = [head.slice(0, -1), ',"index":', JSON.stringify(rest).slice(0, -1), ',"index":['];
+    for (let i = 0; i < index.length; i += chunk) {
+      if (i > 0) {
+        parts.push(',');
+        await yieldTurn();
+      }
+      parts.push(JSON.stringify(index.slice(i, i + chunk)).slice(1, -1));
+    }
+    parts.push(']}}');
+    return parts.join('');
   }
 
   /** The conversations whose indexed state differs from the history index (to read and re-index). */

@@ -14,7 +14,15 @@ import {
   type StoredMessage,
 } from '../chat/conversation';
 import { encodeLog, headerLine, indexLine, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedLog } from './conversationLog';
-import { HistorySearch, type SearchHit } from './historySearch';
+import { HistorySearch, yieldTurn, type SearchHit } from './historySearch';
+
+/** How far the full-text index is built: `done` of `total` conversations read since the build began. */
+export interface SearchProgress {
+  done: number;
+  total: number;
+  /** False once every conversation is indexed. */
+  building: boolean;
+}
 
 /** Where conversations are kept (the extension writes files; tests use memory). */
 export interface ConversationStoragePort {
@@ -30,6 +38,11 @@ export interface ConversationStoragePort {
   /** Removes the log and its side files. */
   removeLog(id: string): Promise<void>;
   readPartials(id: string): Promise<string[]>;
+  /**
+   * Ids of the conversations that have side files, in one look (optional): reading many
+   * conversations then skips the side-file lookup of each of the others.
+   */
+  partialIds?(): Promise<Set<string>>;
   writePartial(id: string, writer: string, text: string): Promise<void>;
   removePartials(id: string, writer?: string): Promise<void>;
   readIndex(): Promise<string | undefined>;
@@ -104,6 +117,11 @@ export class ConversationStore {
   private searchIndex: Promise<HistorySearch> | undefined;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly searchPersistDelayMs: number;
+  /** The full-text index is written apart from the conversations: a large one never holds a save or History. */
+  private searchWriting: Promise<void> = Promise.resolve();
+  private catchingUp: Promise<number> | undefined;
+  private progress: SearchProgress = { done: 0, total: 0, building: false };
+  private readonly progressListeners = new Set<(p: SearchProgress) => void>();
 
   constructor(
     private readonly storage: ConversationStoragePort,
@@ -156,7 +174,7 @@ export class ConversationStore {
     await this.writing;
     if (this.searchTimer) clearTimeout(this.searchTimer);
     this.searchTimer = undefined;
-    await this.enqueue(() => this.persistSearch());
+    await this.enqueueSearchWrite();
   }
 
   /** Same as flush(); the extension awaits it on deactivate. */
@@ -172,12 +190,23 @@ export class ConversationStore {
       this.index = replayIndex(text);
       return this.index.entries;
     }
-    // No index yet (first start, or after a migration): built once from the logs.
+    // No index yet (first start, or after a migration): built once from the logs, a few read at a time.
     const entries = new Map<string, ConversationSummary>();
-    for (const id of await this.storage.listLogs()) {
-      const log = await this.storage.readLog(id);
-      const r = log === undefined ? undefined : replayLog(log, await this.storage.readPartials(id), id);
-      if (r && r.conv.messages.length > 0) entries.set(id, summarize(r.conv));
+    const ids = await this.storage.listLogs();
+    const withPartials = await this.partialIds();
+    const summaries = new Map<string, ConversationSummary>();
+    let next = 0;
+    const reader = async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        const r = await this.readStored(id, withPartials);
+        if (r && r.conv.messages.length > 0) summaries.set(id, summarize(r.conv));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, ids.length) }, reader));
+    for (const id of ids) {
+      const e = summaries.get(id);
+      if (e) entries.set(id, e);
     }
     await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
     this.index = { entries, lines: entries.size, gone: new Set() };
@@ -231,11 +260,23 @@ export class ConversationStore {
 
   // ---- reading ----
 
-  /** Reads a conversation from storage, folding in side files; does not change the current one. */
-  private async readStored(id: string): Promise<ReplayedLog | undefined> {
+  /**
+   * Reads a conversation from storage, folding in side files; does not change the current one.
+   * `withPartials`: the conversations known to have side files (the others are not looked up).
+   */
+  private async readStored(id: string, withPartials?: Set<string>): Promise<ReplayedLog | undefined> {
     const log = await this.storage.readLog(id);
     if (log === undefined) return undefined;
-    return replayLog(log, await this.storage.readPartials(id), id);
+    return replayLog(log, !withPartials || withPartials.has(id) ? await this.storage.readPartials(id) : [], id);
+  }
+
+  /** The conversations with side files, when the storage can tell in one look. */
+  private async partialIds(): Promise<Set<string> | undefined> {
+    try {
+      return await this.storage.partialIds?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /** A saved conversation as stored (for export or undo), without making it current. */
@@ -636,25 +677,74 @@ export class ConversationStore {
   // ---- search ----
 
   private searchReady(): Promise<HistorySearch> {
-    this.searchIndex ??= (async () => HistorySearch.load(await this.storage.readSearchIndex()))();
+    this.searchIndex ??= (async () => HistorySearch.loadAsync(await this.storage.readSearchIndex()))();
     return this.searchIndex;
+  }
+
+  /** How far the full-text index is built (History says "Indexing… N of M" meanwhile). */
+  get searchProgress(): SearchProgress {
+    return { ...this.progress };
+  }
+
+  /** Called as the full-text index is built (each conversation read, and once at the end). */
+  onSearchProgress(listener: (p: SearchProgress) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  private setProgress(p: SearchProgress): void {
+    this.progress = p;
+    for (const l of this.progressListeners) l({ ...p });
   }
 
   /**
    * Brings the full-text index up to date with the history index (conversations changed by
-   * another window, or before the index existed); resolves with how many were read.
+   * another window, or before the index existed; after a crash or an upgrade, the whole index),
+   * newest conversations first, giving the event loop a turn as it goes; the index is persisted
+   * now and then meanwhile. Resolves with how many were read. Called again while under way, it
+   * joins the build under way.
    */
-  async catchUpSearch(progress?: (done: number, total: number) => void): Promise<number> {
+  catchUpSearch(progress?: (done: number, total: number) => void): Promise<number> {
+    const off = progress ? this.onSearchProgress((p) => p.building && progress(p.done, p.total)) : undefined;
+    this.catchingUp ??= this.buildSearch().finally(() => {
+      this.catchingUp = undefined;
+    });
+    const run = this.catchingUp;
+    if (off) void run.then(off, off);
+    return run;
+  }
+
+  private async buildSearch(): Promise<number> {
     const search = await this.searchReady();
     const entries = await this.enqueue(() => this.loadIndex());
     const { outdated, removed } = search.stale(entries.values());
     for (const id of removed) search.remove(id);
-    let done = 0;
-    for (const id of outdated) {
-      const r = await this.readStored(id);
-      if (r) search.update(r.conv);
-      else search.remove(id);
-      progress?.(++done, outdated.length);
+    outdated.sort((a, b) => (entries.get(b)?.updatedAt ?? '').localeCompare(entries.get(a)?.updatedAt ?? ''));
+    const total = outdated.length;
+    if (total > 0) {
+      this.setProgress({ done: 0, total, building: true });
+      const withPartials = await this.partialIds();
+      let done = 0;
+      let slice = Date.now();
+      try {
+        for (const id of outdated) {
+          const entry = this.index?.entries.get(id);
+          // Indexed meanwhile by a save of this window, or deleted: nothing to read.
+          if (entry && !search.has(id, entry.updatedAt)) {
+            const r = await this.readStored(id, withPartials);
+            if (r) search.update(r.conv);
+            else search.remove(id);
+            this.scheduleSearchPersist();
+          } else if (!entry) search.remove(id);
+          this.setProgress({ done: ++done, total, building: true });
+          if (Date.now() - slice > 12) {
+            await yieldTurn();
+            slice = Date.now();
+          }
+        }
+      } finally {
+        this.setProgress({ done, total, building: false });
+      }
     }
     if (outdated.length || removed.length) this.scheduleSearchPersist();
     return outdated.length;
@@ -677,9 +767,18 @@ export class ConversationStore {
     if (this.searchTimer) return;
     this.searchTimer = setTimeout(() => {
       this.searchTimer = undefined;
-      void this.enqueue(() => this.persistSearch()).catch(() => undefined);
+      void this.enqueueSearchWrite().catch(() => undefined);
     }, this.searchPersistDelayMs);
     (this.searchTimer as { unref?: () => void }).unref?.();
+  }
+
+  private enqueueSearchWrite(): Promise<void> {
+    const next = this.searchWriting.then(() => this.persistSearch());
+    this.searchWriting = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
   }
 
   private async persistSearch(): Promise<void> {
@@ -687,6 +786,6 @@ export class ConversationStore {
     const search = await this.searchIndex;
     if (!search.dirty) return;
     await search.compact();
-    await this.storage.writeSearchIndex(search.toJSON());
+    await this.storage.writeSearchIndex(await search.toJSONAsync());
   }
 }

@@ -228,6 +228,17 @@ export class FileConversationStorage implements ConversationStoragePort {
     return out;
   }
 
+  async partialIds(): Promise<Set<string>> {
+    await this.ensureDir();
+    const ids = new Set<string>();
+    for (const name of await readdir(this.dir)) {
+      if (!name.endsWith(PARTIAL_EXT)) continue;
+      const stem = name.slice(0, -PARTIAL_EXT.length);
+      ids.add(stem.slice(0, stem.lastIndexOf('.')));
+    }
+    return ids;
+  }
+
   private partialFile(id: string, writer: string): string {
     if (!isSafeConversationId(id) || !/^[a-z0-9]{1,20}$/.test(writer)) throw new Error(`Invalid side file name: ${id}`); // l10n-ignore: refused file names, logged
     return join(this.dir, `${id}.${writer}${PARTIAL_EXT}`);
