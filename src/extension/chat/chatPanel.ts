@@ -95,6 +95,7 @@ export class ChatPanelController implements vscode.Disposable {
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post: (m) => this.post(m),
       balanceTotal: () => (deps.balance.state.balance && !deps.balance.state.error ? totalCredits(deps.balance.state.balance) : undefined),
+      refreshBalance: () => deps.balance.fetchTotal(),
       // The card in the chat says it; a notification only when the chat is not on screen.
       notifyCannotPay: () => {
         if (!this.isVisible) deps.onCannotPay?.();

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import {
   budgetForModel, runTurn, sendGate, surfaceRequest, totalCredits,
-  type ChatBackend, type GateVerdict, type NativeTurn, type RefusalReason, type TurnCharge, type TurnPort,
+  type ChatBackend, type GateVerdict, type SurfaceRequest, type NativeTurn, type RefusalReason, type TurnCharge, type TurnPort,
   type TurnResult, type TurnSink, type TurnSurface,
 } from '../../core';
 import type { ErrorView } from '../../protocol';
@@ -134,18 +134,13 @@ export class TurnService {
     return { model: id, name: listed?.name ?? id, cost: this.deps.models.costOf(id) };
   }
 
-  /**
-   * One request of a surface: the gate, then the turn streamed into `sink`, then its accounting
-   * (returned as a promise: the charge settles after the balance shows it).
-   */
-  async run(req: SurfaceTurnRequest, sink: TurnSink, signal: AbortSignal): Promise<SurfaceTurnResult> {
-    const facts = await this.facts(req.model);
-    const settings = this.deps.config.settings;
+  /** The request of a surface, built and judged by the gate with `facts`. */
+  private build(req: SurfaceTurnRequest, facts: SendFacts): SurfaceRequest {
     // The user's system prompt and the project instructions, then the surface's own.
-    const ours = req.ownInstructionsOnly ? '' : this.deps.instructions().systemPrompt(settings.systemPrompt);
+    const ours = req.ownInstructionsOnly ? '' : this.deps.instructions().systemPrompt(this.deps.config.settings.systemPrompt);
     const system = [ours, req.system ?? ''].filter((s) => s.trim() !== '').join('\n\n');
     const own = req.ownInstructionsOnly ? { systemSetting: '', instructions: '' } : {};
-    const built = surfaceRequest({
+    return surfaceRequest({
       prompt: req.prompt,
       ...(req.also ? { also: req.also } : {}),
       ...(req.earlier ? { earlier: req.earlier } : {}),
@@ -154,10 +149,26 @@ export class TurnService {
       budget: req.budget ?? facts.budget,
       gate: { ...facts, ...own, holdsKey: (text) => this.holdsKey(text), models: this.deps.models.models },
     });
+  }
+
+  /**
+   * One request of a surface: the gate, then the turn streamed into `sink`, then its accounting
+   * (returned as a promise: the charge settles after the balance shows it).
+   */
+  async run(req: SurfaceTurnRequest, sink: TurnSink, signal: AbortSignal): Promise<SurfaceTurnResult> {
+    let facts = await this.facts(req.model);
+    let built = this.build(req, facts);
+    if (!('messages' in built) && built.verdict.kind === 'refuse' && built.verdict.reason === 'cannotPay') {
+      // The balance shown may be old (credits bought since): asked for again before refusing.
+      await this.deps.balance.fetchTotal();
+      facts = await this.facts(req.model);
+      built = this.build(req, facts);
+    }
     if (!('messages' in built)) {
       const refused = built.verdict.kind === 'refuse' ? built.verdict : undefined;
       return { kind: 'refused', reason: refused?.reason ?? 'busy', error: refused?.error ?? { kind: 'validation', message: '', actions: [] } };
     }
+    const settings = this.deps.config.settings;
     const accounted = this.deps.accounting.start(req.surface, facts.model, facts.cost);
     const result = await runTurn(
       accounted.backend(this.backend()),

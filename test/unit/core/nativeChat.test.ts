@@ -1,35 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
-import { nativeHistory, runTurn, turnsWithout, type ChatBackend, type NativeTurn, type SessionChatRequest, type SessionStreamEvent } from '../../../src/core';
+import { nativeHistory, runTurn, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
+import { scriptedBackend } from '../../support/backend';
 
 const baseUrl = 'https://chat.example/api';
 /** One turn of @aichat through the pipeline's stream loop. */
 const ask = (b: ChatBackend, sink: { text(c: string): void }, signal = new AbortController().signal) =>
   runTurn(b, { messages: nativeHistory([], 'q', ''), model: 'swift-chat', stream: true, temperature: 1 }, { text: (c) => sink.text(c), status: () => undefined }, signal, { baseUrl });
 
-/** A backend whose stream yields `events` (or whose call throws `fail`), recording the request. */
-function backend(events: SessionStreamEvent[], fail?: Error): ChatBackend & { sent: SessionChatRequest[] } {
-  const sent: SessionChatRequest[] = [];
-  return {
-    sent,
-    chat: () => Promise.reject(new Error('not used')),
-    chatStream: async (req) => {
-      sent.push(req);
-      if (fail) throw fail;
-      let aborted = false;
-      return {
-        abort: () => (aborted = true),
-        async *[Symbol.asyncIterator]() {
-          for (const e of events) {
-            if (aborted) return;
-            await Promise.resolve();
-            yield e;
-          }
-        },
-      };
-    },
-  };
-}
+const backend = (events: SessionStreamEvent[], fail?: Error) => scriptedBackend(events, fail ? { fail } : {});
 
 const reply = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'm1' },

@@ -6,35 +6,12 @@ import {
   replyRecord, runTurn, turnOutcomeOf,
   type ChatBackend, type SessionChatRequest, type SessionStreamEvent, type TurnResult,
 } from '../../../src/core';
+import { scriptedBackend } from '../../support/backend';
 
 const baseUrl = 'https://chat.example/api';
 const req: SessionChatRequest = { messages: [{ role: 'user', content: 'q' }], model: 'deep-think', stream: true, temperature: 1 };
 
-/** A backend whose stream yields `events` one by one (or whose call throws `fail`). */
-function backend(events: SessionStreamEvent[], opts: { fail?: Error; failAfter?: Error; hold?: Promise<void> } = {}): ChatBackend & { calls: number } {
-  const b = {
-    calls: 0,
-    chat: () => Promise.reject(new Error('not used')),
-    chatStream: async () => {
-      b.calls++;
-      if (opts.fail) throw opts.fail;
-      let aborted = false;
-      return {
-        abort: () => (aborted = true),
-        async *[Symbol.asyncIterator]() {
-          for (const e of events) {
-            if (aborted) return;
-            await Promise.resolve();
-            yield e;
-          }
-          if (opts.hold) await opts.hold;
-          if (opts.failAfter) throw opts.failAfter;
-        },
-      };
-    },
-  };
-  return b;
-}
+const backend = scriptedBackend;
 
 async function run(events: SessionStreamEvent[], opts: Parameters<typeof backend>[1] = {}, signal = new AbortController().signal, silenceNoticeMs?: number) {
   const text: string[] = [];
@@ -143,7 +120,7 @@ describe('the one turn: runTurn with every part of the stream', () => {
     const b = backend([{ event: '0', data: 'x' }]);
     const result = await runTurn(b, req, { text: () => undefined, status: () => undefined }, controller.signal, { baseUrl });
     assert.equal(result.ending, 'stopped');
-    assert.equal(b.calls, 0);
+    assert.equal(b.sent.length, 0);
   });
 
   it('silence: the sink is told the reply waits for the service, and the next part clears it', async () => {

@@ -34,8 +34,9 @@ export interface ChatControllerDeps {
   pickModel: () => Promise<boolean>;
   /** Tells the user a send was refused because a reply is running. */
   notifyBusy: () => void;
-  /** The credit balance now, when known. */
+  /** The credit balance now, when known; `refreshBalance` asks the service again. */
   balanceTotal?: () => number | undefined;
+  refreshBalance?: () => Promise<unknown>;
   /** Tells the user the balance cannot pay for a message of this cost (nothing was sent). */
   notifyCannotPay?: (cost: number, total: number) => void;
   /** The surface showing the chat (queued until it is ready); undefined when none is open. */
@@ -215,6 +216,11 @@ export class ChatController {
     let verdict = await this.verdict(text, model, true);
     // The model is required: asked for on the first send.
     if (verdict.kind === 'refuse' && verdict.reason === 'noModel' && !model && (await this.deps.pickModel()) && this.deps.settings().model) {
+      verdict = await this.verdict(text, model, true);
+    }
+    // The balance shown may be old (credits bought since): asked for again before refusing.
+    if (verdict.kind === 'refuse' && verdict.reason === 'cannotPay' && this.deps.refreshBalance) {
+      await this.deps.refreshBalance();
       verdict = await this.verdict(text, model, true);
     }
     if (verdict.kind === 'send') {

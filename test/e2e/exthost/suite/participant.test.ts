@@ -85,3 +85,67 @@ describe('@aichat and instructions that hold the API key', () => {
     assert.equal(r.sent, true, 'the request was not sent');
   });
 });
+
+describe('@aichat: a long reply reaches the Chat view in a bounded number of updates', () => {
+  /** A streamed reply of `parts` text parts of `size` characters (with a code block in the middle), through the pipeline. */
+  async function answer(parts: number, size: number): Promise<{ calls: string[]; buttons: vscode.Command[]; sent: string }> {
+    const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
+    const instructions = new InstructionsService(memento(), silent);
+    const texts = Array.from({ length: parts }, (_, i) => (i === Math.floor(parts / 2) ? '\n```ts\nconst x = 1;\n```\n' : `w${i} `.padEnd(size, '.')));
+    const client = {
+      chat: () => Promise.reject(new Error('not used')),
+      chatStream: async () => ({
+        abort() {},
+        async *[Symbol.asyncIterator]() {
+          yield { event: 'f', messageId: 'm' };
+          for (const data of texts) {
+            await new Promise((r) => setImmediate(r));
+            yield { event: '0', data };
+          }
+          yield { event: 'e', finishReason: 'stop', isContinued: false };
+          yield { event: 'd', finishReason: 'stop' };
+        },
+      }),
+    };
+    const turns = new TurnService({
+      keys,
+      instructions: () => instructions,
+      config: { settings: { model: 'swift-chat', systemPrompt: '', contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
+      models: { models: [], costOf: () => 1 },
+      balance: { state: {} },
+      accounting: { start: () => ({ backend: (inner: unknown) => inner, settle: async () => ({ pending: false }) }) },
+      clients: { get: () => client },
+      logger: silent,
+    } as unknown as TurnServiceDeps);
+    const calls: string[] = [];
+    const buttons: vscode.Command[] = [];
+    const stream = { markdown: (t: string) => void calls.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    try {
+      await answerRequest({ extensionUri: vscode.Uri.file('/'), turns, logger: silent, openInChat: async () => undefined }, { prompt: 'a long one' } as unknown as vscode.ChatRequest, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    } finally {
+      instructions.dispose();
+      keys.dispose();
+    }
+    return { calls, buttons, sent: texts.join('') };
+  }
+
+  it('5,000 parts (40 KB): the whole reply, in far fewer updates than parts, never split inside its code block', async function () {
+    this.timeout(60_000);
+    const r = await answer(5_000, 8);
+    assert.equal(r.calls.join(''), r.sent, 'every character arrives, in order');
+    assert.ok(r.calls.length < 500, `${r.calls.length} stream.markdown calls for 5,000 parts`);
+    const fence = r.calls.findIndex((c) => c.includes('```ts'));
+    assert.ok(fence >= 0 && r.calls[fence].includes('const x = 1;\n```'), 'the code block reached the Chat view in one update');
+    assert.deepEqual(r.buttons, [], 'no cut, no button');
+  });
+
+  it('a reply past the size the Chat view shows well: its beginning, a note, and Open in AI Chat', async function () {
+    this.timeout(60_000);
+    const r = await answer(2_000, 50);
+    const shown = r.calls.join('');
+    assert.ok(shown.length < r.sent.length, 'the Chat view did not get all of it');
+    assert.ok(r.sent.startsWith(shown.slice(0, 50_000)), 'what it got is the beginning');
+    assert.match(shown, /The reply is 100,000 characters long; the Chat view shows its beginning/);
+    assert.deepEqual(r.buttons.map((b) => [b.command, b.title]), [['aiChat.openReplyInChat', 'Open in AI Chat']]);
+  });
+});
