@@ -9,7 +9,8 @@ import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMess
 import type { Logger } from '../platform/log';
 import { WebviewHost } from '../platform/webviewHost';
 import { CHAT_VIEW_TYPE, chatLocation, chatViewId, type ChatLocation } from './chatLocation';
-import { chatPage, placeholderPage } from './chatPages';
+import { chatPage } from './chatPages';
+import { ViewPlaceholder } from './viewPlaceholder';
 import type { Surface } from './surface';
 
 export interface ChatSurfacesDeps {
@@ -268,14 +269,10 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     this.attach({ kind: 'view', webview: view.webview, reveal: (preserveFocus) => view.show(preserveFocus), visible: () => view.visible }, []);
   }
 
-  /** A view without the chat: a line saying where it is and a button that brings it. */
+  /** A view without the chat: a line saying where it is and a button that brings it (a page of its own). */
   private showPlaceholder(resolved: ResolvedView, text: string, buttonLabel: string, bring: () => Promise<void>): void {
-    const webview = resolved.view.webview;
     resolved.placeholder?.dispose();
-    webview.html = placeholderPage(webview, this.mediaRoot(), text, buttonLabel);
-    resolved.placeholder = webview.onDidReceiveMessage((raw: unknown) => {
-      if (typeOf(raw) === 'bringBack') void bring();
-    });
+    resolved.placeholder = new ViewPlaceholder(resolved.view.webview, this.mediaRoot(), text, buttonLabel, bring, this.deps.logger);
   }
 
   private mediaRoot(): vscode.Uri {
