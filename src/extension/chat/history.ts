@@ -40,7 +40,8 @@ function toItem(c: ConversationSummary, currentId: string, matches?: number): It
 
 export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise<void> {
   const qp = vscode.window.createQuickPick<Item>();
-  qp.title = vscode.l10n.t('AI Chat: History');
+  const title = vscode.l10n.t('AI Chat: History');
+  qp.title = title;
   qp.placeholder = vscode.l10n.t('Search every message, or pick a conversation');
   qp.matchOnDescription = false;
   qp.matchOnDetail = false;
@@ -49,7 +50,8 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   let all: ConversationSummary[] = [];
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let searchReady = false;
+  /** While the full-text index is built: searched as far as it goes, and said so. */
+  let indexing = deps.store.searchProgress;
 
   const render = async () => {
     const gen = ++generation;
@@ -66,7 +68,8 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     }
     const lower = query.toLowerCase();
     const byTitle = all.filter((c) => c.title.toLowerCase().includes(lower));
-    const hits = searchReady ? await deps.store.search(query) : [];
+    const building = indexing.building;
+    const hits = await deps.store.search(query);
     if (gen !== generation) return; // the user typed on meanwhile
     const seen = new Set<string>();
     const items: Item[] = [];
@@ -75,7 +78,16 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       items.push(toItem(h, current, h.matches));
     }
     for (const c of byTitle) if (!seen.has(c.id)) items.push(toItem(c, current));
-    qp.items = items.length ? items : [{ label: vscode.l10n.t('No conversation contains “{0}”', query), alwaysShow: true }];
+    if (items.length) qp.items = items;
+    else if (building) {
+      qp.items = [
+        {
+          label: vscode.l10n.t('$(sync~spin) Indexing… {0} of {1}', indexing.done, indexing.total),
+          detail: vscode.l10n.t('No match for “{0}” in the conversations indexed so far; more appear as they are indexed.', query),
+          alwaysShow: true,
+        },
+      ];
+    } else qp.items = [{ label: vscode.l10n.t('No conversation contains “{0}”', query), alwaysShow: true }];
   };
   const reload = async () => {
     all = await deps.store.list();
@@ -87,6 +99,20 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   };
 
   const done = new Promise<void>((resolve) => qp.onDidHide(() => resolve()));
+  // While the index is built: the progress in the title, and the results found so far brought up to date now and then.
+  let lastProgressRender = 0;
+  const showProgress = () => {
+    qp.title = indexing.building ? `${title} · ${vscode.l10n.t('Indexing… {0} of {1}', indexing.done, indexing.total)}` : title;
+  };
+  const stopProgress = deps.store.onSearchProgress((p) => {
+    indexing = p;
+    showProgress();
+    const now = Date.now();
+    if (qp.value.trim() && (!p.building || now - lastProgressRender > 500)) {
+      lastProgressRender = now;
+      schedule();
+    }
+  });
   qp.onDidChangeValue(schedule);
   qp.onDidAccept(async () => {
     const picked = qp.selectedItems[0];
@@ -178,23 +204,25 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   });
 
   qp.busy = true;
+  showProgress();
   qp.show();
   try {
+    // Listed from the history index alone; the full-text index is built behind it.
     await reload();
-    // The full-text index catches up with conversations changed elsewhere (once, then per turn).
-    await deps.store.catchUpSearch((n, total) => {
-      qp.placeholder = vscode.l10n.t('Indexing conversations for search ({0}/{1})…', n, total);
-    });
-    searchReady = true;
-    qp.placeholder = all.length ? vscode.l10n.t('Search every message, or pick a conversation') : vscode.l10n.t('No saved conversations yet');
-    if (qp.value.trim()) await render();
   } catch (err) {
     deps.logger.warn('History could not be read', { message: String(err) });
     qp.placeholder = vscode.l10n.t('History could not be read; see the AI Chat output channel. Titles are still listed.');
   } finally {
     qp.busy = false;
   }
+  // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
+  // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
+  void deps.store.catchUpSearch().catch((err) => {
+    deps.logger.warn('The search index could not be brought up to date', { message: String(err) });
+    qp.title = `${title} · ${vscode.l10n.t('Search covers only the conversations indexed so far; see the AI Chat output channel.')}`;
+  });
   await done;
+  stopProgress();
   if (timer) clearTimeout(timer);
   qp.dispose();
 }

@@ -1,0 +1,226 @@
+import { strict as assert } from 'node:assert';
+import { appendMessage, ConversationStore, createConversation, encodeLog, HistorySearch, type Conversation, type SearchProgress } from '../../../src/core';
+import { MemoryConversationStorage } from '../../support/memoryStorage';
+
+function conversation(id: string, minute: number, texts: string[]): Conversation {
+  const at = new Date(Date.UTC(2026, 0, 1, 0, minute));
+  const conv = createConversation(id, at);
+  texts.forEach((t, i) => appendMessage(conv, i % 2 ? 'assistant' : 'user', t, at));
+  return conv;
+}
+
+function seed(storage: MemoryConversationStorage, convs: Conversation[]): void {
+  for (const c of convs) storage.data.set(c.id, encodeLog(c, c.messages.map((_, i) => `s.${i}`)));
+}
+
+/** Logs read one at a time, each waiting for release() (to look at the store half way through a build). */
+class GatedStorage extends MemoryConversationStorage {
+  reads: string[] = [];
+  partialLookups: string[] = [];
+  gated = false;
+  private waiting: Array<() => void> = [];
+  writeGate: Promise<void> | undefined;
+  partialIds?: () => Promise<Set<string>>;
+  override async readLog(id: string): Promise<string | undefined> {
+    this.reads.push(id);
+    if (this.gated) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return super.readLog(id);
+  }
+  override async readPartials(id: string): Promise<string[]> {
+    this.partialLookups.push(id);
+    return super.readPartials(id);
+  }
+  override async writeSearchIndex(text: string): Promise<void> {
+    await this.writeGate;
+    return super.writeSearchIndex(text);
+  }
+  /** Lets the next `n` reads through, and waits until they are taken in. */
+  async release(n: number): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      while (this.waiting.length === 0) await new Promise((r) => setTimeout(r, 1));
+      this.waiting.shift()?.();
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  open(): void {
+    this.gated = false;
+    for (const w of this.waiting.splice(0)) w();
+  }
+}
+
+describe('full-text index: incremental, persisted, and searchable while it is built', () => {
+  it('adds, appends to, replaces and deletes conversations', () => {
+    const search = HistorySearch.empty();
+    const a = conversation('a', 1, ['pelican question', 'pelicans have a pouch']);
+    search.update(a);
+    assert.deepEqual(
+      search.search('pouch').map((h) => h.id),
+      ['a'],
+    );
+    appendMessage(a, 'user', 'and herons?');
+    search.update(a, 2);
+    assert.equal(search.search('herons').length, 1);
+    assert.equal(search.search('pelican')[0].matches, 2, 'the first messages are not indexed twice');
+    a.messages.splice(1, 2);
+    appendMessage(a, 'assistant', 'storks instead');
+    search.update(a, 1);
+    assert.deepEqual(search.search('pouch'), []);
+    assert.deepEqual(search.search('herons'), []);
+    assert.equal(search.search('storks').length, 1);
+    search.remove('a');
+    assert.deepEqual(search.search('storks'), []);
+    assert.equal(search.size, 0);
+  });
+
+  it('the text written a chunk at a time is the same as written at once, and loads back', async () => {
+    const search = HistorySearch.empty();
+    for (let i = 0; i < 40; i++) search.update(conversation(`c${i}`, i, [`question ${i} about topic${i}`, `answer ${i} with word${i % 7}`]));
+    const whole = search.toJSON();
+    const chunked = await search.toJSONAsync(3);
+    assert.deepEqual(JSON.parse(chunked), JSON.parse(whole));
+    for (const loaded of [HistorySearch.load(chunked), await HistorySearch.loadAsync(chunked)]) {
+      assert.equal(loaded.size, 40);
+      assert.deepEqual(
+        loaded.search('topic17').map((h) => h.id),
+        ['c17'],
+      );
+      assert.ok(loaded.has('c3', conversation('c3', 3, []).updatedAt));
+    }
+    assert.equal((await HistorySearch.empty().toJSONAsync()).length > 0, true);
+    assert.equal(HistorySearch.load(await HistorySearch.empty().toJSONAsync()).size, 0);
+  });
+
+  it('a torn or foreign index file gives an empty index, and the store rebuilds it from the logs', async () => {
+    for (const torn of ['{"version":1,"indexed":{"a":', '{"version":1,"indexed":[],"index":3}', '{"version":0,"indexed":{},"index":{}}', 'null']) {
+      assert.equal((await HistorySearch.loadAsync(torn)).size, 0, torn);
+      const storage = new MemoryConversationStorage();
+      seed(storage, [conversation('a', 1, ['where is thing 217', 'here']), conversation('b', 2, ['something else', 'ok'])]);
+      storage.searchIndex = torn;
+      const store = new ConversationStore(storage, { searchPersistDelayMs: 1 });
+      assert.equal(await store.catchUpSearch(), 2);
+      assert.deepEqual(
+        (await store.search('thing 217')).map((h) => h.id),
+        ['a'],
+      );
+      await store.flush();
+      assert.equal(HistorySearch.load(storage.searchIndex).size, 2, 'the rebuilt index is persisted');
+    }
+  });
+
+  it('a persisted index is used as it is: only conversations changed since are read', async () => {
+    const storage = new GatedStorage();
+    seed(storage, [conversation('a', 1, ['alpha words', 'ok']), conversation('b', 2, ['beta words', 'ok'])]);
+    const first = new ConversationStore(storage, { searchPersistDelayMs: 1 });
+    await first.catchUpSearch();
+    await first.flush();
+    seed(storage, [conversation('b', 3, ['beta changed', 'gamma'])]);
+    await first.rename('b', 'B'); // the history index learns of the change
+    const entry = (await first.list()).find((e) => e.id === 'b');
+    assert.ok(entry);
+    storage.index += JSON.stringify({ ...entry, updatedAt: '2026-01-01T00:03:00.000Z' }) + '\n';
+    storage.reads = [];
+    const second = new ConversationStore(storage);
+    assert.equal(await second.catchUpSearch(), 1);
+    assert.deepEqual(storage.reads, ['b']);
+    assert.equal((await second.search('gamma')).length, 1);
+    assert.equal((await second.search('alpha')).length, 1, 'from the persisted index');
+  });
+
+  it('while it is built: newest first, progress told, results found so far, and callers join one build', async () => {
+    const storage = new GatedStorage();
+    const convs = Array.from({ length: 6 }, (_, i) => conversation(`c${i}`, i, [`how do I do thing ${i}7?`, `like this ${i}`]));
+    seed(storage, convs);
+    const store = new ConversationStore(storage, { searchPersistDelayMs: 60_000 });
+    await store.list(); // the history index, from the logs
+    storage.reads = [];
+    storage.gated = true;
+    const seen: SearchProgress[] = [];
+    store.onSearchProgress((p) => seen.push(p));
+    const told: Array<[number, number]> = [];
+    const build = store.catchUpSearch((done, total) => told.push([done, total]));
+    const joined = store.catchUpSearch();
+    await storage.release(2);
+    assert.deepEqual(store.searchProgress, { done: 2, total: 6, building: true });
+    assert.deepEqual(storage.reads.slice(0, 2), ['c5', 'c4'], 'newest first');
+    assert.deepEqual(
+      (await store.search('thing 57')).map((h) => h.id),
+      ['c5'],
+      'a phrase of a conversation already indexed is found while the others are read',
+    );
+    assert.deepEqual(await store.search('thing 07'), [], 'not indexed yet');
+    storage.open();
+    assert.equal(await build, 6);
+    assert.equal(await joined, 6);
+    assert.equal(storage.reads.length, 6, 'one build for both callers');
+    assert.deepEqual(store.searchProgress, { done: 6, total: 6, building: false });
+    assert.deepEqual(told.at(-1), [6, 6]);
+    assert.equal(seen.at(-1)?.building, false);
+    assert.deepEqual(
+      (await store.search('thing 07')).map((h) => h.id),
+      ['c0'],
+    );
+    assert.equal(await store.catchUpSearch(), 0, 'nothing left to read');
+  });
+
+  it('a conversation saved during the build is searchable at once and not read again', async () => {
+    const storage = new GatedStorage();
+    seed(storage, [conversation('old1', 1, ['first', 'one']), conversation('old2', 2, ['second', 'two'])]);
+    let n = 0;
+    const store = new ConversationStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
+    await store.list();
+    storage.gated = true;
+    const build = store.catchUpSearch();
+    await storage.release(1);
+    appendMessage(store.current, 'user', 'fresh pelicans');
+    storage.gated = false;
+    await store.save();
+    assert.equal((await store.search('pelicans')).length, 1);
+    storage.open();
+    await build;
+    assert.equal((await store.search('second')).length, 1);
+    assert.equal((await store.search('pelicans'))[0].matches, 1);
+  });
+
+  it('writing the index to disk holds neither saves nor History', async () => {
+    const storage = new GatedStorage();
+    seed(storage, [conversation('a', 1, ['alpha', 'ok'])]);
+    let n = 0;
+    const store = new ConversationStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
+    await store.catchUpSearch();
+    let release: () => void = () => undefined;
+    storage.writeGate = new Promise<void>((resolve) => (release = resolve));
+    const flushed = store.flush();
+    appendMessage(store.current, 'user', 'while the index is written');
+    await store.save();
+    assert.equal((await store.list()).length, 2);
+    assert.equal(storage.searchIndex, undefined, 'still being written');
+    release();
+    await flushed;
+    assert.ok(HistorySearch.load(storage.searchIndex).has('a'));
+  });
+
+  it('side files are looked up only for conversations that have one, and still folded in', async () => {
+    const storage = new GatedStorage();
+    seed(storage, [conversation('a', 1, ['alpha', 'ok']), conversation('c', 3, ['gamma', 'ok'])]);
+    // A window that stopped while a reply streamed: its log, and the reply in a side file.
+    const writer = new ConversationStore(storage, { newId: () => 'b' });
+    appendMessage(writer.current, 'user', 'beta question');
+    appendMessage(writer.current, 'assistant', 'interrupted reply', new Date(), { status: 'streaming' });
+    await writer.save();
+    assert.equal(storage.partials.get('b')?.size, 1);
+    storage.index = undefined; // the history index is rebuilt from the logs
+    const expected = await new ConversationStore(storage).list();
+    storage.index = undefined;
+    storage.partialLookups = [];
+    storage.partialIds = async () => new Set(storage.partials.keys());
+    const store = new ConversationStore(storage);
+    const list = await store.list();
+    assert.deepEqual(list, expected);
+    assert.equal(list.find((e) => e.id === 'b')?.messageCount, 2, 'the reply in the side file is counted');
+    assert.deepEqual(storage.partialLookups, ['b']);
+    storage.partialLookups = [];
+    await store.catchUpSearch();
+    assert.deepEqual(storage.partialLookups, ['b']);
+    assert.equal((await store.search('beta')).length, 1);
+  });
+});
