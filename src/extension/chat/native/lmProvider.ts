@@ -4,7 +4,8 @@
 // VS Code's API and the pipeline. Registered only where the host offers
 // `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
 import * as vscode from 'vscode';
-import { LM_SETUP_MODEL_ID, LM_VENDOR, estimateTokens, lmModels, lmRequest, lmSetupModel, type LmModelInfo, type LmPart } from '../../../core';
+import { LM_SETUP_MODEL_ID, LM_VENDOR, actionTitle, estimateTokens, lmModels, lmRequest, lmSetupModel, type LmModelInfo, type LmPart } from '../../../core';
+import type { ErrorView } from '../../../protocol';
 import type { Logger } from '../../platform/log';
 import { signalOf, type TurnService } from '../turnService';
 
@@ -24,7 +25,7 @@ export interface LmProviderDeps {
 }
 
 /** A request message as the host passes it (the types are newer than the engine this targets). */
-interface RequestMessage {
+export interface RequestMessage {
   role: number;
   content: ReadonlyArray<unknown>;
 }
@@ -91,35 +92,8 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
       return info;
     },
 
-    async provideLanguageModelChatResponse(model, messages, _options, progress, token) {
-      const request = lmRequest(messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })));
-      if (!request.ok) throw new Error(request.message);
-      const cancel = signalOf(token);
-      try {
-        // The setup entry answers with the gate's refusal for a missing key.
-        const ran = await deps.turns.run(
-          {
-            surface: 'lm',
-            prompt: request.prompt,
-            also: request.also,
-            earlier: request.earlier,
-            system: request.system,
-            ownInstructionsOnly: true,
-            ...(model.id === LM_SETUP_MODEL_ID ? {} : { model: model.id }),
-            // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
-            budget: model.maxInputTokens,
-          },
-          { text: (chunk) => progress.report(new TextPart(chunk)), status: () => undefined },
-          cancel.signal,
-        );
-        // A plain sentence (with what to do), never a stack trace.
-        if (ran.kind === 'refused') throw plainError(ran.error.message);
-        const { result } = ran;
-        if (result.ending === 'error' || result.ending === 'failed') throw plainError(result.error?.message ?? '');
-      } finally {
-        cancel.dispose();
-      }
-    },
+    provideLanguageModelChatResponse: (model, messages, _options, progress, token) =>
+      answerLmRequest(deps.turns, model, messages, (chunk) => progress.report(new TextPart(chunk)), token),
 
     async provideTokenCount(_model, text) {
       if (typeof text === 'string') return estimateTokens(text);
@@ -145,6 +119,52 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable | un
     deps.logger.warn('The AI Chat language model provider could not be registered', { message: String(err) });
     return undefined;
   }
+}
+
+/**
+ * Answers one language model request through the one turn pipeline: the request's messages in, the
+ * reply's text out through `report`; a refusal or failure is thrown as a plain sentence.
+ */
+export async function answerLmRequest(
+  turns: TurnService,
+  model: Pick<LmModelInfo, 'id' | 'maxInputTokens'>,
+  messages: readonly RequestMessage[],
+  report: (chunk: string) => void,
+  token: vscode.CancellationToken,
+): Promise<void> {
+  const request = lmRequest(messages.map((m) => ({ role: roleOf(m.role), parts: m.content.map(partOf) })));
+  if (!request.ok) throw plainError(request.message);
+  const cancel = signalOf(token);
+  try {
+    // The setup entry answers with the gate's refusal for a missing key.
+    const ran = await turns.run(
+      {
+        surface: 'lm',
+        prompt: request.prompt,
+        also: request.also,
+        earlier: request.earlier,
+        system: request.system,
+        ownInstructionsOnly: true,
+        ...(model.id === LM_SETUP_MODEL_ID ? {} : { model: model.id }),
+        // Within the model's input budget (the one reported to VS Code): earlier turns newest first.
+        budget: model.maxInputTokens,
+      },
+      { text: report, status: () => undefined },
+      cancel.signal,
+    );
+    // A plain sentence with what to do (the command to run), never a stack trace.
+    if (ran.kind === 'refused') throw plainError(withCommands(ran.error));
+    const { result } = ran;
+    if (result.ending === 'error' || result.ending === 'failed') throw plainError(result.error ? withCommands(result.error) : '');
+  } finally {
+    cancel.dispose();
+  }
+}
+
+/** An error's text with the AI Chat commands that fix it (VS Code shows a provider's error as text only). */
+function withCommands(error: ErrorView): string {
+  const commands = error.actions.filter((a) => a === 'setApiKey' || a === 'selectModel' || a === 'showSubscriptions');
+  return [error.message, ...commands.map((a) => vscode.l10n.t('Run "AI Chat: {0}" from the Command Palette.', actionTitle(a)))].join(' ');
 }
 
 /** An error whose text is all VS Code shows: no stack of this extension's files. */

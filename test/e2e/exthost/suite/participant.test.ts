@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore, API_KEY_SECRET } from '../../../../src/extension/account/keyStore';
 import { answerRequest, type ParticipantDeps } from '../../../../src/extension/chat/native/participant';
+import { answerLmRequest } from '../../../../src/extension/chat/native/lmProvider';
 import { TurnService, type TurnServiceDeps } from '../../../../src/extension/chat/turnService';
 import { InstructionsService } from '../../../../src/extension/editor/instructions';
 import { memento, secretStorage, silent } from './fakes';
@@ -147,5 +148,53 @@ describe('@aichat: a long reply reaches the Chat view in a bounded number of upd
     assert.ok(r.sent.startsWith(shown.slice(0, 50_000)), 'what it got is the beginning');
     assert.match(shown, new RegExp(`The reply is ${r.sent.length.toLocaleString('en-US')} characters long; the Chat view shows its beginning`));
     assert.deepEqual(r.buttons.map((b) => [b.command, b.title]), [['aiChat.openReplyInChat', 'Open in AI Chat']]);
+  });
+});
+
+describe('The language model provider through the turn pipeline: refusals are plain sentences', () => {
+  /** One provider request with `key` stored (or none); what was thrown, and whether a turn started. */
+  async function request(key: string | undefined, text: string): Promise<{ error: Error | undefined; sent: boolean }> {
+    const keys = new ApiKeyStore(secretStorage(key ? { [API_KEY_SECRET]: key } : {}));
+    const instructions = new InstructionsService(memento(), silent);
+    let sent = false;
+    const turns = new TurnService({
+      keys,
+      instructions: () => instructions,
+      config: { settings: { model: 'swift-chat', systemPrompt: '', contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
+      models: { models: [], costOf: () => 1 },
+      balance: { state: {} },
+      accounting: {
+        start: () => {
+          sent = true;
+          throw new Error('sent');
+        },
+      },
+      clients: { get: () => assert.fail('no client is asked for') },
+      logger: silent,
+    } as unknown as TurnServiceDeps);
+    let error: Error | undefined;
+    try {
+      await answerLmRequest(turns, { id: 'aichat-set-api-key', maxInputTokens: 3_000 }, [{ role: 1, content: [{ value: text }] }], () => undefined, new vscode.CancellationTokenSource().token);
+    } catch (err) {
+      error = err as Error;
+    } finally {
+      instructions.dispose();
+      keys.dispose();
+    }
+    return { error, sent };
+  }
+
+  it('no key set: a plain sentence with the command that sets it, no stack of the extension\'s files', async () => {
+    const r = await request(undefined, 'hello');
+    assert.equal(r.sent, false);
+    assert.match(r.error?.message ?? '', /^No API key is set\. Set your API key to chat\. Run "AI Chat: Set API Key" from the Command Palette\.$/);
+    assert.doesNotMatch(r.error?.stack ?? '', /\.(ts|js):\d+/, 'no file path in what VS Code shows');
+  });
+
+  it('a request that holds the key: the gate\'s refusal, the same words as @aichat and the panel, nothing sent', async () => {
+    const r = await request(KEY, `is ${KEY} right?`);
+    assert.equal(r.sent, false);
+    assert.match(r.error?.message ?? '', /holds your AI Chat API key \(in its text or an attached file\)\. Take the key out, then send again: nothing was sent or saved\./);
+    assert.ok(!(r.error?.message ?? '').includes(KEY));
   });
 });
