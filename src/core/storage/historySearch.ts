@@ -5,17 +5,32 @@ import type { Conversation, ConversationSummary } from '../chat/conversation';
 
 export const SEARCH_INDEX_VERSION = 1;
 
+/** One message: its id is `<conversation id>#<index>` (the conversation is not stored apart, to keep the index small). */
 interface Doc {
   id: string;
-  conv: string;
   text: string;
 }
+
+const convOf = (docId: string) => docId.slice(0, docId.lastIndexOf('#'));
 
 export interface SearchHit {
   id: string;
   score: number;
   /** How many messages of the conversation match. */
   matches: number;
+}
+
+/** MiniSearch's own state, read a piece at a time to write the index without holding the event loop (see toJSONAsync). */
+interface MiniInternals {
+  _index: Iterable<[string, Map<number, Map<number, number>>]>;
+  _documentCount: number;
+  _nextId: number;
+  _documentIds: Map<number, string>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _storedFields: Map<number, Record<string, unknown>>;
+  _dirtCount: number;
 }
 
 /** What has been indexed of each conversation: its last change and how many messages. */
@@ -28,7 +43,6 @@ export function yieldTurn(): Promise<void> {
 
 const OPTIONS = {
   fields: ['text'],
-  storeFields: ['conv'],
   searchOptions: { prefix: true, combineWith: 'AND' as const },
 };
 
@@ -36,6 +50,8 @@ export class HistorySearch {
   private mini: MiniSearch<Doc>;
   private indexed: Indexed;
   private changed = false;
+  /** Changes asked for while the index is being written (made once it is). */
+  private held: Array<() => void> | undefined;
 
   private constructor(mini: MiniSearch<Doc>, indexed: Indexed) {
     this.mini = mini;
@@ -110,23 +126,48 @@ export class HistorySearch {
   }
 
   /**
-   * The same text as toJSON(), written a chunk of terms at a time with a turn of the event loop
-   * between chunks (a large index would otherwise hold the extension host for seconds).
+   * The same text as toJSON(), written a few milliseconds at a time with a turn of the event loop
+   * in between (a large index would otherwise hold the extension host for seconds). Changes
+   * asked for meanwhile are held, and made once the text is taken.
    */
-  async toJSONAsync(chunk = 5000): Promise<string> {
+  async toJSONAsync(sliceMs = 8): Promise<string> {
     this.changed = false;
-    const { index, ...rest } = this.mini.toJSON();
-    const head = JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed });
-    const parts: string[] = [head.slice(0, -1), ',"index":', JSON.stringify(rest).slice(0, -1), ',"index":['];
-    for (let i = 0; i < index.length; i += chunk) {
-      if (i > 0) {
-        parts.push(',');
+    this.held = [];
+    try {
+      const mini = this.mini as unknown as Partial<MiniInternals>;
+      if (!(mini._index && mini._documentIds instanceof Map && mini._fieldLength instanceof Map && mini._storedFields instanceof Map)) return this.toJSON();
+      const parts: string[] = [];
+      let slice = Date.now();
+      const pause = async () => {
+        if (Date.now() - slice < sliceMs) return;
         await yieldTurn();
+        slice = Date.now();
+      };
+      const head = JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed });
+      parts.push(head.slice(0, -1), ',"index":{');
+      parts.push(`"documentCount":${JSON.stringify(mini._documentCount)},"nextId":${JSON.stringify(mini._nextId)}`);
+      await pause();
+      parts.push(`,"documentIds":${JSON.stringify(Object.fromEntries(mini._documentIds))}`);
+      await pause();
+      parts.push(`,"fieldIds":${JSON.stringify(mini._fieldIds)},"fieldLength":${JSON.stringify(Object.fromEntries(mini._fieldLength))}`);
+      await pause();
+      parts.push(`,"averageFieldLength":${JSON.stringify(mini._avgFieldLength)},"storedFields":${JSON.stringify(Object.fromEntries(mini._storedFields))}`);
+      parts.push(`,"dirtCount":${JSON.stringify(mini._dirtCount)},"index":[`);
+      let first = true;
+      for (const [term, fieldIndex] of [...mini._index]) {
+        const data: Record<string, Record<string, number>> = {};
+        for (const [fieldId, freqs] of fieldIndex) data[fieldId] = Object.fromEntries(freqs);
+        parts.push((first ? '' : ',') + JSON.stringify([term, data]));
+        first = false;
+        await pause();
       }
-      parts.push(JSON.stringify(index.slice(i, i + chunk)).slice(1, -1));
+      parts.push('],"serializationVersion":2}}');
+      return parts.join('');
+    } finally {
+      const held = this.held;
+      this.held = undefined;
+      for (const change of held) change();
     }
-    parts.push(']}}');
-    return parts.join('');
   }
 
   /** The conversations whose indexed state differs from the history index (to read and re-index). */
@@ -147,19 +188,28 @@ export class HistorySearch {
    * re-indexes the conversation. A reply still streaming is left for its final state.
    */
   update(conv: Conversation, from = 0): void {
+    if (this.held) {
+      // Made later, in full: the messages may have changed by then.
+      this.held.push(() => this.update(conv));
+      return;
+    }
     const final = conv.messages.filter((m) => m.status !== 'streaming');
     const known = this.indexed[conv.id];
     let start = 0;
     if (known && from >= known.count && final.length >= known.count) start = known.count;
     else if (known) this.discard(conv.id);
     for (let i = start; i < final.length; i++) {
-      if (final[i].content) this.mini.add({ id: `${conv.id}#${i}`, conv: conv.id, text: final[i].content });
+      if (final[i].content) this.mini.add({ id: `${conv.id}#${i}`, text: final[i].content });
     }
     this.indexed[conv.id] = { updatedAt: conv.updatedAt, count: final.length };
     this.changed = true;
   }
 
   remove(id: string): void {
+    if (this.held) {
+      this.held.push(() => this.remove(id));
+      return;
+    }
     if (!this.indexed[id]) return;
     this.discard(id);
     delete this.indexed[id];
@@ -179,7 +229,7 @@ export class HistorySearch {
     if (!query.trim()) return [];
     const byConv = new Map<string, SearchHit>();
     for (const r of this.mini.search(query)) {
-      const conv = r.conv as string;
+      const conv = convOf(String(r.id));
       const hit = byConv.get(conv);
       if (hit) {
         hit.matches++;

@@ -119,6 +119,9 @@ export class ConversationStore {
   private readonly searchPersistDelayMs: number;
   /** The full-text index is written apart from the conversations: a large one never holds a save or History. */
   private searchWriting: Promise<void> = Promise.resolve();
+  /** Conversations re-indexed since the index was last written, and whether one was removed or rebuilt (written soon, whatever the count). */
+  private searchChanges = 0;
+  private searchUrgent = false;
   private catchingUp: Promise<number> | undefined;
   private progress: SearchProgress = { done: 0, total: 0, building: false };
   private readonly progressListeners = new Set<(p: SearchProgress) => void>();
@@ -615,7 +618,8 @@ export class ConversationStore {
     await this.putIndex({ id, gone: true });
     if (this.searchIndex) {
       (await this.searchIndex).remove(id);
-      this.scheduleSearchPersist();
+      // A deleted conversation's words leave the disk soon.
+      this.scheduleSearchPersist(true);
     }
   }
 
@@ -746,7 +750,7 @@ export class ConversationStore {
         this.setProgress({ done, total, building: false });
       }
     }
-    if (outdated.length || removed.length) this.scheduleSearchPersist();
+    if (outdated.length || removed.length) this.scheduleSearchPersist(true);
     return outdated.length;
   }
 
@@ -763,11 +767,21 @@ export class ConversationStore {
       .filter((h): h is ConversationSummary & SearchHit => h !== undefined);
   }
 
-  private scheduleSearchPersist(): void {
+  /**
+   * Writes the full-text index a while after it changed: at once after a delete or a build, else
+   * once a fiftieth of the conversations changed (a large index takes seconds to write; a window
+   * started meanwhile re-reads only the conversations changed since). flush() writes it whatever.
+   */
+  private scheduleSearchPersist(urgent = false): void {
+    this.searchChanges++;
+    if (urgent) this.searchUrgent = true;
     if (this.searchTimer) return;
     this.searchTimer = setTimeout(() => {
       this.searchTimer = undefined;
-      void this.enqueueSearchWrite().catch(() => undefined);
+      void (async () => {
+        const size = this.searchIndex ? (await this.searchIndex).size : 0;
+        if (this.searchUrgent || this.searchChanges * 50 >= size) await this.enqueueSearchWrite();
+      })().catch(() => undefined);
     }, this.searchPersistDelayMs);
     (this.searchTimer as { unref?: () => void }).unref?.();
   }
@@ -784,6 +798,8 @@ export class ConversationStore {
   private async persistSearch(): Promise<void> {
     if (!this.searchIndex) return;
     const search = await this.searchIndex;
+    this.searchChanges = 0;
+    this.searchUrgent = false;
     if (!search.dirty) return;
     await search.compact();
     await this.storage.writeSearchIndex(await search.toJSONAsync());

@@ -30,7 +30,9 @@ class GatedStorage extends MemoryConversationStorage {
     this.partialLookups.push(id);
     return super.readPartials(id);
   }
+  searchWrites = 0;
   override async writeSearchIndex(text: string): Promise<void> {
+    this.searchWrites++;
     await this.writeGate;
     return super.writeSearchIndex(text);
   }
@@ -76,8 +78,8 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const search = HistorySearch.empty();
     for (let i = 0; i < 40; i++) search.update(conversation(`c${i}`, i, [`question ${i} about topic${i}`, `answer ${i} with word${i % 7}`]));
     const whole = search.toJSON();
-    const chunked = await search.toJSONAsync(3);
-    assert.deepEqual(JSON.parse(chunked), JSON.parse(whole));
+    const chunked = await search.toJSONAsync(0);
+    assert.equal(chunked, whole);
     for (const loaded of [HistorySearch.load(chunked), await HistorySearch.loadAsync(chunked)]) {
       assert.equal(loaded.size, 40);
       assert.deepEqual(
@@ -88,6 +90,28 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     }
     assert.equal((await HistorySearch.empty().toJSONAsync()).length > 0, true);
     assert.equal(HistorySearch.load(await HistorySearch.empty().toJSONAsync()).size, 0);
+  });
+
+  it('changes asked for while the index is written are held, then made', async () => {
+    const search = HistorySearch.empty();
+    const a = conversation('a', 1, ['alpha first', 'ok']);
+    search.update(a);
+    search.update(conversation('gone', 2, ['doomed words', 'ok']));
+    const before = search.toJSON();
+    const writing = search.toJSONAsync(0);
+    appendMessage(a, 'user', 'alpha second');
+    search.update(a, 2);
+    search.remove('gone');
+    search.update(conversation('b', 3, ['beta', 'ok']));
+    const text = await writing;
+    assert.equal(text, before, 'the text is the index as it was when the write began');
+    assert.equal(search.dirty, true, 'the held changes are still to be written');
+    assert.equal(search.search('alpha')[0].matches, 2);
+    assert.deepEqual(search.search('doomed'), []);
+    assert.equal(search.search('beta').length, 1);
+    const reloaded = HistorySearch.load(await search.toJSONAsync());
+    assert.equal(reloaded.search('second').length, 1);
+    assert.deepEqual(reloaded.search('doomed'), []);
   });
 
   it('a torn or foreign index file gives an empty index, and the store rebuilds it from the logs', async () => {
@@ -199,6 +223,42 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     assert.ok(HistorySearch.load(storage.searchIndex).has('a'));
   });
 
+  it('a large index is written after a delete or a build, or once a fiftieth of it changed, not after every turn', async () => {
+    const storage = new GatedStorage();
+    seed(
+      storage,
+      Array.from({ length: 100 }, (_, i) => conversation(`c${i}`, i, [`question ${i}`, 'ok'])),
+    );
+    let n = 0;
+    const store = new ConversationStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 1 });
+    await store.catchUpSearch();
+    const settle = () => new Promise((r) => setTimeout(r, 30));
+    await settle();
+    const built = storage.searchWrites;
+    assert.ok(built >= 1, 'written once the build ended');
+    assert.equal(HistorySearch.load(storage.searchIndex).size, 100);
+    appendMessage(store.current, 'user', 'one more turn');
+    await store.save();
+    await settle();
+    assert.equal(storage.searchWrites, built, 'one turn in a hundred conversations: left for later');
+    appendMessage(store.current, 'user', 'and another');
+    await store.save();
+    await settle();
+    assert.equal(storage.searchWrites, built, 'two changes in 101 conversations: left for later');
+    appendMessage(store.current, 'user', 'and a third');
+    await store.save();
+    await settle();
+    assert.equal(storage.searchWrites, built + 1, 'three changes in 101: more than a fiftieth, written');
+    await store.remove('c7');
+    await settle();
+    assert.equal(storage.searchWrites, built + 2, 'a delete is written soon');
+    assert.equal(HistorySearch.load(storage.searchIndex).has('c7'), false);
+    appendMessage(store.current, 'user', 'last words');
+    await store.save();
+    await store.flush();
+    assert.equal(HistorySearch.load(storage.searchIndex).search('last words').length, 1, 'flush writes whatever is left');
+  });
+
   it('side files are looked up only for conversations that have one, and still folded in', async () => {
     const storage = new GatedStorage();
     seed(storage, [conversation('a', 1, ['alpha', 'ok']), conversation('c', 3, ['gamma', 'ok'])]);
@@ -222,5 +282,29 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     await store.catchUpSearch();
     assert.deepEqual(storage.partialLookups, ['b']);
     assert.equal((await store.search('beta')).length, 1);
+  });
+});
+
+describe('full-text index: files written by earlier versions', () => {
+  it('an index that stored each message’s conversation loads, finds, and takes updates', async () => {
+    const MiniSearch = (await import('minisearch')).default;
+    const old = new MiniSearch<{ id: string; conv: string; text: string }>({ fields: ['text'], storeFields: ['conv'] });
+    old.add({ id: 'a#0', conv: 'a', text: 'where do pelicans sleep' });
+    old.add({ id: 'a#1', conv: 'a', text: 'on the water' });
+    old.add({ id: 'b#0', conv: 'b', text: 'pelicans again' });
+    const text = JSON.stringify({ version: 1, indexed: { a: { updatedAt: 'x', count: 2 }, b: { updatedAt: 'y', count: 1 } }, index: old });
+    for (const search of [HistorySearch.load(text), await HistorySearch.loadAsync(text)]) {
+      assert.deepEqual(
+        search.search('pelicans').map((h) => h.id).sort(),
+        ['a', 'b'],
+      );
+      search.update(conversation('a', 9, ['where do herons sleep', 'in trees']));
+      assert.deepEqual(
+        search.search('sleep').map((h) => [h.id, h.matches]),
+        [['a', 1]],
+      );
+      assert.deepEqual(search.search('water'), []);
+      assert.equal(HistorySearch.load(await search.toJSONAsync()).search('trees')[0].id, 'a');
+    }
   });
 });
