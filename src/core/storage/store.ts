@@ -719,9 +719,20 @@ export class ConversationStore {
   }
 
   private async buildSearch(): Promise<number> {
-    const search = await this.searchReady();
-    const entries = await this.enqueue(() => this.loadIndex());
+    // Loading a persisted index takes a while too: told as a build of 0 of 0.
+    const loading = !this.searchIndex;
+    if (loading) this.setProgress({ done: 0, total: 0, building: true });
+    let search: HistorySearch;
+    let entries: Map<string, ConversationSummary>;
+    try {
+      search = await this.searchReady();
+      entries = await this.enqueue(() => this.loadIndex());
+    } catch (err) {
+      if (loading) this.setProgress({ done: 0, total: 0, building: false });
+      throw err;
+    }
     const { outdated, removed } = search.stale(entries.values());
+    if (loading && outdated.length === 0) this.setProgress({ done: 0, total: 0, building: false });
     for (const id of removed) search.remove(id);
     outdated.sort((a, b) => (entries.get(b)?.updatedAt ?? '').localeCompare(entries.get(a)?.updatedAt ?? ''));
     const total = outdated.length;

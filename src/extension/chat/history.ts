@@ -53,6 +53,13 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   /** While the full-text index is built: searched as far as it goes, and said so. */
   let indexing = deps.store.searchProgress;
 
+  const progressText = () =>
+    indexing.total ? vscode.l10n.t('Indexing… {0} of {1}', indexing.done, indexing.total) : vscode.l10n.t('Loading the search index…');
+  const progressItem = (query: string): Item => ({
+    label: `$(sync~spin) ${progressText()}`,
+    detail: vscode.l10n.t('No match for “{0}” in the conversations indexed so far; more appear as they are indexed.', query),
+    alwaysShow: true,
+  });
   const render = async () => {
     const gen = ++generation;
     const query = qp.value.trim();
@@ -69,8 +76,16 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     const lower = query.toLowerCase();
     const byTitle = all.filter((c) => c.title.toLowerCase().includes(lower));
     const building = indexing.building;
-    const hits = await deps.store.search(query);
+    const pending = deps.store.search(query);
+    // The index still loading: the titles that match are shown meanwhile.
+    const early = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
+    if (!early && gen === generation) {
+      qp.busy = true;
+      qp.items = byTitle.length ? byTitle.map((c) => toItem(c, current)) : [progressItem(query)];
+    }
+    const hits = early ?? (await pending);
     if (gen !== generation) return; // the user typed on meanwhile
+    qp.busy = false;
     const seen = new Set<string>();
     const items: Item[] = [];
     for (const h of hits) {
@@ -79,15 +94,8 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     }
     for (const c of byTitle) if (!seen.has(c.id)) items.push(toItem(c, current));
     if (items.length) qp.items = items;
-    else if (building) {
-      qp.items = [
-        {
-          label: vscode.l10n.t('$(sync~spin) Indexing… {0} of {1}', indexing.done, indexing.total),
-          detail: vscode.l10n.t('No match for “{0}” in the conversations indexed so far; more appear as they are indexed.', query),
-          alwaysShow: true,
-        },
-      ];
-    } else qp.items = [{ label: vscode.l10n.t('No conversation contains “{0}”', query), alwaysShow: true }];
+    else if (building) qp.items = [progressItem(query)];
+    else qp.items = [{ label: vscode.l10n.t('No conversation contains “{0}”', query), alwaysShow: true }];
   };
   const reload = async () => {
     all = await deps.store.list();
@@ -102,7 +110,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   // While the index is built: the progress in the title, and the results found so far brought up to date now and then.
   let lastProgressRender = 0;
   const showProgress = () => {
-    qp.title = indexing.building ? `${title} · ${vscode.l10n.t('Indexing… {0} of {1}', indexing.done, indexing.total)}` : title;
+    qp.title = indexing.building ? `${title} · ${progressText()}` : title;
   };
   const stopProgress = deps.store.onSearchProgress((p) => {
     indexing = p;

@@ -164,6 +164,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const build = store.catchUpSearch((done, total) => told.push([done, total]));
     const joined = store.catchUpSearch();
     await storage.release(2);
+    assert.deepEqual(seen[0], { done: 0, total: 0, building: true }, 'loading the persisted index is told first');
     assert.deepEqual(store.searchProgress, { done: 2, total: 6, building: true });
     assert.deepEqual(storage.reads.slice(0, 2), ['c5', 'c4'], 'newest first');
     assert.deepEqual(
