@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     let pageWhileBuilding: Promise<{ ms: number; count: number }> | undefined;
     t0 = performance.now();
     await store.catchUpSearch((done, total) => {
-      if (done === Math.floor(total / 2) && !halfway) {
+      if (total > 0 && done === Math.floor(total / 2) && !halfway) {
         // The newest conversations are indexed first: one of them is certainly indexed by now.
         pageWhileBuilding = firstPage(dir);
         const c = count - 1;
