@@ -83,9 +83,13 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       qp.busy = true;
       qp.items = byTitle.length ? byTitle.map((c) => toItem(c, current)) : [progressItem(query)];
     }
-    const hits = early ?? (await pending);
+    let hits;
+    try {
+      hits = early ?? (await pending);
+    } finally {
+      if (gen === generation) qp.busy = false;
+    }
     if (gen !== generation) return; // the user typed on meanwhile
-    qp.busy = false;
     const seen = new Set<string>();
     const items: Item[] = [];
     for (const h of hits) {
@@ -109,13 +113,18 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   const done = new Promise<void>((resolve) => qp.onDidHide(() => resolve()));
   // While the index is built: the progress in the title, and the results found so far brought up to date now and then.
   let lastProgressRender = 0;
+  let lastProgressTitle = 0;
   const showProgress = () => {
     qp.title = indexing.building ? `${title} · ${progressText()}` : title;
   };
   const stopProgress = deps.store.onSearchProgress((p) => {
     indexing = p;
-    showProgress();
     const now = Date.now();
+    // The title follows a few times a second (each change is a message to the window).
+    if (!p.building || now - lastProgressTitle > 200) {
+      lastProgressTitle = now;
+      showProgress();
+    }
     if (qp.value.trim() && (!p.building || now - lastProgressRender > 500)) {
       lastProgressRender = now;
       schedule();
@@ -214,6 +223,12 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   qp.busy = true;
   showProgress();
   qp.show();
+  // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
+  // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
+  void deps.store.catchUpSearch().catch((err) => {
+    deps.logger.warn('The search index could not be brought up to date', { message: String(err) });
+    qp.title = `${title} · ${vscode.l10n.t('Search covers only the conversations indexed so far; see the AI Chat output channel.')}`;
+  });
   try {
     // Listed from the history index alone; the full-text index is built behind it.
     await reload();
@@ -223,12 +238,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   } finally {
     qp.busy = false;
   }
-  // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
-  // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
-  void deps.store.catchUpSearch().catch((err) => {
-    deps.logger.warn('The search index could not be brought up to date', { message: String(err) });
-    qp.title = `${title} · ${vscode.l10n.t('Search covers only the conversations indexed so far; see the AI Chat output channel.')}`;
-  });
   await done;
   stopProgress();
   if (timer) clearTimeout(timer);
