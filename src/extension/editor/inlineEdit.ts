@@ -11,7 +11,7 @@ import type { SurfaceTurnResult, TurnQuote, TurnService } from '../chat/turnServ
 import type { Logger } from '../platform/log';
 import { askInstruction, EditLenses, streamingLook } from './inlineEditUi';
 import { InlineEditReview, type ReviewEnd } from './inlineEditReview';
-import { refusal, targetOf, type EditTarget } from './inlineEditTarget';
+import { EDITABLE_SCHEMES, refusal, targetOf, type EditTarget } from './inlineEditTarget';
 
 export interface InlineEditDeps {
   turns: Pick<TurnService, 'run' | 'quote'>;
@@ -25,12 +25,16 @@ export interface InlineEditDeps {
 /** What an edit ended as (for callers and tests). */
 export type EditOutcome = 'refused' | 'cancelled' | 'stopped' | 'failed' | 'noCode' | 'unchanged' | 'moved' | 'reviewing';
 
+/** The documents the Keep/Undo CodeLens is offered in. */
+export const LENS_SELECTOR: vscode.DocumentFilter[] = [...EDITABLE_SCHEMES].map((scheme) => ({ scheme }));
+
 const HISTORY_KEY = 'aiChat.edit.instructions';
 
 export class InlineEditor implements vscode.Disposable {
   private readonly reviews = new Map<string, InlineEditReview>();
   private readonly streaming = new Map<string, AbortController>();
-  private readonly lenses = new EditLenses((uri) => this.reviews.get(uri.toString()));
+  /** Keep/Undo above each pending hunk (registered for every document an edit may change). */
+  readonly lenses = new EditLenses((uri) => this.reviews.get(uri.toString()));
   private readonly changes = new vscode.EventEmitter<void>();
   /** Fires when a review starts or ends. */
   readonly onDidChange = this.changes.event;
@@ -41,7 +45,7 @@ export class InlineEditor implements vscode.Disposable {
     const review = (uri?: vscode.Uri) => this.reviewOf(uri ?? vscode.window.activeTextEditor?.document.uri);
     return [
       this,
-      vscode.languages.registerCodeLensProvider({ pattern: '**' }, this.lenses),
+      vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.lenses),
       // Returns what the edit ended as (for tests and callers such as the lightbulb).
       vscode.commands.registerCommand('aiChat.editSelection', async (): Promise<EditOutcome> => {
         const editor = vscode.window.activeTextEditor;
@@ -218,10 +222,14 @@ export class InlineEditor implements vscode.Disposable {
     return 'reviewing';
   }
 
+  /** How the last review ended. */
+  lastEnd: ReviewEnd | undefined;
+
   private ended(key: string, review: InlineEditReview, how: ReviewEnd): void {
     if (this.reviews.get(key) === review) this.reviews.delete(key);
+    this.lastEnd = how;
+    this.deps.logger.info('Edit: the review ended', { how, hunks: review.review.hunks.length });
     this.changed();
-    if (how === 'saved') void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: saved with the proposed changes kept.'));
     if (how === 'changed') void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: the lines under review were changed, so the review ended with the text as it is.'));
   }
 

@@ -17,8 +17,8 @@ const removed = vscode.window.createTextEditorDecorationType({
   overviewRulerLane: vscode.OverviewRulerLane.Left,
 });
 
-/** How the review ended: every hunk decided, Keep Edit, Undo Edit, a save, or the lines changed by someone else. */
-export type ReviewEnd = 'decided' | 'kept' | 'undone' | 'saved' | 'changed' | 'closed';
+/** How the review ended: every hunk decided, Keep Edit, Undo Edit, or the lines changed by someone else. */
+export type ReviewEnd = 'decided' | 'kept' | 'undone' | 'changed' | 'closed';
 
 export class InlineEditReview implements vscode.Disposable {
   readonly review: EditReview;
@@ -47,10 +47,8 @@ export class InlineEditReview implements vscode.Disposable {
     this.wasDirty = document.isDirty;
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
-      // A save during the review writes the accepted text: the pending hunks are kept and the review ends.
-      vscode.workspace.onWillSaveTextDocument((e) => {
-        if (e.document === this.document) this.end('saved', true);
-      }),
+      // A save during the review (also an auto-save) writes the document as it is: the original
+      // with the proposed lines in place of the removed ones, never both; the review goes on.
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (d === this.document) this.end('closed', false);
       }),
@@ -107,10 +105,14 @@ export class InlineEditReview implements vscode.Disposable {
   private async replace(range: vscode.Range, text: string): Promise<boolean> {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(this.document.uri, range, text);
+    const before = this.document.version;
+    // The document may hear of the edit after applyEdit returns: it is ours until then.
+    const heard = this.nextChange();
     this.applying = true;
     try {
       const ok = await vscode.workspace.applyEdit(edit);
       if (ok) {
+        if (this.document.version === before) await heard;
         this.ours++;
         this.version = this.document.version;
       }
@@ -180,7 +182,10 @@ export class InlineEditReview implements vscode.Disposable {
       this.applying = true;
       try {
         for (let n = 0; n < this.ours && this.document.getText() !== this.snapshot && editor === vscode.window.activeTextEditor; n++) {
+          // The document hears of the undo after the command returns: wait for that change (or not long).
+          const heard = this.nextChange();
           await vscode.commands.executeCommand('undo');
+          if (!(await heard)) break;
         }
       } finally {
         this.applying = false;
@@ -190,10 +195,28 @@ export class InlineEditReview implements vscode.Disposable {
         return true;
       }
     }
+    // Our text is still there (the editor's Undo did not run in it): one edit puts the original back.
     const current = this.review.current();
-    if (current !== target && !(await this.replace(this.rangeOf(0, splitLines(current).length), target))) return false;
+    const range = this.rangeOf(0, splitLines(current).length);
+    if (this.document.getText(range) === current && current !== target && !(await this.replace(range, target))) return false;
     this.end('undone', false);
     return true;
+  }
+
+  /** Resolves true at the document's next change, false when none comes within a second. */
+  private nextChange(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        sub.dispose();
+        resolve(false);
+      }, 1_000);
+      const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document !== this.document || e.contentChanges.length === 0) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(true);
+      });
+    });
   }
 
   private end(how: ReviewEnd, keep: boolean): void {

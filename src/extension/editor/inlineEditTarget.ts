@@ -7,7 +7,7 @@ import { enclosingBlock } from '../../core/edit/prompt';
 import type { EditRegion } from '../../core/edit/extract';
 
 /** Schemes of documents an edit may change: files (local, remote, virtual), untitled files, notebook cells, settings. */
-const EDITABLE_SCHEMES = new Set(['file', 'untitled', 'vscode-notebook-cell', 'vscode-remote', 'vscode-userdata', 'vscode-vfs']);
+export const EDITABLE_SCHEMES: ReadonlySet<string> = new Set(['file', 'untitled', 'vscode-notebook-cell', 'vscode-remote', 'vscode-userdata', 'vscode-vfs']);
 
 export interface EditTarget {
   document: vscode.TextDocument;

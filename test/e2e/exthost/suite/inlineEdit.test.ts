@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TurnCharge, TurnResult } from '../../../../src/core';
-import { InlineEditor } from '../../../../src/extension/editor/inlineEdit';
+import { InlineEditor, LENS_SELECTOR } from '../../../../src/extension/editor/inlineEdit';
 import type { SurfaceTurnRequest, SurfaceTurnResult, TurnService } from '../../../../src/extension/chat/turnService';
 import { silent } from './fakes';
 
@@ -56,7 +56,10 @@ describe('Edit in the editor (Edit Selection…)', () => {
   async function open(text: string, from: number, to: number, name = `edit-${Date.now()}-${n++}.js`): Promise<vscode.TextEditor> {
     const uri = vscode.Uri.joinPath(folder(), name);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    // The focus stays where it is: keys the runner presses in the workbench meanwhile (setting the
+    // API key at the start of a run) must not reach this editor.
+    const editor = await vscode.window.showTextDocument(uri, { preview: false, preserveFocus: true });
+    assert.equal(editor.document.getText(), text);
     editor.selection = new vscode.Selection(from, 0, to, 0);
     return editor;
   }
@@ -87,9 +90,22 @@ describe('Edit in the editor (Edit Selection…)', () => {
       assert.ok(review, 'a review is open');
       assert.equal(review.review.hunks.length, 1, 'only the changed line is a hunk');
       assert.equal(review.hunkLine(0), 4);
+      // Keep and Undo above the hunk, through the provider as VS Code asks it.
+      const registered = vscode.languages.registerCodeLensProvider(LENS_SELECTOR, inline.lenses);
+      try {
+        const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
+        const ours = lenses.filter((l) => l.command?.command.startsWith('aiChat.'));
+        assert.deepEqual(ours.map((l) => [l.range.start.line, l.command?.title, l.command?.command]), [
+          [4, 'Keep', 'aiChat.keepHunk'],
+          [4, 'Undo', 'aiChat.undoHunk'],
+        ]);
+      } finally {
+        registered.dispose();
+      }
+      assert.equal(inline.lastEnd, undefined, 'the review is still open');
       await inline.finish(review, false);
+      assert.equal(inline.lastEnd, 'undone');
       assert.equal(doc.getText(), SOURCE, 'byte for byte');
-      assert.equal(doc.isDirty, false, 'clean again, as before');
       assert.equal(inline.reviewOf(doc.uri), undefined);
       await doc.save();
       assert.equal(await onDisk(doc.uri), SOURCE);
@@ -177,14 +193,18 @@ describe('Edit in the editor (Edit Selection…)', () => {
     }
   });
 
-  it('a save during the review writes the proposed text and ends the review', async () => {
+  it('a save during the review writes the proposed text, never the removed lines with it; Undo Edit and a save write the original', async () => {
     const ed = await open(SOURCE, 2, 6);
     const inline = editor(fakeTurns(reply, []));
     try {
       assert.equal(await inline.edit(ed), 'reviewing');
       await ed.document.save();
-      assert.equal(inline.reviewOf(ed.document.uri), undefined);
       assert.equal(await onDisk(ed.document.uri), SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};'));
+      assert.ok(inline.reviewOf(ed.document.uri), 'the review goes on');
+      await inline.finish(inline.reviewOf(ed.document.uri), false);
+      assert.equal(ed.document.getText(), SOURCE);
+      await ed.document.save();
+      assert.equal(await onDisk(ed.document.uri), SOURCE);
     } finally {
       inline.dispose();
     }
@@ -224,7 +244,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
 
   it('an untitled file can be edited and undone', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: SOURCE, language: 'javascript' });
-    const ed = await vscode.window.showTextDocument(doc);
+    const ed = await vscode.window.showTextDocument(doc, { preserveFocus: true });
     ed.selection = new vscode.Selection(2, 0, 6, 0);
     const inline = editor(fakeTurns(reply, []));
     try {

@@ -1,0 +1,98 @@
+// Journey 43: Edit in the editor. Select lines, AI Chat: Edit Selection…, say what to change (the
+// quick input shows the model and the price), review the change in the file: Undo Edit leaves the
+// file on disk as it was after a save; Keep Edit saves the new code, and one Undo takes it back.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { e2e } from '../setup';
+import { chatRequests, readyWithKey, resetServer } from '../steps';
+import { waitFor, type Workbench } from '../workbench';
+
+const ORIGINAL = [
+  '// e2e-edit-target',
+  '',
+  'export function total(values: number[]): number {',
+  '  let sum = 0;',
+  '  for (const v of values) sum += v;',
+  '  return sum;',
+  '}',
+  '',
+].join('\n');
+
+/** The active editor's text as shown (the view's non-breaking spaces as spaces). */
+async function shown(wb: Workbench): Promise<string> {
+  return (await wb.editor().locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+}
+
+/** Selects the function, runs Edit Selection…, checks the price is shown, sends `instruction` and waits for the review. */
+async function editSelection(wb: Workbench, instruction: string): Promise<void> {
+  await wb.openFile('edit-target.ts');
+  await wb.selectLines(3, 7);
+  const before = chatRequests().length;
+  await wb.runCommand('AI Chat: Edit Selection…');
+  const title = wb.quickInput().locator('.quick-input-title');
+  await waitFor(async () => /Edit Selection \(.+ · \d+ credits?\)/.test(await title.innerText().catch(() => '')), 'the quick input never showed the model and the price');
+  await wb.answerInput(instruction);
+  await wb.waitForNotification(/\d+ changes? proposed/, 60_000);
+  const sent = chatRequests();
+  assert.equal(sent.length, before + 1, 'one request was sent');
+  const last = sent[sent.length - 1].messages?.at(-1)?.content ?? '';
+  assert.match(last, new RegExp(`^Instruction: ${instruction}`));
+  assert.match(last, /selected lines 3-7:\n```typescript\nexport function total/);
+}
+
+describe('Journey 43: Edit in the editor', () => {
+  let file = '';
+
+  after(async () => {
+    const { wb } = e2e();
+    await wb.runCommand('File: Revert File').catch(() => undefined);
+    await wb.runCommand('View: Close All Editors').catch(() => undefined);
+    await wb.answerDialog(/Don.t Save/).catch(() => false);
+    if (file) rmSync(file, { force: true });
+  });
+
+  it('the change is reviewed in the file; Undo Edit leaves the file on disk unchanged after a save', async () => {
+    resetServer();
+    const { demo, page } = e2e();
+    file = path.join(demo.profile.workspace, 'src', 'edit-target.ts');
+    writeFileSync(file, ORIGINAL);
+    const wb = await readyWithKey();
+    await editSelection(wb, 'Use reduce e2e-edit-undo');
+    // The reply's code is in the editor for review, with Keep and Undo above the change.
+    await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the editor does not show the proposed code');
+    await page.locator('.codelens-decoration', { hasText: /Undo/ }).first().waitFor({ timeout: 15_000 });
+    await wb.screenshot('edit-selection-review');
+
+    await wb.runCommand('AI Chat: Undo Edit');
+    await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'Undo Edit did not bring the original back');
+    assert.ok(!(await shown(wb)).includes('const out: string[] = [];'), 'the proposal is gone');
+    await wb.runCommand('File: Save');
+    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the file on disk is unchanged');
+  });
+
+  it('Keep Edit: the new code is on disk after a save; one Undo and a save give the original back', async () => {
+    const { page } = e2e();
+    const wb = await readyWithKey();
+    // The file as the journey started it, whatever the first test left.
+    writeFileSync(file, ORIGINAL);
+    await wb.openFile('edit-target.ts');
+    await wb.runCommand('File: Revert File');
+    await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'the editor does not show the original file');
+    await editSelection(wb, 'Use reduce e2e-edit-keep');
+    await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the editor does not show the proposed code');
+    await wb.runCommand('AI Chat: Keep Edit');
+    await waitFor(async () => (await page.locator('.codelens-decoration', { hasText: /Undo/ }).count()) === 0, 'the review\'s Keep/Undo stayed after Keep Edit');
+    await wb.runCommand('File: Save');
+    await waitFor(() => readFileSync(file, 'utf8').includes('const out: string[] = [];'), 'the new code is not on disk after the save');
+    const kept = readFileSync(file, 'utf8');
+    assert.ok(kept.startsWith('// e2e-edit-target\n\n'), 'the lines before the selection are as they were');
+    assert.ok(!kept.includes('let sum = 0;'), 'the selected lines were replaced');
+
+    await wb.runCommand('View: Focus Active Editor Group');
+    await page.keyboard.press('Control+Z');
+    await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'one Undo did not bring the original back');
+    await wb.runCommand('File: Save');
+    await waitFor(() => readFileSync(file, 'utf8') === ORIGINAL, 'the original is not on disk after Undo and a save');
+  });
+});
