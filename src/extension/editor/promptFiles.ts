@@ -11,6 +11,7 @@ import {
   builtinPrompts,
   expandPrompt,
   parsePromptFile,
+  promptFileKind,
   promptInputs,
   promptSourceLabel,
   sortPromptFiles,
@@ -27,8 +28,20 @@ import type { Logger } from '../platform/log';
 
 const KINDS = Object.keys(PROMPT_FILE_GLOBS) as PromptFileKind[];
 
-/** The prompt files of the workspace folders and the user's own prompts, kept up to date. */
+interface KnownFile {
+  folder: vscode.WorkspaceFolder;
+  kind: PromptFileKind;
+  uri: vscode.Uri;
+  entry?: PromptEntry;
+}
+
+/**
+ * The prompt files of the workspace folders and the user's own prompts, kept up to date: every
+ * folder is searched at the start (and when folders or trust change); then each file created,
+ * changed or deleted is read again (or dropped) as its watcher reports it. Reads run one at a time.
+ */
 export class PromptFiles implements vscode.Disposable {
+  private known = new Map<string, KnownFile>();
   private files: PromptEntry[] = [];
   private list: PromptEntry[] = [];
   private watchers: vscode.Disposable[] = [];
@@ -36,10 +49,9 @@ export class PromptFiles implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after the list changed (a file created, changed or deleted, the setting, trust, folders). */
   readonly onDidChange = this.changed.event;
-  private reading: Promise<void> | undefined;
-  private again = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Settles once the first read is done. */
+  /** The reads, one after another. */
+  private work: Promise<void> = Promise.resolve();
+  /** Settles once the first search and read are done. */
   readonly ready: Promise<void>;
 
   constructor(private readonly logger: Logger) {
@@ -51,7 +63,7 @@ export class PromptFiles implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.watch()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh()),
     );
-    this.ready = this.watch().catch((err: unknown) => this.logger.warn('Reading prompt files failed', { message: String(err) }));
+    this.ready = this.watch();
   }
 
   /** The list the `/` menu shows, in its order. */
@@ -78,35 +90,79 @@ export class PromptFiles implements vscode.Disposable {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const kind of KINDS) {
         const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROMPT_FILE_GLOBS[kind]));
-        const soon = () => this.refreshSoon();
-        this.watchers.push(watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon), watcher.onDidDelete(soon));
+        const seen = (deleted: boolean) => (uri: vscode.Uri) => this.fileChanged({ folder, kind, uri }, deleted);
+        this.watchers.push(watcher, watcher.onDidCreate(seen(false)), watcher.onDidChange(seen(false)), watcher.onDidDelete(seen(true)));
       }
     }
     return this.refresh();
   }
 
-  private refreshSoon(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refresh();
-    }, 50);
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.work.then(task).catch((err: unknown) => this.logger.warn('Reading prompt files failed', { message: String(err) }));
+    this.work = run;
+    return run;
   }
 
-  /** Reads every prompt file again (a change while reading reads again after it). */
+  /** Searches every workspace folder for prompt files and reads them all again. */
   refresh(): Promise<void> {
-    if (this.reading) {
-      this.again = true;
-      return this.reading;
-    }
-    this.reading = (async () => {
-      do {
-        this.again = false;
-        this.files = await this.readAll();
-        this.rebuild(false);
-      } while (this.again);
-    })().finally(() => (this.reading = undefined));
-    return this.reading;
+    return this.enqueue(async () => {
+      const next = new Map<string, KnownFile>();
+      // Restricted Mode: nothing of the workspace is read (as AGENTS.md).
+      if (vscode.workspace.isTrusted) {
+        for (const folder of vscode.workspace.workspaceFolders ?? []) {
+          for (const kind of KINDS) {
+            let uris: vscode.Uri[];
+            try {
+              uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, PROMPT_FILE_GLOBS[kind]), undefined, PROMPT_FILES_MAX_PER_KIND);
+            } catch (err) {
+              this.logger.warn('Finding prompt files failed', { kind, message: String(err) });
+              continue;
+            }
+            for (const uri of uris) {
+              const file: KnownFile = { folder, kind, uri };
+              file.entry = await this.read(file);
+              if (file.entry) next.set(uri.toString(), file);
+            }
+          }
+        }
+      }
+      this.known = next;
+      this.publish();
+      this.logger.info('Prompt files read', { files: this.files.length, unusable: this.files.filter((e) => e.error).length });
+    });
+  }
+
+  /** A watcher saw a prompt file created, changed or deleted: that file is read again, or dropped. */
+  private fileChanged(file: KnownFile, deleted: boolean): void {
+    void this.enqueue(async () => {
+      if (!vscode.workspace.isTrusted) return;
+      const key = file.uri.toString();
+      if (!deleted && !this.known.has(key)) {
+        // As many files of a kind per folder as the search takes, no more.
+        let count = 0;
+        for (const k of this.known.values()) if (k.folder === file.folder && k.kind === file.kind) count++;
+        if (count >= PROMPT_FILES_MAX_PER_KIND) return;
+      }
+      const entry = deleted ? undefined : await this.read(file);
+      if (entry) this.known.set(key, { ...file, entry });
+      else this.known.delete(key);
+      this.publish();
+    });
+  }
+
+  private async read(file: KnownFile): Promise<PromptEntry | undefined> {
+    const relative = relativeTo(file.folder.uri, file.uri) ?? vscode.workspace.asRelativePath(file.uri, false).replace(/\\/g, '/');
+    if (!relative || promptFileKind(relative) !== file.kind) return undefined;
+    const content = await readPromptFile(file.folder.uri, relative, file.uri);
+    if (content === undefined) return undefined;
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    return parsePromptFile({ kind: file.kind, path: relative, ...(several ? { folder: file.folder.name } : {}), ...content });
+  }
+
+  private publish(): void {
+    const entries = [...this.known.values()].flatMap((k) => (k.entry ? [k.entry] : []));
+    this.files = sortPromptFiles(entries, (vscode.workspace.workspaceFolders ?? []).map((f) => f.name));
+    this.rebuild(false);
   }
 
   private rebuild(fire: boolean): void {
@@ -117,35 +173,7 @@ export class PromptFiles implements vscode.Disposable {
     if (!same || fire) this.changed.fire();
   }
 
-  private async readAll(): Promise<PromptEntry[]> {
-    // Restricted Mode: nothing of the workspace is read (as AGENTS.md).
-    if (!vscode.workspace.isTrusted) return [];
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const out: PromptEntry[] = [];
-    for (const folder of folders) {
-      for (const kind of KINDS) {
-        let uris: vscode.Uri[];
-        try {
-          uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, PROMPT_FILE_GLOBS[kind]), undefined, PROMPT_FILES_MAX_PER_KIND);
-        } catch (err) {
-          this.logger.warn('Finding prompt files failed', { kind, message: String(err) });
-          continue;
-        }
-        for (const uri of uris) {
-          const path = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
-          const relative = relativeTo(folder.uri, uri) ?? path;
-          const content = await readPromptFile(folder.uri, relative, uri);
-          if (content === undefined) continue;
-          out.push(parsePromptFile({ kind, path: relative, ...(folders.length > 1 ? { folder: folder.name } : {}), ...content }));
-        }
-      }
-    }
-    this.logger.info('Prompt files read', { files: out.length, unusable: out.filter((e) => e.error).length });
-    return sortPromptFiles(out, folders.map((f) => f.name));
-  }
-
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
     for (const w of this.watchers) w.dispose();
     for (const s of this.subscriptions) s.dispose();
   }

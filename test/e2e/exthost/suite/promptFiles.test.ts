@@ -1,0 +1,179 @@
+// Slash commands from prompt files, against the real workspace API: the files of the workspace
+// folder are found with findFiles (.github/prompts, .claude/commands, .continue/prompts), a
+// malformed one and a link out of the workspace are listed with their error, a file changed on
+// disk is read again (the list says so through onDidChange), a deleted one leaves the list; and a
+// chosen prompt is expanded with the real editor's selection and file.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { expandChosenPrompt, PromptFiles, type ExpandDeps } from '../../../../src/extension/editor/promptFiles';
+import { silent } from './fakes';
+
+const REVIEW = (description: string) => `---
+description: ${description}
+argument-hint: focus area
+model: chat-large
+tools: ['codebase']
+---
+Review \${file}:
+
+\${selection}
+
+Focus: \${input:focus:naming}
+`;
+
+describe('Prompt files in a real workspace', function () {
+  this.timeout(30_000);
+  const root = () => {
+    const f = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(f, 'the test window has a workspace folder');
+    return f.uri;
+  };
+  const uri = (...parts: string[]) => vscode.Uri.joinPath(root(), ...parts);
+  const write = (path: string, text: string) => vscode.workspace.fs.writeFile(uri(...path.split('/')), new TextEncoder().encode(text));
+  /** Folders this test made (deleted after); folders that were there stay. */
+  const made: vscode.Uri[] = [];
+  let outside: string;
+  let service: PromptFiles;
+
+  /** Resolves when `check` holds after a change of the list (or already holds); rejects after 15 s. */
+  const until = (check: () => boolean, what: string, ms = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      if (check()) return resolve();
+      const timer = setTimeout(() => {
+        sub.dispose();
+        reject(new Error(`the list never showed: ${what}`));
+      }, ms);
+      const sub = service.onDidChange(() => {
+        if (!check()) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      });
+    });
+
+  before(async () => {
+    for (const dir of ['.github', '.claude', '.continue']) {
+      const exists = await vscode.workspace.fs.stat(uri(dir)).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) made.push(uri(dir));
+    }
+    await vscode.workspace.fs.createDirectory(uri('.github', 'prompts'));
+    await vscode.workspace.fs.createDirectory(uri('.claude', 'commands'));
+    await vscode.workspace.fs.createDirectory(uri('.continue', 'prompts'));
+    await write('.github/prompts/review.prompt.md', REVIEW('Review the code'));
+    await write('.github/prompts/broken.prompt.md', '---\ndescription: never closed\nbody\n');
+    await write('.claude/commands/fix-issue.md', '---\ndescription: Fix an issue\nargument-hint: [number]\n---\nFix issue #$ARGUMENTS.\n');
+    await write('.continue/prompts/check.prompt', 'name: check\ndescription: Check for mistakes\n---\nCheck this: {{{ input }}}\n');
+    // A link to a file outside the workspace folder: listed, never read.
+    outside = mkdtempSync(join(tmpdir(), 'prompt-outside-'));
+    writeFileSync(join(outside, 'secret.md'), 'Text from outside the workspace');
+    if (root().scheme === 'file') symlinkSync(join(outside, 'secret.md'), join(root().fsPath, '.github', 'prompts', 'outside.prompt.md'));
+    service = new PromptFiles(silent);
+    await service.ready;
+  });
+
+  after(async () => {
+    service?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const f of ['.github/prompts/review.prompt.md', '.github/prompts/broken.prompt.md', '.github/prompts/outside.prompt.md', '.github/prompts/probe.prompt.md', '.claude/commands/fix-issue.md', '.continue/prompts/check.prompt', 'prompt-target.ts']) {
+      await vscode.workspace.fs.delete(uri(...f.split('/'))).then(undefined, () => undefined);
+    }
+    for (const dir of made) await vscode.workspace.fs.delete(dir, { recursive: true }).then(undefined, () => undefined);
+    if (outside) rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('finds the three kinds of prompt file after the built-ins, each with its description', () => {
+    const names = service.entries.map((e) => e.name);
+    assert.deepEqual(names.slice(0, 4), ['explain', 'fix', 'tests', 'new']);
+    const review = service.find('review');
+    assert.equal(review?.source, 'github');
+    assert.equal(review?.description, 'Review the code');
+    assert.equal(review?.argumentHint, 'focus area');
+    assert.deepEqual(review?.unsupported, ['tools']);
+    assert.equal(service.find('fix-issue')?.source, 'claude');
+    assert.equal(service.find('check')?.description, 'Check for mistakes');
+    // Order: .github, then .claude, then .continue.
+    assert.ok(names.indexOf('review') < names.indexOf('fix-issue') && names.indexOf('fix-issue') < names.indexOf('check'), names.join(' '));
+  });
+
+  it('a malformed file and a link out of the workspace are listed with their error', () => {
+    assert.match(service.find('broken')?.error ?? '', /never closed/);
+    if (root().scheme === 'file') {
+      const out = service.find('outside');
+      assert.match(out?.error ?? '', /outside the workspace/);
+      assert.equal(out?.body, '');
+    }
+    const message = service.message();
+    assert.equal(message.type, 'promptList');
+    if (message.type === 'promptList') assert.ok(message.prompts.some((p) => p.name === 'broken' && p.error));
+  });
+
+  it('a prompt file changed on disk is read again, and a deleted one leaves the list', async () => {
+    // VS Code starts a new watcher in the background: a probe file, written again each second
+    // until the list shows it, tells when it is live (a change before that is not seen by anyone).
+    let live = false;
+    for (let i = 0; i < 15 && !live; i++) {
+      await write('.github/prompts/probe.prompt.md', `Probe ${i}`);
+      live = await until(() => service.find('probe')?.body === `Probe ${i}`, 'the probe', 1_000).then(
+        () => true,
+        () => false,
+      );
+    }
+    assert.ok(live, 'the watcher never reported the probe file');
+    await vscode.workspace.fs.delete(uri('.github', 'prompts', 'probe.prompt.md'));
+    await until(() => !service.find('probe'), 'the probe gone');
+    // One write, one read.
+    await write('.github/prompts/review.prompt.md', REVIEW('Review the code, changed'));
+    await until(() => service.find('review')?.description === 'Review the code, changed', 'the new description');
+    await write('.github/prompts/lint.prompt.md', 'Lint ${file}.');
+    await until(() => !!service.find('lint'), 'a new file');
+    await vscode.workspace.fs.delete(uri('.github', 'prompts', 'lint.prompt.md'));
+    await until(() => !service.find('lint'), 'the deleted file gone');
+  });
+
+  it('a chosen prompt is expanded with the editor\'s selection and file and the value asked, into the box', async () => {
+    await write('prompt-target.ts', 'export const answer = 42;\nexport const other = 1;\n');
+    const doc = await vscode.workspace.openTextDocument(uri('prompt-target.ts'));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(0, 0, 0, 25);
+    const inserted: string[] = [];
+    const asked: vscode.InputBoxOptions[] = [];
+    const said: string[] = [];
+    const deps: ExpandDeps = {
+      prompts: service,
+      editor: () => editor,
+      models: () => [{ valueId: 'chat-large', name: 'Chat Large', costInCreditPerUse: 2, isActive: true, type: 'text' }],
+      selectedModel: () => 'chat-small',
+      selectModel: async () => true,
+      insert: async (text) => void inserted.push(text),
+      newChat: () => undefined,
+      ask: async (o) => (asked.push(o), 'naming and tests'),
+      info: async (m) => (said.push(m), undefined),
+      warn: async (m) => said.push(m),
+    };
+    const text = await expandChosenPrompt(deps, 'review');
+    assert.equal(inserted.length, 1);
+    assert.equal(text, inserted[0]);
+    assert.equal(inserted[0], 'Review prompt-target.ts:\n\nexport const answer = 42;\n\nFocus: naming and tests');
+    assert.equal(asked[0]?.placeHolder, 'naming');
+    // The model it names is said, not switched to; the unsupported field is named.
+    assert.ok(said.some((m) => m.includes('Chat Large') && m.includes('tools')), said.join(' | '));
+
+    // Claude's $ARGUMENTS from the words after the name; nothing asked.
+    asked.length = 0;
+    assert.equal(await expandChosenPrompt(deps, 'fix-issue', '42'), 'Fix issue #42.');
+    assert.equal(asked.length, 0);
+    // A malformed one puts nothing in the box and says why.
+    assert.equal(await expandChosenPrompt(deps, 'broken'), undefined);
+    assert.ok(said.at(-1)?.includes('never closed'), said.at(-1));
+    // Cancelling the question puts nothing in the box.
+    const before = inserted.length;
+    assert.equal(await expandChosenPrompt({ ...deps, ask: async () => undefined }, 'review'), undefined);
+    assert.equal(inserted.length, before);
+  });
+});
