@@ -25,6 +25,8 @@ export interface UsageRow {
 
 export interface UsageReport {
   rows: UsageRow[];
+  /** Replies and credits per place the turns were asked ('panel' for the chat's own), when any was asked elsewhere. */
+  surfaces: Array<{ surface: string; replies: number; credits: number }>;
   total: number;
   replies: number;
   unknown: number;
@@ -77,6 +79,7 @@ export function summarizeUsage(
   to = Infinity,
 ): UsageReport {
   const rows = new Map<string, UsageRow>();
+  const surfaces = new Map<string, { surface: string; replies: number; credits: number }>();
   let total = 0;
   let replies = 0;
   let unknown = 0;
@@ -89,6 +92,11 @@ export function summarizeUsage(
     if (!row) rows.set(key, (row = { day, model: r.model, replies: 0, credits: 0, unknown: 0, approximate: 0 }));
     row.replies++;
     replies++;
+    const where = r.surface ?? 'panel';
+    let place = surfaces.get(where);
+    if (!place) surfaces.set(where, (place = { surface: where, replies: 0, credits: 0 }));
+    place.replies++;
+    if (r.charged !== undefined) place.credits += r.charged;
     if (r.charged === undefined) {
       row.unknown++;
       unknown++;
@@ -104,5 +112,6 @@ export function summarizeUsage(
   const sorted = [...rows.values()]
     .map((r) => ({ ...r, credits: round2(r.credits) }))
     .sort((a, b) => (a.day === b.day ? a.model.localeCompare(b.model) : a.day < b.day ? 1 : -1));
-  return { rows: sorted, total: round2(total), replies, unknown, approximate };
+  const places = [...surfaces.values()].map((p) => ({ ...p, credits: round2(p.credits) })).sort((a, b) => b.replies - a.replies || a.surface.localeCompare(b.surface));
+  return { rows: sorted, surfaces: places.length > 1 || places[0]?.surface !== 'panel' ? places : [], total: round2(total), replies, unknown, approximate };
 }

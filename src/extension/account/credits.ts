@@ -86,6 +86,10 @@ export class CreditsService implements vscode.Disposable {
     const cell = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
     for (const r of report.rows) lines.push(`| ${r.day} | ${cell(r.model)} | ${r.replies} | ${r.approximate ? '~' : ''}${formatNumber(r.credits)}${r.unknown ? ` (+${r.unknown} ?)` : ''} |`);
     if (report.rows.length === 0) lines.push('', vscode.l10n.t('No replies yet.'));
+    if (report.surfaces.length > 0) {
+      lines.push('', `| ${vscode.l10n.t('Asked from')} | ${vscode.l10n.t('Replies')} | ${vscode.l10n.t('Credits')} |`, '|---|---:|---:|');
+      for (const p of report.surfaces) lines.push(`| ${surfaceName(p.surface)} | ${p.replies} | ${formatNumber(p.credits)} |`);
+    }
     // A read-only document (nothing to save when it is closed), a new one for each report.
     const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: `/${vscode.l10n.t('AI Chat Usage')}.md`, query: String(++this.usageSeq) });
     this.usageTexts.set(uri.toString(), lines.join('\n') + '\n');
@@ -120,5 +124,30 @@ export class CreditsService implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Where a turn was asked, as Show Usage names it. */
+function surfaceName(surface: string): string {
+  switch (surface) {
+    case 'panel':
+      return vscode.l10n.t('the chat');
+    case 'aichat':
+      return vscode.l10n.t('@aichat in the Chat view');
+    case 'lm':
+      return vscode.l10n.t('VS Code chat, AI Chat models');
+    case 'edit':
+      return vscode.l10n.t('Edit in the editor');
+    case 'fix':
+    case 'explain':
+      return vscode.l10n.t('the lightbulb');
+    case 'terminal':
+      return vscode.l10n.t('a terminal failure');
+    case 'commit':
+      return vscode.l10n.t('commit messages');
+    case 'summary':
+      return vscode.l10n.t('summaries');
+    default:
+      return surface;
   }
 }

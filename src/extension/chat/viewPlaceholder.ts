@@ -8,8 +8,11 @@ import { WebviewHost } from '../platform/webviewHost';
 
 type BringBack = { type: 'bringBack' };
 
+const NOT_BRING_BACK = 'the placeholder page says only bringBack'; // l10n-ignore: logged, not shown
+const NOTHING_POSTED = 'the placeholder takes no messages'; // l10n-ignore: logged, not shown
+
 const parseBringBack = (raw: unknown): { ok: true; message: BringBack } | { ok: false; error: string } =>
-  raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack' ? { ok: true, message: { type: 'bringBack' } } : { ok: false, error: 'the placeholder page says only bringBack' };
+  raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'bringBack' ? { ok: true, message: { type: 'bringBack' } } : { ok: false, error: NOT_BRING_BACK };
 
 export class ViewPlaceholder implements vscode.Disposable {
   private readonly host: WebviewHost<BringBack, { type: 'none' }>;
@@ -20,7 +23,7 @@ export class ViewPlaceholder implements vscode.Disposable {
       name: 'chat view placeholder', // l10n-ignore: names the webview in the log
       parse: parseBringBack,
       // Nothing is ever posted to the placeholder.
-      check: () => ({ ok: false, error: 'the placeholder takes no messages' }),
+      check: () => ({ ok: false, error: NOTHING_POSTED }),
       receive: () => bring(),
       logger,
     });

@@ -72,4 +72,24 @@ describe('usage sums', () => {
     assert.deepEqual(readUsage({}), []);
     assert.deepEqual(readUsage([null, { at: 'x', model: 'm' }, { at: 5, model: 'm', charged: 'y' }, { at: 6, model: 'n', charged: 1.5 }]), [{ at: 5, model: 'm' }, { at: 6, model: 'n', charged: 1.5 }]);
   });
+
+  it('says where the replies were asked (the chat, @aichat, Edit in the editor), kept with each record and read back', () => {
+    const utc = () => 0;
+    const recs = readUsage(JSON.parse(JSON.stringify([
+      { at: 1, model: 'swift-chat', charged: 1 },
+      { at: 2, model: 'swift-chat', charged: 1, surface: 'edit' },
+      { at: 3, model: 'deep-think', charged: 5, surface: 'aichat' },
+      { at: 4, model: 'deep-think', charged: 5, surface: 'edit' },
+      { at: 5, model: 'deep-think', charged: 5, surface: '<script>' },
+    ])) as unknown);
+    assert.equal(recs[1].surface, 'edit');
+    assert.equal(recs[4].surface, undefined, 'a surface that is not a plain name is not kept');
+    const r = summarizeUsage(recs, utc);
+    assert.deepEqual(r.surfaces, [
+      { surface: 'panel', replies: 2, credits: 6 },
+      { surface: 'edit', replies: 2, credits: 6 },
+      { surface: 'aichat', replies: 1, credits: 5 },
+    ].sort((a, b) => b.replies - a.replies || a.surface.localeCompare(b.surface)));
+    assert.deepEqual(summarizeUsage([{ at: 1, model: 'swift-chat', charged: 1 }], utc).surfaces, [], 'the chat alone: no breakdown');
+  });
 });
