@@ -242,6 +242,33 @@ describe('Edit in the editor (Edit Selection…)', () => {
     }
   });
 
+  it('a notebook code cell can be edited and undone', async () => {
+    const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, SOURCE, 'javascript');
+    const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData([cell]));
+    await vscode.window.showNotebookDocument(notebook, { preserveFocus: true });
+    const doc = notebook.cellAt(0).document;
+    assert.equal(doc.uri.scheme, 'vscode-notebook-cell');
+    const end = Date.now() + 10_000;
+    let ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+    while (!ed && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+    }
+    assert.ok(ed, 'the cell has an editor');
+    ed.selection = new vscode.Selection(2, 0, 6, 0);
+    const inline = editor(fakeTurns(reply, []));
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      assert.equal(doc.getText(), SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};'));
+      await inline.finish(inline.reviewOf(doc.uri), false);
+      assert.equal(doc.getText(), SOURCE);
+    } finally {
+      inline.dispose();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
   it('an untitled file can be edited and undone', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: SOURCE, language: 'javascript' });
     const ed = await vscode.window.showTextDocument(doc, { preserveFocus: true });
