@@ -19,7 +19,7 @@ export interface InlineEditDeps {
   /** Where earlier instructions are kept (Up/Down in the quick input). */
   state?: vscode.Memento;
   /** Asks for the instruction (default: the quick input). */
-  ask?: (quote: TurnQuote | undefined, earlier: readonly string[]) => Promise<string | undefined>;
+  ask?: (quote: TurnQuote | undefined, earlier: readonly string[], initial?: string) => Promise<string | undefined>;
 }
 
 /** What an edit ended as (for callers and tests). */
@@ -47,9 +47,11 @@ export class InlineEditor implements vscode.Disposable {
       this,
       vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.lenses),
       // Returns what the edit ended as (for tests and callers such as the lightbulb).
-      vscode.commands.registerCommand('aiChat.editSelection', async (): Promise<EditOutcome> => {
+      // `{ instruction }`: a proposed instruction (the lightbulb's Fix), shown in the box with the price to edit or send.
+      vscode.commands.registerCommand('aiChat.editSelection', async (args?: unknown): Promise<EditOutcome> => {
         const editor = vscode.window.activeTextEditor;
-        if (editor) return this.edit(editor);
+        const proposed = args && typeof args === 'object' ? (args as { instruction?: unknown }).instruction : undefined;
+        if (editor) return this.edit(editor, typeof proposed === 'string' ? proposed.slice(0, 20_000) : undefined);
         void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: open a file and select the code to edit first.'));
         return 'refused';
       }),
@@ -96,8 +98,8 @@ export class InlineEditor implements vscode.Disposable {
     this.lenses.refresh();
   }
 
-  /** Edit Selection… in `editor`: ask, stream, then review. */
-  async edit(editor: vscode.TextEditor): Promise<EditOutcome> {
+  /** Edit Selection… in `editor`: ask (with `proposed` in the box), stream, then review. */
+  async edit(editor: vscode.TextEditor, proposed?: string): Promise<EditOutcome> {
     const document = editor.document;
     const key = document.uri.toString();
     const why = await refusal(document);
@@ -107,7 +109,7 @@ export class InlineEditor implements vscode.Disposable {
     }
     const target = await targetOf(editor);
     const earlier = this.deps.state?.get<string[]>(HISTORY_KEY) ?? [];
-    const instruction = (await (this.deps.ask ?? askInstruction)(this.deps.turns.quote(), earlier))?.trim();
+    const instruction = (await (this.deps.ask ?? askInstruction)(this.deps.turns.quote(), earlier, proposed))?.trim();
     if (!instruction) return 'cancelled';
     void this.deps.state?.update(HISTORY_KEY, [instruction, ...earlier.filter((e) => e !== instruction)].slice(0, 20));
     const { prompt } = buildEditPrompt({

@@ -15,10 +15,12 @@ export function priceText(quote: TurnQuote | undefined): string {
 
 /**
  * Asks what to change. What is typed is the instruction; with nothing typed, Enter sends the earlier
- * instruction chosen in the list (Up/Down). Escape gives undefined.
+ * instruction chosen in the list (Up/Down). Escape gives undefined. `initial`: an instruction
+ * proposed by the caller (the lightbulb's Fix), in the box to edit or send as it is.
  */
-export function askInstruction(quote: TurnQuote | undefined, earlier: readonly string[]): Promise<string | undefined> {
+export function askInstruction(quote: TurnQuote | undefined, earlier: readonly string[], initial?: string): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick();
+  if (initial) pick.value = initial;
   pick.title = vscode.l10n.t('AI Chat: Edit Selection ({0})', priceText(quote));
   pick.placeholder = vscode.l10n.t('What should change? Enter sends ({0}); Escape cancels', priceText(quote));
   pick.items = earlier.map((label) => ({ label, description: vscode.l10n.t('earlier instruction') }));

@@ -114,6 +114,28 @@ describe('Edit in the editor (Edit Selection…)', () => {
     }
   });
 
+  it('an instruction proposed by the caller (the lightbulb\'s Fix) is in the box, with the price, to edit or send', async () => {
+    const ed = await open(SOURCE, 2, 6);
+    const sent: Sent[] = [];
+    const proposals: Array<string | undefined> = [];
+    const inline = new InlineEditor({
+      turns: fakeTurns(reply, sent),
+      logger: silent,
+      ask: async (_quote, _earlier, initial) => (proposals.push(initial), initial),
+    });
+    try {
+      assert.equal(await inline.edit(ed, 'Fix: Error ts(2322): Type \'string\' is not assignable to type \'number\'.'), 'reviewing');
+      assert.deepEqual(proposals, ["Fix: Error ts(2322): Type 'string' is not assignable to type 'number'."]);
+      assert.match(sent[0].req.prompt, /^Instruction: Fix: Error ts\(2322\)/);
+      const review = inline.reviewOf(ed.document.uri);
+      assert.ok(review);
+      await inline.finish(review, false);
+      assert.equal(ed.document.getText(), SOURCE);
+    } finally {
+      inline.dispose();
+    }
+  });
+
   it('Keep Edit: the new code is saved; one Undo gives the original back', async () => {
     const ed = await open(SOURCE, 2, 6);
     const inline = editor(fakeTurns(reply, []));
