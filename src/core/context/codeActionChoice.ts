@@ -3,7 +3,7 @@
 // chooseCodeAction on every cursor move, so it reads nothing and allocates little.
 import * as l10n from '@vscode/l10n';
 import { fenceFor, fenceLanguage, lineRangeText } from './selection';
-import type { ProblemSeverity } from './editorPrompts';
+import { severityText, type ProblemSeverity } from './editorPrompts';
 
 /** A position, 0-based like VS Code's. */
 export interface Spot {
@@ -120,19 +120,6 @@ export function focusOf(range: Span, diagnostics: readonly DiagnosticFacts[]): {
     end = Math.max(end, d.range.end.line);
   }
   return { start, end };
-}
-
-function severityText(s: ProblemSeverity): string {
-  switch (s) {
-    case 'error':
-      return l10n.t('Error');
-    case 'warning':
-      return l10n.t('Warning');
-    case 'information':
-      return l10n.t('Info');
-    case 'hint':
-      return l10n.t('Hint');
-  }
 }
 
 function oneLine(text: string, max: number): string {

@@ -24,7 +24,8 @@ export function problemsInSelection(problems: readonly SelectionProblem[], start
     .sort((a, b) => a.startLine - b.startLine);
 }
 
-function severityText(s: ProblemSeverity): string {
+/** A problem's severity as a word for the prompt. */
+export function severityText(s: ProblemSeverity): string {
   switch (s) {
     case 'error':
       return l10n.t('Error');

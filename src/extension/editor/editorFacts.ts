@@ -1,7 +1,7 @@
 // What the attachment gatherers read of VS Code: the size setting, workspace-relative paths and
 // the Problems' severities, and how a chip's text is cut to the protocol's maxima.
 import * as vscode from 'vscode';
-import type { Diagnostic } from '../../core';
+import type { Diagnostic, ProblemSeverity } from '../../core';
 
 const DEFAULT_MAX_KB = 100;
 /** A file of another file system (not on this disk) is read whole by VS Code: above this, refused. */
@@ -27,3 +27,17 @@ export const SEVERITY: Record<vscode.DiagnosticSeverity, Diagnostic['severity']>
   [vscode.DiagnosticSeverity.Information]: 'info',
   [vscode.DiagnosticSeverity.Hint]: 'hint',
 };
+
+/** A diagnostic's severity as the prompts name it. */
+export function severityOf(s: vscode.DiagnosticSeverity): ProblemSeverity {
+  switch (s) {
+    case vscode.DiagnosticSeverity.Error:
+      return 'error';
+    case vscode.DiagnosticSeverity.Warning:
+      return 'warning';
+    case vscode.DiagnosticSeverity.Information:
+      return 'information';
+    default:
+      return 'hint';
+  }
+}

@@ -2,10 +2,11 @@
 // the editor context submenu "AI Chat": Explain, Fix and Write Tests put an editable prompt with
 // the selection into the chat's message box and focus it; nothing is sent until the user sends.
 import * as vscode from 'vscode';
-import { buildEditorPrompt, formatSelectionMessage, detectTestFramework, type EditorPromptKind, type ProblemSeverity, type SelectionProblem, type TestFramework } from '../../core';
+import { buildEditorPrompt, formatSelectionMessage, detectTestFramework, type EditorPromptKind, type SelectionProblem, type TestFramework } from '../../core';
 import type { ChatPanelController } from '../chat/chatPanel';
 import type { Logger } from '../platform/log';
 import { registerSafely } from '../platform/commands';
+import { severityOf } from './editorFacts';
 
 const COMMANDS: Record<string, EditorPromptKind> = {
   'aiChat.explainSelection': 'explain',
@@ -50,19 +51,6 @@ async function sendSelection(chat: ChatPanelController): Promise<void> {
   await chat.sendText(text);
 }
 
-
-function severityOf(s: vscode.DiagnosticSeverity): ProblemSeverity {
-  switch (s) {
-    case vscode.DiagnosticSeverity.Error:
-      return 'error';
-    case vscode.DiagnosticSeverity.Warning:
-      return 'warning';
-    case vscode.DiagnosticSeverity.Information:
-      return 'information';
-    default:
-      return 'hint';
-  }
-}
 
 async function testFramework(uri: vscode.Uri): Promise<TestFramework | undefined> {
   const folder = vscode.workspace.getWorkspaceFolder(uri);

@@ -8,7 +8,7 @@ import {
   buildCodeActionPrompt, chooseCodeAction,
   type CodeActionChoice, type DiagnosticFacts, type Span,
 } from '../../core/context/codeActionChoice';
-import type { ProblemSeverity } from '../../core';
+import { severityOf } from './editorFacts';
 
 export const FIX_COMMAND = 'aiChat.quickFix.fix';
 export const EXPLAIN_COMMAND = 'aiChat.quickFix.explain';
@@ -21,19 +21,6 @@ const FIX_KIND = vscode.CodeActionKind.QuickFix.append('aiChat');
 const EXPLAIN_KIND = vscode.CodeActionKind.Empty;
 /** Documents of files and unsaved editors (not output channels, the commit box or other views' text). */
 const SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: 'vscode-remote' }, { scheme: 'vscode-vfs' }];
-
-function severityOf(s: vscode.DiagnosticSeverity): ProblemSeverity {
-  switch (s) {
-    case vscode.DiagnosticSeverity.Error:
-      return 'error';
-    case vscode.DiagnosticSeverity.Warning:
-      return 'warning';
-    case vscode.DiagnosticSeverity.Information:
-      return 'information';
-    default:
-      return 'hint';
-  }
-}
 
 function spanOf(r: vscode.Range): Span {
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
