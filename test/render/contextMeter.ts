@@ -5,12 +5,11 @@
 // turn to be rendered when it is above the rendered page; a message over the budget marks the
 // meter; "Send with fewer earlier messages" posts the text of the box.
 import type { Browser, Page } from 'playwright-core';
-import { ChatSession, ConversationStore, appendMessage, createConversation, requestBudget, directTurns } from '../../src/core';
-import { ChatController } from '../../src/extension/chat/common/controller';
+import { appendMessage, createConversation, requestBudget } from '../../src/core';
 import { ContextMeterFeed } from '../../src/extension/chat/common/contextMeter';
 import type { ContextMeter, HostMessage } from '../../src/protocol';
 import { serveChatPanel } from './harness';
-import { MemoryConversationStorage } from '../support/memoryStorage';
+import { makeController } from '../support/session';
 
 type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
 
@@ -23,29 +22,17 @@ async function feed(turns: number, replyChars: number, budget: number): Promise<
     appendMessage(conv, 'user', `Question ${i}`, new Date());
     appendMessage(conv, 'assistant', `Answer ${i} `.padEnd(replyChars, 'x'), new Date(), { status: 'complete', meta: { model: 'swift-chat' } });
   }
-  const store = new ConversationStore(new MemoryConversationStorage());
+  const { session, store, controller } = makeController({
+    backend: {
+      chat: () => Promise.reject(new Error('no requests here')),
+      chatStream: () => Promise.reject(new Error('no requests here')),
+    },
+    settings: { systemPrompt: 'Be brief.' },
+    contextBudget: () => budget,
+    controller: { pickModel: async () => true },
+  });
   await store.save(conv);
   await store.open(conv.id);
-  const session = new ChatSession({
-    store,
-    turns: directTurns(() => {
-      throw new Error('no requests here');
-    }),
-    settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: 'Be brief.', baseUrl: 'http://127.0.0.1' }),
-    modelCost: () => 1,
-    onEvent: () => undefined,
-    contextBudget: () => budget,
-  });
-  const controller = new ChatController({
-    session,
-    settings: () => ({ model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1' }),
-    models: () => ({ models: undefined, loading: false, error: undefined, costOf: () => 1 }),
-    hasKey: () => true,
-    loadKey: async () => true,
-    pickModel: async () => true,
-    notifyBusy: () => undefined,
-    post: () => undefined,
-  });
   const posted: HostMessage[] = [];
   const meterFeed = new ContextMeterFeed({ session, attachments: () => [], source: () => 'model', post: (m) => posted.push(m) });
   const message = meterFeed.message();

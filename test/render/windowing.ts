@@ -4,11 +4,10 @@
 // from view give their body back and render it again when they come near; a turn at the end
 // streams in as usual.
 import type { Browser } from 'playwright-core';
-import { ChatSession, ConversationStore, appendMessage, createConversation, directTurns } from '../../src/core';
-import { ChatController } from '../../src/extension/chat/common/controller';
+import { appendMessage, createConversation } from '../../src/core';
 import type { HostMessage } from '../../src/protocol';
 import { serveChatPanel, frames, give } from './harness';
-import { MemoryConversationStorage } from '../support/memoryStorage';
+import { makeController } from '../support/session';
 
 type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
@@ -22,28 +21,14 @@ async function conversationMessages(): Promise<HostMessage[]> {
     appendMessage(conv, 'user', `Question ${i}`, new Date());
     appendMessage(conv, 'assistant', `Answer ${i}\n\n${reply}`, new Date(), { status: 'complete', meta: { model: 'swift-chat' } });
   }
-  const store = new ConversationStore(new MemoryConversationStorage());
+  const { store, controller } = makeController({
+    backend: {
+      chat: () => Promise.reject(new Error('no requests here')),
+      chatStream: () => Promise.reject(new Error('no requests here')),
+    },
+  });
   await store.save(conv);
   await store.open(conv.id);
-  const session = new ChatSession({
-    store,
-    turns: directTurns(() => {
-      throw new Error('no requests here');
-    }),
-    settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: 'http://127.0.0.1' }),
-    modelCost: () => 1,
-    onEvent: () => undefined,
-  });
-  const controller = new ChatController({
-    session,
-    settings: () => ({ model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1' }),
-    models: () => ({ models: undefined, loading: false, error: undefined, costOf: () => 1 }),
-    hasKey: () => true,
-    loadKey: async () => true,
-    pickModel: async () => true,
-    notifyBusy: () => undefined,
-    post: () => undefined,
-  });
   return controller.initialMessages();
 }
 
