@@ -262,7 +262,7 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   private post(message: HostMessage): void {
-    this.surfaces.post(message);
+    this.surfaces.page.post(message);
   }
 
   /** Coalesces settings snapshots caused by bursts of setting/model/key events. */

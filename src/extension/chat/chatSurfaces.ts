@@ -5,11 +5,10 @@
 // hides it) says where the chat is. Each surface's page, ready queue, parsed receive and checked post are a
 // WebviewHost; what a surface shows comes from the chat controller.
 import * as vscode from 'vscode';
-import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../protocol';
+import type { HostMessage, WebviewMessage } from '../../protocol';
 import type { Logger } from '../platform/log';
-import { WebviewHost } from '../platform/webviewHost';
 import { CHAT_VIEW_TYPE, chatLocation, chatViewId, type ChatLocation } from './chatLocation';
-import { chatPage } from './chatPages';
+import { ChatPage } from './chatPage';
 import { ViewPlaceholder } from './viewPlaceholder';
 import type { Surface } from './surface';
 
@@ -52,17 +51,17 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
    * side bars resolves the new view before the old one is disposed.
    */
   private readonly views = new Map<string, ResolvedView>();
-  /** The surface the chat is attached to (the panel when there is one, else the view). */
-  private surface: Surface | undefined;
+  /** The chat's page on the surface it is attached to (the panel when there is one, else the view): post, resync, ready. */
+  readonly page: ChatPage;
   /** Called when a view resolves; each returns true once its wait is over. */
   private readonly viewWaiters: Array<() => boolean> = [];
-  private panelDisposables: vscode.Disposable[] = [];
-
-  constructor(private readonly deps: ChatSurfacesDeps) {}
+  constructor(private readonly deps: ChatSurfacesDeps) {
+    this.page = new ChatPage({ ...deps, media: this.mediaRoot() });
+  }
 
   /** The surface the chat is attached to now, if any. */
-  get current(): Surface | undefined {
-    return this.surface;
+  private get surface(): Surface | undefined {
+    return this.page.current;
   }
 
   get isOpen(): boolean {
@@ -141,7 +140,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     if (this.surface?.kind === 'panel') return;
     // The view of the old location is disposed once its `when` clause turns false; meanwhile it
     // says where the chat went.
-    if (this.surface?.kind === 'view' && this.surface.webview !== this.view?.webview) this.unbind();
+    if (this.surface?.kind === 'view' && this.surface.webview !== this.view?.webview) this.page.detach();
     await this.show(true);
     this.presentViews();
   }
@@ -158,7 +157,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     void this.deps.restoreCurrent();
     resolved.listeners.push(
       view.onDidChangeVisibility(() => {
-        if (view.visible && this.surface?.webview === view.webview) this.catchUp();
+        if (view.visible && this.surface?.webview === view.webview) this.page.catchUp();
       }),
       // A view moved to another side bar is disposed and resolved again: the reply goes on.
       view.onDidDispose(() => this.forgetView(resolved)),
@@ -188,7 +187,7 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     resolved.listeners = [];
     resolved.placeholder = undefined;
     if (this.views.get(resolved.view.viewType) === resolved) this.views.delete(resolved.view.viewType);
-    if (this.surface?.kind === 'view' && this.surface.webview === resolved.view.webview) this.unbind();
+    if (this.surface?.kind === 'view' && this.surface.webview === resolved.view.webview) this.page.detach();
   }
 
   /**
@@ -218,33 +217,12 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     if (this.panel && this.panel !== panel) {
       // The restored panel is the one on screen: it replaces a stale one.
       const old = this.panel;
-      this.unbind();
+      this.page.detach();
       this.panel = undefined;
       old.dispose();
     }
     panel.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     this.attachPanel(panel);
-  }
-
-  /** The webview said `ready`: what was queued for it before, in order. */
-  markReady(surface: Surface | undefined): HostMessage[] {
-    return surface?.host?.markReady() ?? [];
-  }
-
-  /** The webview asked for the whole state (it missed a change). */
-  resync(): void {
-    if (this.surface) this.surface.stale = true;
-    this.catchUp();
-  }
-
-  /**
-   * Posts to the surface's webview (kept until it says `ready`), checked with the schema the
-   * webview parses it with: strings and lists over their maxima are cut (and logged).
-   */
-  post(message: HostMessage): void {
-    const surface = this.surface;
-    if (!surface) return;
-    surface.host?.post(this.deps.beforePost(message));
   }
 
   /** Resolves once the view has been resolved, or after `ms` (the focus command does not wait for it). */
@@ -281,89 +259,34 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
 
   private attachPanel(panel: vscode.WebviewPanel): void {
     // The chat leaves the view (a reply in progress goes on, now shown in the panel).
-    if (this.surface?.kind === 'view') this.unbind();
+    if (this.surface?.kind === 'view') this.page.detach();
     this.panel = panel;
     panel.iconPath = vscode.Uri.joinPath(this.mediaRoot(), 'chat-icon.svg');
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
       panel.onDidChangeViewState(() => {
-        if (panel.visible && this.panel === panel) this.catchUp();
+        if (panel.visible && this.panel === panel) this.page.catchUp();
       }),
     ]);
   }
 
   private attach(surface: Surface, listeners: vscode.Disposable[]): void {
-    // One surface at a time: the last one's page and listeners go (its reply goes on here).
-    if (this.surface) this.unbind();
-    this.surface = surface;
-    const webview = surface.webview;
-    const host = new WebviewHost<WebviewMessage, HostMessage>({
-      webview,
-      name: surface.kind === 'panel' ? 'chat panel' : 'chat view', // l10n-ignore: names the webview in the log
-      parse: parseWebviewMessage,
-      check: fitHostMessage,
-      receive: (message) => this.deps.receive(message),
-      refused: (message) => this.refused(surface, message),
-      undelivered: (message) => {
-        if ('version' in message && message.version !== undefined) surface.stale = true;
-      },
-      logger: this.deps.logger,
-    });
-    surface.host = host;
-    host.setHtml(chatPage(webview, this.mediaRoot(), surface.kind));
-    this.panelDisposables.push(host, ...listeners);
+    this.page.attach(surface, listeners);
     // The views that do not hold the chat now say where it is.
     this.presentViews();
   }
 
-  /** Forgets the surface (listeners, queue) without touching the chat. */
-  private unbind(): void {
-    for (const d of this.panelDisposables) d.dispose();
-    this.panelDisposables = [];
-    this.surface = undefined;
-  }
-
   private detachPanel(panel: vscode.WebviewPanel): void {
     if (this.panel !== panel) return;
-    this.unbind();
+    this.page.detach();
     this.panel = undefined;
     this.deps.panelClosed();
     this.presentViews();
   }
 
-  /** A surface shown again after a change did not reach it: the whole state, at the session's version. */
-  private catchUp(): void {
-    const surface = this.surface;
-    if (!surface?.stale || !surface.host?.isReady) return;
-    surface.stale = false;
-    this.post(this.deps.conversationMessage());
-    this.post(this.deps.queueMessage());
-  }
-
-  /**
-   * A message the webview would drop even cut: a change of the conversation is replaced by the
-   * whole state, so the webview never stays on an older one; a conversation that cannot be shown
-   * at all says so instead of showing an empty chat.
-   */
-  private refused(surface: Surface, message: HostMessage): void {
-    if (this.surface !== surface) return;
-    if ('version' in message && message.type !== 'conversation') {
-      surface.stale = true;
-      this.post(this.deps.conversationMessage());
-    } else if (message.type === 'conversation') {
-      this.post({
-        type: 'conversation',
-        conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
-        status: message.status,
-        ...(message.version !== undefined ? { version: message.version } : {}),
-        notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
-      });
-    }
-  }
-
   dispose(): void {
     this.panel?.dispose();
-    this.unbind();
+    this.page.dispose();
     for (const resolved of [...this.views.values()]) this.forgetView(resolved);
   }
 }

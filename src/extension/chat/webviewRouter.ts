@@ -67,19 +67,19 @@ export interface WebviewRouterDeps extends CodeActionDeps {
 
 export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) => Promise<void> {
   const { session, controller, surfaces, attachments, meter } = deps;
-  const post = (m: HostMessage) => surfaces.post(m);
+  const post = (m: HostMessage) => surfaces.page.post(m);
   return async (msg) => {
     switch (msg.type) {
       case 'ready': {
-        const surface = surfaces.current;
+        const surface = surfaces.page.current;
         // The conversation sent now holds everything of the running turn so far: of what was
         // queued before, only what is not part of it stays.
-        const queued = surfaces.markReady(surface).filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
+        const queued = surfaces.page.markReady(surface).filter((m) => m.type === 'restoreInput' || m.type === 'focusInput' || m.type === 'insertPrompt');
         post(controller.settingsMessage());
         // The conversation of the last window first (a view resolved after a reload): the webview
         // shows "Opening…" meanwhile, never an empty chat for it.
         await deps.restoreCurrent();
-        if (surfaces.current !== surface) return;
+        if (surfaces.page.current !== surface) return;
         if (surface) surface.stale = false;
         post(deps.conversationMessage());
         post(controller.queueMessage());
@@ -98,7 +98,7 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         return;
       }
       case 'resync':
-        surfaces.resync();
+        surfaces.page.resync();
         return;
       case 'send':
         return deps.sendText(msg.text);

@@ -79,13 +79,13 @@ describe('Where the chat is shown', () => {
     s.resolveWebviewView(secondary);
     assert.ok(says(secondary, 'The chat is in the primary side bar.'), secondary.html());
     assert.equal(primary.html(), page, 'the chat page is not loaded again');
-    assert.equal(s.current?.webview, primary.webview);
+    assert.equal(s.page.current?.webview, primary.webview);
     primary.fromPage({ type: 'ready' });
     assert.deepEqual(received.map((m) => m.type), ['ready'], "the chat's page is heard");
     secondary.fromPage({ type: 'ready' });
     assert.equal(received.length, 1, 'a page that does not hold the chat is not heard');
     secondary.dispose();
-    assert.equal(s.current?.webview, primary.webview);
+    assert.equal(s.page.current?.webview, primary.webview);
     s.dispose();
   });
 
@@ -97,7 +97,7 @@ describe('Where the chat is shown', () => {
     s.resolveWebviewView(secondary);
     const panel = restoredPanel();
     s.adoptRestoredPanel(panel);
-    assert.equal(s.current?.kind, 'panel');
+    assert.equal(s.page.current?.kind, 'panel');
     // The workbench hides the other location's view once its `when` clause is read.
     secondary.dispose();
     assert.ok(says(primary, 'The chat is open in the editor.'), `the primary view shows: ${primary.html().slice(0, 300)}`);
@@ -106,7 +106,7 @@ describe('Where the chat is shown', () => {
     panel.dispose();
     assert.equal(closed(), 1);
     assert.ok(isChat(primary), 'closing the panel brings the chat back to the view');
-    assert.equal(s.current?.webview, primary.webview);
+    assert.equal(s.page.current?.webview, primary.webview);
     s.dispose();
   });
 
@@ -123,7 +123,7 @@ describe('Where the chat is shown', () => {
     primary.fromPage({ type: 'ready' });
     assert.ok(says(primary, 'The chat is open in the editor.'), `the view shows: ${primary.html().slice(0, 300)}`);
     assert.equal(received.length, 0, 'the page is not heard as the chat');
-    assert.equal(s.current?.kind, 'panel', 'the panel keeps the chat');
+    assert.equal(s.page.current?.kind, 'panel', 'the panel keeps the chat');
     // A placeholder page that is already there is not loaded again by other messages.
     const placeholder = primary.html();
     primary.fromPage({ type: 'draft', text: 'x' });
@@ -141,7 +141,7 @@ describe('Where the chat is shown', () => {
     assert.ok(says(primary, 'The chat is open in the editor.'));
     primary.fromPage({ type: 'bringBack' });
     await new Promise((r) => setTimeout(r, 50));
-    assert.equal(s.current?.webview, primary.webview, 'the chat is back in the view');
+    assert.equal(s.page.current?.webview, primary.webview, 'the chat is back in the view');
     assert.ok(isChat(primary));
     s.dispose();
   });
@@ -152,11 +152,11 @@ describe('Where the chat is shown', () => {
     const second = fakeView(CHAT_SIDEBAR_VIEW);
     s.resolveWebviewView(first);
     s.resolveWebviewView(second);
-    assert.equal(s.current?.webview, second.webview);
+    assert.equal(s.page.current?.webview, second.webview);
     first.fromPage({ type: 'ready' });
     assert.equal(received.length, 0, 'the replaced view is not heard');
     first.dispose();
-    assert.equal(s.current?.webview, second.webview, 'disposing the replaced view leaves the chat where it is');
+    assert.equal(s.page.current?.webview, second.webview, 'disposing the replaced view leaves the chat where it is');
     s.dispose();
   });
 
@@ -182,8 +182,8 @@ describe('Where the chat is shown', () => {
       release();
       await Promise.all([first, second]);
       assert.equal(made.length, 1, 'one panel');
-      assert.equal(s.current?.kind, 'panel');
-      assert.equal(s.current?.webview, made[0].webview, 'the chat is in that panel');
+      assert.equal(s.page.current?.kind, 'panel');
+      assert.equal(s.page.current?.webview, made[0].webview, 'the chat is in that panel');
       await s.openInEditor(true);
       assert.equal(made.length, 1, 'Open in Editor once the panel is open reveals it');
     } finally {
