@@ -8,6 +8,7 @@
 //   taking the occurrence whose region is closest in length to the block (a block showing one
 //   function of a file changes that function only);
 // - otherwise the block replaces the whole file (the diff shows what that means).
+import * as l10n from '@vscode/l10n';
 
 import { resolveInsideFolder } from './workspacePath';
 
@@ -158,4 +159,16 @@ export function applyBlock(original: string | undefined, block: string): Applied
   if (from === 0 && to >= fileLines.length - (trailingNewline ? 2 : 1)) return whole();
   const replaced = [...fileLines.slice(0, from), ...blockLines.slice(first, last + 1), ...fileLines.slice(to + 1)];
   return { mode: 'region', text: replaced.join(eol), lines: [from + 1, to + 1] };
+}
+
+/** The question asked before a change to what VS Code runs from is shown. */
+export function askBeforeShowing(area: AskArea, name: string): string {
+  switch (area) {
+    case 'vscode':
+      return l10n.t('{0} is in the .vscode folder: its tasks, launch configurations and settings change what VS Code runs in this workspace. Show the change to it?', name);
+    case 'code-workspace':
+      return l10n.t('{0} is a VS Code workspace file: its settings, tasks and launch configurations change what VS Code runs when it is opened. Show the change to it?', name);
+    case 'devcontainer':
+      return l10n.t('{0} is a dev container configuration: it says what VS Code builds and runs when the folder is reopened in a container. Show the change to it?', name);
+  }
 }

@@ -4,7 +4,7 @@
 // last active editor when it is a workspace file, else the file the user picks.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import { APPLY_MAX_BYTES, applyBlock, checkApplyTarget, resolveApplyTarget, tooLargeToApply, type AppliedChange, type ApplyTarget, type AskArea } from '../../core';
+import { APPLY_MAX_BYTES, applyBlock, askBeforeShowing, checkApplyTarget, resolveApplyTarget, tooLargeToApply, type AppliedChange, type ApplyTarget } from '../../core';
 import type { EditorTracker } from './editorTracker';
 import type { Logger } from '../platform/log';
 
@@ -108,22 +108,10 @@ export class ApplyToFile implements vscode.Disposable {
     }
     if (result.ask) {
       const show = vscode.l10n.t('Show the Change');
-      const answer = await vscode.window.showWarningMessage(this.askText(result.ask, vscode.workspace.asRelativePath(uri)), { modal: true }, show);
+      const answer = await vscode.window.showWarningMessage(askBeforeShowing(result.ask, vscode.workspace.asRelativePath(uri)), { modal: true }, show);
       if (answer !== show) return undefined;
     }
     return { uri, folder: result.folder, segments: result.segments };
-  }
-
-  /** The question asked before a change to what VS Code runs from is shown. */
-  private askText(area: AskArea, name: string): string {
-    switch (area) {
-      case 'vscode':
-        return vscode.l10n.t('{0} is in the .vscode folder: its tasks, launch configurations and settings change what VS Code runs in this workspace. Show the change to it?', name);
-      case 'code-workspace':
-        return vscode.l10n.t('{0} is a VS Code workspace file: its settings, tasks and launch configurations change what VS Code runs when it is opened. Show the change to it?', name);
-      case 'devcontainer':
-        return vscode.l10n.t('{0} is a dev container configuration: it says what VS Code builds and runs when the folder is reopened in a container. Show the change to it?', name);
-    }
   }
 
   /** No file named and no workspace file in the editor: the user picks the file. */
