@@ -11,7 +11,7 @@ import { ContextMeterFeed } from './common/contextMeter';
 import { sendWithAttachments } from './common/sendWithAttachments';
 import { webviewRouter } from './webviewRouter';
 import { ContextAttachments } from '../editor/attachments';
-import { expandChosenPrompt, PromptFiles } from '../editor/promptFiles';
+import { PromptFiles } from '../editor/promptFiles';
 import type { TurnService } from './turnService';
 import type { BalanceService } from '../account/balanceService';
 import type { ConfigService } from '../platform/config';
@@ -146,26 +146,14 @@ export class ChatPanelController implements vscode.Disposable {
       sendText: (text) => this.sendText(text),
       openHistory: () => this.openHistory(),
       holdsKey: (text) => this.holdsKey(text),
-      prompts: {
-        message: () => this.prompts.message(),
-        expand: (name, args) =>
-          expandChosenPrompt(
-            {
-              prompts: this.prompts,
-              editor: () => deps.editors.lastEditor(),
-              models: () => deps.models.models,
-              selectedModel: () => deps.config.settings.model,
-              selectModel: (id) => deps.models.select(id),
-              insert: (text) => this.insertPrompt(text),
-              newChat: () => this.session.newChat(),
-              ask: (o) => vscode.window.showInputBox(o),
-              info: (m, ...b) => vscode.window.showInformationMessage(m, ...b),
-              warn: (m) => vscode.window.showWarningMessage(m),
-            },
-            name,
-            args,
-          ),
-      },
+      prompts: this.prompts.menu({
+        editor: () => deps.editors.lastEditor(),
+        models: () => deps.models.models,
+        selectedModel: () => deps.config.settings.model,
+        selectModel: (id) => deps.models.select(id),
+        insert: (text) => this.insertPrompt(text),
+        newChat: () => this.session.newChat(),
+      }),
     });
     this.disposables.push(
       this.prompts,

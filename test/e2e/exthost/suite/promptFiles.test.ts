@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { expandChosenPrompt, PromptFiles, type ExpandDeps } from '../../../../src/extension/editor/promptFiles';
+import { PromptFiles } from '../../../../src/extension/editor/promptFiles';
+import { expandChosenPrompt, type ExpandDeps } from '../../../../src/extension/editor/promptExpansion';
 import { silent } from './fakes';
 
 const REVIEW = (description: string) => `---
