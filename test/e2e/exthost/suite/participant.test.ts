@@ -90,18 +90,23 @@ describe('@aichat and instructions that hold the API key', () => {
 describe('@aichat: a long reply reaches the Chat view in a bounded number of updates', () => {
   /** A streamed reply of `parts` text parts of `size` characters (with a code block in the middle), through the pipeline. */
   async function answer(parts: number, size: number): Promise<{ calls: string[]; buttons: vscode.Command[]; sent: string }> {
+    const texts = Array.from({ length: parts }, (_, i) => (i === Math.floor(parts / 2) ? '\n```ts\nconst x = 1;\n```\n' : `w${i} `.padEnd(size, '.')));
+    const r = await streamed([{ event: 'f', messageId: 'm' }, ...texts.map((data) => ({ event: '0', data }))]);
+    return { calls: r.calls, buttons: r.buttons, sent: texts.join('') };
+  }
+
+  /** @aichat answering with a stream of `events` (then e and d), through the pipeline: what the Chat view was given. */
+  async function streamed(events: unknown[]): Promise<{ calls: string[]; buttons: vscode.Command[]; progress: string[] }> {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
-    const texts = Array.from({ length: parts }, (_, i) => (i === Math.floor(parts / 2) ? '\n```ts\nconst x = 1;\n```\n' : `w${i} `.padEnd(size, '.')));
     const client = {
       chat: () => Promise.reject(new Error('not used')),
       chatStream: async () => ({
         abort() {},
         async *[Symbol.asyncIterator]() {
-          yield { event: 'f', messageId: 'm' };
-          for (const data of texts) {
+          for (const event of events) {
             await new Promise((r) => setImmediate(r));
-            yield { event: '0', data };
+            yield event;
           }
           yield { event: 'e', finishReason: 'stop', isContinued: false };
           yield { event: 'd', finishReason: 'stop' };
@@ -120,15 +125,36 @@ describe('@aichat: a long reply reaches the Chat view in a bounded number of upd
     } as unknown as TurnServiceDeps);
     const calls: string[] = [];
     const buttons: vscode.Command[] = [];
-    const stream = { markdown: (t: string) => void calls.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    const progress: string[] = [];
+    const stream = {
+      markdown: (t: string) => void calls.push(t),
+      button: (b: vscode.Command) => void buttons.push(b),
+      progress: (p: string) => void progress.push(p),
+    } as unknown as vscode.ChatResponseStream;
     try {
       await answerRequest({ extensionUri: vscode.Uri.file('/'), turns, logger: silent, openInChat: async () => undefined }, { prompt: 'a long one' } as unknown as vscode.ChatRequest, { history: [] }, stream, new vscode.CancellationTokenSource().token);
     } finally {
       instructions.dispose();
       keys.dispose();
     }
-    return { calls, buttons, sent: texts.join('') };
+    return { calls, buttons, progress };
   }
+
+  it('a reasoning reply shows Thinking…, a search Searching… and its sources, as the panel does', async function () {
+    this.timeout(60_000);
+    const r = await streamed([
+      { event: 'f', messageId: 'm' },
+      { event: 'g', data: 'Weighing the tides. ' },
+      { event: '9', toolCallId: 't1', toolName: 'search', args: { q: 'neap tide' } },
+      { event: 'a', toolCallId: 't1', result: { ok: true } },
+      { event: 'h', sourceType: 'url', id: 's1', url: 'https://tides.example/neap', title: 'Neap tides' },
+      { event: '0', data: 'Neap tides are the weakest.' },
+    ]);
+    assert.deepEqual(r.progress, ['Thinking…', 'Searching…']);
+    const shown = r.calls.join('');
+    assert.match(shown, /^Neap tides are the weakest\./);
+    assert.match(shown, /Neap tides[\s\S]*https:\/\/tides\.example\/neap/, 'the source is listed after the reply');
+  });
 
   it('5,000 parts (40 KB): the whole reply, in far fewer updates than parts, never split inside its code block', async function () {
     this.timeout(60_000);
