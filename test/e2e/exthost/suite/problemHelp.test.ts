@@ -9,7 +9,8 @@ import type { TurnCharge, TurnResult } from '../../../../src/core';
 import type { SendFacts, SurfaceTurnRequest, SurfaceTurnResult } from '../../../../src/extension/chat/turnService';
 import { runQuickFix, type QuickFixArgs } from '../../../../src/extension/editor/quickFix';
 import { explainLastFailure, TerminalFailures, type ShellExecution, type ShellExecutionEnd, type ShellExecutionStart } from '../../../../src/extension/editor/terminalFailure';
-import { gitAccess, writeCommitMessage, type CommitDeps, type GitApi, type GitRepository } from '../../../../src/extension/editor/commitMessage';
+import { writeCommitMessage, type CommitDeps } from '../../../../src/extension/editor/commitMessage';
+import { gitAccess, type GitApi, type GitRepository } from '../../../../src/extension/editor/gitApi';
 
 const folder = () => {
   const f = vscode.workspace.workspaceFolders?.[0];
