@@ -20,6 +20,7 @@ import type { InstructionsService } from '../editor/instructions';
 import type { ApplyToFile } from '../editor/applyToFile';
 import { showHistory } from './history';
 import { LastConversation } from './lastConversation';
+import { SettingsFeed } from './settingsFeed';
 import { pickQuestion } from './goToQuestion';
 import type { ApiKeyStore } from '../account/keyStore';
 import type { Logger } from '../platform/log';
@@ -66,7 +67,6 @@ export class ChatPanelController implements vscode.Disposable {
   private sending: { full: string; text: string } | undefined;
   /** The conversation of the last window, reopened once. */
   private readonly last: LastConversation;
-  private settingsTimer: ReturnType<typeof setTimeout> | undefined;
   /** The context meter and boundary line (the next request against the model's budget). */
   private readonly meter: ContextMeterFeed;
   /** What the webview asks for, to the controller, the session or VS Code. */
@@ -164,18 +164,7 @@ export class ChatPanelController implements vscode.Disposable {
         this.post({ type: 'contextChips', chips: this.attachments.chips() });
         this.meter.update();
       }),
-      deps.config.onDidChange(() => this.scheduleSettings()),
-      deps.models.onDidChange(() => this.scheduleSettings()),
-      deps.instructions.onDidChange(() => this.scheduleSettings()),
-      // The out-of-credits card goes once the balance pays a message again.
-      deps.balance.onDidChange(() => {
-        if (this.controller.outOfCreditsOpen) this.scheduleSettings();
-      }),
-      deps.keys.onDidChange(() => {
-        // A key was set: an error about the key is settled.
-        if (deps.keys.hasKey && this.session.sendError?.kind === 'auth') this.session.dismissSendError();
-        this.scheduleSettings();
-      }),
+      new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => this.meter.update() }),
     );
   }
 
@@ -253,16 +242,6 @@ export class ChatPanelController implements vscode.Disposable {
     this.surfaces.page.post(message);
   }
 
-  /** Coalesces settings snapshots caused by bursts of setting/model/key events. */
-  private scheduleSettings(): void {
-    if (this.settingsTimer || !this.surfaces.isOpen) return;
-    this.settingsTimer = setTimeout(() => {
-      this.settingsTimer = undefined;
-      this.controller.settingsChanged();
-      this.meter.update();
-    }, 10);
-  }
-
   /** Whether `text` holds the window's API key (the stored one, or one being checked). */
   async holdsKey(text: string): Promise<boolean> {
     await this.deps.keys.get();
@@ -309,7 +288,6 @@ export class ChatPanelController implements vscode.Disposable {
 
   dispose(): void {
     this.session.stop();
-    if (this.settingsTimer) clearTimeout(this.settingsTimer);
     for (const d of this.disposables) d.dispose();
   }
 }
