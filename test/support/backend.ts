@@ -35,3 +35,23 @@ export function scriptedBackend(events: SessionStreamEvent[], opts: { fail?: Err
     },
   };
 }
+
+/** A backend that answers every request at once with `reply(request)` (default: "reply"), recording the requests. */
+export function echoBackend(requests: SessionChatRequest[], reply: (req: SessionChatRequest) => string = () => 'reply'): ChatBackend {
+  return {
+    async chat() {
+      throw new Error('not used');
+    },
+    async chatStream(req) {
+      requests.push(structuredClone(req));
+      return {
+        abort() {},
+        async *[Symbol.asyncIterator]() {
+          yield { event: 'f', messageId: 'x' } as const;
+          yield { event: '0', data: reply(req) } as const;
+          yield { event: 'd', finishReason: 'stop' } as const;
+        },
+      };
+    },
+  };
+}

@@ -2,27 +2,11 @@
 // through it and is told to every surface (conversationChanged, restored), with a version that
 // grows with every change, and the pointer to the current conversation follows.
 import { strict as assert } from 'node:assert';
-import { ChatSession, ConversationStore, appendMessage, type ChatBackend, type SessionChatRequest, type SessionEvent, directTurns } from '../../../src/core';
+import { ChatSession, ConversationStore, appendMessage, type SessionChatRequest, type SessionEvent, directTurns } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { echoBackend } from '../../support/backend';
 
-function backend(requests: SessionChatRequest[]): ChatBackend {
-  return {
-    async chat() {
-      throw new Error('not used');
-    },
-    async chatStream(req) {
-      requests.push(structuredClone(req));
-      return {
-        abort() {},
-        async *[Symbol.asyncIterator]() {
-          yield { event: 'f', messageId: 'x' } as const;
-          yield { event: '0', data: 'reply' } as const;
-          yield { event: 'd', finishReason: 'stop' } as const;
-        },
-      };
-    },
-  };
-}
+const backend = (requests: SessionChatRequest[]) => echoBackend(requests);
 
 function makeSession(storage: MemoryConversationStorage) {
   const store = new ConversationStore(storage);

@@ -8,11 +8,11 @@ import {
   ConversationStore,
   replayLog,
   directTurns,
-  type ChatBackend,
   type SessionChatRequest,
   type SessionEvent,
 } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { echoBackend } from '../../support/backend';
 
 const contents = (storage: MemoryConversationStorage, id: string) => replayLog(storage.data.get(id) ?? '', [], id)?.conv.messages.map((m) => m.content);
 
@@ -23,22 +23,8 @@ function windowOn(storage: MemoryConversationStorage) {
   const store = new ConversationStore(storage, { newId: () => `w${w}-conv-${++n}`, searchPersistDelayMs: 5 });
   const requests: SessionChatRequest[] = [];
   const events: SessionEvent[] = [];
-  const backend: ChatBackend = {
-    async chat() {
-      throw new Error('not used');
-    },
-    async chatStream(req) {
-      requests.push(structuredClone(req));
-      return {
-        abort() {},
-        async *[Symbol.asyncIterator]() {
-          yield { event: 'f', messageId: 'x' } as const;
-          yield { event: '0', data: `reply to ${req.messages.at(-1)?.content}` } as const;
-          yield { event: 'd', finishReason: 'stop' } as const;
-        },
-      };
-    },
-  };
+  const backend = echoBackend(requests, (req) => `reply to ${req.messages.at(-1)?.content}`);
+
   const session = new ChatSession({
     store,
     turns: directTurns(() => backend),

@@ -12,6 +12,29 @@ import { memento, secretStorage, silent } from './fakes';
 
 const KEY = 'sk-participant-check-7f3a9c1e5b2d4068';
 
+/**
+ * The one turn pipeline as the extension builds it, over the real key store and instructions, with
+ * the service's side stood in for: `client` answers (none: no client may be asked for), and
+ * `onStart` is told when a turn's accounting starts (the first step of sending).
+ */
+function pipeline(keys: ApiKeyStore, instructions: InstructionsService, opts: { systemPrompt?: string; client?: unknown; onStart?: () => void } = {}): TurnService {
+  return new TurnService({
+    keys,
+    instructions: () => instructions,
+    config: { settings: { model: 'swift-chat', systemPrompt: opts.systemPrompt ?? '', contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
+    models: { models: [], costOf: () => 1 },
+    balance: { state: {} },
+    accounting: {
+      start: () => {
+        opts.onStart?.();
+        return { backend: (inner: unknown) => inner, settle: async () => ({ pending: false }) };
+      },
+    },
+    clients: { get: () => opts.client ?? assert.fail('no client is asked for') },
+    logger: silent,
+  } as unknown as TurnServiceDeps);
+}
+
 describe('@aichat and instructions that hold the API key', () => {
   const file = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
@@ -29,22 +52,13 @@ describe('@aichat and instructions that hold the API key', () => {
     const instructions = new InstructionsService(memento(), silent);
     let sent = false;
     // The one turn pipeline, as the extension builds it, with the service's side stood in for.
-    const turns = new TurnService({
-      keys,
-      instructions: () => instructions,
-      config: { settings: { model: 'swift-chat', systemPrompt, contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
-      models: { models: [], costOf: () => 1 },
-      balance: { state: {} },
-      // Starting a turn's accounting is the first step of sending: stop there.
-      accounting: {
-        start: () => {
-          sent = true;
-          throw new Error('sent');
-        },
+    const turns = pipeline(keys, instructions, {
+      systemPrompt,
+      onStart: () => {
+        sent = true;
+        throw new Error('sent');
       },
-      clients: { get: () => assert.fail('no client is asked for') },
-      logger: silent,
-    } as unknown as TurnServiceDeps);
+    });
     const deps: ParticipantDeps = { extensionUri: vscode.Uri.file('/'), turns, logger: silent, openInChat: async () => undefined };
     const text: string[] = [];
     const buttons: vscode.Command[] = [];
@@ -113,16 +127,7 @@ describe('@aichat: a long reply reaches the Chat view in a bounded number of upd
         },
       }),
     };
-    const turns = new TurnService({
-      keys,
-      instructions: () => instructions,
-      config: { settings: { model: 'swift-chat', systemPrompt: '', contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
-      models: { models: [], costOf: () => 1 },
-      balance: { state: {} },
-      accounting: { start: () => ({ backend: (inner: unknown) => inner, settle: async () => ({ pending: false }) }) },
-      clients: { get: () => client },
-      logger: silent,
-    } as unknown as TurnServiceDeps);
+    const turns = pipeline(keys, instructions, { client });
     const calls: string[] = [];
     const buttons: vscode.Command[] = [];
     const progress: string[] = [];
@@ -183,21 +188,12 @@ describe('The language model provider through the turn pipeline: refusals are pl
     const keys = new ApiKeyStore(secretStorage(key ? { [API_KEY_SECRET]: key } : {}));
     const instructions = new InstructionsService(memento(), silent);
     let sent = false;
-    const turns = new TurnService({
-      keys,
-      instructions: () => instructions,
-      config: { settings: { model: 'swift-chat', systemPrompt: '', contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
-      models: { models: [], costOf: () => 1 },
-      balance: { state: {} },
-      accounting: {
-        start: () => {
-          sent = true;
-          throw new Error('sent');
-        },
+    const turns = pipeline(keys, instructions, {
+      onStart: () => {
+        sent = true;
+        throw new Error('sent');
       },
-      clients: { get: () => assert.fail('no client is asked for') },
-      logger: silent,
-    } as unknown as TurnServiceDeps);
+    });
     let error: Error | undefined;
     try {
       await answerLmRequest(turns, { id: 'aichat-set-api-key', maxInputTokens: 3_000 }, [{ role: 1, content: [{ value: text }] }], () => undefined, new vscode.CancellationTokenSource().token);
