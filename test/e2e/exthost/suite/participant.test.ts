@@ -51,7 +51,6 @@ describe('@aichat and instructions that hold the API key', () => {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
     let sent = false;
-    // The one turn pipeline, as the extension builds it, with the service's side stood in for.
     const turns = pipeline(keys, instructions, {
       systemPrompt,
       onStart: () => {
