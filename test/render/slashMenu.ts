@@ -189,6 +189,8 @@ export async function slashMenuChecks(browser: Browser, record: Record): Promise
     await box.fill('');
     await give(page, [{ type: 'promptList', prompts: many }]);
     await page.keyboard.type('/p');
+    // The new list is in the menu (it may arrive after the keys: the open menu follows it).
+    await page.waitForFunction(() => document.querySelector('#slash-menu [role="option"] .slash-name')?.textContent === '/p00', undefined, { timeout: 10_000 }).catch(() => undefined);
     for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowDown');
     const windowed = await page.evaluate(() => {
       const box = document.querySelector('textarea#message')!;
