@@ -134,7 +134,7 @@ describe('Where the API key may go (real VS Code configuration)', () => {
       capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
     };
     assert.equal(pkg.capabilities?.untrustedWorkspaces?.supported, 'limited');
-    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), ['aiChat.baseUrl', 'aiChat.instructionsFile', 'aiChat.model', 'aiChat.systemPrompt']);
+    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), ['aiChat.baseUrl', 'aiChat.commitMessage.instructions', 'aiChat.instructionsFile', 'aiChat.model', 'aiChat.systemPrompt']);
   });
 
   it('the key is kept in memory only after SecretStorage stored it', async () => {
