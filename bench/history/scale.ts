@@ -24,31 +24,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, encodeLog } from '../../src/core';
 import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
+import { rng, vocabulary } from './words';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
   return Number.isFinite(v) && v >= 0 ? v : fallback;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pra', 'den', 'gul', 'fen', 'tor', 'bax', 'qui', 'zel', 'mon', 'ler', 'sta', 'wir'];
-function vocabulary(n: number, rand: () => number): string[] {
-  const words = new Set<string>();
-  while (words.size < n) {
-    const len = 2 + Math.floor(rand() * 3);
-    let w = '';
-    for (let i = 0; i < len; i++) w += SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
-    words.add(w);
-  }
-  return [...words];
 }
 
 function text(words: string[], rand: () => number, chars: number): string {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, encodeLog, type Conversation } from '../../src/core';
 import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
+import { rng, vocabulary } from './words';
 
 export interface StorageFigures {
   list1000Ms: number;
@@ -28,27 +29,6 @@ export interface StorageFigures {
   searchLoadMs: number;
   /** Size of the persisted full-text index. */
   searchIndexKB: number;
-}
-
-/** A small deterministic generator (no Math.random: every run sees the same text). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pra', 'den', 'gul', 'fen', 'tor', 'bax', 'qui', 'zel', 'mon', 'ler', 'sta', 'wir'];
-function vocabulary(n: number, rand: () => number): string[] {
-  const words = new Set<string>();
-  while (words.size < n) {
-    const len = 2 + Math.floor(rand() * 3);
-    let w = '';
-    for (let i = 0; i < len; i++) w += SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
-    words.add(w);
-  }
-  return [...words];
 }
 
 function text(words: string[], rand: () => number, chars: number): string {
