@@ -47,6 +47,9 @@ export class TerminalFailures implements vscode.Disposable {
   private readonly recorded = new vscode.EventEmitter<Failure>();
   /** A failure was remembered. */
   readonly onDidRecord = this.recorded.event;
+  private readonly cleared = new vscode.EventEmitter<vscode.Terminal>();
+  /** A command of this terminal went well: its failure is no longer the last word. */
+  readonly onDidClear = this.cleared.event;
   /** The host has the shell integration events. */
   readonly supported: boolean;
 
@@ -86,6 +89,7 @@ export class TerminalFailures implements vscode.Disposable {
       if (e.exitCode === 0) {
         this.last.delete(e.terminal);
         if (this.latest?.terminalRef === e.terminal) this.latest = undefined;
+        this.cleared.fire(e.terminal);
       }
       return;
     }
@@ -112,6 +116,7 @@ export class TerminalFailures implements vscode.Disposable {
   dispose(): void {
     for (const s of this.subs) s.dispose();
     this.recorded.dispose();
+    this.cleared.dispose();
     this.running.clear();
     this.last.clear();
   }
@@ -153,13 +158,62 @@ export async function explainLastFailure(deps: ExplainDeps): Promise<'prompt' | 
   return outcome;
 }
 
-/** The watcher and the command. */
+/**
+ * The status bar's hint after a command failed: Explain with AI Chat (one per failure, the newest
+ * replacing the last), gone once a command of that terminal goes well or the failure is explained;
+ * off with aiChat.terminal.offerExplain.
+ */
+export class FailureHint implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[];
+  private shownFor: vscode.Terminal | undefined;
+
+  constructor(failures: TerminalFailures) {
+    this.item = vscode.window.createStatusBarItem('aiChat.terminalFailure', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = vscode.l10n.t('AI Chat: Explain the Failed Command');
+    this.item.command = EXPLAIN_TERMINAL_COMMAND;
+    this.subs = [
+      failures.onDidRecord((f) => this.show(f)),
+      failures.onDidClear((t) => {
+        if (this.shownFor === t) this.hide();
+      }),
+    ];
+  }
+
+  /** The hint is on screen now (for tests). */
+  get visible(): boolean {
+    return this.shownFor !== undefined;
+  }
+
+  private show(f: Failure): void {
+    if (!vscode.workspace.getConfiguration('aiChat').get<boolean>('terminal.offerExplain', true)) return;
+    this.shownFor = f.terminalRef;
+    this.item.text = vscode.l10n.t('$(sparkle) Explain the failed command');
+    this.item.tooltip = vscode.l10n.t('"{0}" exited with code {1} in the terminal "{2}". Click to put it, with the end of its output, in AI Chat\'s message box (nothing is sent until you send it).', f.commandLine.slice(0, 200), String(f.exitCode), f.terminal ?? '');
+    this.item.show();
+  }
+
+  hide(): void {
+    this.shownFor = undefined;
+    this.item.hide();
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}
+
+/** The watcher, its hint and the command. */
 export function registerTerminalFailure(insertPrompt: (text: string) => Promise<void>): vscode.Disposable[] {
   const failures = new TerminalFailures();
+  const hint = new FailureHint(failures);
   const deps: ExplainDeps = { failures, insertPrompt, say: (message, ...buttons) => vscode.window.showInformationMessage(message, ...buttons) };
   return [
     failures,
+    hint,
     vscode.commands.registerCommand(EXPLAIN_TERMINAL_COMMAND, async () => {
+      hint.hide();
       try {
         return await explainLastFailure(deps);
       } catch (err) {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { TurnCharge, TurnResult } from '../../../../src/core';
 import type { SendFacts, SurfaceTurnRequest, SurfaceTurnResult } from '../../../../src/extension/chat/turnService';
 import { runQuickFix, type QuickFixArgs } from '../../../../src/extension/editor/quickFix';
-import { explainLastFailure, TerminalFailures, type ShellExecution, type ShellExecutionEnd, type ShellExecutionStart } from '../../../../src/extension/editor/terminalFailure';
+import { explainLastFailure, FailureHint, TerminalFailures, type ShellExecution, type ShellExecutionEnd, type ShellExecutionStart } from '../../../../src/extension/editor/terminalFailure';
 import { writeCommitMessage, type CommitDeps } from '../../../../src/extension/editor/commitMessage';
 import { gitAccess, type GitApi, type GitRepository } from '../../../../src/extension/editor/gitApi';
 
@@ -320,6 +320,25 @@ describe('Explain Last Terminal Failure', () => {
     assert.equal(none.boxed.length, 0);
     assert.notEqual(none.how, 'prompt');
     assert.equal(none.said.length, 1, 'it says why');
+  });
+
+  it('a failed command shows the status bar hint, one at a time; a success in that terminal or the setting off shows none', async () => {
+    const hint = new FailureHint(failures);
+    try {
+      await run('npm run build', ['error TS2322\n'], 1);
+      assert.equal(hint.visible, true, 'shown after the failure');
+      await run('npm run build', ['ok\n'], 0);
+      assert.equal(hint.visible, false, 'gone once a command of that terminal went well');
+      await vscode.workspace.getConfiguration('aiChat').update('terminal.offerExplain', false, vscode.ConfigurationTarget.Global);
+      try {
+        await run('npm test', ['FAIL\n'], 1);
+        assert.equal(hint.visible, false, 'off with aiChat.terminal.offerExplain');
+      } finally {
+        await vscode.workspace.getConfiguration('aiChat').update('terminal.offerExplain', undefined, vscode.ConfigurationTarget.Global);
+      }
+    } finally {
+      hint.dispose();
+    }
   });
 
   it('a host without shell integration: says why and offers the terminal selection through Add Context', async () => {
