@@ -12,6 +12,7 @@ import {
 import { actionCommand, actionTitle } from '../../core';
 import type { ErrorView } from '../../protocol';
 import type { SurfaceTurnResult, TurnService } from '../chat/turnService';
+import { readHead, resolveInsideFolder } from '../../core/context/workspacePath';
 import { changeWord, gitAccess, initialized, relative, type GitAccess, type GitApi, type GitRepository } from './gitApi';
 
 export const WRITE_COMMIT_COMMAND = 'aiChat.writeCommitMessage';
@@ -31,8 +32,8 @@ export type CommitOutcome =
 export interface CommitDeps {
   turns: Pick<TurnService, 'run' | 'facts'>;
   git: () => Promise<GitAccess>;
-  /** aiChat.commitMessage.instructions. */
-  instructions: () => string;
+  /** aiChat.commitMessage.instructions and the repository's .github/commit-instructions.md. */
+  instructions: (root: vscode.Uri) => string | Promise<string>;
   /** The commit box holds text: replace it, add the message below it, or keep it (undefined). */
   askReplace: (existing: string) => Promise<'replace' | 'append' | undefined>;
   /** Puts the written message on the clipboard (when the user keeps their own). */
@@ -113,7 +114,7 @@ export async function writeCommitMessage(deps: CommitDeps, target: unknown, cont
     repo.log({ maxEntries: 10 }).catch(() => []), // a repository without commits has no log
     deps.turns.facts(),
   ]);
-  const instructions = deps.instructions();
+  const instructions = await deps.instructions(repo.rootUri);
   const skeleton = buildCommitPrompt({ diff: '', staged, recentSubjects: log.map((c) => c.message), instructions });
   const system = [facts.systemSetting, facts.instructions, COMMIT_SYSTEM].join('\n\n');
   const bounded = boundDiff(files, diff, diffRoom(facts.budget, skeleton.length + system.length));
@@ -167,7 +168,10 @@ export function registerCommitMessage(turns: TurnService): vscode.Disposable[] {
   const deps: CommitDeps = {
     turns,
     git: gitAccess,
-    instructions: () => vscode.workspace.getConfiguration('aiChat').get<string>('commitMessage.instructions', '') ?? '',
+    instructions: async (root) => {
+      const own = vscode.workspace.getConfiguration('aiChat').get<string>('commitMessage.instructions', '') ?? '';
+      return [own, await repositoryInstructions(root)].filter((t) => t.trim() !== '').join('\n\n');
+    },
     askReplace: async (existing) => {
       const replace = vscode.l10n.t('Replace');
       const append = vscode.l10n.t('Add Below');
@@ -229,4 +233,25 @@ export function registerCommitMessage(turns: TurnService): vscode.Disposable[] {
     vscode.commands.registerCommand(STOP_COMMIT_COMMAND, () => running?.abort()),
     new vscode.Disposable(() => running?.abort()),
   ];
+}
+
+/** The repository's own commit rules (.github/commit-instructions.md) are read at most this far. */
+const COMMIT_INSTRUCTIONS_MAX_BYTES = 8 * 1024;
+
+/**
+ * `.github/commit-instructions.md` of the repository, read under the rules of AGENTS.md: only in a
+ * trusted workspace, a regular file inside the repository (never through a link out of it), its
+ * first 8 KB, text only. '' when there is none or it may not be read.
+ */
+export async function repositoryInstructions(root: vscode.Uri): Promise<string> {
+  if (!vscode.workspace.isTrusted || root.scheme !== 'file') return '';
+  const inside = await resolveInsideFolder(root.fsPath, ['.github', 'commit-instructions.md']).catch(() => undefined);
+  if (!inside?.ok || !inside.exists) return '';
+  try {
+    const head = await readHead(inside.real, COMMIT_INSTRUCTIONS_MAX_BYTES, { noFollow: true });
+    const text = new TextDecoder('utf-8').decode(head.bytes);
+    return text.includes('\u0000') ? '' : text.trim();
+  } catch {
+    return '';
+  }
 }

@@ -9,7 +9,10 @@ import type { TurnCharge, TurnResult } from '../../../../src/core';
 import type { SendFacts, SurfaceTurnRequest, SurfaceTurnResult } from '../../../../src/extension/chat/turnService';
 import { runQuickFix, type QuickFixArgs } from '../../../../src/extension/editor/quickFix';
 import { explainLastFailure, FailureHint, TerminalFailures, type ShellExecution, type ShellExecutionEnd, type ShellExecutionStart } from '../../../../src/extension/editor/terminalFailure';
-import { writeCommitMessage, type CommitDeps } from '../../../../src/extension/editor/commitMessage';
+import { repositoryInstructions, writeCommitMessage, type CommitDeps } from '../../../../src/extension/editor/commitMessage';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as nodePath from 'node:path';
 import { gitAccess, type GitApi, type GitRepository } from '../../../../src/extension/editor/gitApi';
 
 const folder = () => {
@@ -109,6 +112,29 @@ describe('the lightbulb: Fix with AI Chat and Explain with AI Chat', () => {
     const editor = vscode.window.activeTextEditor;
     assert.equal(editor?.document.uri.toString(), uri.toString(), 'the file is the active editor');
     assert.ok(editor?.selection.isEqual(edits[0].range), 'its lines are selected');
+  });
+});
+
+describe("A repository's own commit rules (.github/commit-instructions.md)", () => {
+  it('are read from the repository (its first 8 KB); a link out of it is not followed', async () => {
+    const root = mkdtempSync(nodePath.join(tmpdir(), 'commit-rules-'));
+    const outside = mkdtempSync(nodePath.join(tmpdir(), 'commit-rules-outside-'));
+    try {
+      mkdirSync(nodePath.join(root, '.github'));
+      const file = nodePath.join(root, '.github', 'commit-instructions.md');
+      writeFileSync(file, '# Commits\n\nUse the imperative mood e2e-commit-rules.\n' + 'x'.repeat(20_000));
+      const rules = await repositoryInstructions(vscode.Uri.file(root));
+      assert.match(rules, /^# Commits\n\nUse the imperative mood e2e-commit-rules\./);
+      assert.ok(rules.length <= 8 * 1024, `${rules.length} characters read`);
+      assert.equal(await repositoryInstructions(vscode.Uri.file(outside)), '', 'none there: nothing');
+      rmSync(file);
+      writeFileSync(nodePath.join(outside, 'secret.md'), 'TOKEN=e2e-not-to-be-sent');
+      symlinkSync(nodePath.join(outside, 'secret.md'), file);
+      assert.equal(await repositoryInstructions(vscode.Uri.file(root)), '', 'a link out of the repository is not read');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
 
