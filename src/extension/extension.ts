@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerChatCommands(() => lazy.chat, logger),
     ...registerEditorPromptCommands(() => lazy.chat, logger),
     ...registerProblemHelp({ turns, chat: () => lazy.chat }),
-    ...registerInlineEdit({ turns, logger, state: context.globalState }),
+    ...registerInlineEdit({ turns, logger, state: context.globalState, keep: (instruction, reply, model) => lazy.chat.session.keepTurn(instruction, reply, { model }) }),
     ...[
       registerParticipant({
         extensionUri: context.extensionUri,

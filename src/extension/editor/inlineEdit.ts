@@ -20,6 +20,8 @@ export interface InlineEditDeps {
   state?: vscode.Memento;
   /** Asks for the instruction (default: the quick input). */
   ask?: (quote: TurnQuote | undefined, earlier: readonly string[], initial?: string) => Promise<string | undefined>;
+  /** Keeps the instruction and the reply as a conversation of History's (to go on with it in the chat). */
+  keep?: (instruction: string, reply: string, model: string) => Promise<unknown>;
 }
 
 /** What an edit ended as (for callers and tests). */
@@ -141,6 +143,8 @@ export class InlineEditor implements vscode.Disposable {
       void this.showError(result.error?.message ?? vscode.l10n.t('The edit failed.'), result.error?.actions ?? []);
       return 'failed';
     }
+    // In History as a conversation of its own: the instruction and the whole reply.
+    this.deps.keep?.(instruction, result.text, result.meta.model).catch((err: unknown) => this.deps.logger.warn('Edit: not kept in History', { err: String(err) }));
     return this.propose(target, result.text);
   }
 

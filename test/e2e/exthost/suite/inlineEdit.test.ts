@@ -118,15 +118,20 @@ describe('Edit in the editor (Edit Selection…)', () => {
     const ed = await open(SOURCE, 2, 6);
     const sent: Sent[] = [];
     const proposals: Array<string | undefined> = [];
+    const kept: string[][] = [];
     const inline = new InlineEditor({
       turns: fakeTurns(reply, sent),
       logger: silent,
       ask: async (_quote, _earlier, initial) => (proposals.push(initial), initial),
+      keep: async (instruction, text, model) => void kept.push([instruction, text, model]),
     });
     try {
       assert.equal(await inline.edit(ed, 'Fix: Error ts(2322): Type \'string\' is not assignable to type \'number\'.'), 'reviewing');
       assert.deepEqual(proposals, ["Fix: Error ts(2322): Type 'string' is not assignable to type 'number'."]);
       assert.match(sent[0].req.prompt, /^Instruction: Fix: Error ts\(2322\)/);
+      assert.equal(kept.length, 1, 'the instruction and the reply are kept for History');
+      assert.equal(kept[0][0], "Fix: Error ts(2322): Type 'string' is not assignable to type 'number'.");
+      assert.equal(kept[0][1], reply);
       const review = inline.reviewOf(ed.document.uri);
       assert.ok(review);
       await inline.finish(review, false);
