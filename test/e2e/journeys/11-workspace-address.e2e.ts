@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEMO_KEY } from '../../server/fixtures';
 import { startReferenceServer, type ReferenceServer } from '../../server/server';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, selectModel } from '../steps';
@@ -76,8 +77,13 @@ describe('Journey 11: a workspace that names another service address', () => {
     await dialog.getByRole('button', { name: 'Allow' }).click();
     // The palette cannot take typing while the modal is still closing (the workbench is inert).
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    // The allowed address has a balance of its own for the key: the status bar shows it once read.
+    collector.control.setBalance({ key: DEMO_KEY, regular: 777, daily: 0 });
     await wb.runCommand('AI Chat: Refresh Balance');
     await waitFor(async () => collector!.control.requests().some((r) => r.path.endsWith('/user/balance') && r.hasKey), 'the allowed address received the balance request', 20_000);
+    await waitFor(async () => (await wb.statusText()).includes('777'), "the status bar does not show the allowed address's balance", 20_000);
+    // Nothing the balance brought (a notification) covers the chat's Send button.
+    await wb.clearNotifications();
 
     // The next chat goes there too, with the key; the own address gets no chat.
     const ownChats = () => demo.server.control.requests().filter((r) => r.method === 'POST' && r.path === '/chat').length;
