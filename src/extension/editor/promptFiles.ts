@@ -26,8 +26,8 @@ import type { Logger } from '../platform/log';
 import { expandChosenPrompt, type ExpandDeps } from './promptExpansion';
 
 const KINDS = Object.keys(PROMPT_FILE_GLOBS) as PromptFileKind[];
-/** What the watcher looks at: the three kinds' folders wherever they are (events outside them are passed over). */
-const PROMPT_FILES_WATCH_GLOB = '**/{.github/prompts,.claude/commands,.continue/prompts}/*';
+/** What the watchers look at: each kind's files wherever they are (an event of another folder's is passed over). */
+const WATCH_GLOBS = KINDS.map((kind) => `**/${PROMPT_FILE_GLOBS[kind]}`);
 
 interface KnownFile {
   folder: vscode.WorkspaceFolder;
@@ -101,16 +101,18 @@ export class PromptFiles implements vscode.Disposable {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      // One watcher from the folder's root down (a pattern with a fixed folder in front is watched
-      // only where that folder exists: a .github/prompts made later would go unseen); each event's
-      // path says which kind of prompt file it is, if any.
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROMPT_FILES_WATCH_GLOB));
+      // Watchers from the folder's root down (a pattern with a fixed folder in front is watched only
+      // where that folder exists: a .github/prompts made later would go unseen); each event's path
+      // says which kind of prompt file it is, if any.
       const seen = (deleted: boolean) => (uri: vscode.Uri) => {
         const relative = relativeTo(folder.uri, uri);
         const kind = relative === undefined ? undefined : promptFileKind(relative);
         if (kind) this.fileChanged({ folder, kind, uri }, deleted);
       };
-      this.watchers.push(watcher, watcher.onDidCreate(seen(false)), watcher.onDidChange(seen(false)), watcher.onDidDelete(seen(true)));
+      for (const glob of WATCH_GLOBS) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+        this.watchers.push(watcher, watcher.onDidCreate(seen(false)), watcher.onDidChange(seen(false)), watcher.onDidDelete(seen(true)));
+      }
     }
     return this.refresh();
   }
