@@ -26,7 +26,7 @@ Focus: \${input:focus:naming}
 `;
 
 describe('Prompt files in a real workspace', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   const root = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
     assert.ok(f, 'the test window has a workspace folder');
@@ -118,7 +118,7 @@ describe('Prompt files in a real workspace', function () {
     // VS Code starts a new watcher in the background: a probe file, written again each second
     // until the list shows it, tells when it is live (a change before that is not seen by anyone).
     let live = false;
-    for (let i = 0; i < 15 && !live; i++) {
+    for (let i = 0; i < 40 && !live; i++) {
       await write('.github/prompts/probe.prompt.md', `Probe ${i}`);
       live = await until(() => service.find('probe')?.body === `Probe ${i}`, 'the probe', 1_000).then(
         () => true,
