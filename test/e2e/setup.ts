@@ -3,10 +3,10 @@
 // order and each sets up what it needs through the UI). A failed journey keeps a
 // screenshot, the extension's "AI Chat" log and code-server's log under
 // test-results/failures/.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Context } from 'mocha';
+import type { Context, Suite, Test } from 'mocha';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT, startDemo, type Demo } from './launcher';
 import { Workbench } from './workbench';
@@ -58,9 +58,42 @@ function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 }
 
+/**
+ * With E2E_RESULTS set (the soak, test/e2e/soak.ts), one JSON line per test run is appended to
+ * that file: its journey (the top describe), title, state and duration in milliseconds.
+ */
+function recordResult(test: Test): void {
+  const file = process.env.E2E_RESULTS;
+  if (!file) return;
+  let journey: Suite | undefined = test.parent;
+  while (journey?.parent && !journey.parent.root) journey = journey.parent;
+  const line = { journey: journey?.title ?? '', title: test.title, state: test.state ?? 'unknown', ms: test.duration ?? 0 };
+  appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+/** Seconds spent in each journey's tests, printed at the end of the run (slowest first). */
+const journeyMs = new Map<string, number>();
+let startMs = 0;
+
+function addDuration(test: Test): void {
+  let journey: Suite | undefined = test.parent;
+  while (journey?.parent && !journey.parent.root) journey = journey.parent;
+  const key = journey?.title ?? test.title;
+  journeyMs.set(key, (journeyMs.get(key) ?? 0) + (test.duration ?? 0));
+}
+
+function printDurations(): void {
+  if (journeyMs.size === 0) return;
+  const rows = [...journeyMs].sort((a, b) => b[1] - a[1]);
+  const inTests = rows.reduce((n, [, ms]) => n + ms, 0);
+  console.log(`\n  Time per journey (its tests, slowest first; ${(startMs / 1000).toFixed(1)} s to start code-server, ${(inTests / 1000).toFixed(1)} s in tests):`);
+  for (const [title, ms] of rows) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${title}`);
+}
+
 export const mochaHooks = {
   async beforeAll(this: Context) {
     this.timeout(15 * 60_000); // a first run builds code-server's native modules
+    const started = Date.now();
     rmSync(FAILURES, { recursive: true, force: true });
     mkdirSync(SCREENSHOTS, { recursive: true });
     // A fresh VS Code profile per run (user data, extensions, demo project), removed at the end.
@@ -94,6 +127,7 @@ export const mochaHooks = {
       const wb = new Workbench(page, demo.code.url);
       current = { demo, browser, page, wb };
       await wb.open();
+      startMs = Date.now() - started;
     } catch (err) {
       await demo.stop();
       throw err;
@@ -107,6 +141,10 @@ export const mochaHooks = {
 
   async afterEach(this: Context) {
     const test = this.currentTest;
+    if (test) {
+      recordResult(test);
+      addDuration(test);
+    }
     if (!test || test.state !== 'failed' || !current) return;
     const name = slug(test.fullTitle());
     mkdirSync(FAILURES, { recursive: true });
@@ -124,6 +162,7 @@ export const mochaHooks = {
 
   async afterAll(this: Context) {
     this.timeout(60_000);
+    printDurations();
     if (current) {
       const { browser, demo } = current;
       current = undefined;

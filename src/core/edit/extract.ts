@@ -30,7 +30,9 @@ interface Fence {
   closed: boolean;
 }
 
-const OPEN = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
+/** A line that opens a fenced block (its marker in group 1), and one that closes it. */
+export const OPEN_FENCE = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
+export const CLOSE_FENCE = /^ {0,3}(`{3,}|~{3,})\s*$/;
 
 /** The fenced blocks of a reply, in order (an unclosed last block runs to the end of the reply). */
 export function fencedBlocks(reply: string): Array<{ body: string; closed: boolean }> {
@@ -39,14 +41,14 @@ export function fencedBlocks(reply: string): Array<{ body: string; closed: boole
   let open: { marker: string; block: Fence } | undefined;
   for (const line of lines) {
     if (!open) {
-      const m = OPEN.exec(line);
+      const m = OPEN_FENCE.exec(line);
       if (m) {
         open = { marker: m[1], block: { body: [], closed: false } };
         out.push(open.block);
       }
       continue;
     }
-    const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+    const close = CLOSE_FENCE.exec(line);
     if (close && close[1][0] === open.marker[0] && close[1].length >= open.marker.length) {
       open.block.closed = true;
       open = undefined;
@@ -86,13 +88,13 @@ function repeatedAfter(code: readonly string[], after: readonly string[]): numbe
 }
 
 /** A repeat long enough to be the context sent, not a line that happens to look the same. */
-function substantial(lines: readonly string[], all: number): boolean {
+export function substantial(lines: readonly string[], all: number): boolean {
   const meaningful = lines.filter((l) => l.trim() !== '' && !/^[\s{}()[\];,]*$/.test(l)).length;
   return (lines.length === all && meaningful >= 1) || meaningful >= 2;
 }
 
 /** The leading whitespace shared by every non-blank line. */
-function commonIndent(lines: readonly string[]): string {
+export function commonIndent(lines: readonly string[]): string {
   let indent: string | undefined;
   for (const l of lines) {
     if (l.trim() === '') continue;
