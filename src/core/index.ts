@@ -29,3 +29,4 @@ export * from './chat/turnRecord';
 export * from './chat/sendGate';
 export * from './chat/surfaceTurn';
 export * from './chat/coalesce';
+export * from './chat/summary';

@@ -2,7 +2,8 @@
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
 import type { ErrorView, ReplyMeta } from '../../protocol';
-import { appendMessage, createConversation, lastUserMessageIndex, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import { appendMessage, createConversation, lastUserMessageIndex, refreshTitle, summaryEnd, MAX_SUMMARY_TEXT, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import { afterSummary, newSummary, planStillFits, planSummary, type SummaryPlan } from './summary';
 import { halveTurns, isInputTooLong, messageTooLongError, selectContext, type ContextSelection } from '../context/contextBudget';
 import type { ConversationStore } from '../storage/store';
 import type { TurnCharge } from '../account/charge';
@@ -173,15 +174,83 @@ export class ChatSession {
     const settings = this.deps.settings();
     const target = model || settings.model;
     const cap = this.turnCap?.conversationId === conv.id && this.turnCap.model === target ? this.turnCap.maxTurns : undefined;
+    // The summary of earlier turns goes in place of the messages it replaces.
+    const after = afterSummary(conv, earlier);
     return selectContext({
       systemPrompt: settings.systemPrompt,
       message: text,
       attachmentChars,
-      earlier,
+      earlier: after.earlier,
+      ...(after.summary !== undefined ? { summary: after.summary, summarizedTurns: after.turns } : {}),
       budget: this.deps.contextBudget ? this.deps.contextBudget(target) : Number.POSITIVE_INFINITY,
       ...(cap !== undefined ? { maxTurns: cap } : {}),
       ...(messageId ? { messageId } : {}),
     });
+  }
+
+  /**
+   * What Summarize would replace now with `text` in the box (the turns above the boundary line);
+   * undefined when no turn is above it or a reply is running.
+   */
+  summaryPlan(text = '', attachmentChars = 0): SummaryPlan | undefined {
+    if (this.running) return undefined;
+    return planSummary(this.conversation, this.previewContext(text, attachmentChars));
+  }
+
+  /**
+   * Keeps the summary a finished request wrote for `plan` (it replaces the conversation's summary,
+   * if any): false when the conversation changed so that the plan no longer fits it.
+   */
+  applySummary(plan: SummaryPlan, text: string, facts: { model: string; cost: number | null; unread: number }): boolean {
+    const conv = this.conversation;
+    if (!text.trim() || !planStillFits(conv, plan)) return false;
+    conv.summary = newSummary(plan, text, { ...facts, now: this.now() });
+    this.summaryChanged(conv);
+    return true;
+  }
+
+  /** The user's own text for the summary (an empty text changes nothing). */
+  editSummary(text: string): boolean {
+    const conv = this.conversation;
+    const trimmed = text.trim();
+    if (!conv.summary || !trimmed) return false;
+    if (trimmed === conv.summary.text) return true;
+    conv.summary = { ...conv.summary, text: trimmed.slice(0, MAX_SUMMARY_TEXT), edited: true };
+    this.summaryChanged(conv);
+    return true;
+  }
+
+  /** Every surface shows the conversation again as it is (an edit that was refused goes back). */
+  showAgain(): void {
+    this.emit({ type: 'conversationChanged' });
+  }
+
+  /** Removes the summary (the undo of Summarize): requests send the turns it replaced again. */
+  removeSummary(): boolean {
+    const conv = this.conversation;
+    if (!conv.summary) return false;
+    delete conv.summary;
+    this.summaryChanged(conv);
+    return true;
+  }
+
+  /** What the summary of `conversationId` cost, once the balance showed it. */
+  setSummaryCredits(conversationId: string, createdAt: string, credits: number): void {
+    const conv = this.conversation;
+    if (conv.id !== conversationId || conv.summary?.createdAt !== createdAt || conv.summary.credits === credits) return;
+    conv.summary = { ...conv.summary, credits };
+    this.summaryChanged(conv);
+  }
+
+  private summaryChanged(conv: Conversation): void {
+    conv.updatedAt = this.now().toISOString();
+    this.emit({ type: 'conversationChanged' });
+    void this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
+  }
+
+  /** A summary whose messages were taken out (Edit of a turn it replaced) goes with them. */
+  private dropStaleSummary(conv: Conversation): void {
+    if (conv.summary && summaryEnd(conv) === undefined) delete conv.summary;
   }
 
   /**
@@ -362,6 +431,7 @@ export class ChatSession {
     if (i < 0) return;
     const text = conv.messages[i].content;
     conv.messages.splice(i);
+    this.dropStaleSummary(conv);
     refreshTitle(conv);
     conv.updatedAt = this.now().toISOString();
     this.clearSendError();
@@ -498,6 +568,7 @@ export class ChatSession {
       // Nothing of the reply arrived: take the turn back and return the text to the box.
       const i = conv.messages.indexOf(user);
       if (i >= 0) conv.messages.splice(i);
+      this.dropStaleSummary(conv);
       refreshTitle(conv);
       this.sendErrorView = view;
       this.failedText = user.content;

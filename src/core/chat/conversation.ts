@@ -22,11 +22,42 @@ export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 export const ForkOriginSchema = z.object({ id: z.string().min(1).max(200), title: z.string().max(500), messageId: z.string().max(20) });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
+/** Longest summary of earlier turns kept (the model's reply, or the user's edit of it). */
+export const MAX_SUMMARY_TEXT = 100_000;
+
+/**
+ * A summary of the conversation's first messages (up to and including `throughId`): requests send
+ * it instead of them; the messages themselves stay in the conversation. See summary.ts.
+ */
+export const TurnSummarySchema = z.object({
+  text: z.string().min(1).max(MAX_SUMMARY_TEXT),
+  /** The last message it replaces; it replaces every message up to it. */
+  throughId: z.string().regex(MESSAGE_ID_PATTERN),
+  /** How many messages it replaces (the first ones of the conversation). */
+  messageCount: z.number().int().positive(),
+  /** How many turns (questions with their replies) it replaces. */
+  turns: z.number().int().nonnegative(),
+  /** Of those, the oldest turns its request could not hold (they are in no request any more). */
+  unread: z.number().int().nonnegative().optional(),
+  /** The model that wrote it. */
+  model: z.string().max(200),
+  /** The price shown before it was asked for (null: unknown). */
+  cost: z.number().nonnegative().nullable(),
+  /** What it cost, once the balance showed it. */
+  credits: z.number().nonnegative().optional(),
+  createdAt: z.string(),
+  /** The user changed its text. */
+  edited: z.boolean().optional(),
+});
+export type TurnSummary = z.infer<typeof TurnSummarySchema>;
+
 export const ConversationSchema = z.object({
   version: z.literal(1),
   id: z.string().min(1).max(200),
   title: z.string(),
   forkedFrom: ForkOriginSchema.optional(),
+  /** The summary of earlier turns that requests send in their place (absent in older files). */
+  summary: TurnSummarySchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Sequence number of the next message id (wraps at 4096). */
@@ -126,6 +157,19 @@ export function lastUserMessageIndex(conv: Conversation): number {
   return -1;
 }
 
+/**
+ * How many of the conversation's first messages its summary replaces: up to its `throughId` (found
+ * where the summary says, else where that id is now); undefined when there is no summary or its
+ * messages are not in the conversation any more.
+ */
+export function summaryEnd(conv: Pick<Conversation, 'messages' | 'summary'>): number | undefined {
+  const s = conv.summary;
+  if (!s) return undefined;
+  if (conv.messages[s.messageCount - 1]?.id === s.throughId) return s.messageCount;
+  const i = conv.messages.findIndex((m) => m.id === s.throughId);
+  return i >= 0 ? i + 1 : undefined;
+}
+
 export interface HistoryMessage {
   id?: string;
   role: 'user' | 'assistant' | 'system';
@@ -170,9 +214,26 @@ export function buildHistory(messages: readonly StoredMessage[], opts: HistoryOp
 }
 
 export function toConversationView(conv: Conversation): ConversationView {
+  const s = conv.summary;
+  const end = summaryEnd(conv);
   return {
     id: conv.id,
     title: conv.title,
+    // The card goes below the last message the summary replaces (as it is now).
+    ...(s && end !== undefined
+      ? {
+          summary: {
+            text: s.text,
+            throughId: conv.messages[end - 1].id,
+            turns: s.turns,
+            ...(s.unread ? { unread: s.unread } : {}),
+            model: s.model.slice(0, 200),
+            cost: s.cost,
+            ...(s.credits !== undefined ? { credits: s.credits } : {}),
+            ...(s.edited ? { edited: true } : {}),
+          },
+        }
+      : {}),
     messages: conv.messages.map((m) => ({
       id: m.id,
       role: m.role,
@@ -214,11 +275,15 @@ export function forkConversation(conv: Conversation, messageId: string, newId: s
     .map((m) => structuredClone(m));
   if (messages.length === 0) return undefined;
   const stamp = now.toISOString();
+  // The summary goes with the fork when every message it replaces does.
+  const replaced = conv.summary ? summaryEnd(conv) : undefined;
+  const summary = conv.summary && replaced !== undefined && replaced <= at + 1 ? structuredClone(conv.summary) : undefined;
   return {
     version: 1,
     id: newId,
     title: conv.title,
     forkedFrom: { id: conv.id, title: conv.title.slice(0, 500), messageId },
+    ...(summary ? { summary } : {}),
     createdAt: stamp,
     updatedAt: stamp,
     nextSeq: conv.nextSeq,
@@ -291,6 +356,9 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
     problems.push(`message id ${JSON.stringify(msg.id).slice(0, 30)} replaced`); // l10n-ignore: repair notes for the log
     msg.id = nextMessageId(conv);
   }
+  const summary = TurnSummarySchema.safeParse(raw.summary);
+  if (summary.success) conv.summary = summary.data;
+  else if (raw.summary !== undefined) problems.push('summary dropped'); // l10n-ignore: repair notes for the log
   if (typeof raw.title === 'string') conv.title = raw.title;
   else {
     problems.push('title missing'); // l10n-ignore: repair notes for the log

@@ -71,6 +71,8 @@ export interface ContextTokens {
   attachments: number;
   /** The earlier turns that are sent. */
   history: number;
+  /** The summary of earlier turns sent in their place (0 without one). */
+  summary?: number;
   /** The new message's own text. */
   message: number;
   total: number;
@@ -91,6 +93,13 @@ export interface ContextInput {
   maxTurns?: number;
   /** Id of the new message when it is already in the conversation (it keeps its id in the request). */
   messageId?: string;
+  /**
+   * The summary of the turns before `earlier`, as the request carries it (a system message after
+   * the system prompt): sent when it fits with the new message, before any earlier turn.
+   */
+  summary?: string;
+  /** How many turns the summary replaces (for the meter). */
+  summarizedTurns?: number;
 }
 
 interface SelectionBase {
@@ -113,6 +122,10 @@ export type ContextSelection =
       omittedTurns: number;
       /** The first message of the oldest turn sent; undefined when no earlier turn is sent. */
       boundaryId?: string;
+      /** The summary of earlier turns went with it (it had one, and it fit). */
+      summarySent?: boolean;
+      /** Turns the summary replaces (when it is sent). */
+      summarizedTurns?: number;
     })
   /**
    * message-too-long: the new message (with its attachments and the instructions) exceeds the
@@ -165,10 +178,15 @@ export function selectContext(input: ContextInput): ContextSelection {
     const reason = instructions + messageTokens(' ') > budget ? 'instructions-too-long' : 'message-too-long';
     return { ok: false, reason, budget, totalTurns, tokens: { instructions, attachments, message, history: 0, total: fixed }, systemPrompt: system };
   }
+  // The summary of the turns before `earlier` goes first of the history, when it fits.
+  const summaryText = input.summary?.trim() ?? '';
+  const summaryCost = summaryText ? messageTokens(summaryText) : 0;
+  const summarySent = summaryCost > 0 && fixed + summaryCost <= budget;
+  const summary = summarySent ? summaryCost : 0;
   const maxTurns = input.maxTurns ?? Number.POSITIVE_INFINITY;
   // The newest 4096 messages at most (the id space): an older message reusing an id would clash.
   const seen = new Set<string>(input.messageId ? [input.messageId] : []);
-  let history = 0;
+  let history = summary;
   let sentTurns = 0;
   let first = turns.length;
   for (let i = turns.length - 1; i >= 0; i--) {
@@ -189,6 +207,7 @@ export function selectContext(input: ContextInput): ContextSelection {
   const kept = turns.slice(first);
   const messages: HistoryMessage[] = [];
   if (system) messages.push({ role: 'system', content: system });
+  if (summarySent) messages.push({ role: 'system', content: summaryText });
   for (const t of kept) for (const m of t.messages) messages.push({ id: m.id, role: m.role, content: m.content });
   messages.push({ ...(input.messageId ? { id: input.messageId } : {}), role: 'user', content: input.message });
   return {
@@ -199,7 +218,8 @@ export function selectContext(input: ContextInput): ContextSelection {
     sentTurns,
     omittedTurns: totalTurns - sentTurns,
     ...(kept.length ? { boundaryId: kept[0].messages[0].id } : {}),
-    tokens: { instructions, attachments, message, history, total: fixed + history },
+    ...(summarySent ? { summarySent, summarizedTurns: input.summarizedTurns ?? 0 } : {}),
+    tokens: { instructions, attachments, message, history: history - summary, ...(summarySent ? { summary } : {}), total: fixed + history },
   };
 }
 
@@ -309,6 +329,7 @@ export function toContextMeter(selection: ContextSelection, source: RequestBudge
     omittedTurns: selection.ok ? selection.omittedTurns : selection.totalTurns,
     sentTurns: selection.ok ? selection.sentTurns : 0,
     ...(selection.ok && selection.boundaryId ? { boundaryId: selection.boundaryId } : {}),
+    ...(t.summary ? { summary: finite(t.summary), summarizedTurns: selection.ok ? (selection.summarizedTurns ?? 0) : 0 } : {}),
     tooLong: !selection.ok,
   };
 }

@@ -5,6 +5,10 @@
 //   {"t":"m","k":…,"m":{message}}                  a message (a key seen before: replaced in place)
 //   {"t":"x","k":[…]}                              messages taken out (edit, retry), by key
 //   {"t":"u","title":…,"updatedAt":…,"nextSeq":…}  title and dates
+//   {"t":"s","s":{summary}|null}                   the summary of earlier turns (null: removed); the last one wins
+//
+// Logs written before summaries have no "s" record (no summary); a reader that does not know the
+// record skips it as a line it cannot read.
 //
 // A reply that is still streaming lives in a small side file (one per writer) holding one "m"
 // record; it is folded into the log when the conversation is opened.
@@ -16,6 +20,7 @@ import {
   parseConversation,
   repairStoredMessage,
   StoredMessageSchema,
+  TurnSummarySchema,
   type Conversation,
   type ConversationSummary,
   type StoredMessage,
@@ -39,7 +44,8 @@ const MetaRecord = z.object({
   updatedAt: z.string().optional(),
   nextSeq: z.number().int().nonnegative().optional(),
 });
-const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord]);
+const SummaryRecord = z.object({ t: z.literal('s'), s: TurnSummarySchema.nullable() });
+const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord]);
 export type LogRecord = z.infer<typeof HeaderRecord> | z.infer<typeof BodyRecord>;
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
@@ -73,6 +79,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   let title: string | undefined;
   let updatedAt: string | undefined;
   let nextSeq = 0;
+  let summary: z.infer<typeof TurnSummarySchema> | undefined;
   for (const line of lines) {
     if (!line) continue;
     let data: unknown;
@@ -107,6 +114,8 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     } else if (rec.t === 'x') {
       untidy = true;
       for (const k of rec.k) byKey.delete(k);
+    } else if (rec.t === 's') {
+      summary = rec.s ?? undefined;
     } else {
       if (rec.title !== undefined) title = rec.title;
       if (rec.updatedAt !== undefined) updatedAt = rec.updatedAt;
@@ -139,6 +148,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     updatedAt: updatedAt ?? header.createdAt,
     nextSeq,
     messages,
+    ...(summary ? { summary } : {}),
   });
   if (!conv) return undefined;
   if (new Set(conv.messages.map((m) => m.id)).size !== conv.messages.length) {
@@ -178,6 +188,7 @@ export function encodeLog(conv: Conversation, keys: readonly string[]): string {
   let out = headerLine(conv);
   conv.messages.forEach((m, i) => (out += recordLine({ t: 'm', k: keys[i], m: { ...m, ...(m.status === 'streaming' ? { status: 'stopped' } : {}) } })));
   out += recordLine({ t: 'u', title: conv.title, updatedAt: conv.updatedAt, nextSeq: conv.nextSeq });
+  if (conv.summary) out += recordLine({ t: 's', s: conv.summary });
   return out;
 }
 

@@ -26,8 +26,13 @@ export interface SearchProgress {
 
 /** Where conversations are kept (the extension writes files; tests use memory). */
 export interface ConversationStoragePort {
-  /** Ids of every conversation log (to rebuild a missing index). */
+  /** Ids of every conversation log (to rebuild a missing index), newest first where the storage can tell. */
   listLogs(): Promise<string[]>;
+  /**
+   * How many conversations saved by an earlier version (0.1.0) are still to be brought in
+   * (optional). Each is brought in when first read; the history index is then rebuilt.
+   */
+  pendingUpgrade?(): Promise<number>;
   readLog(id: string): Promise<string | undefined>;
   /** Size of the log now (bytes for files), undefined when there is none. */
   logSize(id: string): Promise<number | undefined>;
@@ -73,6 +78,8 @@ interface Written {
   title?: string;
   updatedAt?: string;
   nextSeq?: number;
+  /** The summary as last written (its JSON; '' for none). */
+  summary?: string;
   partial: boolean;
 }
 
@@ -86,7 +93,11 @@ interface Snapshot {
   title: string;
   updatedAt: string;
   nextSeq: number;
+  /** The summary's JSON ('' for none). */
+  summary: string;
 }
+
+const summarySig = (conv: Conversation): string => (conv.summary ? JSON.stringify(conv.summary) : '');
 
 export class ConversationStore {
   private currentConv: Conversation;
@@ -124,6 +135,8 @@ export class ConversationStore {
   private searchUrgent = false;
   private catchingUp: Promise<number> | undefined;
   private progress: SearchProgress = { done: 0, total: 0, building: false };
+  /** The history index being rebuilt from the logs (no index file: first start after an upgrade, or after a crash). */
+  private rebuilding: Promise<void> | undefined;
   private readonly progressListeners = new Set<(p: SearchProgress) => void>();
 
   constructor(
@@ -188,32 +201,97 @@ export class ConversationStore {
   // ---- history index ----
 
   private async loadIndex(): Promise<Map<string, ConversationSummary>> {
+    // Being rebuilt: what is read so far (the file is written once it is whole).
+    if (this.rebuilding && this.index) return this.index.entries;
     const text = await this.storage.readIndex();
+    if (this.rebuilding && this.index) return this.index.entries;
     if (text !== undefined) {
       this.index = replayIndex(text);
       return this.index.entries;
     }
-    // No index yet (first start, or after a migration): built once from the logs, a few read at a time.
-    const entries = new Map<string, ConversationSummary>();
+    // No index (first start after an upgrade, or after a crash): rebuilt from the logs in the
+    // background, newest first; History lists what is read so far meanwhile.
+    const index = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>() };
+    this.index = index;
+    const rebuilding = this.rebuildIndex(index).then(
+      () => undefined,
+      () => {
+        // Tried again on the next listing.
+        if (this.index === index) this.index = undefined;
+      },
+    );
+    this.rebuilding = rebuilding;
+    void rebuilding.finally(() => {
+      if (this.rebuilding === rebuilding) this.rebuilding = undefined;
+    });
+    return index.entries;
+  }
+
+  /**
+   * Reads every log a few at a time (each also goes into the full-text index, so nothing is read
+   * twice), telling progress as the full-text build does; writes the index file once it is whole.
+   */
+  private async rebuildIndex(index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> }): Promise<void> {
     const ids = await this.storage.listLogs();
     const withPartials = await this.partialIds();
-    const summaries = new Map<string, ConversationSummary>();
+    const search = await this.searchReady().catch(() => undefined);
+    const total = ids.length;
     let next = 0;
+    let done = 0;
+    let slice = Date.now();
+    this.setProgress({ done, total, building: true });
     const reader = async () => {
       while (next < ids.length) {
         const id = ids[next++];
-        const r = await this.readStored(id, withPartials);
-        if (r && r.conv.messages.length > 0) summaries.set(id, summarize(r.conv));
+        const r = await this.readStored(id, withPartials).catch(() => undefined);
+        // A save or a delete of this window meanwhile knows better than what was read.
+        if (r && r.conv.messages.length > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
+          index.entries.set(id, summarize(r.conv));
+          if (search && !search.has(id, r.conv.updatedAt)) {
+            search.update(r.conv);
+            this.scheduleSearchPersist();
+          }
+        }
+        this.setProgress({ done: ++done, total, building: true });
+        if (Date.now() - slice > 12) {
+          await yieldTurn();
+          slice = Date.now();
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(8, ids.length) }, reader));
-    for (const id of ids) {
-      const e = summaries.get(id);
-      if (e) entries.set(id, e);
+    try {
+      await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
+      // After the saves under way: each of them put its entry in, and those after it append to the file.
+      await this.enqueue(async () => {
+        await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
+        index.lines = index.entries.size;
+        index.gone.clear();
+        this.rebuilding = undefined;
+      });
+    } finally {
+      this.setProgress({ done, total, building: false });
     }
-    await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
-    this.index = { entries, lines: entries.size, gone: new Set() };
-    return entries;
+  }
+
+  /** Resolves once History has a page to show while the index is rebuilt (or at once). */
+  private firstPage(entries: Map<string, ConversationSummary>, size = 50, waitMs = 150): Promise<void> {
+    const rebuilding = this.rebuilding;
+    if (!rebuilding || entries.size >= size) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, waitMs);
+      const off = this.onSearchProgress(() => entries.size >= size && finish());
+      function finish(): void {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+      void rebuilding.then(finish, finish);
+    });
+  }
+
+  /** How many conversations of an earlier version are still to be brought in (0 when none, or unknown). */
+  async pendingUpgrade(): Promise<number> {
+    return (await this.storage.pendingUpgrade?.().catch(() => 0)) ?? 0;
   }
 
   /**
@@ -232,6 +310,14 @@ export class ConversationStore {
   private async putIndexEntry(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
     const entries = this.index?.entries ?? (await this.loadIndex());
     const index = this.index as { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> };
+    if (this.rebuilding) {
+      // Written with the whole index at the end of the rebuild.
+      if ('gone' in entry) {
+        entries.delete(entry.id);
+        index.gone.add(entry.id);
+      } else entries.set(entry.id, entry);
+      return;
+    }
     if ('gone' in entry) {
       if (!entries.has(entry.id)) return;
       entries.delete(entry.id);
@@ -258,6 +344,7 @@ export class ConversationStore {
     await this.writing;
     // Read each time: another window may have added or changed conversations.
     const entries = await this.loadIndex();
+    await this.firstPage(entries);
     return [...entries.values()].filter((c) => c.messageCount > 0).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
@@ -339,6 +426,7 @@ export class ConversationStore {
       title: r.conv.title,
       updatedAt: r.conv.updatedAt,
       nextSeq: r.conv.nextSeq,
+      summary: summarySig(r.conv),
       partial: false,
     };
     this.written.set(id, w);
@@ -389,6 +477,7 @@ export class ConversationStore {
       title: conv.title,
       updatedAt: conv.updatedAt,
       nextSeq: conv.nextSeq,
+      summary: summarySig(conv),
     };
     return { snap, streamingRef: streaming ? last : undefined };
   }
@@ -481,6 +570,9 @@ export class ConversationStore {
     for (const m of added) out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
     const metaChanged = snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq;
     if (metaChanged) out += recordLine({ t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq } satisfies LogRecord);
+    // A log written from scratch has no summary yet; otherwise it is written when it changed.
+    const summaryChanged = snap.summary !== (w.summary ?? '');
+    if (summaryChanged) out += recordLine({ t: 's', s: snap.summary ? (JSON.parse(snap.summary) as Conversation['summary']) ?? null : null });
     if (out) {
       // Counted as written only once the append resolved: after a failure the next save reads
       // the log's real size back and appends again what is missing (records are keyed, so a
@@ -491,6 +583,7 @@ export class ConversationStore {
     w.sigs.length = p;
     w.messages.push(...added);
     w.sigs.push(...added.map(sig));
+    if (summaryChanged) w.summary = snap.summary;
     if (metaChanged) {
       w.title = snap.title;
       w.updatedAt = snap.updatedAt;
@@ -562,6 +655,7 @@ export class ConversationStore {
     w.sigs = [];
     w.size = undefined;
     w.title = undefined;
+    w.summary = undefined;
     w.updatedAt = undefined;
     w.nextSeq = undefined;
   }
@@ -573,6 +667,7 @@ export class ConversationStore {
    */
   private async deletedElsewhere(id: string): Promise<boolean> {
     const entries = await this.loadIndex();
+    if (this.rebuilding) return this.index?.gone.has(id) === true;
     return this.index?.gone.has(id) === true || !entries.has(id);
   }
 
@@ -727,6 +822,9 @@ export class ConversationStore {
     try {
       search = await this.searchReady();
       entries = await this.enqueue(() => this.loadIndex());
+      // Rebuilt from the logs: they go into the full-text index as they are read.
+      while (this.rebuilding) await this.rebuilding;
+      entries = this.index?.entries ?? (await this.enqueue(() => this.loadIndex()));
     } catch (err) {
       if (loading) this.setProgress({ done: 0, total: 0, building: false });
       throw err;
