@@ -293,6 +293,23 @@ class ChatApp {
     }
     this.heard = true;
     this.handle(parsed.message);
+    this.markState();
+  }
+
+  /**
+   * What the page shows, on its root for tools that drive it (the end-to-end journeys wait on these
+   * instead of on time): the host's state version shown, whether a reply runs, the last message's
+   * status and how many messages the conversation has.
+   */
+  private markState(): void {
+    const last = this.list[this.list.length - 1];
+    const marks: Record<string, string> = {
+      sessionVersion: String(this.version),
+      busy: String(this.status.busy),
+      lastStatus: last?.status ?? 'none',
+      messages: String(this.list.length),
+    };
+    for (const [k, v] of Object.entries(marks)) if (this.root.dataset[k] !== v) this.root.dataset[k] = v;
   }
 
   /**

@@ -1,4 +1,6 @@
 // Steps shared by several journeys, each done through the UI as a user would.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../server/fixtures';
 import { e2e } from './setup';
@@ -56,6 +58,16 @@ export async function selectModel(wb: Workbench, name: string, open: () => Promi
       });
     if (picked) return;
     await wb.focusWorkbench();
+  }
+}
+
+/** A setting of the user's settings.json in the demo profile (the source of VS Code's `config.` context keys). */
+export function userSetting(key: string): unknown {
+  const file = path.join(e2e().demo.profile.userDataDir, 'User', 'settings.json');
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
   }
 }
 

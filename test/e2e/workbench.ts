@@ -32,7 +32,31 @@ export async function waitFor<T>(
   }
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets `ms` go by so that the caller can then check that something did *not* happen meanwhile (no
+ * request went out, nothing reopened, nothing more arrived). The one wait on time a journey may
+ * use; `what` names what is proven (for the reader). Everything else waits for a state the product
+ * shows or announces.
+ */
+export async function provesNothingHappensFor(ms: number, what: string): Promise<void> {
+  void what;
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+/** Kept for older callers: a journey waits on a state, or uses provesNothingHappensFor. */
+export const sleep = (ms: number) => provesNothingHappensFor(ms, 'time');
+
+/** What the chat page marks on its root (src/webview/main.ts, markState). */
+export interface PageState {
+  /** Version of the host's state the page shows (-1 before the first). */
+  sessionVersion: number;
+  /** A reply is running. */
+  busy: boolean;
+  /** Status of the conversation's last message ('none' when empty). */
+  lastStatus: 'complete' | 'streaming' | 'stopped' | 'error' | 'none';
+  /** Messages in the conversation (rendered or not). */
+  messages: number;
+}
 
 /** Whitespace runs to one space, trimmed. */
 export const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -66,7 +90,8 @@ export class Workbench {
    * view of a few seconds before).
    */
   async reloadWindow(): Promise<void> {
-    await sleep(4_000);
+    // No wait first: Reload Window saves the workbench's state (layout, editors, webview state)
+    // before it reloads, and the extension's deactivate waits for its last save.
     // A mark on the page that goes with it: the workbench found afterwards is the new one.
     await this.page.evaluate(() => Object.assign(window, { e2eBeforeReload: true }));
     await this.runCommand('Developer: Reload Window');
@@ -449,7 +474,7 @@ export class Workbench {
     const frame = await waitFor(
       async () => {
         const f = await this.chatFrame();
-        await this.page.waitForTimeout(300);
+        await provesNothingHappensFor(300, 'the frame found is not one going away');
         if (f.isDetached()) return undefined;
         return (await f.getByRole('textbox', { name: 'Message' }).count().catch(() => 0)) ? f : undefined;
       },
@@ -516,8 +541,35 @@ export class Chat {
     await this.sendButton().click();
   }
 
-  /** Waits until no reply is streaming (Send is back), then returns the last reply's text. */
+  /** What the page marks on its root, once it has heard from the host (else undefined). */
+  async pageState(): Promise<PageState | undefined> {
+    return this.frame.evaluate(() => {
+      const root = document.querySelector<HTMLElement>('[data-session-version]');
+      if (!root) return undefined;
+      const d = root.dataset;
+      return { sessionVersion: Number(d.sessionVersion), busy: d.busy === 'true', lastStatus: d.lastStatus, messages: Number(d.messages) } as PageState;
+    });
+  }
+
+  /** Waits until the page marks a state for which `test` holds; returns it. */
+  async waitForState(test: (s: PageState) => boolean, what: string, timeoutMs = 30_000): Promise<PageState> {
+    let last: PageState | undefined;
+    return waitFor(
+      async () => {
+        last = await this.pageState();
+        return last && test(last) ? last : undefined;
+      },
+      () => `${what}; the page marks ${JSON.stringify(last)}`,
+      timeoutMs,
+    );
+  }
+
+  /**
+   * Waits until no reply is streaming (the page marks itself idle, its last message is not
+   * streaming, and Send is back), then returns the last reply's text.
+   */
   async waitForIdle(timeoutMs = 60_000): Promise<string> {
+    await this.waitForState((s) => !s.busy && s.lastStatus !== 'streaming', 'the reply never finished', timeoutMs);
     await this.stopButton().waitFor({ state: 'detached', timeout: timeoutMs }).catch(async () => {
       if (await this.stopButton().isVisible()) throw new Error('the reply never finished (Stop still shown)');
     });

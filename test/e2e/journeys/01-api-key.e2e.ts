@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { DEMO_KEY } from '../../server/fixtures';
 import { e2e, extensionLogs } from '../setup';
 import { setKey } from '../steps';
+import { provesNothingHappensFor } from '../workbench';
 
 describe('Journey 1: Set API Key', () => {
   it('refuses a wrong key with a clear message, then shows the balance the server holds for the demo key', async () => {
@@ -27,7 +28,7 @@ describe('Journey 1: Set API Key', () => {
     const shown = new Set<string>();
     for (let i = 0; i < 15; i++) {
       shown.add(await wb.statusText());
-      await page.waitForTimeout(100);
+      await provesNothingHappensFor(100, 'the status bar keeps the balance (read every 100 ms for 1.5 s)');
     }
     const other = [...shown].filter((t) => !/1,234 credits/.test(t));
     assert.deepEqual(other, [], `the status bar over 1.5 s after the balance first showed: ${[...shown].join(' | ')}`);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer } from '../steps';
-import { sleep, waitFor } from '../workbench';
+import { provesNothingHappensFor, waitFor } from '../workbench';
 
 describe('Journey 4: Stop and Retry', () => {
   it('keeps the partial reply marked stopped, and Retry gets a complete reply', async () => {
@@ -24,7 +24,7 @@ describe('Journey 4: Stop and Retry', () => {
     assert.ok(stopped.length > 80, 'the partial reply is still shown');
     const panel = await chat.frame.locator('body').innerText();
     assert.match(panel, /Stopped/, 'the reply is marked stopped');
-    await sleep(800);
+    await provesNothingHappensFor(800, 'nothing more arrives after Stop');
     assert.equal(await chat.replyText(), stopped, 'nothing more arrives after Stop');
     const last = demo.server.control.requests().filter((r) => r.path === '/chat').pop();
     assert.ok(last?.clientClosed, 'the request was cancelled at the server');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
 import { readyWithKey, resetServer } from '../steps';
-import { Chat, sleep, waitFor } from '../workbench';
+import { Chat, waitFor } from '../workbench';
 
 async function openHistoryItem(chat: Chat, text: string): Promise<void> {
   const { wb } = e2e();
@@ -40,11 +40,9 @@ describe('Journey 6: Reload and History', () => {
     await chat.newChat();
     await chat.ask('Second conversation about slugs e2e-history-beta');
 
-    // VS Code in the browser saves the window's state (open editors, webview and extension
-    // state) in the background: a reload within a second of the last change can bring back
-    // the state before it. A user reads the reply first; so do we.
-    await sleep(5_000);
-    await wb.reload();
+    // Developer: Reload Window: the workbench saves the window's state (open editors, webview
+    // state) before it reloads, which a page reload leaves to the background.
+    await wb.reloadWindow();
     wb = e2e().wb;
     // The panel comes back by itself (a webview serializer); else the user opens it. The side bar
     // view may show the chat for a moment before it learns that the restored tab holds it.

@@ -45,9 +45,13 @@ describe('Journey 21: Walkthrough', () => {
     const runStep = async (title: string, button: string) => {
       await step(title).click();
       await step(title).and(page.locator('.expanded')).waitFor({ timeout: 10_000 });
-      // The walkthrough moves the focus to a step 250 ms after it opens (its animation), which
-      // would close a picker opened sooner.
-      await page.waitForTimeout(600);
+      // The walkthrough moves the focus to the step once it opened (after its animation), which
+      // would close a picker opened sooner: the focus on the step is awaited.
+      await waitFor(
+        () => step(title).evaluate((el) => el.ownerDocument.activeElement === (el.closest('[data-step-id]') ?? el.querySelector('[data-step-id]') ?? el)),
+        `the walkthrough did not move the focus to the step "${title}"`,
+        10_000,
+      );
       await walkthrough.getByRole('button', { name: button }).first().click();
     };
 

@@ -2,7 +2,7 @@
 // removed, and the other goes once the reply has finished, in order.
 import assert from 'node:assert/strict';
 import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
-import { waitFor } from '../workbench';
+import { provesNothingHappensFor, waitFor } from '../workbench';
 
 describe('Journey 32: Queued messages', () => {
   after(() => {
@@ -48,7 +48,7 @@ describe('Journey 32: Queued messages', () => {
     const transcript = (await chat.articles('You').allInnerTexts()).join('\n');
     assert.doesNotMatch(transcript, /e2e-queue-second/, 'the removed message was sent');
     // Nothing more went out.
-    await wb.page.waitForTimeout(1_000);
+    await provesNothingHappensFor(1_000, 'no third request goes out');
     assert.equal(chatRequests().length, before + 2);
   });
 });

@@ -8,7 +8,7 @@ import type { Frame } from 'playwright-core';
 import { DEMO_KEY } from '../../server/fixtures';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, selectModel, waitForChatRequests } from '../steps';
-import { waitFor, type Workbench } from '../workbench';
+import { provesNothingHappensFor, waitFor, type Workbench } from '../workbench';
 
 /** Opens "AI Chat: Show Usage" and returns the total credits it reports (from the preview's text). */
 async function usageTotal(wb: Workbench): Promise<number> {
@@ -119,7 +119,7 @@ describe('Journey 33: Out of credits', () => {
     const callsBefore = balanceCalls();
     await box.getByRole('button', { name: 'Refresh Balance' }).click();
     await waitFor(async () => balanceCalls() > callsBefore, 'Refresh Balance did not ask the server');
-    await wb.page.waitForTimeout(500);
+    await provesNothingHappensFor(500, 'the card does not go away');
     assert.ok(await box.isVisible(), 'the card stays while the balance still does not pay');
 
     // Show Subscriptions opens the plans.
@@ -151,10 +151,7 @@ describe('Journey 33: Out of credits', () => {
     // The replies' own charges add up to the balance change: 12 -> 1 over three replies.
     // (The last charge is recorded once the balance after the reply is known: read again if needed.)
     let usageAfter = await usageTotal(wb);
-    for (let i = 0; i < 3 && usageAfter - usageBefore < 11; i++) {
-      await wb.page.waitForTimeout(1_000);
-      usageAfter = await usageTotal(wb);
-    }
+    await waitFor(async () => (usageAfter = await usageTotal(wb)) - usageBefore >= 11, () => `usage ${usageBefore} -> ${usageAfter}`, 10_000).catch(() => undefined);
     assert.equal(Math.round((usageAfter - usageBefore) * 100) / 100, 11, `usage ${usageBefore} -> ${usageAfter}`);
   });
 

@@ -2,7 +2,7 @@
 // selection into the message box (after what is already typed there) without sending it.
 import assert from 'node:assert/strict';
 import { chatRequests, readyWithKey, resetServer } from '../steps';
-import { waitFor, type Workbench } from '../workbench';
+import { provesNothingHappensFor, waitFor, type Workbench } from '../workbench';
 
 /** Opens the editor context menu on the selection, then the submenu `submenu`, then `item`. */
 async function editorSubmenu(wb: Workbench, submenu: RegExp, item: RegExp): Promise<void> {
@@ -58,7 +58,7 @@ describe('Journey 36: Explain, Fix and Write Tests from the editor', () => {
     assert.ok(value.trimEnd().endsWith('```'), 'the fence is closed');
     assert.equal(await chat.message().evaluate((el) => el === el.ownerDocument.activeElement), true, 'the message box has the focus');
     // Nothing was sent: no new request reached the server and no message of mine is shown.
-    await new Promise((r) => setTimeout(r, 1_000));
+    await provesNothingHappensFor(1_000, 'nothing is sent');
     assert.equal(chatRequests().length, before, 'no chat request was sent');
     assert.equal(await chat.articles('You').count(), 0, 'no message was added to the conversation');
     await wb.screenshot('editor-prompt-explain');

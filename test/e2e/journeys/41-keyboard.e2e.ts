@@ -4,7 +4,7 @@
 // message box (Escape).
 import assert from 'node:assert/strict';
 import { readyWithKey, resetServer } from '../steps';
-import { waitFor } from '../workbench';
+import { provesNothingHappensFor, waitFor } from '../workbench';
 
 describe('Journey 41: The chat by keyboard only', () => {
   it('sends, moves into the reply and copies its code, finds a word of the first turn, and comes back to the box', async () => {
@@ -72,7 +72,7 @@ describe('Journey 41: The chat by keyboard only', () => {
     await keys.press('Control+f');
     await keys.press('Escape');
     await waitFor(async () => (after = await focus()) === 'box', () => `Escape did not give the box the keyboard; focus: ${after}`);
-    await chat.frame.waitForTimeout(1_500);
+    await provesNothingHappensFor(1_500, 'the find bar does not open again');
     assert.equal(await chat.frame.locator('.find-bar').isVisible(), false, 'the find bar opened again after Escape');
     assert.equal(await focus(), 'box', 'the box kept the keyboard');
   });

@@ -15,7 +15,7 @@ import { keysInText, keysUsedBy, scanForKeys } from '../keyAudit';
 import { ROOT } from '../launcher';
 import { RESULTS, e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer } from '../steps';
-import { Chat, waitFor } from '../workbench';
+import { Chat, provesNothingHappensFor, waitFor } from '../workbench';
 
 function e2eSources(): string[] {
   const dir = path.join(ROOT, 'test', 'e2e');
@@ -40,8 +40,8 @@ describe('Journey 99: key-leak audit', () => {
     await wb.openChat();
     // Opening the chat in the editor moves it out of the side bar, where the previous journeys
     // left it: ask in the frame that stays.
-    await new Promise((r) => setTimeout(r, 2000));
-    const chat = new Chat(wb, await wb.chatFrame());
+    const chat = await wb.settledChat();
+    await chat.waitForState(() => true, 'the chat in the editor never heard from the extension');
     await chat.ask('A last question before the audit');
     await wb.runCommand('AI Chat: Export Chat');
 
@@ -89,7 +89,7 @@ describe('Journey 99: key-leak audit', () => {
     await wb.reloadWindow();
     const reopened = new Chat(wb, await wb.chatFrame());
     await waitFor(async () => (await reopened.transcript()).some((t) => t.includes('A last question before the audit')), 'the conversation did not come back after the reload', 30_000);
-    await new Promise((r) => setTimeout(r, 1000));
+    await provesNothingHappensFor(1_000, 'the box does not get the key back (the draft is not put back with it)');
     assert.ok(await page.locator('.part.sidebar .composite.title', { hasText: 'AI Chat' }).first().isVisible(), 'the chat is in the side bar after the reload');
     assert.ok(!(await reopened.message().inputValue()).includes(DEMO_KEY), 'the box holds the key again after the reload');
     // The whole profile folder (user data, extensions, the demo folder, code-server's log and
