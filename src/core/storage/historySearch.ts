@@ -1,17 +1,15 @@
-// Full-text search over every message of every saved conversation (MiniSearch), updated per
-// turn and persisted beside the conversations.
-import MiniSearch from 'minisearch';
+// Full-text search over every message of every saved conversation: an inverted index of words to
+// messages, updated per turn and persisted beside the conversations.
+//
+// Kept small: each message is a number (its document), each word a list of those numbers in
+// increasing order. A list is held either as an array (being added to) or, once written to disk,
+// as the same compact text it is written as (delta-coded, five bits a character), read when a
+// search needs it. Loading the persisted index is parsing one JSON document; nothing is
+// decoded until it is searched.
 import type { Conversation, ConversationSummary } from '../chat/conversation';
 
-export const SEARCH_INDEX_VERSION = 1;
-
-/** One message: its id is `<conversation id>#<index>` (the conversation is not stored apart, to keep the index small). */
-interface Doc {
-  id: string;
-  text: string;
-}
-
-const convOf = (docId: string) => docId.slice(0, docId.lastIndexOf('#'));
+/** Version 2: the compact form. Version 1 (MiniSearch's own) is rebuilt from the logs. */
+export const SEARCH_INDEX_VERSION = 2;
 
 export interface SearchHit {
   id: string;
@@ -20,89 +18,166 @@ export interface SearchHit {
   matches: number;
 }
 
-/** MiniSearch's own state, read a piece at a time to write the index without holding the event loop (see toJSONAsync). */
-interface MiniInternals {
-  _index: Iterable<[string, Map<number, Map<number, number>>]>;
-  _documentCount: number;
-  _nextId: number;
-  _documentIds: Map<number, string>;
-  _fieldIds: Record<string, number>;
-  _fieldLength: Map<number, number[]>;
-  _avgFieldLength: number[];
-  _storedFields: Map<number, Record<string, unknown>>;
-  _dirtCount: number;
+/** What is indexed of one conversation: its last change, and the document of each message, in order. */
+interface Indexed {
+  slot: number;
+  updatedAt: string;
+  docs: number[];
 }
-
-/** What has been indexed of each conversation: its last change and how many messages. */
-type Indexed = Record<string, { updatedAt: string; count: number }>;
 
 /** Gives the event loop a turn (timers, I/O, the user's keystrokes) in the middle of long work. */
 export function yieldTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-const OPTIONS = {
-  fields: ['text'],
-  searchOptions: { prefix: true, combineWith: 'AND' as const },
-};
+/** Words longer than this (encoded data, long hashes) are not indexed. */
+const MAX_WORD = 48;
+
+/** The words of a text, lower case, each once. */
+export function words(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w && w.length <= MAX_WORD) out.add(w);
+  return [...out];
+}
+
+// ---- compact lists: each number as the gap from the one before, five bits a character ----
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+
+function putNumber(out: string[], n: number): void {
+  let s = '';
+  while (n >= 32) {
+    s += ALPHABET[32 | (n & 31)];
+    n = Math.floor(n / 32);
+  }
+  out.push(s + ALPHABET[n]);
+}
+
+/** Numbers of at least 0 as text; `increasing`: each is written as its gap from the one before. */
+export function encodeList(list: readonly number[], increasing = true): string {
+  const out: string[] = [];
+  let prev = -1;
+  for (const n of list) {
+    putNumber(out, increasing ? n - prev - 1 : n);
+    prev = n;
+  }
+  return out.join('');
+}
+
+/** The numbers encodeList wrote; undefined when the text is not such a list. */
+export function decodeList(text: string, increasing = true): number[] | undefined {
+  const out: number[] = [];
+  let prev = -1;
+  let n = 0;
+  let scale = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? VALUE[c] : -1;
+    if (v < 0) return undefined;
+    n += (v & 31) * scale;
+    if (v & 32) scale *= 32;
+    else {
+      prev = increasing ? prev + n + 1 : n;
+      out.push(prev);
+      n = 0;
+      scale = 1;
+    }
+  }
+  return scale === 1 ? out : undefined;
+}
+
+/** The persisted form. */
+interface Persisted {
+  version: 2;
+  /** Each conversation's slot: [id, updatedAt], or null for a slot no longer used. */
+  convs: Array<[string, string] | null>;
+  /** The slot of each document as runs: (slot + 1, length) pairs, 0 for a deleted document. */
+  docs: string;
+  /** Word, list, word, list… */
+  terms: string[];
+}
 
 export class HistorySearch {
-  private mini: MiniSearch<Doc>;
-  private indexed: Indexed;
+  private terms = new Map<string, number[] | string>();
+  /** The conversation slot of each document; -1 once the message is gone. */
+  private docSlot: number[] = [];
+  private slots: Array<string | undefined> = [];
+  private convs = new Map<string, Indexed>();
+  private dead = 0;
   private changed = false;
-  /** Changes asked for while the index is being written (made once it is). */
+  /** Changes asked for while the index is being written or compacted (made once it is). */
   private held: Array<() => void> | undefined;
 
-  private constructor(mini: MiniSearch<Doc>, indexed: Indexed) {
-    this.mini = mini;
-    this.indexed = indexed;
-  }
-
   static empty(): HistorySearch {
-    return new HistorySearch(new MiniSearch<Doc>(OPTIONS), {});
+    return new HistorySearch();
   }
 
   /** Loads a persisted index; an unreadable or older one gives an empty index (rebuilt by catching up). */
   static load(json: string | undefined): HistorySearch {
     const data = HistorySearch.parse(json);
-    if (!data) return HistorySearch.empty();
-    try {
-      return new HistorySearch(MiniSearch.loadJS<Doc>(data.index, OPTIONS), data.indexed);
-    } catch {
-      return HistorySearch.empty();
-    }
+    return (data && HistorySearch.from(data)) ?? HistorySearch.empty();
   }
 
-  /** Same as load(), giving the event loop a turn between chunks of a large index. */
+  /** Same as load() (parsing is the whole of it; kept for callers that await it). */
   static async loadAsync(json: string | undefined): Promise<HistorySearch> {
-    const data = HistorySearch.parse(json);
-    if (!data) return HistorySearch.empty();
-    try {
-      return new HistorySearch(await MiniSearch.loadJSAsync<Doc>(data.index, OPTIONS), data.indexed);
-    } catch {
-      return HistorySearch.empty();
-    }
+    await Promise.resolve();
+    return HistorySearch.load(json);
   }
 
-  private static parse(json: string | undefined): { indexed: Indexed; index: Parameters<typeof MiniSearch.loadJS>[0] } | undefined {
+  private static parse(json: string | undefined): Persisted | undefined {
     if (!json) return undefined;
     try {
-      const data = JSON.parse(json) as { version?: unknown; indexed?: unknown; index?: unknown };
-      if (data.version !== SEARCH_INDEX_VERSION || !data.indexed || typeof data.indexed !== 'object' || !data.index || typeof data.index !== 'object') return undefined;
-      return data as { indexed: Indexed; index: Parameters<typeof MiniSearch.loadJS>[0] };
+      const data = JSON.parse(json) as Partial<Persisted> | null;
+      if (!data || data.version !== SEARCH_INDEX_VERSION || !Array.isArray(data.convs) || typeof data.docs !== 'string' || !Array.isArray(data.terms)) return undefined;
+      return data as Persisted;
     } catch {
       return undefined;
     }
   }
 
+  private static from(data: Persisted): HistorySearch | undefined {
+    const s = new HistorySearch();
+    const runs = decodeList(data.docs, false);
+    if (!runs || runs.length % 2) return undefined;
+    for (let i = 0; i < runs.length; i += 2) {
+      const slot = runs[i] - 1;
+      for (let k = 0; k < runs[i + 1]; k++) s.docSlot.push(slot);
+    }
+    for (const [i, c] of data.convs.entries()) {
+      if (c === null) {
+        s.slots.push(undefined);
+        continue;
+      }
+      if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'string') return undefined;
+      s.slots.push(c[0]);
+      s.convs.set(c[0], { slot: i, updatedAt: c[1], docs: [] });
+    }
+    for (let d = 0; d < s.docSlot.length; d++) {
+      const slot = s.docSlot[d];
+      const id = slot >= 0 ? s.slots[slot] : undefined;
+      const conv = id === undefined ? undefined : s.convs.get(id);
+      if (conv) conv.docs.push(d);
+      else if (slot >= 0) return undefined;
+      else s.dead++;
+    }
+    for (let i = 0; i + 1 < data.terms.length; i += 2) {
+      const [term, list] = [data.terms[i], data.terms[i + 1]];
+      if (typeof term !== 'string' || typeof list !== 'string') return undefined;
+      s.terms.set(term, list);
+    }
+    return s;
+  }
+
   /** How many conversations are indexed. */
   get size(): number {
-    return Object.keys(this.indexed).length;
+    return this.convs.size;
   }
 
   /** Whether a conversation is indexed (as of its `updatedAt`, when given). */
   has(id: string, updatedAt?: string): boolean {
-    const known = this.indexed[id];
+    const known = this.convs.get(id);
     return !!known && (updatedAt === undefined || known.updatedAt === updatedAt);
   }
 
@@ -111,62 +186,99 @@ export class HistorySearch {
     return this.changed;
   }
 
+  /** The list of a word as numbers (decoded, and kept so, when it is to be added to). */
+  private list(term: string, keep: boolean): number[] | undefined {
+    const l = this.terms.get(term);
+    if (typeof l !== 'string') return l;
+    const decoded = decodeList(l) ?? [];
+    if (keep) this.terms.set(term, decoded);
+    return decoded;
+  }
+
   /**
-   * Drops the words of removed and replaced messages from the index itself (a discard only hides
-   * them from results): done before the index is persisted, so a deleted conversation's words
-   * do not stay on disk.
+   * Drops the words of removed and replaced messages from the index itself (until then they are
+   * only hidden from results): done before the index is persisted, so a deleted conversation's
+   * words do not stay on disk. Documents are numbered again without gaps, in the same order.
    */
-  async compact(): Promise<void> {
-    if (this.mini.dirtCount > 0) await this.mini.vacuum({ batchSize: 10_000, batchWait: 0 });
+  async compact(sliceMs = 8): Promise<void> {
+    if (this.dead === 0) return;
+    const own = !this.held;
+    this.held ??= [];
+    try {
+      const renumber = new Int32Array(this.docSlot.length);
+      const docSlot: number[] = [];
+      for (let d = 0; d < this.docSlot.length; d++) {
+        renumber[d] = this.docSlot[d] < 0 ? -1 : docSlot.length;
+        if (this.docSlot[d] >= 0) docSlot.push(this.docSlot[d]);
+      }
+      const terms = new Map<string, number[] | string>();
+      let slice = Date.now();
+      for (const [term, l] of this.terms) {
+        const list = typeof l === 'string' ? (decodeList(l) ?? []) : l;
+        const kept: number[] = [];
+        for (const d of list) if (renumber[d] >= 0) kept.push(renumber[d]);
+        if (kept.length) terms.set(term, typeof l === 'string' ? encodeList(kept) : kept);
+        if (Date.now() - slice > sliceMs) {
+          await yieldTurn();
+          slice = Date.now();
+        }
+      }
+      this.terms = terms;
+      this.docSlot = docSlot;
+      for (const c of this.convs.values()) c.docs = c.docs.map((d) => renumber[d]);
+      this.dead = 0;
+      this.changed = true;
+    } finally {
+      if (own) this.release();
+    }
+  }
+
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const change of held) change();
   }
 
   toJSON(): string {
+    return this.serialize(true);
+  }
+
+  private serialize(freeze: boolean): string {
     this.changed = false;
-    return JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed, index: this.mini });
+    const convs: Persisted['convs'] = this.slots.map((id) => {
+      const c = id === undefined ? undefined : this.convs.get(id);
+      return id === undefined || !c ? null : [id, c.updatedAt];
+    });
+    const runs: number[] = [];
+    for (let d = 0; d < this.docSlot.length; ) {
+      const slot = this.docSlot[d];
+      let end = d;
+      while (end < this.docSlot.length && this.docSlot[end] === slot) end++;
+      runs.push(slot + 1, end - d);
+      d = end;
+    }
+    const terms: string[] = [];
+    for (const [term, l] of this.terms) {
+      const text = typeof l === 'string' ? l : encodeList(l);
+      // Written out: the compact text is what is kept in memory from now on.
+      if (freeze && typeof l !== 'string') this.terms.set(term, text);
+      terms.push(term, text);
+    }
+    return JSON.stringify({ version: SEARCH_INDEX_VERSION, convs, docs: encodeList(runs, false), terms } satisfies Persisted);
   }
 
   /**
-   * The same text as toJSON(), written a few milliseconds at a time with a turn of the event loop
-   * in between (a large index would otherwise hold the extension host for seconds). Changes
-   * asked for meanwhile are held, and made once the text is taken.
+   * The same text as toJSON(); changes asked for meanwhile are held, and made once the text is
+   * taken. (Lists are written as they are kept: the work is one pass and a JSON.stringify.)
    */
-  async toJSONAsync(sliceMs = 8): Promise<string> {
-    this.changed = false;
-    this.held = [];
+  async toJSONAsync(): Promise<string> {
+    const own = !this.held;
+    this.held ??= [];
     try {
-      const mini = this.mini as unknown as Partial<MiniInternals>;
-      if (!(mini._index && mini._documentIds instanceof Map && mini._fieldLength instanceof Map && mini._storedFields instanceof Map)) return this.toJSON();
-      const parts: string[] = [];
-      let slice = Date.now();
-      const pause = async () => {
-        if (Date.now() - slice < sliceMs) return;
-        await yieldTurn();
-        slice = Date.now();
-      };
-      const head = JSON.stringify({ version: SEARCH_INDEX_VERSION, indexed: this.indexed });
-      parts.push(head.slice(0, -1), ',"index":{');
-      parts.push(`"documentCount":${JSON.stringify(mini._documentCount)},"nextId":${JSON.stringify(mini._nextId)}`);
-      await pause();
-      parts.push(`,"documentIds":${JSON.stringify(Object.fromEntries(mini._documentIds))}`);
-      await pause();
-      parts.push(`,"fieldIds":${JSON.stringify(mini._fieldIds)},"fieldLength":${JSON.stringify(Object.fromEntries(mini._fieldLength))}`);
-      await pause();
-      parts.push(`,"averageFieldLength":${JSON.stringify(mini._avgFieldLength)},"storedFields":${JSON.stringify(Object.fromEntries(mini._storedFields))}`);
-      parts.push(`,"dirtCount":${JSON.stringify(mini._dirtCount)},"index":[`);
-      let first = true;
-      for (const [term, fieldIndex] of [...mini._index]) {
-        const data: Record<string, Record<string, number>> = {};
-        for (const [fieldId, freqs] of fieldIndex) data[fieldId] = Object.fromEntries(freqs);
-        parts.push((first ? '' : ',') + JSON.stringify([term, data]));
-        first = false;
-        await pause();
-      }
-      parts.push('],"serializationVersion":2}}');
-      return parts.join('');
+      await Promise.resolve();
+      return this.serialize(true);
     } finally {
-      const held = this.held;
-      this.held = undefined;
-      for (const change of held) change();
+      if (own) this.release();
     }
   }
 
@@ -176,16 +288,16 @@ export class HistorySearch {
     const live = new Set<string>();
     for (const e of entries) {
       live.add(e.id);
-      if (this.indexed[e.id]?.updatedAt !== e.updatedAt) outdated.push(e.id);
+      if (this.convs.get(e.id)?.updatedAt !== e.updatedAt) outdated.push(e.id);
     }
-    const removed = Object.keys(this.indexed).filter((id) => !live.has(id));
+    const removed = [...this.convs.keys()].filter((id) => !live.has(id));
     return { outdated, removed };
   }
 
   /**
    * Brings one conversation up to date. `from` is the number of leading messages known to be
-   * unchanged since the last update (new messages appended after them); anything else
-   * re-indexes the conversation. A reply still streaming is left for its final state.
+   * unchanged since the last update (new messages appended after them); the messages after
+   * them are indexed again. A reply still streaming is left for its final state.
    */
   update(conv: Conversation, from = 0): void {
     if (this.held) {
@@ -194,15 +306,33 @@ export class HistorySearch {
       return;
     }
     const final = conv.messages.filter((m) => m.status !== 'streaming');
-    const known = this.indexed[conv.id];
-    let start = 0;
-    if (known && from >= known.count && final.length >= known.count) start = known.count;
-    else if (known) this.discard(conv.id);
-    for (let i = start; i < final.length; i++) {
-      if (final[i].content) this.mini.add({ id: `${conv.id}#${i}`, text: final[i].content });
+    let known = this.convs.get(conv.id);
+    if (!known) {
+      known = { slot: this.slots.length, updatedAt: conv.updatedAt, docs: [] };
+      this.slots.push(conv.id);
+      this.convs.set(conv.id, known);
     }
-    this.indexed[conv.id] = { updatedAt: conv.updatedAt, count: final.length };
+    const start = Math.max(0, Math.min(from, known.docs.length, final.length));
+    for (const d of known.docs.splice(start)) this.kill(d);
+    for (let i = start; i < final.length; i++) {
+      const doc = this.docSlot.length;
+      this.docSlot.push(known.slot);
+      known.docs.push(doc);
+      for (const w of words(final[i].content)) {
+        const list = this.list(w, true);
+        if (list) list.push(doc);
+        else this.terms.set(w, [doc]);
+      }
+    }
+    known.updatedAt = conv.updatedAt;
     this.changed = true;
+  }
+
+  private kill(doc: number): void {
+    if (this.docSlot[doc] >= 0) {
+      this.docSlot[doc] = -1;
+      this.dead++;
+    }
   }
 
   remove(id: string): void {
@@ -210,32 +340,60 @@ export class HistorySearch {
       this.held.push(() => this.remove(id));
       return;
     }
-    if (!this.indexed[id]) return;
-    this.discard(id);
-    delete this.indexed[id];
+    const known = this.convs.get(id);
+    if (!known) return;
+    for (const d of known.docs) this.kill(d);
+    this.convs.delete(id);
+    this.slots[known.slot] = undefined;
     this.changed = true;
   }
 
-  private discard(id: string): void {
-    const count = this.indexed[id]?.count ?? 0;
-    for (let i = 0; i < count; i++) {
-      const doc = `${id}#${i}`;
-      if (this.mini.has(doc)) this.mini.discard(doc);
-    }
-  }
-
-  /** Conversations with a message matching every word of the query (words as prefixes), best first. */
+  /**
+   * Conversations with a message containing every word of the query (each word also as the start
+   * of a longer one), best first: rarer words and whole words count more; ties go to the newest.
+   */
   search(query: string, limit = 100): SearchHit[] {
-    if (!query.trim()) return [];
+    const asked = words(query);
+    if (!asked.length) return [];
+    const n = this.docSlot.length;
+    const live = n - this.dead;
+    let total: Float64Array | undefined;
+    let candidates: number[] = [];
+    for (const w of asked) {
+      const score = new Float32Array(n);
+      for (const [term] of this.terms) {
+        if (!term.startsWith(w)) continue;
+        const list = this.list(term, false) ?? [];
+        const weight = (term.length === w.length ? 1 : 0.5) * Math.log(1 + live / (list.length + 0.5));
+        for (const d of list) if (score[d] < weight) score[d] = weight;
+      }
+      if (!total) {
+        total = new Float64Array(n);
+        for (let d = 0; d < n; d++) {
+          if (score[d] > 0 && this.docSlot[d] >= 0) {
+            candidates.push(d);
+            total[d] = score[d];
+          }
+        }
+      } else {
+        const t = total;
+        candidates = candidates.filter((d) => score[d] > 0);
+        for (const d of candidates) t[d] += score[d];
+      }
+      if (!candidates.length) return [];
+    }
     const byConv = new Map<string, SearchHit>();
-    for (const r of this.mini.search(query)) {
-      const conv = convOf(String(r.id));
-      const hit = byConv.get(conv);
+    for (const d of candidates) {
+      const id = this.slots[this.docSlot[d]];
+      if (id === undefined) continue;
+      const s = (total as Float64Array)[d];
+      const hit = byConv.get(id);
       if (hit) {
         hit.matches++;
-        hit.score = Math.max(hit.score, r.score);
-      } else byConv.set(conv, { id: conv, score: r.score, matches: 1 });
+        hit.score = Math.max(hit.score, s);
+      } else byConv.set(id, { id, score: s, matches: 1 });
     }
-    return [...byConv.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+    const newer = (a: SearchHit, b: SearchHit) => (this.convs.get(b.id)?.updatedAt ?? '').localeCompare(this.convs.get(a.id)?.updatedAt ?? '');
+    return [...byConv.values()].sort((a, b) => b.score - a.score || newer(a, b)).slice(0, limit);
   }
 }
