@@ -291,7 +291,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     reason: z.string().max(MAX_NOTICE).optional(),
   }),
   // Adds a prompt to the message box (after a blank line when it holds text) and focuses it.
-  z.object({ type: z.literal('insertPrompt'), text: text.min(1) }),
+  // `model`: the prompt's own model (its id, and its name and price shown by the box): the next send uses it.
+  z.object({ type: z.literal('insertPrompt'), text: text.min(1), model: z.object({ id: z.string().min(1).max(200), label: z.string().max(300) }).optional() }),
   /** What the next request holds against the model's budget (the context meter and the boundary line). */
   z.object({ type: z.literal('contextMeter'), meter: ContextMeterSchema }),
   /** Open the find bar ("Find in Chat"), with a query to search for when given. */
@@ -310,7 +311,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** The webview found a change of the conversation missing: it asks for the whole state again. */
   z.object({ type: z.literal('resync') }),
-  z.object({ type: z.literal('send'), text: text.min(1) }),
+  /** `model`: a slash command's own model for this send (default: the selected one). */
+  z.object({ type: z.literal('send'), text: text.min(1), model: z.string().min(1).max(200).optional() }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
   /** Ask the model to go on with a reply cut at its length limit. */

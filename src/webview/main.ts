@@ -205,7 +205,11 @@ class ChatApp {
     });
     this.slash = createSlashMenu(this.input, (name, args) => this.post({ type: 'expandPrompt', name, ...(args ? { args } : {}) }));
     this.input.addEventListener('keydown', (e) => this.onKeyDown(e));
-    this.input.addEventListener('input', () => this.saveDraftSoon());
+    this.input.addEventListener('input', () => {
+      this.saveDraftSoon();
+      // An emptied box drops a slash command's own model.
+      if (this.promptModel && !this.input.value.trim()) this.setPromptModel(undefined);
+    });
     this.sendButton = iconButton('send', l10n.t('Send'), () => this.onSendButton(), { class: 'primary send' });
     this.costLine = el('span', { class: 'cost', text: nextMessageText(null) });
     this.replying = el('span', { class: 'replying', role: 'status', 'aria-live': 'polite' });
@@ -452,6 +456,7 @@ class ChatApp {
         this.slash.setPrompts(msg.prompts, msg.notice);
         return;
       case 'insertPrompt':
+        this.setPromptModel(msg.model);
         this.input.value = appendToDraft(this.input.value, msg.text);
         this.saveDraft();
         this.input.focus();
@@ -470,7 +475,7 @@ class ChatApp {
     this.renderInstructions(settings.instructions);
     renderOutOfCredits(this.creditsCard, settings.outOfCredits, (m) => this.post(m));
     this.renderNotice();
-    this.costLine.textContent = nextMessageText(settings.selectedModelCost);
+    this.costLine.textContent = this.promptModel ? l10n.t('Next message: {0}', this.promptModel.label) : nextMessageText(settings.selectedModelCost);
   }
 
   private applyStatus(status: ChatStatus): void {
@@ -946,6 +951,8 @@ class ChatApp {
   }
 
   private lastSendError: string | undefined;
+  /** The model a slash command named for the next send (see setPromptModel). */
+  private promptModel: { id: string; label: string } | undefined;
   private renderSendError(error: ErrorView | undefined): void {
     const key = error ? JSON.stringify(error) : undefined;
     if (key === this.lastSendError) return;
@@ -983,6 +990,12 @@ class ChatApp {
     else this.trySend();
   }
 
+  /** A slash command's own model for the next send (its name and price on the cost line), or none. */
+  private setPromptModel(model: { id: string; label: string } | undefined): void {
+    this.promptModel = model;
+    this.costLine.textContent = model ? l10n.t('Next message: {0}', model.label) : nextMessageText(this.settings?.selectedModelCost);
+  }
+
   private trySend(): void {
     const text = this.input.value;
     if (!text.trim()) {
@@ -1009,7 +1022,8 @@ class ChatApp {
     this.lastSendError = undefined;
     this.input.value = '';
     this.saveDraft();
-    this.post({ type: 'send', text });
+    this.post({ type: 'send', text, ...(this.promptModel ? { model: this.promptModel.id } : {}) });
+    this.setPromptModel(undefined);
     this.follower.scrollToBottom();
   }
 

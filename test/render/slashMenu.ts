@@ -74,7 +74,7 @@ const menu = (page: Page): Promise<MenuState> =>
     };
   });
 
-const posted = (page: Page, from: number) => page.evaluate((n) => (window as unknown as { __posted: Array<{ type: string; name?: string; args?: string; text?: string }> }).__posted.slice(n).filter((m) => m.type !== 'draft'), from);
+const posted = (page: Page, from: number) => page.evaluate((n) => (window as unknown as { __posted: Array<{ type: string; name?: string; args?: string; text?: string; model?: string }> }).__posted.slice(n).filter((m) => m.type !== 'draft'), from);
 const count = (page: Page) => page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted.length);
 
 export async function slashMenuChecks(browser: Browser, record: Record): Promise<void> {
@@ -137,6 +137,36 @@ export async function slashMenuChecks(browser: Browser, record: Record): Promise
     s = await menu(page);
     sent = await posted(page, before);
     record(group, 'the expanded text goes into the box, with the focus, and is not sent', s.box === 'Review this code:\n\nconst a = 1;' && s.focus === 'box' && !sent.some((m) => m.type === 'send') && !s.open, JSON.stringify({ box: s.box, sent }));
+
+    // A prompt's own model: the cost line shows its name and price before sending (also after a
+    // settings update), the send carries it once; an emptied box drops it.
+    const cost = () => page.evaluate(() => document.querySelector('.composer-bar .cost')?.textContent ?? '');
+    await box.fill('');
+    await give(page, [{ type: 'insertPrompt', text: 'Review with the big model', model: { id: 'deep-think', label: 'Deep Think · 3 credits' } }]);
+    await frames(page);
+    const shownCost = await cost();
+    await give(page, [START[0]]);
+    await frames(page);
+    const keptCost = await cost();
+    before = await count(page);
+    await page.keyboard.press('Enter');
+    sent = await posted(page, before);
+    await frames(page);
+    const afterCost = await cost();
+    record(
+      group,
+      "a prompt's own model: its name and price on the cost line, the send carries it, then the selected model's price again",
+      shownCost === 'Next message: Deep Think · 3 credits' && keptCost === shownCost && sent.length === 1 && sent[0].type === 'send' && sent[0].model === 'deep-think' && afterCost === 'Next message: 1 credit',
+      JSON.stringify({ shownCost, keptCost, sent, afterCost }),
+    );
+    await give(page, [{ type: 'insertPrompt', text: 'Again', model: { id: 'deep-think', label: 'Deep Think · 3 credits' } }]);
+    await frames(page);
+    await box.fill('');
+    await page.keyboard.type('plain');
+    before = await count(page);
+    await page.keyboard.press('Enter');
+    sent = await posted(page, before);
+    record(group, "an emptied box drops the prompt's model: the next send goes to the selected one", (await cost()) === 'Next message: 1 credit' && sent.length === 1 && sent[0].model === undefined, JSON.stringify(sent));
 
     // Tab chooses too.
     await box.fill('');

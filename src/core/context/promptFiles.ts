@@ -1,8 +1,8 @@
 // Slash commands: the prompts a user can put in the message box by typing `/` and a name.
 //
 // Where they come from, in the order that decides a clash of names:
-//   1. built-ins (/explain, /fix, /tests, /new);
-//   2. the user's own (the aiChat.prompts setting);
+//   1. built-ins (/explain, /fix, /tests, /new, /summarize);
+//   2. the user's own (the aiChat.prompts setting), then the user's prompts folder (`*.prompt.md`);
 //   3. the workspace's prompt files, folder by folder in the workspace's order, and in each folder
 //      `.github/prompts/*.prompt.md`, then `.claude/commands/*.md`, then `.continue/prompts/*.prompt`.
 // The first one keeps the name. A later one with the same name (compared without case) stays in
@@ -16,6 +16,7 @@
 // from the editor, and names what must be asked: `${input:name}` / `${input:name:placeholder}`,
 // and the arguments of `$ARGUMENTS` (Claude) and `{{{ input }}}` (Continue).
 import * as l10n from '@vscode/l10n';
+import { modelUsability, type ModelLike } from '../account/models';
 import { isBinary } from './instructions';
 
 /** A prompt file larger than this is listed with an error (as AGENTS.md is cut at the same size). */
@@ -24,7 +25,8 @@ export const PROMPT_FILE_MAX_BYTES = 32 * 1024;
 export const PROMPT_FILES_MAX_PER_KIND = 200;
 
 export type PromptFileKind = 'github' | 'claude' | 'continue';
-export type PromptSource = 'builtin' | 'user' | PromptFileKind;
+/** `userFolder`: a `*.prompt.md` of the user's prompts folder (read as Copilot's format). */
+export type PromptSource = 'builtin' | 'user' | 'userFolder' | PromptFileKind;
 
 /** Where each kind of prompt file lives in a workspace folder (glob relative to the folder). */
 export const PROMPT_FILE_GLOBS: Record<PromptFileKind, string> = {
@@ -56,7 +58,7 @@ export interface PromptEntry {
   /** The text put in the box, before expansion. */
   body: string;
   source: PromptSource;
-  /** The file, relative to its workspace folder (prompt files only). */
+  /** The file, relative to its workspace folder or the user's prompts folder (prompt files only). */
   path?: string;
   /** The workspace folder's name (prompt files only, for a workspace of several folders). */
   folder?: string;
@@ -67,7 +69,7 @@ export interface PromptEntry {
   /** The name this one would have had, when an earlier one of the list kept it. */
   shadowed?: string;
   /** A built-in that does something instead of putting text in the box. */
-  action?: 'newChat';
+  action?: 'newChat' | 'summarize';
 }
 
 /** The kind of a prompt file from its path relative to the workspace folder (undefined: not one). */
@@ -77,6 +79,11 @@ export function promptFileKind(relativePath: string): PromptFileKind | undefined
   if (/^\.claude\/commands\/[^/]+\.md$/i.test(p)) return 'claude';
   if (/^\.continue\/prompts\/[^/]+\.prompt$/i.test(p)) return 'continue';
   return undefined;
+}
+
+/** Whether a file of the user's prompts folder is a prompt file (`*.prompt.md`, read as Copilot's). */
+export function isUserPromptFile(fileName: string): boolean {
+  return /^[^/\\]+\.prompt\.md$/i.test(fileName);
 }
 
 /** The command name a file gives by its name: `review.prompt.md` → `review`. */
@@ -158,6 +165,8 @@ export interface PromptFileInput {
   /** Relative to the workspace folder, with `/`. */
   path: string;
   folder?: string;
+  /** A file of the user's prompts folder (its `kind` is the format it is read in). */
+  inUserFolder?: boolean;
   /** The file's first bytes (at most PROMPT_FILE_MAX_BYTES + 4 are needed), or why it could not be read. */
   content: Uint8Array | Error;
   /** Its size on disk (default: the content's length). */
@@ -170,9 +179,12 @@ export interface PromptFileInput {
 export function parsePromptFile(input: PromptFileInput): PromptEntry {
   const { kind, path } = input;
   const fileName = promptNameFromPath(path, kind);
-  const entry: PromptEntry = { name: fileName, description: '', body: '', source: kind, path, unsupported: [], ...(input.folder ? { folder: input.folder } : {}) };
+  const source: PromptSource = input.inUserFolder ? 'userFolder' : kind;
+  const entry: PromptEntry = { name: fileName, description: '', body: '', source, path, unsupported: [], ...(input.folder ? { folder: input.folder } : {}) };
   const fail = (error: string): PromptEntry => ({ ...entry, error });
-  if (input.refused === 'outside') return fail(l10n.t('{0} is not read: it leads to a file outside the workspace folder', path));
+  if (input.refused === 'outside') {
+    return fail(input.inUserFolder ? l10n.t('{0} is not read: it leads to a file outside your prompts folder', path) : l10n.t('{0} is not read: it leads to a file outside the workspace folder', path));
+  }
   if (input.refused === 'secret') return fail(l10n.t('{0} is not read: it leads to a file whose name looks like a secret', path));
   if (input.refused === 'special') return fail(l10n.t('{0} is not read: it is not a regular file', path));
   if (input.content instanceof Error) return fail(l10n.t('{0} could not be read', path));
@@ -220,6 +232,7 @@ export function builtinPrompts(): PromptEntry[] {
     make('fix', l10n.t('Fix the selected code'), l10n.t('Fix this code from {0}:', '${file}')),
     make('tests', l10n.t('Write tests for the selected code'), l10n.t('Write tests for this code from {0}:', '${file}')),
     { name: 'new', description: l10n.t('Start a new chat'), body: '', source: 'builtin', unsupported: [], action: 'newChat' },
+    { name: 'summarize', description: l10n.t('Summarize the earlier turns (its price is shown first)'), body: '', source: 'builtin', unsupported: [], action: 'summarize' },
   ];
 }
 
@@ -370,7 +383,45 @@ export function promptSourceLabel(e: Pick<PromptEntry, 'source' | 'path' | 'fold
       return l10n.t('built-in');
     case 'user':
       return l10n.t('your prompts (aiChat.prompts)');
+    case 'userFolder':
+      return l10n.t('your prompts folder: {0}', e.path ?? '');
     default:
       return e.folder ? `${e.folder}: ${e.path ?? ''}` : (e.path ?? '');
   }
+}
+
+/** What a prompt's `model` means for its send. */
+export type PromptModel =
+  /** No model named, or the one named is the selected one. */
+  | { kind: 'selected' }
+  /** The model named is listed and usable: the send uses it, at its price. */
+  | { kind: 'use'; model: ModelLike }
+  /** The model named cannot be used now (not listed, the list not loaded, or unusable): the selected one answers. */
+  | { kind: 'unusable'; named: string; reason?: string };
+
+/** The model a prompt names, matched by id or name (without case) among the service's models. */
+export function promptModel(named: string | undefined, models: readonly ModelLike[] | undefined, selected: string): PromptModel {
+  const wanted = named?.trim().toLowerCase();
+  if (!wanted || wanted === selected.toLowerCase()) return { kind: 'selected' };
+  const model = models?.find((m) => m.valueId.toLowerCase() === wanted) ?? models?.find((m) => m.name.toLowerCase() === wanted);
+  if (!model) return { kind: 'unusable', named: named!.trim() };
+  if (model.valueId === selected) return { kind: 'selected' };
+  const usability = modelUsability(model);
+  return usability.usable ? { kind: 'use', model } : { kind: 'unusable', named: model.name || model.valueId, ...(usability.reason ? { reason: usability.reason } : {}) };
+}
+
+/**
+ * What @aichat was asked for: the command VS Code passed (`/explain`, or `/prompt` with the name as
+ * the first word of the text), or a text that starts with `/name` (a prompt file's command, which
+ * the Chat view does not know by name). `name` is empty for `/prompt` alone (list them).
+ */
+export function slashRequest(command: string | undefined, prompt: string): { name: string; args: string } | undefined {
+  const text = prompt.trim();
+  if (command === 'prompt') {
+    const m = /^\/?(\S*)\s*([\s\S]*)$/.exec(text);
+    return { name: m?.[1] ?? '', args: m?.[2]?.trim() ?? '' };
+  }
+  if (command) return { name: command, args: text };
+  const m = /^\/([A-Za-z0-9][A-Za-z0-9._:-]*)(?:\s+([\s\S]*))?$/.exec(text);
+  return m ? { name: m[1], args: m[2]?.trim() ?? '' } : undefined;
 }

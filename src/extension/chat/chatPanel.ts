@@ -81,7 +81,7 @@ export class ChatPanelController implements vscode.Disposable {
       noticeChanged: () => this.post(this.controller.conversationMessage(this.last.notice)),
     });
     this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor());
-    this.prompts = new PromptFiles(deps.logger);
+    this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
     this.controller = new ChatController({
       session: deps.session,
       settings: () => deps.config.settings,
@@ -143,15 +143,14 @@ export class ChatPanelController implements vscode.Disposable {
       meter: this.meter,
       conversationMessage: () => this.controller.conversationMessage(this.last.notice),
       restoreCurrent: () => this.last.restore(),
-      sendText: (text) => this.sendText(text),
+      sendText: (text, model) => this.sendText(text, model),
       openHistory: () => this.openHistory(),
       holdsKey: (text) => this.holdsKey(text),
       prompts: this.prompts.menu({
         editor: () => deps.editors.lastEditor(),
         models: () => deps.models.models,
         selectedModel: () => deps.config.settings.model,
-        selectModel: (id) => deps.models.select(id),
-        insert: (text) => this.insertPrompt(text),
+        insert: (text, model) => this.insertPrompt(text, model),
         newChat: () => this.session.newChat(),
       }),
     });
@@ -220,10 +219,10 @@ export class ChatPanelController implements vscode.Disposable {
     this.post({ type: 'revealMessage', messageId: id });
   }
 
-  /** Shows the chat and adds an editable prompt to its message box (not sent). */
-  async insertPrompt(text: string): Promise<void> {
+  /** Shows the chat and adds an editable prompt to its message box (not sent); `model`: a prompt's own model for that send. */
+  async insertPrompt(text: string, model?: { id: string; label: string }): Promise<void> {
     await this.show();
-    this.post({ type: 'insertPrompt', text });
+    this.post({ type: 'insertPrompt', text, ...(model ? { model } : {}) });
   }
 
   /** Called by the WebviewPanelSerializer after a window reload. */
@@ -249,11 +248,11 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
-  async sendText(text: string): Promise<void> {
+  async sendText(text: string, model?: string): Promise<void> {
     if (!this.surfaces.isOpen) await this.show(true);
     // The project's instructions are read when the chat is first built: the first message waits for that read.
     await this.deps.instructions.ready;
-    await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s));
+    await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s), model);
   }
 
   /** A question and its answer from another surface, kept as a conversation of its own and opened here. */

@@ -57,7 +57,7 @@ export interface WebviewRouterDeps extends CodeActionDeps {
   /** The whole conversation as the webview shows it (with why it is not shown, if so). */
   conversationMessage(): HostMessage;
   restoreCurrent(): Promise<void>;
-  sendText(text: string): Promise<void>;
+  sendText(text: string, model?: string): Promise<void>;
   openHistory(): Promise<void>;
   /** Whether a text holds the user's API key. */
   holdsKey(text: string): Promise<boolean>;
@@ -101,7 +101,7 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         surfaces.page.resync();
         return;
       case 'send':
-        return deps.sendText(msg.text);
+        return deps.sendText(msg.text, msg.model);
       case 'stop':
         session.stop();
         return;

@@ -1,28 +1,28 @@
-// Slash commands of the chat: the workspace's prompt files found, read and watched (a chosen command
-// is expanded by promptExpansion.ts). What the files mean is in src/core/context/promptFiles.ts.
+// Slash commands of the chat: the prompt files of the workspace folders and of the user's prompts
+// folder found, read and watched (a chosen command is expanded by promptExpansion.ts). What the
+// files mean is in src/core/context/promptFiles.ts.
 //
-// Files are read under the rules of AGENTS.md (src/extension/editor/instructions.ts): only in a
-// trusted workspace, regular files, at most PROMPT_FILE_MAX_BYTES, never through a link that leads
-// out of the workspace folder (nor, inside it, to a file whose name looks like a secret).
+// Files are read under the rules of AGENTS.md (src/extension/editor/instructions.ts; promptFileRead.ts):
+// the workspace's only in a trusted workspace; regular files, at most PROMPT_FILE_MAX_BYTES, never
+// through a link that leads out of their folder (nor to a file whose name looks like a secret).
 import * as vscode from 'vscode';
-import { secretLikeName } from '../../core';
 import {
   buildPromptList,
   builtinPrompts,
+  isUserPromptFile,
   parsePromptFile,
   promptFileKind,
   promptSourceLabel,
   sortPromptFiles,
   userPrompts,
   PROMPT_FILE_GLOBS,
-  PROMPT_FILE_MAX_BYTES,
   PROMPT_FILES_MAX_PER_KIND,
   type PromptEntry,
   type PromptFileKind,
 } from '../../core/context/promptFiles';
-import { readHead, resolveInsideFolder } from '../../core/context/workspacePath';
 import { clip, MAX_NOTICE, MAX_PROMPTS, type HostMessage, type PromptItem } from '../../protocol';
 import type { Logger } from '../platform/log';
+import { folderExists, listUserFolder, readPromptFile, relativeTo, userPromptsFolder, USER_FOLDER_SETTING } from './promptFileRead';
 import { expandChosenPrompt, type ExpandDeps } from './promptExpansion';
 
 const KINDS = Object.keys(PROMPT_FILE_GLOBS) as PromptFileKind[];
@@ -30,7 +30,10 @@ const KINDS = Object.keys(PROMPT_FILE_GLOBS) as PromptFileKind[];
 const WATCH_GLOBS = KINDS.map((kind) => `**/${PROMPT_FILE_GLOBS[kind]}`);
 
 interface KnownFile {
-  folder: vscode.WorkspaceFolder;
+  /** The workspace folder, or the user's prompts folder (`user`). */
+  root: vscode.Uri;
+  folderName?: string;
+  user?: boolean;
   kind: PromptFileKind;
   uri: vscode.Uri;
   entry?: PromptEntry;
@@ -54,12 +57,19 @@ export class PromptFiles implements vscode.Disposable {
   private work: Promise<void> = Promise.resolve();
   /** Settles once the first search and read are done. */
   readonly ready: Promise<void>;
+  /** Why the user's prompts folder named in the setting is not listed (said in the `/` list). */
+  private userFolderError: string | undefined;
 
-  constructor(private readonly logger: Logger) {
+  /** `globalStorage`: the extension's global storage (VS Code's user prompts folder is found beside it). */
+  constructor(
+    private readonly logger: Logger,
+    private readonly globalStorage?: vscode.Uri,
+  ) {
     this.subscriptions.push(
       this.changed,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('aiChat.prompts')) this.rebuild(true);
+        if (e.affectsConfiguration(`aiChat.${USER_FOLDER_SETTING}`)) void this.watch();
+        else if (e.affectsConfiguration('aiChat.prompts')) this.rebuild(true);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.watch()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh()),
@@ -91,15 +101,21 @@ export class PromptFiles implements vscode.Disposable {
   /** The `promptList` message for the webview. */
   message(): HostMessage {
     const prompts: PromptItem[] = this.list.slice(0, MAX_PROMPTS).map((e) => toItem(e));
-    const notice = vscode.workspace.workspaceFolders?.length && !vscode.workspace.isTrusted
+    const restricted = vscode.workspace.workspaceFolders?.length && !vscode.workspace.isTrusted
       ? vscode.l10n.t('Prompt files of this workspace are not read in Restricted Mode. Trust the workspace to use them.')
       : undefined;
+    const notice = [restricted, this.userFolderError].filter((n) => n).join(' ');
     return { type: 'promptList', prompts, ...(notice ? { notice: clip(notice, MAX_NOTICE) } : {}) };
   }
 
   private watch(): Promise<void> {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const add = (pattern: vscode.RelativePattern, seen: (deleted: boolean) => (uri: vscode.Uri) => void) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      this.watchers.push(watcher, watcher.onDidCreate(seen(false)), watcher.onDidChange(seen(false)), watcher.onDidDelete(seen(true)));
+    };
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       // Watchers from the folder's root down (a pattern with a fixed folder in front is watched only
       // where that folder exists: a .github/prompts made later would go unseen); each event's path
@@ -107,14 +123,25 @@ export class PromptFiles implements vscode.Disposable {
       const seen = (deleted: boolean) => (uri: vscode.Uri) => {
         const relative = relativeTo(folder.uri, uri);
         const kind = relative === undefined ? undefined : promptFileKind(relative);
-        if (kind) this.fileChanged({ folder, kind, uri }, deleted);
+        if (kind) this.fileChanged({ root: folder.uri, ...(several ? { folderName: folder.name } : {}), kind, uri }, deleted);
       };
-      for (const glob of WATCH_GLOBS) {
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
-        this.watchers.push(watcher, watcher.onDidCreate(seen(false)), watcher.onDidChange(seen(false)), watcher.onDidDelete(seen(true)));
-      }
+      for (const glob of WATCH_GLOBS) add(new vscode.RelativePattern(folder, glob), seen);
+    }
+    const user = this.userFolder();
+    if (user) {
+      add(new vscode.RelativePattern(user, '*.prompt.md'), (deleted) => (uri) => {
+        const name = relativeTo(user, uri);
+        if (name !== undefined && isUserPromptFile(name)) this.fileChanged({ root: user, user: true, kind: 'github', uri }, deleted);
+      });
     }
     return this.refresh();
+  }
+
+  /** The user's prompts folder, if any (a setting that cannot be used is kept to be said). */
+  private userFolder(): vscode.Uri | undefined {
+    const found = userPromptsFolder(this.globalStorage);
+    this.userFolderError = found && 'error' in found ? found.error : undefined;
+    return found && 'uri' in found ? found.uri : undefined;
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -127,6 +154,8 @@ export class PromptFiles implements vscode.Disposable {
   refresh(): Promise<void> {
     return this.enqueue(async () => {
       const next = new Map<string, KnownFile>();
+      await this.readUserFolder(next);
+      const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
       // Restricted Mode: nothing of the workspace is read (as AGENTS.md).
       if (vscode.workspace.isTrusted) {
         for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -139,7 +168,7 @@ export class PromptFiles implements vscode.Disposable {
               continue;
             }
             for (const uri of uris) {
-              const file: KnownFile = { folder, kind, uri };
+              const file: KnownFile = { root: folder.uri, ...(several ? { folderName: folder.name } : {}), kind, uri };
               file.entry = await this.read(file);
               if (file.entry) next.set(uri.toString(), file);
             }
@@ -152,15 +181,34 @@ export class PromptFiles implements vscode.Disposable {
     });
   }
 
+  /** The user's prompts folder's files, read into `next` (its own, not the workspace's: read in Restricted Mode too). */
+  private async readUserFolder(next: Map<string, KnownFile>): Promise<void> {
+    const found = userPromptsFolder(this.globalStorage);
+    if (!found || 'error' in found) return;
+    const exists = await folderExists(found.uri);
+    const uris = exists ? await listUserFolder(found.uri) : undefined;
+    if (!exists || uris instanceof Error) {
+      // The default folder may well not exist; the one the setting names is said.
+      if (found.explicit) this.userFolderError = vscode.l10n.t('The prompts folder {0} (aiChat.userPromptsFolder) could not be read. Check the setting.', found.uri.fsPath);
+      return;
+    }
+    this.userFolderError = undefined;
+    for (const uri of uris ?? []) {
+      const file: KnownFile = { root: found.uri, user: true, kind: 'github', uri };
+      file.entry = await this.read(file);
+      if (file.entry) next.set(uri.toString(), file);
+    }
+  }
+
   /** A watcher saw a prompt file created, changed or deleted: that file is read again, or dropped. */
   private fileChanged(file: KnownFile, deleted: boolean): void {
     void this.enqueue(async () => {
-      if (!vscode.workspace.isTrusted) return;
+      if (!file.user && !vscode.workspace.isTrusted) return;
       const key = file.uri.toString();
       if (!deleted && !this.known.has(key)) {
         // As many files of a kind per folder as the search takes, no more.
         let count = 0;
-        for (const k of this.known.values()) if (k.folder === file.folder && k.kind === file.kind) count++;
+        for (const k of this.known.values()) if (k.root.toString() === file.root.toString() && k.kind === file.kind) count++;
         if (count >= PROMPT_FILES_MAX_PER_KIND) return;
       }
       const entry = deleted ? undefined : await this.read(file);
@@ -171,17 +219,19 @@ export class PromptFiles implements vscode.Disposable {
   }
 
   private async read(file: KnownFile): Promise<PromptEntry | undefined> {
-    const relative = relativeTo(file.folder.uri, file.uri) ?? vscode.workspace.asRelativePath(file.uri, false).replace(/\\/g, '/');
-    if (!relative || promptFileKind(relative) !== file.kind) return undefined;
-    const content = await readPromptFile(file.folder.uri, relative, file.uri);
+    const relative = relativeTo(file.root, file.uri);
+    if (!relative || (file.user ? !isUserPromptFile(relative) : promptFileKind(relative) !== file.kind)) return undefined;
+    const content = await readPromptFile(file.root, relative, file.uri);
     if (content === undefined) return undefined;
-    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-    return parsePromptFile({ kind: file.kind, path: relative, ...(several ? { folder: file.folder.name } : {}), ...content });
+    return parsePromptFile({ kind: file.kind, path: relative, ...(file.folderName ? { folder: file.folderName } : {}), ...(file.user ? { inUserFolder: true } : {}), ...content });
   }
 
   private publish(): void {
-    const entries = [...this.known.values()].flatMap((k) => (k.entry ? [k.entry] : []));
-    this.files = sortPromptFiles(entries, (vscode.workspace.workspaceFolders ?? []).map((f) => f.name));
+    const known = [...this.known.values()];
+    const entries = (user: boolean) => known.flatMap((k) => (k.entry && !!k.user === user ? [k.entry] : []));
+    // The user's prompts folder first (by name), then the workspace's.
+    const mine = entries(true).sort((a, b) => (a.path ?? '').localeCompare(b.path ?? ''));
+    this.files = [...mine, ...sortPromptFiles(entries(false), (vscode.workspace.workspaceFolders ?? []).map((f) => f.name))];
     this.rebuild(false);
   }
 
@@ -196,50 +246,6 @@ export class PromptFiles implements vscode.Disposable {
   dispose(): void {
     for (const w of this.watchers) w.dispose();
     for (const s of this.subscriptions) s.dispose();
-  }
-}
-
-/** The path of `uri` below `folder` with `/`, or undefined when it is not below it. */
-function relativeTo(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
-  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
-  return uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
-}
-
-/**
- * A prompt file's first bytes, or why it cannot be read; undefined when it is not listed at all
- * (gone since it was found). Links are followed only inside the folder, and never to a file whose
- * name looks like a secret; a folder not on this computer's disk has its links refused outright.
- */
-async function readPromptFile(
-  folder: vscode.Uri,
-  relative: string,
-  uri: vscode.Uri,
-): Promise<{ content: Uint8Array | Error; size?: number; refused?: 'outside' | 'secret' | 'special' } | undefined> {
-  const refused = (why: 'outside' | 'secret' | 'special') => ({ content: new Uint8Array(0), refused: why });
-  if (folder.scheme === 'file') {
-    const segments = relative.split('/').filter((s) => s && s !== '.');
-    if (segments.includes('..')) return refused('outside');
-    const inside = await resolveInsideFolder(folder.fsPath, segments);
-    if (!inside.ok) return inside.reason === 'outside' ? refused('outside') : undefined;
-    if (!inside.exists) return undefined;
-    const real = inside.relative.join('/');
-    if (real !== segments.join('/') && secretLikeName(real)) return refused('secret');
-    try {
-      const head = await readHead(inside.real, PROMPT_FILE_MAX_BYTES + 4, { noFollow: true });
-      return { content: head.bytes, size: head.size };
-    } catch (err) {
-      return { content: err as Error };
-    }
-  }
-  try {
-    const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.type & vscode.FileType.SymbolicLink) return refused('outside');
-    if (!(stat.type & vscode.FileType.File)) return refused('special');
-    if (stat.size > PROMPT_FILE_MAX_BYTES) return { content: new Uint8Array(0), size: stat.size };
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    return { content: bytes.subarray(0, PROMPT_FILE_MAX_BYTES + 4), size: bytes.length };
-  } catch (err) {
-    return err instanceof vscode.FileSystemError && err.code === 'FileNotFound' ? undefined : { content: err as Error };
   }
 }
 

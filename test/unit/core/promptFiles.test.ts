@@ -3,10 +3,14 @@ import {
   buildPromptList,
   builtinPrompts,
   expandPrompt,
+  isUserPromptFile,
   parseFrontMatter,
   parsePromptFile,
   promptFileKind,
   promptInputs,
+  promptModel,
+  promptSourceLabel,
+  slashRequest,
   PROMPT_FILE_MAX_BYTES,
   sortPromptFiles,
   userPrompts,
@@ -154,6 +158,7 @@ describe('prompt files: the list', () => {
       'fix|builtin',
       'tests|builtin',
       'new|builtin',
+      'summarize|builtin',
       'review|user',
       'explain:user|user',
       'lint|github',
@@ -186,9 +191,10 @@ describe('prompt files: the list', () => {
     assert.deepEqual(userPrompts(['x']), []);
   });
 
-  it('/new is an action, the others put the selection in a fence', () => {
+  it('/new and /summarize are actions, the others put the selection in a fence', () => {
     const b = builtinPrompts();
     assert.equal(b.find((e) => e.name === 'new')?.action, 'newChat');
+    assert.equal(b.find((e) => e.name === 'summarize')?.action, 'summarize');
     const explain = b.find((e) => e.name === 'explain')!;
     assert.equal(expandPrompt(explain, { selection: 'let x = 1;', file: 'src/a.ts' }).text, 'Explain this code from src/a.ts:\n\n```\nlet x = 1;\n```');
   });
@@ -218,5 +224,90 @@ describe('prompt files: expansion', () => {
   it('a value holding ${…} is not expanded again', () => {
     const out = expandPrompt({ body: '${input:a} ${selection}' }, { selection: '${file}', inputs: { a: '${selection}' } });
     assert.equal(out.text, '${selection} ${file}');
+  });
+});
+
+describe('prompt files: the user\'s prompts folder', () => {
+  const mine = (name: string, text: string) => parsePromptFile({ kind: 'github', path: `${name}.prompt.md`, inUserFolder: true, content: utf8(text) });
+
+  it('its *.prompt.md files are prompts, read as Copilot\'s, with their source', () => {
+    assert.equal(isUserPromptFile('review.prompt.md'), true);
+    assert.equal(isUserPromptFile('Review.PROMPT.md'), true);
+    assert.equal(isUserPromptFile('notes.md'), false);
+    assert.equal(isUserPromptFile('sub/review.prompt.md'), false);
+    const e = mine('standup', '---\ndescription: My standup notes\nmodel: chat-large\nmode: agent\n---\nSummarize ${selection}');
+    assert.equal(e.error, undefined);
+    assert.equal(e.source, 'userFolder');
+    assert.equal(e.name, 'standup');
+    assert.equal(e.model, 'chat-large');
+    assert.deepEqual(e.unsupported, ['mode']);
+    assert.equal(promptSourceLabel(e), 'your prompts folder: standup.prompt.md');
+  });
+
+  it('the same reading rules: a link out of the folder, a file too large, listed with their error', () => {
+    const out = parsePromptFile({ kind: 'github', path: 'x.prompt.md', inUserFolder: true, content: new Uint8Array(0), refused: 'outside' });
+    assert.match(out.error ?? '', /outside your prompts folder/);
+    const big = parsePromptFile({ kind: 'github', path: 'big.prompt.md', inUserFolder: true, content: utf8('x'), size: PROMPT_FILE_MAX_BYTES + 1 });
+    assert.match(big.error ?? '', /more than the 32 KB/);
+  });
+
+  it('after the user\'s own setting and before the workspace\'s files: a clash keeps the earlier one', () => {
+    const user = userPrompts({ standup: 'From the setting' });
+    const folderFiles = [mine('standup', 'From my folder'), mine('review', 'My review')];
+    const workspace: PromptEntry[] = [{ name: 'review', description: '', body: 'Team review', source: 'github', path: '.github/prompts/review.prompt.md', unsupported: [] }];
+    const list = buildPromptList(builtinPrompts(), user, [...folderFiles, ...workspace]);
+    const names = list.filter((e) => e.source !== 'builtin').map((e) => `${e.name}|${e.source}`);
+    assert.deepEqual(names, ['standup|user', 'standup:userFolder|userFolder', 'review|userFolder', 'review:github|github']);
+  });
+});
+
+describe('prompt files: the model a prompt names', () => {
+  const models = [
+    { valueId: 'chat-small', name: 'Chat Small', type: 'text', costInCreditPerUse: 1, isActive: true },
+    { valueId: 'chat-large', name: 'Chat Large', type: 'text', costInCreditPerUse: 3, isActive: true },
+    { valueId: 'old-chat', name: 'Old Chat', type: 'text', costInCreditPerUse: 1, isActive: false },
+    { valueId: 'image-gen', name: 'Image Gen', type: 'image', costInCreditPerUse: 5, isActive: true },
+  ];
+
+  it('none, or the selected one: the selected model answers, nothing to say', () => {
+    assert.deepEqual(promptModel(undefined, models, 'chat-small'), { kind: 'selected' });
+    assert.deepEqual(promptModel('Chat Small', models, 'chat-small'), { kind: 'selected' });
+    assert.deepEqual(promptModel('CHAT-SMALL', models, 'chat-small'), { kind: 'selected' });
+  });
+
+  it('a usable model, by id or name: that model for this send', () => {
+    assert.deepEqual(promptModel('chat-large', models, 'chat-small'), { kind: 'use', model: models[1] });
+    assert.deepEqual(promptModel(' chat large ', models, 'chat-small'), { kind: 'use', model: models[1] });
+    assert.deepEqual(promptModel('chat-large', models, ''), { kind: 'use', model: models[1] });
+  });
+
+  it('not listed, the list not loaded, inactive or not a text model: unusable, with the reason when known', () => {
+    assert.deepEqual(promptModel('gpt-4o', models, 'chat-small'), { kind: 'unusable', named: 'gpt-4o' });
+    assert.deepEqual(promptModel('chat-large', undefined, 'chat-small'), { kind: 'unusable', named: 'chat-large' });
+    const inactive = promptModel('old-chat', models, 'chat-small');
+    assert.equal(inactive.kind, 'unusable');
+    assert.match(inactive.kind === 'unusable' ? (inactive.reason ?? '') : '', /Inactive/);
+    const image = promptModel('image-gen', models, 'chat-small');
+    assert.match(image.kind === 'unusable' ? (image.reason ?? '') : '', /text model/);
+  });
+});
+
+describe('prompt files: @aichat\'s slash commands', () => {
+  it('/prompt takes the name as its first word (a leading / too), the rest are its words; alone it lists', () => {
+    assert.deepEqual(slashRequest('prompt', 'review naming and tests'), { name: 'review', args: 'naming and tests' });
+    assert.deepEqual(slashRequest('prompt', '  /fix-issue 42 '), { name: 'fix-issue', args: '42' });
+    assert.deepEqual(slashRequest('prompt', ''), { name: '', args: '' });
+  });
+
+  it('a built-in command takes the whole text as its words', () => {
+    assert.deepEqual(slashRequest('explain', 'why the loop?'), { name: 'explain', args: 'why the loop?' });
+    assert.deepEqual(slashRequest('tests', ''), { name: 'tests', args: '' });
+  });
+
+  it('without a command, a text that starts with /name names a prompt; other text is not a command', () => {
+    assert.deepEqual(slashRequest(undefined, '/review focus on names'), { name: 'review', args: 'focus on names' });
+    assert.deepEqual(slashRequest(undefined, '/review:claude'), { name: 'review:claude', args: '' });
+    assert.equal(slashRequest(undefined, 'what does /etc/hosts hold?'), undefined);
+    assert.equal(slashRequest(undefined, 'plain question'), undefined);
   });
 });

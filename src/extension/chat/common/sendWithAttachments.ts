@@ -21,14 +21,15 @@ export async function sendWithAttachments(
   controller: ChatController,
   session: ChatSession,
   sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
+  model?: string,
 ): Promise<SendOutcome> {
   const attached = [...chips.attachments];
-  if (!attached.length) return controller.send(text);
+  if (!attached.length) return controller.send(text, model);
   const full = assembleMessage(text, attached);
   sending({ full, text });
   let outcome: SendOutcome;
   try {
-    outcome = await controller.send(full);
+    outcome = await controller.send(full, model);
   } finally {
     sending(undefined);
   }

@@ -143,6 +143,7 @@ describe('Prompt files in a real workspace', function () {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(0, 0, 0, 25);
     const inserted: string[] = [];
+    const models: ({ id: string; label: string } | undefined)[] = [];
     const asked: vscode.InputBoxOptions[] = [];
     const said: string[] = [];
     const deps: ExpandDeps = {
@@ -150,8 +151,7 @@ describe('Prompt files in a real workspace', function () {
       editor: () => editor,
       models: () => [{ valueId: 'chat-large', name: 'Chat Large', costInCreditPerUse: 2, isActive: true, type: 'text' }],
       selectedModel: () => 'chat-small',
-      selectModel: async () => true,
-      insert: async (text) => void inserted.push(text),
+      insert: async (text, model) => void (inserted.push(text), models.push(model)),
       newChat: () => undefined,
       ask: async (o) => (asked.push(o), 'naming and tests'),
       info: async (m) => (said.push(m), undefined),
@@ -162,8 +162,18 @@ describe('Prompt files in a real workspace', function () {
     assert.equal(text, inserted[0]);
     assert.equal(inserted[0], 'Review prompt-target.ts:\n\nexport const answer = 42;\n\nFocus: naming and tests');
     assert.equal(asked[0]?.placeHolder, 'naming');
-    // The model it names is said, not switched to; the unsupported field is named.
-    assert.ok(said.some((m) => m.includes('Chat Large') && m.includes('tools')), said.join(' | '));
+    // The model it names goes with the text (that send uses it, the box shows its price) and is said; the unsupported field is named.
+    assert.deepEqual(models[0], { id: 'chat-large', label: 'Chat Large · 2 credits' });
+    assert.ok(said.some((m) => m.includes('Chat Large · 2 credits') && m.includes('tools')), said.join(' | '));
+    // Named once: the second time, only the model is said.
+    said.length = 0;
+    await expandChosenPrompt(deps, 'review');
+    assert.ok(said.length === 1 && !said[0].includes('tools'), said.join(' | '));
+    // A model that cannot be used: the selected model answers, and the user is told.
+    said.length = 0;
+    await expandChosenPrompt({ ...deps, models: () => [] }, 'review');
+    assert.equal(models.at(-1), undefined);
+    assert.match(said[0] ?? '', /names the model chat-large, which is not among the models available now: the selected model answers/);
 
     // Claude's $ARGUMENTS from the words after the name; nothing asked.
     asked.length = 0;
@@ -176,5 +186,90 @@ describe('Prompt files in a real workspace', function () {
     const before = inserted.length;
     assert.equal(await expandChosenPrompt({ ...deps, ask: async () => undefined }, 'review'), undefined);
     assert.equal(inserted.length, before);
+  });
+});
+
+describe('The user\'s prompts folder (aiChat.userPromptsFolder)', function () {
+  this.timeout(90_000);
+  let dir: string;
+  let outside: string;
+  let service: PromptFiles | undefined;
+  const config = () => vscode.workspace.getConfiguration('aiChat');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'user-prompts-'));
+    outside = mkdtempSync(join(tmpdir(), 'user-prompts-outside-'));
+    writeFileSync(join(dir, 'standup.prompt.md'), '---\ndescription: My standup notes\nagent: helper\n---\nSummarize ${selection} for the standup.\n');
+    writeFileSync(join(dir, 'notes.md'), 'Not a prompt file');
+    writeFileSync(join(outside, 'elsewhere.md'), 'Text from outside the folder');
+    symlinkSync(join(outside, 'elsewhere.md'), join(dir, 'linked.prompt.md'));
+    await config().update('userPromptsFolder', dir, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    service?.dispose();
+    await config().update('userPromptsFolder', undefined, vscode.ConfigurationTarget.Global);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  /** Resolves when `check` holds after a change of the list (or already holds); rejects after `ms`. */
+  const until = (s: PromptFiles, check: () => boolean, what: string, ms = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      if (check()) return resolve();
+      const timer = setTimeout(() => {
+        sub.dispose();
+        reject(new Error(`the list never showed: ${what}`));
+      }, ms);
+      const sub = s.onDidChange(() => {
+        if (!check()) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      });
+    });
+
+  it('its *.prompt.md files are listed with their source, a link out of it with its error; other files are not', async () => {
+    service = new PromptFiles(silent);
+    await service.ready;
+    const standup = service.find('standup');
+    assert.equal(standup?.source, 'userFolder');
+    assert.equal(standup?.description, 'My standup notes');
+    assert.deepEqual(standup?.unsupported, ['agent']);
+    assert.match(service.find('linked')?.error ?? '', /outside your prompts folder/);
+    assert.equal(service.find('linked')?.body, '');
+    assert.equal(service.find('notes'), undefined);
+    const message = service.message();
+    assert.ok(message.type === 'promptList');
+    const item = message.prompts.find((p) => p.name === 'standup');
+    assert.equal(item?.source, 'your prompts folder: standup.prompt.md');
+    assert.match(item?.note ?? '', /Not supported: agent/);
+    // After the built-ins and the setting's prompts, before the workspace's files.
+    const names = service.entries.map((e) => e.source);
+    assert.ok(names.indexOf('userFolder') > names.lastIndexOf('builtin'), names.join(' '));
+  });
+
+  it('a file changed in it is read again', async () => {
+    assert.ok(service);
+    const s = service;
+    let live = false;
+    for (let i = 0; i < 40 && !live; i++) {
+      writeFileSync(join(dir, 'standup.prompt.md'), `---\ndescription: Standup ${i}\n---\nSummarize.\n`);
+      live = await until(s, () => s.find('standup')?.description === `Standup ${i}`, 'the new description', 1_000).then(
+        () => true,
+        () => false,
+      );
+    }
+    assert.ok(live, 'the watcher never reported the change');
+  });
+
+  it('a setting that is not an absolute path is said in the list, not read', async () => {
+    assert.ok(service);
+    const s = service;
+    await config().update('userPromptsFolder', 'relative/prompts', vscode.ConfigurationTarget.Global);
+    await until(s, () => !s.find('standup'), 'the folder gone');
+    const message = s.message();
+    assert.ok(message.type === 'promptList');
+    assert.match(message.notice ?? '', /must be an absolute path/);
   });
 });
