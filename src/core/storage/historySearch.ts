@@ -240,10 +240,16 @@ export class HistorySearch {
   }
 
   toJSON(): string {
-    return this.serialize(true);
+    const parts: string[] = [];
+    for (const _ of this.serialize(parts));
+    return parts.join('');
   }
 
-  private serialize(freeze: boolean): string {
+  /**
+   * The persisted text, a piece at a time (a pause after each yield). Lists held as arrays are
+   * written out and kept as their compact text from then on.
+   */
+  private *serialize(parts: string[]): Generator<void> {
     this.changed = false;
     const convs: Persisted['convs'] = this.slots.map((id) => {
       const c = id === undefined ? undefined : this.convs.get(id);
@@ -257,26 +263,36 @@ export class HistorySearch {
       runs.push(slot + 1, end - d);
       d = end;
     }
-    const terms: string[] = [];
+    parts.push(`{"version":${SEARCH_INDEX_VERSION},"convs":${JSON.stringify(convs)},"docs":${JSON.stringify(encodeList(runs, false))},"terms":[`);
+    yield;
+    let first = true;
+    let n = 0;
     for (const [term, l] of this.terms) {
       const text = typeof l === 'string' ? l : encodeList(l);
-      // Written out: the compact text is what is kept in memory from now on.
-      if (freeze && typeof l !== 'string') this.terms.set(term, text);
-      terms.push(term, text);
+      if (typeof l !== 'string') this.terms.set(term, text);
+      parts.push(`${first ? '' : ','}${JSON.stringify(term)},"${text}"`);
+      first = false;
+      if (++n % 2000 === 0) yield;
     }
-    return JSON.stringify({ version: SEARCH_INDEX_VERSION, convs, docs: encodeList(runs, false), terms } satisfies Persisted);
+    parts.push(']}');
   }
 
   /**
-   * The same text as toJSON(); changes asked for meanwhile are held, and made once the text is
-   * taken. (Lists are written as they are kept: the work is one pass and a JSON.stringify.)
+   * The same text as toJSON(), written a few milliseconds at a time with a turn of the event loop
+   * in between. Changes asked for meanwhile are held, and made once the text is taken.
    */
-  async toJSONAsync(): Promise<string> {
+  async toJSONAsync(sliceMs = 8): Promise<string> {
     const own = !this.held;
     this.held ??= [];
     try {
-      await Promise.resolve();
-      return this.serialize(true);
+      const parts: string[] = [];
+      let slice = Date.now();
+      for (const _ of this.serialize(parts)) {
+        if (Date.now() - slice < sliceMs) continue;
+        await yieldTurn();
+        slice = Date.now();
+      }
+      return parts.join('');
     } finally {
       if (own) this.release();
     }

@@ -65,6 +65,8 @@ export interface ConversationStoreOptions {
   now?: () => Date;
   /** Persist the search index this long after its last change (ms); flush() persists at once. */
   searchPersistDelayMs?: number;
+  /** A missing history index is rebuilt before the listing up to this many logs, in the background above it (default 100). */
+  rebuildInlineUpTo?: number;
 }
 
 /** What this store last wrote of one conversation. */
@@ -128,6 +130,7 @@ export class ConversationStore {
   private searchIndex: Promise<HistorySearch> | undefined;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly searchPersistDelayMs: number;
+  private readonly rebuildInlineUpTo: number;
   /** The full-text index is written apart from the conversations: a large one never holds a save or History. */
   private searchWriting: Promise<void> = Promise.resolve();
   /** Conversations re-indexed since the index was last written, and whether one was removed or rebuilt (written soon, whatever the count). */
@@ -146,6 +149,7 @@ export class ConversationStore {
     this.newId = opts.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = opts.now ?? (() => new Date());
     this.searchPersistDelayMs = opts.searchPersistDelayMs ?? 5000;
+    this.rebuildInlineUpTo = opts.rebuildInlineUpTo ?? 100;
     this.writer = Math.random().toString(36).slice(2, 10);
     this.currentConv = createConversation(this.newId(), this.now());
   }
@@ -209,11 +213,18 @@ export class ConversationStore {
       this.index = replayIndex(text);
       return this.index.entries;
     }
-    // No index (first start after an upgrade, or after a crash): rebuilt from the logs in the
-    // background, newest first; History lists what is read so far meanwhile.
+    // No index (first start after an upgrade, or after a crash): rebuilt from the logs, newest
+    // first; many of them in the background, History listing what is read so far meanwhile.
+    const ids = await this.storage.listLogs();
+    if (this.rebuilding && this.index) return this.index.entries;
     const index = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>() };
+    if (ids.length <= this.rebuildInlineUpTo) {
+      await this.rebuildIndex(index, ids, true);
+      this.index = index;
+      return index.entries;
+    }
     this.index = index;
-    const rebuilding = this.rebuildIndex(index).then(
+    const rebuilding = this.rebuildIndex(index, ids, false).then(
       () => undefined,
       () => {
         // Tried again on the next listing.
@@ -231,15 +242,14 @@ export class ConversationStore {
    * Reads every log a few at a time (each also goes into the full-text index, so nothing is read
    * twice), telling progress as the full-text build does; writes the index file once it is whole.
    */
-  private async rebuildIndex(index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> }): Promise<void> {
-    const ids = await this.storage.listLogs();
+  private async rebuildIndex(index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> }, ids: string[], inline: boolean): Promise<void> {
     const withPartials = await this.partialIds();
-    const search = await this.searchReady().catch(() => undefined);
+    const search = inline ? undefined : await this.searchReady().catch(() => undefined);
     const total = ids.length;
     let next = 0;
     let done = 0;
     let slice = Date.now();
-    this.setProgress({ done, total, building: true });
+    if (!inline) this.setProgress({ done, total, building: true });
     const reader = async () => {
       while (next < ids.length) {
         const id = ids[next++];
@@ -252,20 +262,30 @@ export class ConversationStore {
             this.scheduleSearchPersist();
           }
         }
-        this.setProgress({ done: ++done, total, building: true });
+        ++done;
+        if (inline) continue;
+        this.setProgress({ done, total, building: true });
         if (Date.now() - slice > 12) {
           await yieldTurn();
           slice = Date.now();
         }
       }
     };
+    const write = async () => {
+      await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
+      index.lines = index.entries.size;
+      index.gone.clear();
+    };
+    if (inline) {
+      // (Called from a listing or a save, in turn with the writes: the index is written at once.)
+      await Promise.all(Array.from({ length: Math.min(8, ids.length) }, reader));
+      return write();
+    }
     try {
       await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
       // After the saves under way: each of them put its entry in, and those after it append to the file.
       await this.enqueue(async () => {
-        await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
-        index.lines = index.entries.size;
-        index.gone.clear();
+        await write();
         this.rebuilding = undefined;
       });
     } finally {

@@ -3,19 +3,19 @@
 //   conversations/<id>.<writer>.partial the reply a window is streaming (rewritten every ~2 s)
 //   conversations/_index.jsonl          the history index
 //   conversations/_search.json          the full-text index
-//   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration (until deleted)
+//   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration (until deleted; see legacyConversations.ts)
 // Rewritten files are written durably (temporary file, fsync, rename, fsync of the folder); a new
 // log's folder is flushed too; temporary files a crash left behind are removed on start. The current conversation is recorded per window (workspace).
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { encodeLog, parseConversation, type ConversationStoragePort } from '../../core';
+import type { ConversationStoragePort } from '../../core';
+import { LegacyConversations } from './legacyConversations';
 import { isSafeConversationId } from './links';
 
 /** Names the current conversation; not a conversation file, so nothing lists it. */
 const CURRENT_FILE = 'current-conversation';
 const INDEX_FILE = '_index.jsonl';
 const SEARCH_FILE = '_search.json';
-const LEGACY_DIR = '0.1.0';
 const LOG_EXT = '.jsonl';
 const PARTIAL_EXT = '.partial';
 const TMP_EXT = '.tmp';
@@ -101,6 +101,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   private readonly dir: string;
   private readonly windowDir: string;
   private ready: Promise<void> | undefined;
+  private readonly legacy: LegacyConversations;
 
   /**
    * @param globalStoragePath where conversations are kept (shared by every window)
@@ -110,21 +111,24 @@ export class FileConversationStorage implements ConversationStoragePort {
   constructor(globalStoragePath: string, windowStoragePath: string = globalStoragePath) {
     this.dir = join(globalStoragePath, 'conversations');
     this.windowDir = windowStoragePath;
+    this.legacy = new LegacyConversations(this.dir, (id) => this.logFile(id), writeDurably);
   }
 
   private ensureDir(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.dir, { recursive: true });
-      await this.cleanUp();
-      await this.migrate();
+      const names = await readdir(this.dir);
+      await this.cleanUp(names);
+      // 0.1.0 files are brought in as they are read; the history index is rebuilt to list them.
+      if ((await this.legacy.scan(names)) > 0) await rm(join(this.dir, INDEX_FILE), { force: true });
     })();
     return this.ready;
   }
 
   /** Removes temporary files left by a write that a crash cut short. */
-  private async cleanUp(): Promise<void> {
+  private async cleanUp(names: string[]): Promise<void> {
     const now = Date.now();
-    for (const name of await readdir(this.dir)) {
+    for (const name of names) {
       if (!name.endsWith(TMP_EXT)) continue;
       const file = join(this.dir, name);
       try {
@@ -135,31 +139,16 @@ export class FileConversationStorage implements ConversationStoragePort {
     }
   }
 
-  /**
-   * 0.1.0 kept each conversation as one JSON file: each becomes a log, and the file is moved
-   * into conversations/0.1.0/ (kept until the conversation is deleted). A file that is not JSON stays where it is.
-   */
-  private async migrate(): Promise<void> {
-    const legacy = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && isSafeConversationId(n.slice(0, -5)));
-    if (legacy.length === 0) return;
-    await mkdir(join(this.dir, LEGACY_DIR), { recursive: true });
-    for (const name of legacy) {
-      const from = join(this.dir, name);
-      let conv;
-      try {
-        // A file that fails the schema is repaired as far as it can be read (the id from its name).
-        conv = parseConversation(JSON.parse(await readFile(from, 'utf8')), name.slice(0, -'.json'.length));
-      } catch {
-        conv = undefined;
-      }
-      if (!conv || !isSafeConversationId(conv.id)) continue;
-      if ((await readText(this.logFile(conv.id))) === undefined) {
-        await writeDurably(this.logFile(conv.id), encodeLog(conv, conv.messages.map((_, i) => `v1.${i}`)));
-      }
-      await rename(from, join(this.dir, LEGACY_DIR, name));
-    }
-    // The index is rebuilt from the logs on the next listing.
-    await rm(join(this.dir, INDEX_FILE), { force: true });
+  /** How many 0.1.0 conversations are still to be brought in. */
+  async pendingUpgrade(): Promise<number> {
+    await this.ensureDir();
+    return this.legacy.count;
+  }
+
+  /** Reads and writes of a conversation that 0.1.0 saved bring it in first. */
+  private async settle(id: string): Promise<void> {
+    await this.ensureDir();
+    if (this.legacy.has(id)) await this.legacy.bringIn(id);
   }
 
   private logFile(id: string): string {
@@ -167,22 +156,31 @@ export class FileConversationStorage implements ConversationStoragePort {
     return join(this.dir, id + LOG_EXT);
   }
 
+  /** Every conversation, newest file first (0.1.0 files not brought in yet too). */
   async listLogs(): Promise<string[]> {
     await this.ensureDir();
-    return (await readdir(this.dir))
-      .filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length)))
-      .map((n) => n.slice(0, -LOG_EXT.length));
+    const ids = (await readdir(this.dir)).filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length))).map((n) => n.slice(0, -LOG_EXT.length));
+    const times = new Map(await this.legacy.waiting());
+    let next = 0;
+    const look = async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        times.set(id, await stat(join(this.dir, id + LOG_EXT)).then((s) => s.mtimeMs, () => 0));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, look));
+    return [...times.keys()].sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
   }
 
   async readLog(id: string): Promise<string | undefined> {
     if (!isSafeConversationId(id)) return undefined;
-    await this.ensureDir();
+    await this.settle(id);
     return readText(this.logFile(id));
   }
 
   async logSize(id: string): Promise<number | undefined> {
     if (!isSafeConversationId(id)) return undefined;
-    await this.ensureDir();
+    await this.settle(id);
     try {
       return (await stat(this.logFile(id))).size;
     } catch {
@@ -207,8 +205,8 @@ export class FileConversationStorage implements ConversationStoragePort {
     // The log goes last: when a file cannot be removed (held open by another program), the
     // conversation is still whole, and the delete is reported as failed.
     await this.removePartials(id);
-    // The copy a migration from 0.1.0 kept goes with it.
-    await rm(join(this.dir, LEGACY_DIR, id + '.json'), { force: true });
+    // Its 0.1.0 file goes with it (brought in or not).
+    await this.legacy.remove(id);
     await rm(this.logFile(id), { force: true });
   }
 

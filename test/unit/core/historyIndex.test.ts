@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, ConversationStore, createConversation, encodeLog, HistorySearch, type Conversation, type SearchProgress } from '../../../src/core';
+import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, type Conversation, type SearchProgress } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 function conversation(id: string, minute: number, texts: string[]): Conversation {
@@ -78,7 +78,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const search = HistorySearch.empty();
     for (let i = 0; i < 40; i++) search.update(conversation(`c${i}`, i, [`question ${i} about topic${i}`, `answer ${i} with word${i % 7}`]));
     const whole = search.toJSON();
-    const chunked = await search.toJSONAsync();
+    const chunked = await search.toJSONAsync(0);
     assert.equal(chunked, whole);
     for (const loaded of [HistorySearch.load(chunked), await HistorySearch.loadAsync(chunked)]) {
       assert.equal(loaded.size, 40);
@@ -98,7 +98,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     search.update(a);
     search.update(conversation('gone', 2, ['doomed words', 'ok']));
     const before = search.toJSON();
-    const writing = search.toJSONAsync();
+    const writing = search.toJSONAsync(0);
     appendMessage(a, 'user', 'alpha second');
     search.update(a, 2);
     search.remove('gone');
@@ -303,3 +303,121 @@ describe('full-text index: files written by earlier versions', () => {
     assert.equal(HistorySearch.load(storage.searchIndex).search('water')[0].id, 'a', 'written again in the new form');
   });
 });
+
+describe('full-text index: the compact form', () => {
+  it('lists of numbers survive their text form, and a damaged text is refused', () => {
+    const lists = [[], [0], [0, 1, 2, 3], [5, 31, 32, 33, 1023, 1024, 70_000, 2 ** 31 + 5]];
+    for (const l of lists) assert.deepEqual(decodeList(encodeList(l)), l);
+    assert.deepEqual(decodeList(encodeList([7, 0, 40, 40], false), false), [7, 0, 40, 40]);
+    assert.equal(decodeList('A{'), undefined);
+    assert.equal(decodeList(encodeList([40]).slice(0, 1)), undefined, 'a number cut short');
+  });
+
+  it('a retried reply re-indexes only the messages after the ones kept', () => {
+    const search = HistorySearch.empty();
+    const a = conversation('a', 1, ['question one', 'answer pelican', 'question two', 'answer heron']);
+    search.update(a);
+    a.messages.splice(3, 1);
+    appendMessage(a, 'assistant', 'answer stork');
+    search.update(a, 3);
+    assert.deepEqual(search.search('heron'), []);
+    assert.deepEqual(search.search('stork').map((h) => h.matches), [1]);
+    assert.deepEqual(search.search('answer').map((h) => h.matches), [2]);
+    assert.deepEqual(search.search('question').map((h) => h.matches), [2]);
+  });
+
+  it('a deleted conversation’s words leave the written index; the rest load back and take updates', async () => {
+    const search = HistorySearch.empty();
+    search.update(conversation('keep', 1, ['alpha secretless', 'ok']));
+    search.update(conversation('gone', 2, ['zebra confidential', 'ok']));
+    search.update(conversation('keep2', 3, ['beta', 'alphabet soup']));
+    search.remove('gone');
+    await search.compact();
+    const text = await search.toJSONAsync();
+    assert.ok(!text.includes('confidential') && !text.includes('zebra') && !text.includes('"gone"'), text);
+    const loaded = HistorySearch.load(text);
+    assert.equal(loaded.size, 2);
+    assert.deepEqual(loaded.search('alpha').map((h) => h.id), ['keep', 'keep2'], 'a whole word before the start of a longer one');
+    assert.deepEqual(loaded.search('ok').map((h) => h.id), ['keep']);
+    loaded.update(conversation('keep', 4, ['alpha secretless', 'ok', 'gamma ray']), 2);
+    assert.deepEqual(loaded.search('gamma').map((h) => h.id), ['keep']);
+    assert.deepEqual(loaded.search('secretless ok').map((h) => h.id), [], 'every word in one message');
+    assert.equal(HistorySearch.load(loaded.toJSON()).search('ray')[0].id, 'keep');
+  });
+
+  it('words are split at anything that is not a letter or a digit', () => {
+    const search = HistorySearch.empty();
+    search.update(conversation('a', 1, ['how do I do thing 217?', 'call `parseJSON(text)` — straße']));
+    assert.equal(search.search('how do I do thing 217?')[0]?.id, 'a');
+    assert.equal(search.search('parsejson')[0]?.id, 'a');
+    assert.equal(search.search('STRASSE').length, 0);
+    assert.equal(search.search('straße')[0]?.id, 'a');
+  });
+});
+
+describe('history index: rebuilt in the background when missing', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => conversation(`c${i}`, i, [`question ${i} word${i}`, `answer ${i}`]));
+
+  it('lists what is read so far, tells progress, takes saves and deletes meanwhile, and writes the index once whole', async () => {
+    const storage = new GatedStorage();
+    seed(storage, many(8));
+    let n = 0;
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
+    storage.gated = true;
+    const seen: SearchProgress[] = [];
+    store.onSearchProgress((p) => seen.push(p));
+    const first = store.list();
+    await storage.release(3);
+    const page = await first;
+    assert.ok(page.length >= 2 && page.length <= 3, `listed ${page.length} while 3 of 8 were read`);
+    assert.equal(storage.index, undefined, 'no index file until it is whole');
+    assert.equal(seen.at(-1)?.building, true);
+    assert.equal(seen.at(-1)?.total, 8);
+    // A save and a delete while it is rebuilt.
+    storage.gated = false;
+    appendMessage(store.current, 'user', 'fresh pelicans');
+    await store.save();
+    await store.remove('c7');
+    assert.ok((await store.list()).some((c) => c.id === 'new-1'));
+    storage.open();
+    await store.catchUpSearch();
+    const list = await store.list();
+    assert.deepEqual(list.map((c) => c.id).sort(), ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'new-1']);
+    assert.equal(seen.at(-1)?.building, false);
+    const fresh = await new ConversationStore(storage).list();
+    assert.deepEqual(fresh.map((c) => c.id).sort(), list.map((c) => c.id).sort(), 'the index written is whole');
+    assert.equal((await store.search('word3')).length, 1, 'fed to the full-text index as the logs were read');
+    assert.deepEqual(await store.search('word7'), []);
+  });
+
+  it('a stop half way leaves no index file: the next start rebuilds it whole', async () => {
+    const storage = new GatedStorage();
+    seed(storage, many(6));
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0 });
+    storage.gated = true;
+    const listing = store.list();
+    await storage.release(2);
+    await listing;
+    assert.equal(storage.index, undefined);
+    // The window closes here; a new one starts on the same files.
+    storage.gated = false;
+    const next = new ConversationStore(storage, { rebuildInlineUpTo: 0 });
+    await next.catchUpSearch();
+    assert.equal((await next.list()).length, 6);
+    assert.equal(replayIndexCount(storage.index), 6);
+    storage.open();
+  });
+
+  it('a torn last line of the index file loses only that line', async () => {
+    const storage = new MemoryConversationStorage();
+    seed(storage, many(3));
+    const store = new ConversationStore(storage);
+    await store.list();
+    storage.index = (storage.index ?? '') + '{"id":"c9","title":"cut sh';
+    assert.equal((await new ConversationStore(storage).list()).length, 3);
+  });
+});
+
+function replayIndexCount(text: string | undefined): number {
+  return (text ?? '').split('\n').filter(Boolean).length;
+}
