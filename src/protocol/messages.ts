@@ -112,10 +112,31 @@ export const MessageViewSchema = z.object({
 });
 export type MessageView = z.infer<typeof MessageViewSchema>;
 
+/** Longest summary text shown (and edited) in the summary card. */
+export const MAX_SUMMARY_VIEW = 100_000;
+
+/** The summary of earlier turns as its card shows it: what it replaced, what it cost, its text. */
+export const SummaryViewSchema = z.object({
+  text: z.string().min(1).max(MAX_SUMMARY_VIEW),
+  /** The last message it replaces: the card goes below it, above the turns still sent. */
+  throughId: z.string().regex(/^msg_[0-9a-f]{3}$/),
+  turns: z.number().int().nonnegative(),
+  /** The oldest of those turns its request could not hold. */
+  unread: z.number().int().nonnegative().optional(),
+  model: z.string().max(200),
+  /** The price shown before it was asked for (null: unknown); `credits`: what it cost, once known. */
+  cost: z.number().nonnegative().nullable(),
+  credits: z.number().nonnegative().optional(),
+  edited: z.boolean().optional(),
+});
+export type SummaryView = z.infer<typeof SummaryViewSchema>;
+
 export const ConversationViewSchema = z.object({
   id: z.string(),
   title: z.string(),
   messages: z.array(MessageViewSchema),
+  /** The summary requests send instead of the turns it replaced (those stay in the list). */
+  summary: SummaryViewSchema.optional(),
 });
 export type ConversationView = z.infer<typeof ConversationViewSchema>;
 
@@ -227,6 +248,9 @@ export const ContextMeterSchema = z.object({
   omittedTurns: z.number().int().nonnegative(),
   /** Earlier turns sent. */
   sentTurns: z.number().int().nonnegative(),
+  /** The summary of earlier turns sent in their place (its estimated tokens), and the turns it replaces. */
+  summary: tokens.optional(),
+  summarizedTurns: z.number().int().nonnegative().optional(),
   /** The first message still sent: the boundary line goes above it (below everything when absent). */
   boundaryId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional(),
   /** The message alone exceeds the budget (it will be refused). */
@@ -299,6 +323,17 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('find'), query: z.string().max(1000).optional() }),
   /** Bring a message into view and give it the keyboard ("Go to Question"); rendered first if it is not. */
   z.object({ type: z.literal('revealMessage'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
+  /**
+   * A summary of earlier turns being written (`running`: its turns, the message it goes below, the
+   * text so far), or done (`running` false).
+   */
+  z.object({
+    type: z.literal('summaryProgress'),
+    running: z.boolean(),
+    turns: z.number().int().nonnegative().optional(),
+    throughId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional(),
+    text: z.string().max(MAX_SUMMARY_VIEW).optional(),
+  }),
   /** The slash commands of the `/` menu (all of them, after any change); `notice`: why some are missing. */
   z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).max(MAX_PROMPTS), notice: z.string().max(MAX_NOTICE).optional() }),
 ]);
@@ -359,6 +394,14 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dismissOutOfCredits') }),
   /** "Send with fewer earlier messages" after the service said the input is too long (the text of the box, when any). */
   z.object({ type: z.literal('sendFewer'), text: text.min(1).optional() }),
+  /** Summarize the turns above the boundary line (the meter's button: its price was on it). */
+  z.object({ type: z.literal('summarize') }),
+  /** Stop the summary being written. */
+  z.object({ type: z.literal('summaryStop') }),
+  /** The user's own text for the summary card. */
+  z.object({ type: z.literal('summaryEdit'), text: z.string().min(1).max(MAX_SUMMARY_VIEW) }),
+  /** Remove the summary: requests send the turns it replaced again. */
+  z.object({ type: z.literal('summaryRemove') }),
   /** A slash command chosen in the `/` menu: the host asks for its inputs and puts its text in the box (`args`: what followed its name). */
   z.object({ type: z.literal('expandPrompt'), name: z.string().min(1).max(200), args: z.string().max(10_000).optional() }),
 ]);

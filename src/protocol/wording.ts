@@ -42,3 +42,16 @@ export function replyEndingText(ending: ReplyMeta['ending']): string | undefined
 export function thinkingSection(reasoning: string): string {
   return `> **${l10n.t('Thinking')}**\n>\n${reasoning.split('\n').map((l) => `> ${l}`).join('\n')}`;
 }
+
+/** The price of a summary before it is asked for: "Summarize the 42 turns above the line: 2 credits". */
+export function summarizeText(turns: number, cost: number | null | undefined): string {
+  const price = cost === null || cost === undefined || !Number.isFinite(cost) ? l10n.t('price unknown') : creditsText(cost);
+  return turns === 1
+    ? l10n.t('Summarize the turn above the line: {0}', price)
+    : l10n.t('Summarize the {0} turns above the line: {1}', formatNumber(turns), price);
+}
+
+/** What a summary replaced: "Summary of 42 turns". */
+export function summaryTitle(turns: number): string {
+  return turns === 1 ? l10n.t('Summary of 1 turn') : l10n.t('Summary of {0} turns', formatNumber(turns));
+}

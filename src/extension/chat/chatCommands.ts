@@ -1,4 +1,4 @@
-// The chat room's commands: open, focus, find, history, move, new chat and export.
+// The chat room's commands: open, focus, find, history, move, new chat, export and summarize.
 import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../core';
 import type { ChatPanelController } from './chatPanel';
@@ -19,6 +19,11 @@ export function registerChatCommands(chat: () => ChatPanelController, logger: Lo
     reg('aiChat.moveChatToPrimarySideBar', () => chat().surfaces.moveToLocation('sideBar')),
     reg('aiChat.newChat', () => chat().newChat()),
     reg('aiChat.exportChat', () => exportChat(chat())),
+    reg('aiChat.summarizeEarlierTurns', async () => {
+      await chat().ensureRestored();
+      await chat().show(true);
+      return chat().summaries.start(true);
+    }),
   ];
 }
 

@@ -9,6 +9,7 @@ import { ChatSurfaces } from './chatSurfaces';
 import { ChatController } from './common/controller';
 import { ContextMeterFeed } from './common/contextMeter';
 import { sendWithAttachments } from './common/sendWithAttachments';
+import { summaryRoom } from './summaryRoom';
 import { webviewRouter } from './webviewRouter';
 import { ContextAttachments } from '../editor/attachments';
 import { PromptFiles } from '../editor/promptFiles';
@@ -69,6 +70,8 @@ export class ChatPanelController implements vscode.Disposable {
   private readonly last: LastConversation;
   /** The context meter and boundary line (the next request against the model's budget). */
   private readonly meter: ContextMeterFeed;
+  /** Summaries of earlier turns (the meter's button, /summarize, the command). */
+  readonly summaries: ReturnType<typeof summaryRoom>;
   /** What the webview asks for, to the controller, the session or VS Code. */
   private readonly route: (message: WebviewMessage) => Promise<void>;
 
@@ -123,6 +126,7 @@ export class ChatPanelController implements vscode.Disposable {
       source: () => budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens).source,
       post: (m) => this.post(m),
     });
+    this.summaries = summaryRoom({ session: deps.session, turns: deps.turns, meter: this.meter, post: (m) => this.post(m), holdsKey: (t) => this.holdsKey(t) });
     this.surfaces = new ChatSurfaces({
       extensionUri: deps.context.extensionUri,
       logger: deps.logger,
@@ -141,6 +145,7 @@ export class ChatPanelController implements vscode.Disposable {
       surfaces: this.surfaces,
       attachments: this.attachments,
       meter: this.meter,
+      summaries: this.summaries,
       conversationMessage: () => this.controller.conversationMessage(this.last.notice),
       restoreCurrent: () => this.last.restore(),
       sendText: (text, model) => this.sendText(text, model),
@@ -152,6 +157,7 @@ export class ChatPanelController implements vscode.Disposable {
         selectedModel: () => deps.config.settings.model,
         insert: (text, model) => this.insertPrompt(text, model),
         newChat: () => this.session.newChat(),
+        summarize: () => this.summaries.start(true),
       }),
     });
     this.disposables.push(
@@ -171,6 +177,7 @@ export class ChatPanelController implements vscode.Disposable {
   onSessionEvent(event: SessionEvent): void {
     if (event.type === 'conversationChanged') this.last.conversationChanged();
     this.controller.onSessionEvent(event);
+    this.summaries.onSessionEvent(event);
     if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.meter.update();
     // A turn settled: refused for want of credits, the card shows it with the balance just refreshed.
     if (event.type === 'turnSettled') {

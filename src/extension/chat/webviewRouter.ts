@@ -14,6 +14,7 @@ import type { ChatSurfaces } from './chatSurfaces';
 import { runCodeAction, type CodeActionDeps } from './codeActions';
 import type { ContextMeterFeed } from './common/contextMeter';
 import type { ChatController } from './common/controller';
+import type { Summarizer } from './common/summarize';
 
 export const DRAFT_KEY = 'aiChat.draft';
 
@@ -50,6 +51,8 @@ export interface WebviewRouterDeps extends CodeActionDeps {
   surfaces: ChatSurfaces;
   attachments: ContextAttachments;
   meter: ContextMeterFeed;
+  /** Summaries of earlier turns. */
+  summaries: Summarizer;
   config: ConfigService;
   keys: ApiKeyStore;
   models: ModelService;
@@ -183,6 +186,16 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
       case 'removeContext':
         attachments.remove(msg.id);
         return;
+      case 'summarize':
+        // The meter's button showed the price.
+        await deps.summaries.start(false);
+        return;
+      case 'summaryStop':
+        return deps.summaries.stop();
+      case 'summaryEdit':
+        return deps.summaries.edit(msg.text);
+      case 'summaryRemove':
+        return deps.summaries.remove();
       case 'expandPrompt':
         await deps.prompts?.expand(msg.name, msg.args);
         return;

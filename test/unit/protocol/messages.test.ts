@@ -69,6 +69,13 @@ const validHost: unknown[] = [
   { type: 'find' },
   { type: 'find', query: 'useEffect' },
   { type: 'revealMessage', messageId: 'msg_00a' },
+  { type: 'summaryProgress', running: true, turns: 42, throughId: 'msg_053', text: 'So far' },
+  { type: 'summaryProgress', running: false },
+  {
+    type: 'conversation',
+    conversation: { ...conversation, summary: { text: 'The user wants zod.', throughId: 'msg_000', turns: 1, model: 'swift-chat', cost: 2, credits: 2, edited: true } },
+    status: { busy: false },
+  },
   { type: 'promptList', prompts: [{ name: 'review', description: 'Review it', source: '.github/prompts/review.prompt.md', argumentHint: 'focus', note: 'Not supported: tools' }, { name: 'bad', description: '', source: 'x', error: 'never closed' }], notice: 'Restricted Mode' },
 ];
 
@@ -78,6 +85,9 @@ const invalidHost: Array<[string, unknown]> = [
   ['no type', { settings }],
   ['unknown type', { type: 'evalScript', code: 'x' }],
   ['insertPrompt empty', { type: 'insertPrompt', text: '' }],
+  ['a summary placed at an id that is not one', { type: 'conversation', conversation: { ...conversation, summary: { text: 'x', throughId: '<b>', turns: 1, model: 'm', cost: 1 } }, status: { busy: false } }],
+  ['an empty summary', { type: 'conversation', conversation: { ...conversation, summary: { text: '', throughId: 'msg_000', turns: 1, model: 'm', cost: 1 } }, status: { busy: false } }],
+  ['summaryProgress without running', { type: 'summaryProgress', turns: 3 }],
   ['find with a query that is not text', { type: 'find', query: 3 }],
   ['revealMessage of an id that is not one', { type: 'revealMessage', messageId: '../x' }],
   ['promptList with a nameless prompt', { type: 'promptList', prompts: [{ name: '', description: '', source: 'x' }] }],
@@ -128,6 +138,10 @@ const validWebview: unknown[] = [
   { type: 'runCommand', command: 'setApiKey' },
   { type: 'runCommand', command: 'openSettings' },
   { type: 'draft', text: '' },
+  { type: 'summarize' },
+  { type: 'summaryStop' },
+  { type: 'summaryEdit', text: 'My own summary' },
+  { type: 'summaryRemove' },
   { type: 'draft', text: 'half a question' },
   { type: 'addContext' },
   { type: 'removeContext', id: 'ctx_3' },
@@ -144,6 +158,7 @@ const validWebview: unknown[] = [
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
+  ['summaryEdit with no text', { type: 'summaryEdit', text: '' }],
   ['fork without a message id', { type: 'fork' }],
   ['fork of a message id that is not one', { type: 'fork', messageId: '../../x' }],
   ['unknown type', { type: 'getApiKey' }],

@@ -25,12 +25,18 @@ export class ContextMeterFeed {
     if (post) this.update();
   }
 
-  /** The figures for the current draft, attachments, settings and conversation. */
-  message(): Extract<HostMessage, { type: 'contextMeter' }> {
+  /** The next message as it would be sent (the draft with its attachments), and how much of it is attachments. */
+  next(): { text: string; attachmentChars: number } {
     const attached = this.deps.attachments();
     const text = this.draft.replace(/\s+$/, '');
     const full = attached.length ? assembleMessage(text, attached) : text;
-    const selection = this.deps.session.previewContext(full, full.length - text.length);
+    return { text: full, attachmentChars: full.length - text.length };
+  }
+
+  /** The figures for the current draft, attachments, settings and conversation. */
+  message(): Extract<HostMessage, { type: 'contextMeter' }> {
+    const { text, attachmentChars } = this.next();
+    const selection = this.deps.session.previewContext(text, attachmentChars);
     return { type: 'contextMeter', meter: toContextMeter(selection, this.deps.source()) };
   }
 
