@@ -97,6 +97,9 @@ export function activate(context: vscode.ExtensionContext): void {
         turns,
         logger,
         openInChat: (question, answer, model) => lazy.chat.openKeptTurn(question, answer, model),
+        prompts: () => lazy.chat.prompts,
+        models: () => models.models,
+        selectedModel: () => config.settings.model,
       }),
       registerLmProvider({
         turns,

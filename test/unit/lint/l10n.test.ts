@@ -84,8 +84,8 @@ describe('localization', function () {
       const literals: string[] = [];
       const walk = (value: unknown, where: string, key: string): void => {
         if (typeof value === 'string') {
-          // A chat participant's name is the handle typed after "@", not text.
-          const handle = /chatParticipants\[\d+\]\.name$/.test(where);
+          // A chat participant's name is the handle typed after "@", and its commands' names after "/": not text.
+          const handle = /chatParticipants\[\d+\](\.commands\[\d+\])?\.name$/.test(where);
           if (visible.test(key) && !handle && !/^%[^%]+%$/.test(value)) literals.push(`${where}: ${value}`);
         } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${where}[${i}]`, key));
         else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${where}.${k}`, k);

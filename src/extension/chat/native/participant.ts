@@ -1,9 +1,15 @@
 // @aichat in VS Code's Chat view: a thin adapter between VS Code's Chat API and the one turn
 // pipeline (chat/turnService.ts): the Chat view's turns go in, the reply, its progress and its
 // refusals come out. Registered only where the host offers the Chat API.
+//
+// Slash commands: the built-ins are the participant's commands (package.json: /explain, /fix,
+// /tests), and every prompt of the chat's `/` list runs as `/prompt name words` (or `/name words`),
+// expanded by the chat's own expansion (editor/promptExpansion.ts) and sent through the pipeline.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, actionTitle, growingInterval, type NativeTurn } from '../../../core';
+import { TextCoalescer, actionCommand, actionTitle, creditsText, escapeMarkdown, growingInterval, type ModelLike, type NativeTurn } from '../../../core';
+import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/context/promptFiles';
 import type { ErrorView } from '../../../protocol';
+import { modelPriceLabel, preparePrompt, type PrepareDeps } from '../../editor/promptExpansion';
 import type { Logger } from '../../platform/log';
 import { signalOf, type TurnService } from '../turnService';
 
@@ -16,6 +22,13 @@ export interface ParticipantDeps {
   logger: Logger;
   /** Opens a question and its whole answer in AI Chat's own chat (a conversation of its own). */
   openInChat: (question: string, answer: string, model: string) => Promise<void>;
+  /** The chat's slash commands (built-ins, the user's own, prompt files); none: no slash commands. */
+  prompts?: () => PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; readonly ready: Promise<void> };
+  /** The service's models and the selected one (a prompt's `model` is matched against them). */
+  models?: () => readonly ModelLike[] | undefined;
+  selectedModel?: () => string;
+  /** Asks for a prompt's `${input:…}` (default: VS Code's input box). */
+  ask?: PrepareDeps['ask'];
 }
 
 /** The command of a reply's Open in AI Chat button (its argument: the id of a kept reply). */
@@ -86,7 +99,7 @@ function turnsOf(context: vscode.ChatContext): NativeTurn[] {
   const turns: NativeTurn[] = [];
   for (const turn of context.history) {
     if (turn.participant !== PARTICIPANT_ID) continue;
-    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', content: turn.prompt });
+    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', content: turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt });
     else if (turn instanceof vscode.ChatResponseTurn) {
       const text = turn.response
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
@@ -106,6 +119,66 @@ function showError(stream: vscode.ChatResponseStream, error: ErrorView): void {
   }
 }
 
+/** The prompts @aichat can run, as a list in the Chat view (`/prompt` alone). */
+function listPrompts(stream: vscode.ChatResponseStream, entries: readonly PromptEntry[]): void {
+  const lines = entries
+    .filter((e) => !e.action)
+    .map((e) => {
+      const what = e.error ? vscode.l10n.t('cannot be used: {0}', e.error) : e.description;
+      return `- \`/${e.name}\`${what ? ` — ${escapeMarkdown(what)}` : ''} *(${escapeMarkdown(promptSourceLabel(e))})*`;
+    });
+  stream.markdown(`${vscode.l10n.t('Run one with `@aichat /prompt name` and what it should work on, or `@aichat /name`:')}\n\n${lines.join('\n')}\n`);
+}
+
+/** What a slash command makes of an @aichat request: the text and model to send, or done (answered here). */
+async function slashCommand(
+  deps: ParticipantDeps,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+): Promise<{ prompt: string; model?: string } | 'done'> {
+  const slash = deps.prompts ? slashRequest(request.command, request.prompt) : undefined;
+  if (!slash || !deps.prompts) return { prompt: request.prompt };
+  const prompts = deps.prompts();
+  await prompts.ready;
+  if (!slash.name) {
+    listPrompts(stream, prompts.entries);
+    return 'done';
+  }
+  // A text that starts with `/` but names no command is a question like any other.
+  if (!request.command && !prompts.find(slash.name)) return { prompt: request.prompt };
+  const prepared = await preparePrompt(
+    {
+      prompts,
+      editor: () => vscode.window.activeTextEditor,
+      models: deps.models ?? (() => undefined),
+      selectedModel: deps.selectedModel ?? (() => ''),
+      ask: deps.ask ?? ((o) => vscode.window.showInputBox(o)),
+    },
+    slash.name,
+    slash.args,
+  );
+  switch (prepared.kind) {
+    case 'cancelled':
+      stream.markdown(vscode.l10n.t('Nothing was sent: a question of /{0} was cancelled.', slash.name));
+      return 'done';
+    case 'refused':
+      stream.markdown(escapeMarkdown(prepared.message));
+      return 'done';
+    case 'action':
+      stream.markdown(vscode.l10n.t('/{0} works in AI Chat\'s own chat.', prepared.entry.name));
+      stream.button({ command: 'aiChat.openChat', title: vscode.l10n.t('Open AI Chat') });
+      return 'done';
+    case 'text':
+      break;
+  }
+  const { entry, text, notes, model } = prepared;
+  // What it sends with, said before the reply: the model and its price, and anything left out.
+  const quote = deps.turns.quote(model.kind === 'use' ? model.model.valueId : undefined);
+  const price = model.kind === 'use' ? modelPriceLabel(model.model) : quote ? vscode.l10n.t('{0} · {1}', quote.name, quote.cost === null ? vscode.l10n.t('price unknown') : creditsText(quote.cost)) : '';
+  stream.markdown(`*${escapeMarkdown([`/${entry.name}`, price].filter((p) => p).join(' · '))}*${notes.length ? `\n\n${escapeMarkdown(notes.join(' '))}` : ''}\n\n`);
+  return { prompt: text, ...(model.kind === 'use' ? { model: model.model.valueId } : {}) };
+}
+
 /** Answers one @aichat request (the participant's handler): the Chat view's turns in, the reply out. */
 export async function answerRequest(
   deps: ParticipantDeps,
@@ -115,12 +188,14 @@ export async function answerRequest(
   token: vscode.CancellationToken,
   cut: CutReplies = new CutReplies(),
 ): Promise<vscode.ChatResult> {
+  const command = await slashCommand(deps, request, stream);
+  if (command === 'done') return {};
   const cancel = signalOf(token);
   // Text reaches the Chat view coalesced (never inside an open fence while it can wait), up to a size.
   const text = new TextCoalescer({ emit: (chunk) => stream.markdown(chunk), intervalMs: growingInterval, maxChars: NATIVE_MAX_CHARS });
   try {
     const ran = await deps.turns.run(
-      { surface: 'aichat', prompt: request.prompt, earlier: turnsOf(context) },
+      { surface: 'aichat', prompt: command.prompt, earlier: turnsOf(context), ...(command.model ? { model: command.model } : {}) },
       {
         text: (chunk) => text.push(chunk),
         // Progress (Thinking…, Searching…, a wait) has its own channel.

@@ -8,6 +8,8 @@ import { answerRequest, type ParticipantDeps } from '../../../../src/extension/c
 import { answerLmRequest } from '../../../../src/extension/chat/native/lmProvider';
 import { TurnService, type TurnServiceDeps } from '../../../../src/extension/chat/turnService';
 import { InstructionsService } from '../../../../src/extension/editor/instructions';
+import { PromptFiles } from '../../../../src/extension/editor/promptFiles';
+import type { ModelLike } from '../../../../src/core';
 import { memento, secretStorage, silent } from './fakes';
 
 const KEY = 'sk-participant-check-7f3a9c1e5b2d4068';
@@ -17,12 +19,17 @@ const KEY = 'sk-participant-check-7f3a9c1e5b2d4068';
  * the service's side stood in for: `client` answers (none: no client may be asked for), and
  * `onStart` is told when a turn's accounting starts (the first step of sending).
  */
-function pipeline(keys: ApiKeyStore, instructions: InstructionsService, opts: { systemPrompt?: string; client?: unknown; onStart?: () => void } = {}): TurnService {
+function pipeline(
+  keys: ApiKeyStore,
+  instructions: InstructionsService,
+  opts: { systemPrompt?: string; client?: unknown; onStart?: () => void; models?: ModelLike[] } = {},
+): TurnService {
+  const models = opts.models ?? [];
   return new TurnService({
     keys,
     instructions: () => instructions,
     config: { settings: { model: 'swift-chat', systemPrompt: opts.systemPrompt ?? '', contextMaxTokens: 8_000, temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9' } },
-    models: { models: [], costOf: () => 1 },
+    models: { models, costOf: (id: string) => models.find((m) => m.valueId === id)?.costInCreditPerUse ?? 1 },
     balance: { state: {} },
     accounting: {
       start: () => {
@@ -217,5 +224,135 @@ describe('The language model provider through the turn pipeline: refusals are pl
     assert.equal(r.sent, false);
     assert.match(r.error?.message ?? '', /holds your AI Chat API key \(in its text or an attached file\)\. Take the key out, then send again: nothing was sent or saved\./);
     assert.ok(!(r.error?.message ?? '').includes(KEY));
+  });
+});
+
+describe('@aichat slash commands: the chat\'s commands and prompt files, expanded as the panel expands them', function () {
+  this.timeout(60_000);
+  const MODELS: ModelLike[] = [
+    { valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true },
+    { valueId: 'deep-think', name: 'Deep Think', type: 'text', costInCreditPerUse: 3, isActive: true },
+  ];
+  const root = () => {
+    const f = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(f, 'the test window has a workspace folder');
+    return f.uri;
+  };
+  const uri = (...parts: string[]) => vscode.Uri.joinPath(root(), ...parts);
+  const write = (path: string, text: string) => vscode.workspace.fs.writeFile(uri(...path.split('/')), new TextEncoder().encode(text));
+  const files = ['.github/prompts/aichat-review.prompt.md', '.github/prompts/aichat-other.prompt.md', '.claude/commands/aichat-issue.md', 'aichat-target.ts'];
+  let prompts: PromptFiles;
+  let editor: vscode.TextEditor;
+
+  before(async () => {
+    await write('.github/prompts/aichat-review.prompt.md', '---\ndescription: Review for the team\nmodel: deep-think\ntools: [codebase]\n---\nReview ${file} for ${input:focus}:\n\n${selection}\n');
+    await write('.github/prompts/aichat-other.prompt.md', '---\nmodel: gpt-unknown\n---\nCheck ${selection}\n');
+    await write('.claude/commands/aichat-issue.md', 'Fix issue #$ARGUMENTS.\n');
+    await write('aichat-target.ts', 'export const total = 40 + 2;\n');
+    editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri('aichat-target.ts')));
+    editor.selection = new vscode.Selection(0, 0, 0, 29);
+    prompts = new PromptFiles(silent);
+    await prompts.ready;
+  });
+
+  after(async () => {
+    prompts?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const f of files) await vscode.workspace.fs.delete(uri(...f.split('/'))).then(undefined, () => undefined);
+  });
+
+  /** One @aichat request through the pipeline: what the Chat view showed, and the request sent (if any). */
+  async function ask(request: { prompt: string; command?: string }, answers: string[] = []): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[] }> {
+    const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
+    const instructions = new InstructionsService(memento(), silent);
+    let sent: { model: string; last: string } | undefined;
+    const client = {
+      chat: () => Promise.reject(new Error('not used')),
+      chatStream: async (req: { model: string; messages: { role: string; content: string }[] }) => {
+        sent = { model: req.model, last: req.messages[req.messages.length - 1]?.content ?? '' };
+        return {
+          abort() {},
+          async *[Symbol.asyncIterator]() {
+            yield { event: 'f', messageId: 'm' };
+            yield { event: '0', data: 'Done.' };
+            yield { event: 'e', finishReason: 'stop', isContinued: false };
+            yield { event: 'd', finishReason: 'stop' };
+          },
+        };
+      },
+    };
+    const turns = pipeline(keys, instructions, { client, models: MODELS });
+    const shown: string[] = [];
+    const buttons: vscode.Command[] = [];
+    const asked: vscode.InputBoxOptions[] = [];
+    const stream = { markdown: (t: string) => void shown.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    const deps: ParticipantDeps = {
+      extensionUri: vscode.Uri.file('/'),
+      turns,
+      logger: silent,
+      openInChat: async () => undefined,
+      prompts: () => prompts,
+      models: () => MODELS,
+      selectedModel: () => 'swift-chat',
+      ask: async (o) => (asked.push(o), answers.shift()),
+    };
+    try {
+      await answerRequest(deps, { prompt: request.prompt, command: request.command, references: [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    } finally {
+      instructions.dispose();
+      keys.dispose();
+    }
+    return { shown: shown.join(''), buttons, ...(sent ? { sent } : {}), asked };
+  }
+
+  it('/explain (a command of the participant): the built-in with the editor\'s selection and file, the words after it too', async () => {
+    const r = await ask({ command: 'explain', prompt: 'why 42?' });
+    assert.ok(r.sent, 'the request was sent');
+    assert.equal(r.sent.model, 'swift-chat');
+    assert.equal(r.sent.last, 'Explain this code from aichat-target.ts:\n\n```\nexport const total = 40 + 2;\n```\n\nwhy 42?');
+    assert.match(r.shown, /\/explain · Swift Chat · 1 credit/);
+  });
+
+  it('/prompt name: the prompt file expanded (its input asked), sent to the model it names at that model\'s price; what is not supported is named', async () => {
+    const r = await ask({ command: 'prompt', prompt: 'aichat-review' }, ['naming']);
+    assert.equal(r.asked[0]?.title, '/aichat-review');
+    assert.ok(r.sent, 'the request was sent');
+    assert.equal(r.sent.model, 'deep-think', 'the model the prompt names');
+    assert.equal(r.sent.last, 'Review aichat-target.ts for naming:\n\nexport const total = 40 + 2;');
+    assert.match(r.shown, /\/aichat\\-review · Deep Think · 3 credits/);
+    assert.match(r.shown, /Not supported, left out: tools\\\./);
+    assert.match(r.shown, /Done\./);
+  });
+
+  it('/name typed without /prompt runs the same prompt; words after it answer $ARGUMENTS', async () => {
+    const r = await ask({ prompt: '/aichat-issue 42' });
+    assert.equal(r.asked.length, 0);
+    assert.equal(r.sent?.last, 'Fix issue #42.');
+  });
+
+  it('a model that cannot be used: the selected model answers and the Chat view says so', async () => {
+    const r = await ask({ command: 'prompt', prompt: 'aichat-other' });
+    assert.equal(r.sent?.model, 'swift-chat');
+    assert.match(r.shown, /names the model gpt\\-unknown, which is not among the models available now: the selected model answers/);
+  });
+
+  it('/prompt alone lists the prompts with their source; an unknown one says so; nothing is sent', async () => {
+    const list = await ask({ command: 'prompt', prompt: '' });
+    assert.equal(list.sent, undefined);
+    assert.match(list.shown, /`\/aichat-review` — Review for the team \*\(\\\.github\/prompts\/aichat\\-review\\\.prompt\\\.md\)\*/);
+    assert.match(list.shown, /`\/explain`/);
+    assert.doesNotMatch(list.shown, /`\/new`/, 'an action of the chat is not offered here');
+    const unknown = await ask({ command: 'prompt', prompt: 'no-such-prompt' });
+    assert.equal(unknown.sent, undefined);
+    assert.match(unknown.shown, /There is no prompt \/no\\-such\\-prompt\\\./);
+    // A question that starts with a path is a question.
+    const plain = await ask({ prompt: '/etc/hosts: what is it?' });
+    assert.equal(plain.sent?.last, '/etc/hosts: what is it?');
+  });
+
+  it('a cancelled question sends nothing', async () => {
+    const r = await ask({ command: 'prompt', prompt: 'aichat-review' }, []);
+    assert.equal(r.sent, undefined);
+    assert.match(r.shown, /Nothing was sent/);
   });
 });
