@@ -17,6 +17,7 @@ import { registerProblemHelp } from './editor/problemHelp';
 import { registerInlineEdit } from './editor/inlineEdit';
 import { ConfigService } from './platform/config';
 import { FileConversationStorage } from './platform/conversationFiles';
+import { upgradeHistoryInBackground } from './chat/historyUpgrade';
 import { ApplyToFile } from './editor/applyToFile';
 import { InstructionsService } from './editor/instructions';
 import { registerParticipant } from './chat/native/participant';
@@ -188,6 +189,8 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
   // A save that fails is said once, with Retry; every conversation not yet written stays in memory
   // meanwhile, and Retry writes them all (not only the one on screen).
   context.subscriptions.push(watchSaving(store, () => store.saveAll(), logger), chat);
+  // Conversations saved by 0.1.0 come into History in the background, with a notification.
+  void upgradeHistoryInBackground(store, logger);
   return { chat, store };
 }
 

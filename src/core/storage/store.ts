@@ -309,6 +309,11 @@ export class ConversationStore {
     });
   }
 
+  /** True while the history index is rebuilt: list() gives what is read so far. */
+  get listingPartial(): boolean {
+    return this.rebuilding !== undefined;
+  }
+
   /** How many conversations of an earlier version are still to be brought in (0 when none, or unknown). */
   async pendingUpgrade(): Promise<number> {
     return (await this.storage.pendingUpgrade?.().catch(() => 0)) ?? 0;

@@ -52,6 +52,8 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** While the full-text index is built: searched as far as it goes, and said so. */
   let indexing = deps.store.searchProgress;
+  /** The history index is being rebuilt: the listing is what was read so far. */
+  let partial = false;
 
   const progressText = () =>
     indexing.total ? vscode.l10n.t('Indexing… {0} of {1}', indexing.done, indexing.total) : vscode.l10n.t('Loading the search index…');
@@ -65,12 +67,17 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     const query = qp.value.trim();
     const current = deps.currentId();
     if (!query) {
-      qp.items = [
+      // The list grows while the history index is rebuilt: the item the user is on stays so.
+      const active = qp.activeItems[0]?.id;
+      const items = [
         newChatItem,
         ...(all.length ? [{ label: vscode.l10n.t('Saved conversations'), kind: vscode.QuickPickItemKind.Separator } as Item] : []),
         ...all.map((c) => toItem(c, current)),
       ];
-      if (!all.length) qp.placeholder = vscode.l10n.t('No saved conversations yet');
+      qp.items = items;
+      const keep = active && items.find((i) => i.id === active);
+      if (keep) qp.activeItems = [keep];
+      if (!all.length) qp.placeholder = partial ? progressText() : vscode.l10n.t('No saved conversations yet');
       return;
     }
     const lower = query.toLowerCase();
@@ -103,6 +110,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   };
   const reload = async () => {
     all = await deps.store.list();
+    partial = deps.store.listingPartial;
     await render();
   };
   const schedule = () => {
@@ -125,9 +133,10 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       lastProgressTitle = now;
       showProgress();
     }
-    if (qp.value.trim() && (!p.building || now - lastProgressRender > 500)) {
+    if ((qp.value.trim() || partial) && (!p.building || now - lastProgressRender > 500)) {
       lastProgressRender = now;
-      schedule();
+      if (qp.value.trim()) schedule();
+      else void reload().catch((err) => deps.logger.warn('History could not be read', { message: String(err) }));
     }
   });
   qp.onDidChangeValue(schedule);
