@@ -33,6 +33,7 @@ import { renderQueue } from './queue';
 import { renderOutOfCredits } from './creditsCard';
 import { installDropTarget } from './drop';
 import { createContextMeter } from './render/contextMeter';
+import { createSummaryCard } from './summaryCard';
 import { createFindBar, type FindBar } from './find';
 import { messageLabel } from './a11y';
 import { installKeyboard } from './keyboard';
@@ -137,7 +138,9 @@ class ChatApp {
   private readonly chips = el('div', { class: 'context-chips', role: 'list', 'aria-label': l10n.t('Attached to the next message'), hidden: true });
   private readonly follower;
   /** The context meter near Send and the boundary line above the oldest turn still sent. */
-  private readonly contextMeter = createContextMeter();
+  private readonly contextMeter = createContextMeter(() => this.post({ type: 'summarize' }));
+  /** The summary of earlier turns sent in their place, below the last turn it replaced. */
+  private readonly summaryCard = createSummaryCard((m) => this.post(m));
   /** Gives back the body of rendered messages far from view, and renders it again when near. */
   private readonly turnWindow: TurnWindow;
   /** The message last brought into view by find, Go to Question or the keyboard: it keeps its body. */
@@ -427,6 +430,11 @@ class ChatApp {
         this.contextMeter.update(msg.meter);
         this.placeBoundary();
         return;
+      case 'summaryProgress':
+        this.summaryCard.progress(msg);
+        this.contextMeter.setSummarizing(msg.running);
+        this.placeBoundary();
+        return;
       case 'restoreInput':
         this.restoreInput(msg.text);
         return;
@@ -475,6 +483,7 @@ class ChatApp {
     this.renderInstructions(settings.instructions);
     renderOutOfCredits(this.creditsCard, settings.outOfCredits, (m) => this.post(m));
     this.renderNotice();
+    this.contextMeter.setPrice(settings.selectedModelCost);
     this.costLine.textContent = this.promptModel ? l10n.t('Next message: {0}', this.promptModel.label) : nextMessageText(settings.selectedModelCost);
   }
 
@@ -507,6 +516,7 @@ class ChatApp {
     this.entries.clear();
     this.turnWindow.reset();
     this.list = conv.messages;
+    this.summaryCard.update(conv.summary);
     this.showWindow(Math.max(0, this.list.length - WINDOW_PAGE), this.list.length, false);
     if (notice) {
       this.conversationNotice.textContent = notice;
@@ -640,6 +650,7 @@ class ChatApp {
   }
 
   private placeBoundary(): void {
+    this.summaryCard.place(this.messages, this.olderSentinel, (id) => this.entries.get(id)?.article, (id) => { const i = this.indexOf(id); return i >= 0 && i < this.firstRendered; });
     this.contextMeter.place(this.messages, (id) => this.entries.get(id)?.article);
   }
 

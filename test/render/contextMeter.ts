@@ -57,14 +57,15 @@ function textOf(initial: HostMessage[], id: string): string {
 const look = (page: Page) =>
   page.evaluate(() => {
     const line = document.querySelector<HTMLElement>('.context-boundary');
+    const lineText = document.querySelector<HTMLElement>('.context-boundary-text');
     const meter = document.querySelector<HTMLElement>('.context-meter');
     const lineShown = !!line && !line.hidden && line.isConnected && line.getBoundingClientRect().height > 0;
     const next = line?.nextElementSibling;
     const prev = line?.previousElementSibling;
     return {
       lineShown,
-      lineText: line?.textContent ?? '',
-      lineRole: line?.getAttribute('role') ?? '',
+      lineText: lineText?.textContent ?? '',
+      lineRole: lineText?.getAttribute('role') ?? '',
       // The messages either side, by id (a message far from view holds no rendered body, see turnWindow.ts).
       below: next?.matches('article.message') ? ((next as HTMLElement).dataset.id ?? '') : '',
       above: prev?.matches('article.message') ? ((prev as HTMLElement).dataset.id ?? '') : '',

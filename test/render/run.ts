@@ -16,6 +16,7 @@ import { streamPartChecks } from './streamParts';
 import { noticeChecks } from './notices';
 import { windowingChecks } from './windowing';
 import { contextMeterChecks } from './contextMeter';
+import { summaryCardChecks } from './summaryCard';
 import { surfaceChecks } from './surfaces';
 import { findChecks } from './find';
 import { screenReaderChecks } from './screenReader';
@@ -401,6 +402,7 @@ async function main(): Promise<number> {
     await windowingChecks(browser, record);
     await cardChecks(browser, record);
     await contextMeterChecks(browser, record);
+    await summaryCardChecks(browser, record);
     await noticeChecks(browser, record);
     await surfaceChecks(browser, record);
     await streamPartChecks(browser, record);

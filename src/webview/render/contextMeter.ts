@@ -1,15 +1,15 @@
 // The context meter near the message box and the boundary line in the transcript: what the next
 // request holds against the model's budget (estimated tokens), and which earlier turns are no
-// longer sent. Both are hidden while everything fits. Text only (textContent), nothing from the
-// model is rendered here.
+// longer sent, with a button that summarizes them at the selected model's price. Both are hidden
+// while everything fits. Text only (textContent), nothing from the model is rendered here.
 import * as l10n from '@vscode/l10n';
-import { formatNumber } from '../../protocol/wording';
+import { formatNumber, summarizeText } from '../../protocol/wording';
 import type { ContextMeter } from '../../protocol';
 import { el } from '../dom';
 
 /** Whether the meter and the line are shown: only when something is left out or the message is too long. */
 export function meterShown(meter: ContextMeter | undefined): meter is ContextMeter {
-  return !!meter && (meter.omittedTurns > 0 || meter.tooLong);
+  return !!meter && (meter.omittedTurns > 0 || meter.tooLong || !!meter.summary);
 }
 
 /** "Earlier messages are not sent to the model: 42 turns". */
@@ -35,6 +35,7 @@ export function meterTooltip(meter: ContextMeter): string {
     l10n.t('Instructions: {0}', formatNumber(meter.instructions)),
     l10n.t('Attachments: {0}', formatNumber(meter.attachments)),
     l10n.t('History: {0} ({1} earlier turns sent, {2} not sent)', formatNumber(meter.history), formatNumber(meter.sentTurns), formatNumber(meter.omittedTurns)),
+    meter.summary ? l10n.t('Summary: {0} (in place of {1} earlier turns)', formatNumber(meter.summary), formatNumber(meter.summarizedTurns ?? 0)) : '',
     l10n.t('Message: {0}', formatNumber(meter.message)),
     source,
     !meter.tooLong
@@ -54,6 +55,9 @@ export interface ContextMeterView {
   /** The boundary line, placed in the transcript by `place`. */
   readonly line: HTMLElement;
   update(meter: ContextMeter | undefined): void;
+  /** The selected model's price (the Summarize button says it); `busy`: a summary is being written. */
+  setPrice(cost: number | null | undefined): void;
+  setSummarizing(busy: boolean): void;
   /**
    * Puts the line above the article of the oldest message still sent (`articleOf` finds it when it
    * is rendered), or below the last message when no earlier turn is sent.
@@ -61,7 +65,8 @@ export interface ContextMeterView {
   place(messages: HTMLElement, articleOf: (id: string) => HTMLElement | undefined): void;
 }
 
-export function createContextMeter(): ContextMeterView {
+/** `onSummarize`: the boundary line's button (none: no button). */
+export function createContextMeter(onSummarize?: () => void): ContextMeterView {
   const fill = el('span', { class: 'context-meter-fill' });
   const label = el('span', { class: 'context-meter-text' });
   const element = el(
@@ -70,8 +75,20 @@ export function createContextMeter(): ContextMeterView {
     el('span', { class: 'context-meter-bar', 'aria-hidden': 'true' }, fill),
     label,
   );
-  const line = el('div', { class: 'context-boundary', role: 'separator', hidden: true });
+  const lineText = el('span', { class: 'context-boundary-text', role: 'separator' });
+  const summarize = el('button', { type: 'button', class: 'context-summarize', hidden: true });
+  if (onSummarize) summarize.addEventListener('click', () => onSummarize());
+  const line = el('div', { class: 'context-boundary', hidden: true }, lineText, summarize);
   let current: ContextMeter | undefined;
+  let price: number | null | undefined;
+  let summarizing = false;
+  const relabel = () => {
+    const turns = current?.omittedTurns ?? 0;
+    summarize.hidden = !onSummarize || turns === 0;
+    summarize.textContent = summarizeText(turns, price);
+    summarize.disabled = summarizing;
+    summarize.title = l10n.t('One request at the selected model’s price. The turns stay in the conversation; the summary is sent in their place until you remove it.');
+  };
   return {
     element,
     line,
@@ -93,8 +110,17 @@ export function createContextMeter(): ContextMeterView {
       element.setAttribute('aria-valuetext', label.textContent);
       element.setAttribute('aria-description', tip);
       fill.style.width = `${Math.min(100, Math.round((meter.total / Math.max(1, meter.budget)) * 100))}%`;
-      line.textContent = boundaryText(meter.omittedTurns);
-      line.title = l10n.t('Only the turns below this line go with the next message. Fork a message to start a new conversation from it.');
+      lineText.textContent = boundaryText(meter.omittedTurns);
+      lineText.title = l10n.t('Only the turns below this line go with the next message. Summarize the turns above it, or Fork a message to start a new conversation from it.');
+      relabel();
+    },
+    setPrice(cost) {
+      price = cost;
+      relabel();
+    },
+    setSummarizing(busy) {
+      summarizing = busy;
+      relabel();
     },
     place(messages, articleOf) {
       if (!meterShown(current) || current.omittedTurns === 0) {
