@@ -33,6 +33,8 @@ export interface ConversationStoragePort {
    * (optional). Each is brought in when first read; the history index is then rebuilt.
    */
   pendingUpgrade?(): Promise<number>;
+  /** Brings in every conversation of an earlier version not brought in yet (optional). */
+  upgrade?(progress?: (done: number, total: number) => void): Promise<void>;
   readLog(id: string): Promise<string | undefined>;
   /** Size of the log now (bytes for files), undefined when there is none. */
   logSize(id: string): Promise<number | undefined>;
@@ -140,6 +142,7 @@ export class ConversationStore {
   private progress: SearchProgress = { done: 0, total: 0, building: false };
   /** The history index being rebuilt from the logs (no index file: first start after an upgrade, or after a crash). */
   private rebuilding: Promise<void> | undefined;
+  private startingRebuild: Promise<Map<string, ConversationSummary>> | undefined;
   private readonly progressListeners = new Set<(p: SearchProgress) => void>();
 
   constructor(
@@ -215,6 +218,12 @@ export class ConversationStore {
     }
     // No index (first start after an upgrade, or after a crash): rebuilt from the logs, newest
     // first; many of them in the background, History listing what is read so far meanwhile.
+    // Callers that find no index meanwhile join the one start.
+    this.startingRebuild ??= this.startRebuild().finally(() => (this.startingRebuild = undefined));
+    return this.startingRebuild;
+  }
+
+  private async startRebuild(): Promise<Map<string, ConversationSummary>> {
     const ids = await this.storage.listLogs();
     if (this.rebuilding && this.index) return this.index.entries;
     const index = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>() };
@@ -312,6 +321,11 @@ export class ConversationStore {
   /** True while the history index is rebuilt: list() gives what is read so far. */
   get listingPartial(): boolean {
     return this.rebuilding !== undefined;
+  }
+
+  /** Brings in the conversations of an earlier version that are left (after the indexes are built from them). */
+  async finishUpgrade(progress?: (done: number, total: number) => void): Promise<void> {
+    await this.storage.upgrade?.(progress);
   }
 
   /** How many conversations of an earlier version are still to be brought in (0 when none, or unknown). */

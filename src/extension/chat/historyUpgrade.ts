@@ -28,8 +28,15 @@ export async function upgradeHistoryInBackground(store: ConversationStore, logge
         shown = percent;
       });
       try {
-        // The history index, then the full-text index, from the same reading of each conversation.
+        // The history index, then the full-text index, from the same reading of each conversation;
+        // then each file is written in the new form (History is whole and searchable meanwhile).
         await store.catchUpSearch();
+        await store.finishUpgrade((done, total) => {
+          const now = Date.now();
+          if (now - last < REPORT_MS && done < total) return;
+          last = now;
+          progress.report({ message: vscode.l10n.t('Saving in the new form: {0} of {1}', done, total) });
+        });
         logger.info('Conversations saved by 0.1.0 are in History', { ms: Date.now() - started });
       } catch (err) {
         logger.warn('Conversations saved by 0.1.0 could not all be brought in', { message: String(err) });

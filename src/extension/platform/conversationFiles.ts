@@ -145,7 +145,13 @@ export class FileConversationStorage implements ConversationStoragePort {
     return this.legacy.count;
   }
 
-  /** Reads and writes of a conversation that 0.1.0 saved bring it in first. */
+  /** Brings in every 0.1.0 conversation not brought in yet. */
+  async upgrade(progress?: (done: number, total: number) => void): Promise<void> {
+    await this.ensureDir();
+    await this.legacy.bringInAll(progress);
+  }
+
+  /** Writes to a conversation that 0.1.0 saved (and its size) bring it in first. */
   private async settle(id: string): Promise<void> {
     await this.ensureDir();
     if (this.legacy.has(id)) await this.legacy.bringIn(id);
@@ -174,7 +180,8 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async readLog(id: string): Promise<string | undefined> {
     if (!isSafeConversationId(id)) return undefined;
-    await this.settle(id);
+    await this.ensureDir();
+    if (this.legacy.has(id)) return this.legacy.read(id);
     return readText(this.logFile(id));
   }
 
@@ -189,12 +196,12 @@ export class FileConversationStorage implements ConversationStoragePort {
   }
 
   async appendLog(id: string, text: string): Promise<number> {
-    await this.ensureDir();
+    await this.settle(id);
     return appendDurably(this.logFile(id), text);
   }
 
   async rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean> {
-    await this.ensureDir();
+    await this.settle(id);
     if (expectedSize !== undefined && (await this.logSize(id)) !== expectedSize) return false;
     await writeDurably(this.logFile(id), text);
     return true;

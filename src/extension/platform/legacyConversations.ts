@@ -1,11 +1,11 @@
-// Conversations saved by 0.1.0: one JSON file each, conversations/<id>.json. Each becomes a log
-// when it is first read (the current conversation as the chat opens it; the others as the history
-// index is rebuilt in the background after the upgrade); the file then moves into
-// conversations/0.1.0/ (kept until the conversation is deleted). A file that does not parse stays
+// Conversations saved by 0.1.0: one JSON file each, conversations/<id>.json. The history index is
+// rebuilt reading them as they are (nothing written); each becomes a log when it is opened or
+// written to (the current conversation first), or when all the rest are brought in after the
+// index is built; the file then moves into conversations/0.1.0/ (kept until the conversation is deleted). A file that does not parse stays
 // where it is, and an empty conversations/0.1.0/<id>.json.unreadable marks it as tried.
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeLog, parseConversation } from '../../core';
+import { encodeLog, parseConversation, type Conversation } from '../../core';
 import { isSafeConversationId } from './links';
 
 export const LEGACY_DIR = '0.1.0';
@@ -53,6 +53,19 @@ export class LegacyConversations {
     return join(this.dir, id + '.json');
   }
 
+  /**
+   * The log a 0.1.0 file stands for, made in memory (reading many of them for the history index
+   * writes nothing); undefined when it is gone or does not parse.
+   */
+  async read(id: string): Promise<string | undefined> {
+    const conv = await this.parse(id);
+    if (typeof conv === 'string') {
+      if (conv === 'unreadable') await this.bringIn(id);
+      return undefined;
+    }
+    return encodeLog(conv, conv.messages.map((_, i) => `v1.${i}`));
+  }
+
   /** Brings one conversation in now, if it is still to be (once, whoever asks). */
   bringIn(id: string): Promise<void> {
     if (!this.pending.has(id)) return Promise.resolve();
@@ -64,24 +77,45 @@ export class LegacyConversations {
     return p;
   }
 
-  private async convert(id: string): Promise<void> {
+  /** Brings every remaining one in, two at a time; `progress` after each. */
+  async bringInAll(progress?: (done: number, total: number) => void): Promise<void> {
+    const ids = [...this.pending];
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        await this.bringIn(ids[next++]);
+        progress?.(++done, ids.length);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+  }
+
+  private async parse(id: string): Promise<Conversation | 'gone' | 'unreadable'> {
     let text: string;
     try {
       text = await readFile(this.file(id), 'utf8');
     } catch {
       // Brought in by another window meanwhile (or gone).
+      return 'gone';
+    }
+    try {
+      // A file that fails the schema is repaired as far as it can be read (the id from its name).
+      const conv = parseConversation(JSON.parse(text), id);
+      return conv && isSafeConversationId(conv.id) ? conv : 'unreadable';
+    } catch {
+      return 'unreadable';
+    }
+  }
+
+  private async convert(id: string): Promise<void> {
+    const conv = await this.parse(id);
+    if (conv === 'gone') {
       this.pending.delete(id);
       return;
     }
-    let conv;
-    try {
-      // A file that fails the schema is repaired as far as it can be read (the id from its name).
-      conv = parseConversation(JSON.parse(text), id);
-    } catch {
-      conv = undefined;
-    }
     await mkdir(join(this.dir, LEGACY_DIR), { recursive: true });
-    if (!conv || !isSafeConversationId(conv.id)) {
+    if (conv === 'unreadable') {
       await writeFile(join(this.dir, LEGACY_DIR, id + '.json' + UNREADABLE), '');
       this.pending.delete(id);
       return;

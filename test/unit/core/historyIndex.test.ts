@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, type Conversation, type SearchProgress } from '../../../src/core';
+import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
 
 function conversation(id: string, minute: number, texts: string[]): Conversation {
@@ -421,3 +425,46 @@ describe('history index: rebuilt in the background when missing', () => {
 function replayIndexCount(text: string | undefined): number {
   return (text ?? '').split('\n').filter(Boolean).length;
 }
+
+describe('upgrade from 0.1.0 files, in the background', () => {
+  let dir: string;
+  beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'ai-chat-upgrade-'))));
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  async function legacy(convs: Conversation[], current?: string): Promise<string> {
+    const folder = join(dir, 'conversations');
+    await mkdir(folder, { recursive: true });
+    for (const c of convs) await writeFile(join(folder, `${c.id}.json`), JSON.stringify(c));
+    if (current) await writeFile(join(folder, 'current-conversation'), current);
+    return folder;
+  }
+
+  it('the current conversation opens at once, History lists and finds every one before a file is written, then all are brought in', async () => {
+    const convs = Array.from({ length: 12 }, (_, i) => conversation(`old-${i}`, i, [`how do I do thing ${i}17?`, `like so ${i}`]));
+    const folder = await legacy(convs, 'old-3');
+    await writeFile(join(folder, 'bad.json'), '{"version":1,"id":"bad","tit');
+    const store = new ConversationStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
+    assert.equal(await store.pendingUpgrade(), 13);
+    const opened = await store.open((await store.rememberedCurrentId()) ?? '');
+    assert.equal(opened?.messages[0].content, 'how do I do thing 317?');
+    assert.ok((await readdir(folder)).includes('old-3.jsonl'), 'the current one is brought in first');
+    await store.catchUpSearch();
+    assert.equal((await store.list()).length, 12);
+    assert.deepEqual((await store.search('thing 917')).map((h) => h.id), ['old-9']);
+    assert.deepEqual((await readdir(folder)).filter((n) => n.endsWith('.jsonl') && !n.startsWith('_')), ['old-3.jsonl'], 'reading them for the indexes wrote no log');
+    await store.remove('old-5');
+    const told: number[] = [];
+    await store.finishUpgrade((done) => told.push(done));
+    assert.equal(told.at(-1), 10, 'ten left (the file that does not parse was marked when it was read)');
+    const names = await readdir(folder);
+    assert.equal(names.filter((n) => n.endsWith('.jsonl') && !n.startsWith('_')).length, 11);
+    assert.deepEqual(names.filter((n) => n.endsWith('.json')), ['bad.json'], 'one that does not parse stays where it is');
+    assert.equal((await readdir(join(folder, '0.1.0'))).filter((n) => n.startsWith('old-5')).length, 0, 'deleted before it was brought in: gone for good');
+    await store.flush();
+    // The next start: nothing left to bring in (the bad file is marked), and the index is kept.
+    const next = new ConversationStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
+    assert.equal(await next.pendingUpgrade(), 0);
+    assert.equal((await next.list()).length, 11);
+    assert.equal(next.listingPartial, false);
+  });
+});

@@ -140,6 +140,7 @@ describe('conversation files', () => {
     await writeFile(join(conversations, 'legacy-chat.json'), JSON.stringify(old));
     const store = newStore();
     assert.equal((await store.list())[0]?.id, 'legacy-chat');
+    await store.finishUpgrade(); // listed from the 0.1.0 file; brought in after the indexes
     assert.deepEqual(await readdir(join(conversations, '0.1.0')), ['legacy-chat.json']);
     await store.remove('legacy-chat');
     assert.deepEqual(await readdir(join(conversations, '0.1.0')), []);
