@@ -87,10 +87,15 @@ function repeatedAfter(code: readonly string[], after: readonly string[]): numbe
   return 0;
 }
 
-/** A repeat long enough to be the context sent, not a line that happens to look the same. */
-export function substantial(lines: readonly string[], all: number): boolean {
+/**
+ * A repeat long enough to be the context sent, not a line that happens to look the same: two lines
+ * that say something, or every non-blank line of `context` (the document's lines before or after
+ * the region; a blank last line, the document's final line end, need not be repeated).
+ */
+export function substantial(lines: readonly string[], context: readonly string[]): boolean {
   const meaningful = lines.filter((l) => l.trim() !== '' && !/^[\s{}()[\];,]*$/.test(l)).length;
-  return (lines.length === all && meaningful >= 1) || meaningful >= 2;
+  const said = (all: readonly string[]) => all.filter((l) => l.trim() !== '').length;
+  return (said(lines) >= said(context) && meaningful >= 1) || meaningful >= 2;
 }
 
 /** The leading whitespace shared by every non-blank line. */
@@ -132,8 +137,8 @@ export function extractReplacement(reply: string, region: EditRegion): Extracted
   // A reply that repeats the file (or the window of it that was sent) around the new code.
   const p = repeatedBefore(lines, region.before);
   const q = repeatedAfter(lines.slice(p), region.after);
-  const dropBefore = p > 0 && substantial(lines.slice(0, p), region.before.length);
-  const dropAfter = q > 0 && substantial(lines.slice(lines.length - q), region.after.length);
+  const dropBefore = p > 0 && substantial(lines.slice(0, p), region.before);
+  const dropAfter = q > 0 && substantial(lines.slice(lines.length - q), region.after);
   if (dropBefore || dropAfter) {
     lines = lines.slice(dropBefore ? p : 0, dropAfter ? lines.length - q : lines.length);
     from = 'wholeFile';

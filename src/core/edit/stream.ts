@@ -162,7 +162,7 @@ export class RepeatFilter {
       return this.release([...this.lead.splice(0), line]);
     }
     this.lead.push(line);
-    if (going.some((s) => s + k + 1 === n) && substantial(this.lead, n)) {
+    if (going.some((s) => s + k + 1 === n) && substantial(this.lead, this.before)) {
       this.dropped = this.lead.length;
       this.lead = [];
       this.starts = undefined;
@@ -177,7 +177,7 @@ export class RepeatFilter {
   /** The code is complete: a held repeat of the lines after the region is dropped when it is the context sent (as extractReplacement drops it), else shown. */
   end(): string[] {
     const held = this.trail.splice(0);
-    return substantial(held, this.after.length) ? [] : held;
+    return substantial(held, this.after) ? [] : held;
   }
 
   private release(lines: readonly string[]): string[] {
