@@ -1,15 +1,15 @@
 // Edit in the editor: AI Chat: Edit Selection… asks what to change (showing the model and its
-// price), streams the reply through the one turn pipeline (surface "edit") while the selected lines
-// show its progress, then puts the new code in place for review: Keep/Undo per hunk (CodeLens) and
-// Keep Edit/Undo Edit for all. The document is not touched until the reply is complete: Stop,
-// Escape or a failure leave it exactly as it was.
+// price), streams the reply through the one turn pipeline (surface "edit") into the editor as a diff
+// in place (inlineEditLive.ts), then reviews the new code where it is: Keep/Undo per hunk (CodeLens)
+// and Keep Edit/Undo Edit for all. Stop, Escape, a failure or a reply without code give the
+// document back exactly as it was (and clean when it was clean).
 import * as vscode from 'vscode';
 import { actionCommand, actionTitle } from '../../core';
-import { extractReplacement } from '../../core/edit/extract';
 import { buildEditPrompt, EDIT_SYSTEM_PROMPT } from '../../core/edit/prompt';
 import type { SurfaceTurnResult, TurnQuote, TurnService } from '../chat/turnService';
 import type { Logger } from '../platform/log';
-import { askInstruction, EditLenses, streamingLook } from './inlineEditUi';
+import { askInstruction, EditLenses } from './inlineEditUi';
+import { InlineEditLive } from './inlineEditLive';
 import { InlineEditReview, type ReviewEnd } from './inlineEditReview';
 import { EDITABLE_SCHEMES, refusal, targetOf, type EditTarget } from './inlineEditTarget';
 
@@ -123,95 +123,101 @@ export class InlineEditor implements vscode.Disposable {
       end: target.end,
     });
     const controller = new AbortController();
+    const live = new InlineEditLive(document, target, () => controller.abort());
     this.streaming.set(key, controller);
     void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', true);
     let ran: SurfaceTurnResult;
     try {
-      ran = await this.stream(editor, target, prompt, controller);
+      ran = await this.stream(live, prompt, controller);
     } finally {
       this.streaming.delete(key);
       void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', this.streaming.size > 0);
     }
-    if (ran.kind === 'refused') {
-      void this.showError(ran.error.message || vscode.l10n.t('AI Chat could not send the edit.'), ran.error.actions);
-      return 'refused';
-    }
-    ran.charge.catch((err: unknown) => this.deps.logger.warn('Edit: the charge was not settled', { err: String(err) }));
-    const result = ran.result;
-    if (result.ending === 'stopped') return 'stopped';
-    if (result.ending !== 'complete') {
-      void this.showError(result.error?.message ?? vscode.l10n.t('The edit failed.'), result.error?.actions ?? []);
-      return 'failed';
-    }
-    // In History as a conversation of its own: the instruction and the whole reply.
-    this.deps.keep?.(instruction, result.text, result.meta.model).catch((err: unknown) => this.deps.logger.warn('Edit: not kept in History', { err: String(err) }));
-    return this.propose(target, result.text);
-  }
-
-  private async stream(editor: vscode.TextEditor, target: EditTarget, prompt: string, controller: AbortController): Promise<SurfaceTurnResult> {
-    const look = streamingLook(editor, target.start, target.end);
     try {
-      return await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AI Chat: editing'), cancellable: true },
-        async (progress, token) => {
-          const cancel = token.onCancellationRequested(() => controller.abort());
-          let text = '';
-          let lines = 0;
-          try {
-            return await this.deps.turns.run(
-              { surface: 'edit', prompt, system: EDIT_SYSTEM_PROMPT },
-              {
-                text: (chunk) => {
-                  text += chunk;
-                  const complete = text.split('\n').length - 1;
-                  if (complete !== lines) {
-                    lines = complete;
-                    const message = vscode.l10n.t('{0} lines received (Stop discards them)', String(lines));
-                    progress.report({ message });
-                    look.update(message);
-                  }
-                },
-                status: (s) => {
-                  if (s) progress.report({ message: s });
-                  look.update(s || vscode.l10n.t('Waiting for the reply…'));
-                },
-              },
-              controller.signal,
-            );
-          } finally {
-            cancel.dispose();
-          }
-        },
-      );
+      if (ran.kind === 'ran') ran.charge.catch((err: unknown) => this.deps.logger.warn('Edit: the charge was not settled', { err: String(err) }));
+      if (live.interrupted) {
+        await live.revert();
+        if (live.interrupted === 'changed') {
+          void vscode.window.showWarningMessage(vscode.l10n.t('The lines being edited were changed while the reply came, so the edit stopped with the text as it is (Undo in the editor takes it back).'));
+        }
+        return 'moved';
+      }
+      if (ran.kind === 'refused') {
+        await live.revert();
+        void this.showError(ran.error.message || vscode.l10n.t('AI Chat could not send the edit.'), ran.error.actions);
+        return 'refused';
+      }
+      const result = ran.result;
+      if (result.ending !== 'complete') {
+        const back = await live.revert();
+        if (!back) void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not take the edit back. Use Undo (Ctrl+Z) in the editor.'));
+        if (result.ending === 'stopped') return 'stopped';
+        void this.showError(result.error?.message ?? vscode.l10n.t('The edit failed.'), result.error?.actions ?? []);
+        return 'failed';
+      }
+      // In History as a conversation of its own: the instruction and the whole reply.
+      this.deps.keep?.(instruction, result.text, result.meta.model).catch((err: unknown) => this.deps.logger.warn('Edit: not kept in History', { err: String(err) }));
+      return await this.propose(live, target, result.text);
     } finally {
-      look.dispose();
+      live.dispose();
     }
   }
 
-  /** Puts the code of a complete reply in place for review. */
-  private async propose(target: EditTarget, reply: string): Promise<EditOutcome> {
-    const extracted = extractReplacement(reply, target.region);
+  private async stream(live: InlineEditLive, prompt: string, controller: AbortController): Promise<SurfaceTurnResult> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AI Chat: editing'), cancellable: true },
+      async (progress, token) => {
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        let lines = 0;
+        live.status(vscode.l10n.t('Waiting for the reply…'));
+        try {
+          return await this.deps.turns.run(
+            { surface: 'edit', prompt, system: EDIT_SYSTEM_PROMPT },
+            {
+              text: (chunk) => {
+                live.push(chunk);
+                if (live.stream.code.length !== lines) {
+                  lines = live.stream.code.length;
+                  const message = vscode.l10n.t('{0} lines so far · Stop (Escape) leaves the file as it was', String(lines));
+                  progress.report({ message });
+                  live.status(message);
+                }
+              },
+              status: (s) => {
+                if (s) progress.report({ message: s });
+                live.status(s || vscode.l10n.t('Waiting for the reply…'));
+              },
+            },
+            controller.signal,
+          );
+        } finally {
+          cancel.dispose();
+        }
+      },
+    );
+  }
+
+  /** The reply is complete: its code (from the whole reply) is made the region's text, for review. */
+  private async propose(live: InlineEditLive, target: EditTarget, reply: string): Promise<EditOutcome> {
+    const extracted = live.stream.finish();
     const { document } = target;
-    if (extracted.kind === 'none') {
+    if (extracted.kind === 'none' || extracted.code === target.region.text) {
+      await live.revert();
+      if (extracted.kind !== 'none') {
+        void vscode.window.showInformationMessage(vscode.l10n.t('The reply changes nothing in the selection.'));
+        return 'unchanged';
+      }
       const show = vscode.l10n.t('Show Reply');
       void vscode.window.showWarningMessage(vscode.l10n.t('The reply has no code to replace the selection, so nothing was changed.'), show).then(async (choice) => {
         if (choice === show) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: reply, language: 'markdown' }));
       });
       return 'noCode';
     }
-    if (extracted.code === target.region.text) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The reply changes nothing in the selection.'));
-      return 'unchanged';
-    }
-    // The lines may have been changed while the reply came: then nothing is applied.
-    const now = document.getText(new vscode.Range(document.positionAt(target.offset), document.positionAt(target.offset + target.region.text.length)));
-    if (document.isClosed || now !== target.region.text) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The selected lines changed while the reply came, so the edit was not applied. Run Edit Selection… again.'));
-      return 'moved';
-    }
+    const applied = await live.converge(extracted.code);
     const key = document.uri.toString();
-    const review = await InlineEditReview.open(document, target.offset, target.region.text, extracted.code, (r, how) => this.ended(key, r, how));
+    const review = applied && (await InlineEditReview.open(document, live.offset, target.region.text, extracted.code, (r, how) => this.ended(key, r, how), applied));
     if (!review) {
+      await live.revert();
       void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not change the document; nothing was changed.'));
       return 'failed';
     }

@@ -4,18 +4,18 @@
 // leaves the document as it was, byte for byte, and clean again when it was clean before.
 import * as vscode from 'vscode';
 import { EditReview, splitLines, type LineEdit } from '../../core/edit/hunks';
+import { addedLook, removedLook, removedNote } from './inlineEditUi';
+import { nextChange, undoBack } from './inlineEditUndo';
 
-const added = vscode.window.createTextEditorDecorationType({
-  isWholeLine: true,
-  backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
-  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
-  overviewRulerLane: vscode.OverviewRulerLane.Left,
-});
-const removed = vscode.window.createTextEditorDecorationType({
-  after: { color: new vscode.ThemeColor('editorError.foreground'), fontStyle: 'italic', margin: '0 0 0 2em' },
-  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
-  overviewRulerLane: vscode.OverviewRulerLane.Left,
-});
+/** What an edit that streamed into the document leaves for its review: the proposal is in place. */
+export interface Applied {
+  /** The document's whole text and dirty state before the edit. */
+  snapshot: string;
+  wasDirty: boolean;
+  /** Undo steps of ours in the document, and its version after the last. */
+  steps: number;
+  version: number;
+}
 
 /** How the review ended: every hunk decided, Keep Edit, Undo Edit, or the lines changed by someone else. */
 export type ReviewEnd = 'decided' | 'kept' | 'undone' | 'changed' | 'closed';
@@ -40,11 +40,14 @@ export class InlineEditReview implements vscode.Disposable {
     original: string,
     proposed: string,
     private readonly onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
+    applied?: Applied,
   ) {
     this.offset = offset;
     this.review = new EditReview(original, proposed);
-    this.snapshot = document.getText();
-    this.wasDirty = document.isDirty;
+    this.snapshot = applied?.snapshot ?? document.getText();
+    this.wasDirty = applied?.wasDirty ?? document.isDirty;
+    this.ours = applied?.steps ?? 0;
+    this.version = applied?.version ?? 0;
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       // A save during the review (also an auto-save) writes the document as it is: the original
@@ -56,15 +59,23 @@ export class InlineEditReview implements vscode.Disposable {
     );
   }
 
-  /** Puts `proposed` in place of the region at `offset` (one edit); undefined when the edit was refused. */
+  /**
+   * Puts `proposed` in place of the region at `offset` (one edit), or, when it streamed in already
+   * (`applied`), reviews it where it is; undefined when the edit was refused.
+   */
   static async open(
     document: vscode.TextDocument,
     offset: number,
     original: string,
     proposed: string,
     onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
+    applied?: Applied,
   ): Promise<InlineEditReview | undefined> {
-    const r = new InlineEditReview(document, offset, original, proposed, onEnd);
+    const r = new InlineEditReview(document, offset, original, proposed, onEnd, applied);
+    if (applied) {
+      r.decorate();
+      return r;
+    }
     const range = new vscode.Range(document.positionAt(offset), document.positionAt(offset + original.length));
     if (!(await r.replace(range, proposed))) {
       r.dispose();
@@ -107,7 +118,7 @@ export class InlineEditReview implements vscode.Disposable {
     edit.replace(this.document.uri, range, text);
     const before = this.document.version;
     // The document may hear of the edit after applyEdit returns: it is ours until then.
-    const heard = this.nextChange();
+    const heard = nextChange(this.document);
     this.applying = true;
     try {
       const ok = await vscode.workspace.applyEdit(edit);
@@ -177,16 +188,9 @@ export class InlineEditReview implements vscode.Disposable {
     if (this.ended) return true;
     const target = this.review.final(false);
     if (this.document.version === this.version && !this.wasDirty && this.document.uri.scheme !== 'vscode-notebook-cell') {
-      const column = vscode.window.visibleTextEditors.find((v) => v.document === this.document)?.viewColumn;
-      const editor = await vscode.window.showTextDocument(this.document, { preserveFocus: false, preview: false, ...(column ? { viewColumn: column } : {}) });
       this.applying = true;
       try {
-        for (let n = 0; n < this.ours && this.document.getText() !== this.snapshot && editor === vscode.window.activeTextEditor; n++) {
-          // The document hears of the undo after the command returns: wait for that change (or not long).
-          const heard = this.nextChange();
-          await vscode.commands.executeCommand('undo');
-          if (!(await heard)) break;
-        }
+        await undoBack(this.document, this.snapshot, this.ours + 1);
       } finally {
         this.applying = false;
       }
@@ -201,22 +205,6 @@ export class InlineEditReview implements vscode.Disposable {
     if (this.document.getText(range) === current && current !== target && !(await this.replace(range, target))) return false;
     this.end('undone', false);
     return true;
-  }
-
-  /** Resolves true at the document's next change, false when none comes within a second. */
-  private nextChange(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        sub.dispose();
-        resolve(false);
-      }, 1_000);
-      const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document !== this.document || e.contentChanges.length === 0) return;
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(true);
-      });
-    });
   }
 
   private end(how: ReviewEnd, keep: boolean): void {
@@ -240,32 +228,20 @@ export class InlineEditReview implements vscode.Disposable {
         const h = this.review.hunks[i];
         const { line, count } = this.review.where(i);
         if (count > 0) addedRanges.push(this.rangeOf(line, line + count).with({ end: this.document.lineAt(this.line + line + count - 1).range.end }));
-        if (h.removed.length > 0) {
-          const at = Math.min(this.line + line, this.document.lineCount - 1);
-          const first = h.removed[0].replace(/\r?\n$/, '').trim();
-          const more = h.removed.length > 1 ? vscode.l10n.t(' (and {0} more lines)', String(h.removed.length - 1)) : '';
-          const hover = new vscode.MarkdownString();
-          hover.appendText(vscode.l10n.t('Removed lines:'));
-          hover.appendCodeblock(h.removed.join('').replace(/\r\n/g, '\n'), this.document.languageId);
-          removedOptions.push({
-            range: this.document.lineAt(at).range,
-            hoverMessage: hover,
-            renderOptions: { after: { contentText: vscode.l10n.t('− was: {0}{1}', first.slice(0, 120), more) } },
-          });
-        }
+        if (h.removed.length > 0) removedOptions.push(removedNote(this.document, this.line + line, h.removed));
       }
     }
     for (const e of editors) {
-      e.setDecorations(added, addedRanges);
-      e.setDecorations(removed, removedOptions);
+      e.setDecorations(addedLook, addedRanges);
+      e.setDecorations(removedLook, removedOptions);
     }
   }
 
   dispose(): void {
     this.ended = true;
     for (const e of vscode.window.visibleTextEditors.filter((v) => v.document === this.document)) {
-      e.setDecorations(added, []);
-      e.setDecorations(removed, []);
+      e.setDecorations(addedLook, []);
+      e.setDecorations(removedLook, []);
     }
     for (const s of this.subscriptions.splice(0)) s.dispose();
   }

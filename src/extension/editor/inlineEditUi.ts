@@ -1,6 +1,6 @@
-// The visible parts of an edit in the editor other than the review's decorations: the quick input
-// that asks what to change (with the model and the price), the look of the selected lines while the
-// reply streams, and the Keep/Undo CodeLens of a review.
+// The visible parts of an edit in the editor: the quick input that asks what to change (with the
+// model and the price), the looks of added, removed and not yet reached lines, and the Keep/Undo
+// CodeLens of a review.
 import * as vscode from 'vscode';
 import type { TurnQuote } from '../chat/turnService';
 import type { InlineEditReview } from './inlineEditReview';
@@ -42,30 +42,40 @@ export function askInstruction(quote: TurnQuote | undefined, earlier: readonly s
   });
 }
 
-const streamingDecoration = vscode.window.createTextEditorDecorationType({
+/** Lines an edit adds (highlighted), and the note beside a line where it took lines out (never written into the document). */
+export const addedLook = vscode.window.createTextEditorDecorationType({
+  isWholeLine: true,
+  backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Left,
+});
+export const removedLook = vscode.window.createTextEditorDecorationType({
+  after: { color: new vscode.ThemeColor('editorError.foreground'), fontStyle: 'italic', margin: '0 0 0 2em' },
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Left,
+});
+
+/** The note on line `line` of `document` for the `removed` lines (line ends included): the first one, how many more, all of them on hover. */
+export function removedNote(document: vscode.TextDocument, line: number, removed: readonly string[]): vscode.DecorationOptions {
+  const at = Math.max(0, Math.min(line, document.lineCount - 1));
+  const first = removed[0].replace(/\r?\n$/, '').trim();
+  const more = removed.length > 1 ? vscode.l10n.t(' (and {0} more lines)', String(removed.length - 1)) : '';
+  const hover = new vscode.MarkdownString();
+  hover.appendText(vscode.l10n.t('Removed lines:'));
+  hover.appendCodeblock(removed.join('').replace(/\r\n/g, '\n'), document.languageId);
+  return {
+    range: document.lineAt(at).range,
+    hoverMessage: hover,
+    renderOptions: { after: { contentText: vscode.l10n.t('− was: {0}{1}', first.slice(0, 120), more) } },
+  };
+}
+
+/** The original lines a streaming reply has not reached yet, and its progress after its last line. */
+export const streamingDecoration = vscode.window.createTextEditorDecorationType({
   isWholeLine: true,
   backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
   after: { color: new vscode.ThemeColor('editorCodeLens.foreground'), fontStyle: 'italic', margin: '0 0 0 2em' },
 });
-
-/** The selected lines while the reply streams: highlighted, with the progress after the last one. */
-export function streamingLook(editor: vscode.TextEditor, start: number, end: number): { update(message: string): void; dispose(): void } {
-  const doc = editor.document;
-  const last = Math.max(start, end - 1);
-  const set = (message: string) => {
-    const range = new vscode.Range(start, 0, last, doc.lineAt(Math.min(last, doc.lineCount - 1)).range.end.character);
-    for (const e of vscode.window.visibleTextEditors.filter((v) => v.document === doc)) {
-      e.setDecorations(streamingDecoration, [{ range, renderOptions: { after: { contentText: message } } }]);
-    }
-  };
-  set(vscode.l10n.t('Waiting for the reply…'));
-  return {
-    update: set,
-    dispose: () => {
-      for (const e of vscode.window.visibleTextEditors.filter((v) => v.document === doc)) e.setDecorations(streamingDecoration, []);
-    },
-  };
-}
 
 /** Keep/Undo above each pending hunk, and Keep Edit/Undo Edit above the first. */
 export class EditLenses implements vscode.CodeLensProvider, vscode.Disposable {

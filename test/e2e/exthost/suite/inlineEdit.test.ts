@@ -45,6 +45,44 @@ function fakeTurns(reply: string, sent: Sent[], hold = false): Pick<TurnService,
   };
 }
 
+/** A pipeline that sends each piece in turn; a function in the list runs (and is awaited) at that point of the reply. */
+function scriptedTurns(script: Array<string | (() => Promise<void>)>): Pick<TurnService, 'run' | 'quote'> {
+  return {
+    quote: () => ({ model: 'swift-chat', name: 'Swift Chat', cost: 2 }),
+    run: async (_req, sink, signal): Promise<SurfaceTurnResult> => {
+      let text = '';
+      for (const step of script) {
+        if (signal.aborted) break;
+        if (typeof step === 'string') {
+          text += step;
+          sink.text(step);
+        } else await step();
+      }
+      const result = { ending: signal.aborted ? 'stopped' : 'complete', text, answered: true, started: true, meta: {}, sources: [], files: [] } as unknown as TurnResult;
+      return { kind: 'ran', result, charge: Promise.resolve({} as TurnCharge) };
+    },
+  };
+}
+
+/** Resolves once `doc`'s text passes `test` (checked at each change), or fails after 10 s. */
+async function until(doc: vscode.TextDocument, test: (text: string) => boolean, what: string): Promise<void> {
+  if (test(doc.getText())) return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`not within 10 s: ${what}`));
+    }, 10_000);
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document !== doc || !test(doc.getText())) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
+const NEW_LOAD = ['export async function load(path, fallback = {}) {', "  const text = await readFile(path, 'utf8');", '  if (!text) return fallback;', '  return JSON.parse(text);', '}'];
+
 describe('Edit in the editor (Edit Selection…)', () => {
   const folder = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
@@ -309,6 +347,114 @@ describe('Edit in the editor (Edit Selection…)', () => {
     } finally {
       inline.dispose();
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('the reply streams into the document line by line: prose is never written, each code line is in the document before the reply ends, removed lines never are; Stop gives the file back byte for byte and clean', async () => {
+    const ed = await open(SOURCE, 2, 6);
+    const doc = ed.document;
+    const original = SOURCE.split('\n').slice(2, 6);
+    const texts: string[] = [];
+    const watch = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc) texts.push(doc.getText());
+    });
+    const script: Array<string | (() => Promise<void>)> = ['Here is the function with a fallback:\n\n```js\n'];
+    NEW_LOAD.forEach((line, i) => {
+      script.push(`${line}\n`);
+      // The line is in the document while the reply still streams.
+      script.push(() => until(doc, (t) => t.split('\n').slice(2, 3 + i).join('\n') === NEW_LOAD.slice(0, i + 1).join('\n'), `line ${i + 1} in the document`));
+    });
+    let stop: (() => void) | undefined;
+    script.push(() => new Promise<void>((resolve) => (stop = resolve)));
+    const inline = editor(scriptedTurns(script));
+    try {
+      const running = inline.edit(ed);
+      const end = Date.now() + 10_000;
+      while (!stop && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(stop, 'every line reached the document while the reply streamed');
+      assert.ok(doc.isDirty);
+      await inline.finish(undefined, false);
+      stop();
+      assert.equal(await running, 'stopped');
+      assert.equal(doc.getText(), SOURCE, 'byte for byte');
+      assert.equal(doc.isDirty, false, 'clean again');
+    } finally {
+      watch.dispose();
+      inline.dispose();
+    }
+    // Every state of the document: the lines before and after as they were; in the region the
+    // reply's first lines, then the original lines not reached yet; never prose, never a line taken out.
+    const head = SOURCE.split('\n').slice(0, 2);
+    const tail = SOURCE.split('\n').slice(6);
+    const streamed = texts.slice(0, texts.findIndex((t) => t.includes('if (!text) return fallback;')) + 1);
+    assert.ok(streamed.length >= 3, `a change per new line (${streamed.length})`);
+    for (const t of streamed) {
+      const lines = t.split('\n');
+      assert.deepEqual(lines.slice(0, 2), head);
+      assert.deepEqual(lines.slice(lines.length - tail.length), tail);
+      const region = lines.slice(2, lines.length - tail.length);
+      const k = region.findIndex((l, i) => l !== NEW_LOAD[i]);
+      const rest = k < 0 ? [] : region.slice(k);
+      assert.deepEqual(rest, original.slice(original.length - rest.length), `the reply's lines, then the original's last ones:\n${region.join('\n')}`);
+    }
+  });
+
+  it('a save while the reply streams writes the original; the reply goes on into review; Undo Edit leaves the file clean with the original on disk', async () => {
+    const ed = await open(SOURCE, 2, 6);
+    const doc = ed.document;
+    let savedMidStream = '';
+    const script: Array<string | (() => Promise<void>)> = [
+      '```js\n',
+      `${NEW_LOAD[0]}\n${NEW_LOAD[1]}\n${NEW_LOAD[2]}\n`,
+      () => until(doc, (t) => t.includes(NEW_LOAD[2]), 'the third line in the document'),
+      async () => {
+        assert.ok(await doc.save(), 'saved');
+        savedMidStream = await onDisk(doc.uri);
+      },
+      `${NEW_LOAD[3]}\n${NEW_LOAD[4]}\n\`\`\`\n`,
+    ];
+    const inline = editor(scriptedTurns(script));
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      assert.equal(savedMidStream, SOURCE, 'the file on disk is the original, not a mix');
+      const proposed = SOURCE.replace(/export async function load\(path\) \{[\s\S]*?\n\}\n/, `${NEW_LOAD.join('\n')}\n`);
+      assert.equal(doc.getText(), proposed, 'the reply\'s lines came back and the rest followed');
+      assert.ok(doc.isDirty);
+      const review = inline.reviewOf(doc.uri);
+      assert.ok(review);
+      assert.deepEqual(review.review.hunks.map((h) => [h.start, h.removed.length, h.added.length]), [[0, 1, 1], [2, 0, 1]], 'only the changed lines are hunks');
+      await inline.finish(review, false);
+      assert.equal(doc.getText(), SOURCE);
+      assert.equal(doc.isDirty, false, 'the document is as it was saved');
+      assert.equal(await onDisk(doc.uri), SOURCE);
+    } finally {
+      inline.dispose();
+    }
+  });
+
+  it('a whole-file reply with prose around it: the lines around the selection are never repeated into the document; Keep Edit is one undo step', async () => {
+    const ed = await open(SOURCE, 2, 6);
+    const doc = ed.document;
+    const whole = SOURCE.replace(/export async function load\(path\) \{[\s\S]*?\n\}\n/, `${NEW_LOAD.join('\n')}\n`);
+    let most = 0;
+    const watch = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc) most = Math.max(most, doc.getText().split("import { readFile }").length - 1);
+    });
+    const inline = editor(fakeTurns(`Sure. Here is the whole file:\n\n\`\`\`js\n${whole}\`\`\`\n\nIt now takes a fallback.`, []));
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      assert.equal(most, 1, 'the import line was never written twice');
+      assert.equal(doc.getText(), whole);
+      await inline.finish(inline.reviewOf(doc.uri), true);
+      await doc.save();
+      assert.equal(await onDisk(doc.uri), whole);
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('undo');
+      assert.equal(doc.getText(), SOURCE, 'one undo step');
+      await doc.save();
+    } finally {
+      watch.dispose();
+      inline.dispose();
     }
   });
 });
