@@ -129,6 +129,10 @@ export class InlineEditor implements vscode.Disposable {
     let ran: SurfaceTurnResult;
     try {
       ran = await this.stream(live, prompt, controller);
+    } catch (err) {
+      await live.revert();
+      live.dispose();
+      throw err;
     } finally {
       this.streaming.delete(key);
       void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', this.streaming.size > 0);
