@@ -3,13 +3,13 @@
 //   conversations/<id>.<writer>.partial the reply a window is streaming (rewritten every ~2 s)
 //   conversations/_index.jsonl          the history index
 //   conversations/_search.json          the full-text index
-//   conversations/0.1.0/<id>.json       0.1.0 conversation files, kept after their migration (until deleted; see legacyConversations.ts)
-// Rewritten files are written durably (temporary file, fsync, rename, fsync of the folder); a new
-// log's folder is flushed too; temporary files a crash left behind are removed on start. The current conversation is recorded per window (workspace).
+//   conversations/0.1.0/<id>.json       0.1.0 files, kept after they are brought in (legacyConversations.ts)
+// Rewritten files are written durably (temporary file, fsync, rename, fsync of the folder); a new log's folder is flushed
+// too; temporary files a crash left behind are removed on start. The current conversation is recorded per window.
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ConversationStoragePort } from '../../core';
-import { LegacyConversations } from './legacyConversations';
+import { LegacyConversations, newestFirst } from './legacyConversations';
 import { isSafeConversationId } from './links';
 
 /** Names the current conversation; not a conversation file, so nothing lists it. */
@@ -140,15 +140,13 @@ export class FileConversationStorage implements ConversationStoragePort {
   }
 
   /** How many 0.1.0 conversations are still to be brought in. */
-  async pendingUpgrade(): Promise<number> {
-    await this.ensureDir();
-    return this.legacy.count;
+  pendingUpgrade(): Promise<number> {
+    return this.ensureDir().then(() => this.legacy.count);
   }
 
   /** Brings in every 0.1.0 conversation not brought in yet. */
-  async upgrade(progress?: (done: number, total: number) => void): Promise<void> {
-    await this.ensureDir();
-    await this.legacy.bringInAll(progress);
+  upgrade(progress?: (done: number, total: number) => void): Promise<void> {
+    return this.ensureDir().then(() => this.legacy.bringInAll(progress));
   }
 
   /** Writes to a conversation that 0.1.0 saved (and its size) bring it in first. */
@@ -165,17 +163,10 @@ export class FileConversationStorage implements ConversationStoragePort {
   /** Every conversation, newest file first (0.1.0 files not brought in yet too). */
   async listLogs(): Promise<string[]> {
     await this.ensureDir();
-    const ids = (await readdir(this.dir)).filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length))).map((n) => n.slice(0, -LOG_EXT.length));
-    const times = new Map(await this.legacy.waiting());
-    let next = 0;
-    const look = async () => {
-      while (next < ids.length) {
-        const id = ids[next++];
-        times.set(id, await stat(join(this.dir, id + LOG_EXT)).then((s) => s.mtimeMs, () => 0));
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, look));
-    return [...times.keys()].sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
+    const files = (await readdir(this.dir)).filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length)));
+    const logs = new Set(files);
+    files.push(...this.legacy.files().filter((n) => !logs.has(n.slice(0, -'.json'.length) + LOG_EXT)));
+    return newestFirst(this.dir, files);
   }
 
   async readLog(id: string): Promise<string | undefined> {

@@ -40,9 +40,9 @@ export class LegacyConversations {
     return this.pending.size;
   }
 
-  /** The ids still to bring in, with the time each file was last written. */
-  async waiting(): Promise<Array<[string, number]>> {
-    return Promise.all([...this.pending].map(async (id): Promise<[string, number]> => [id, await stat(this.file(id)).then((s) => s.mtimeMs, () => 0)]));
+  /** The names of the files still to bring in. */
+  files(): string[] {
+    return [...this.pending].map((id) => id + '.json');
   }
 
   has(id: string): boolean {
@@ -134,4 +134,18 @@ export class LegacyConversations {
     this.pending.delete(id);
     await rm(join(this.dir, LEGACY_DIR, id + '.json'), { force: true });
   }
+}
+
+/** The ids of files in `dir` (names with an extension), the last written first. */
+export async function newestFirst(dir: string, files: readonly string[]): Promise<string[]> {
+  const times = new Map<string, number>();
+  let next = 0;
+  const look = async () => {
+    while (next < files.length) {
+      const name = files[next++];
+      times.set(name.slice(0, name.lastIndexOf('.')), await stat(join(dir, name)).then((s) => s.mtimeMs, () => 0));
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, look));
+  return [...times.keys()].sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
 }
