@@ -1,7 +1,9 @@
 // Journey 48: a team's prompt file as a slash command. The workspace has
 // `.github/prompts/review.prompt.md`; typing `/rev` in the chat's box lists it, Enter chooses it,
 // VS Code asks for its `${input:focus}`, and the box then holds the prompt with the editor's
-// selection and file, unsent; sent as it is, the request carries the expanded text.
+// selection and file, unsent, with the price of the model the prompt names (and a notification that
+// names the field it does not support); sent as it is, the request carries the expanded text to
+// that model.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,8 @@ import { waitFor, type Workbench } from '../workbench';
 const PROMPT = `---
 description: Review the selection e2e-slash
 argument-hint: focus area
+model: code-pro
+tools: ['codebase']
 ---
 Review \${file} e2e-slash-review:
 
@@ -73,7 +77,20 @@ describe('Journey 48: Slash commands from prompt files', () => {
     assert.equal(chatRequests().length, before, 'nothing was sent');
     assert.equal(await chatAgain.articles('You').count(), 0, 'no message was added to the conversation');
 
-    // Sent as it is: the request carries the expanded text.
+    // The model it names: its price is shown before sending, and the user is told (with the field not supported).
+    const cost = chatAgain.frame.locator('.composer-bar .cost');
+    let costText = '';
+    await waitFor(
+      async () => {
+        costText = (await cost.textContent()) ?? '';
+        return costText === 'Next message: Code Pro · 3 credits';
+      },
+      () => `the cost line shows ${JSON.stringify(costText)}`,
+    );
+    await wb.waitForNotification(/\/review: .*Not supported, left out: tools\..*This message goes to Code Pro · 3 credits/);
+    await wb.clearNotifications();
+
+    // Sent as it is: the request carries the expanded text, to the prompt's model.
     await chatAgain.sendButton().click();
     await waitFor(async () => (await chatAgain.articles('Assistant').count()) > 0, 'no reply appeared after Send', 60_000);
     await chatAgain.waitForIdle();
@@ -82,6 +99,8 @@ describe('Journey 48: Slash commands from prompt files', () => {
     assert.match(last, /e2e-slash-review/);
     assert.match(last, /total \+= item\.quantity \* item\.unitPrice/);
     assert.match(last, /Focus: naming and error handling e2e-focus/);
+    assert.equal(sent?.model, 'code-pro', 'the request went to the model the prompt names');
+    assert.doesNotMatch((await cost.textContent()) ?? '', /Code Pro/, 'the next message goes to the selected model again');
     await wb.runCommand('View: Close All Editors');
   });
 });
