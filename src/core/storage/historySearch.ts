@@ -266,13 +266,13 @@ export class HistorySearch {
     parts.push(`{"version":${SEARCH_INDEX_VERSION},"convs":${JSON.stringify(convs)},"docs":${JSON.stringify(encodeList(runs, false))},"terms":[`);
     yield;
     let first = true;
-    let n = 0;
     for (const [term, l] of this.terms) {
       const text = typeof l === 'string' ? l : encodeList(l);
       if (typeof l !== 'string') this.terms.set(term, text);
       parts.push(`${first ? '' : ','}${JSON.stringify(term)},"${text}"`);
       first = false;
-      if (++n % 2000 === 0) yield;
+      // (The caller looks at the clock here: a long list is a few milliseconds.)
+      if (typeof l !== 'string') yield;
     }
     parts.push(']}');
   }
