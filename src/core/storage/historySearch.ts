@@ -101,6 +101,8 @@ interface Persisted {
 
 export class HistorySearch {
   private terms = new Map<string, number[] | string>();
+  /** The words in order (a prefix's words are next to each other), made again after a new word. */
+  private sorted: string[] | undefined;
   /** The conversation slot of each document; -1 once the message is gone. */
   private docSlot: number[] = [];
   private slots: Array<string | undefined> = [];
@@ -224,6 +226,7 @@ export class HistorySearch {
         }
       }
       this.terms = terms;
+      this.sorted = undefined;
       this.docSlot = docSlot;
       for (const c of this.convs.values()) c.docs = c.docs.map((d) => renumber[d]);
       this.dead = 0;
@@ -337,7 +340,10 @@ export class HistorySearch {
       for (const w of words(final[i].content)) {
         const list = this.list(w, true);
         if (list) list.push(doc);
-        else this.terms.set(w, [doc]);
+        else {
+          this.terms.set(w, [doc]);
+          this.sorted = undefined;
+        }
       }
     }
     known.updatedAt = conv.updatedAt;
@@ -375,10 +381,11 @@ export class HistorySearch {
     const live = n - this.dead;
     let total: Float64Array | undefined;
     let candidates: number[] = [];
+    const sorted = (this.sorted ??= [...this.terms.keys()].sort());
     for (const w of asked) {
       const score = new Float32Array(n);
-      for (const [term] of this.terms) {
-        if (!term.startsWith(w)) continue;
+      for (let i = firstAtLeast(sorted, w); i < sorted.length && sorted[i].startsWith(w); i++) {
+        const term = sorted[i];
         const list = this.list(term, false) ?? [];
         const weight = (term.length === w.length ? 1 : 0.5) * Math.log(1 + live / (list.length + 0.5));
         for (const d of list) if (score[d] < weight) score[d] = weight;
@@ -412,4 +419,16 @@ export class HistorySearch {
     const newer = (a: SearchHit, b: SearchHit) => (this.convs.get(b.id)?.updatedAt ?? '').localeCompare(this.convs.get(a.id)?.updatedAt ?? '');
     return [...byConv.values()].sort((a, b) => b.score - a.score || newer(a, b)).slice(0, limit);
   }
+}
+
+/** The index of the first string in `sorted` that is not before `s`. */
+function firstAtLeast(sorted: readonly string[], s: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
