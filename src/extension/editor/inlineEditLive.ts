@@ -200,9 +200,9 @@ export class InlineEditLive implements vscode.Disposable {
     if (this.ended) return undefined;
     this.ended = true;
     this.clear();
-    // Our edits may be several undo steps: when the editor is the active one, they are taken back
-    // with its Undo and the code goes in as one edit.
-    if (this.steps > 1 && vscode.window.activeTextEditor?.document === this.document) await this.undoOurs();
+    // Our edits may be several undo steps (the workbench does not always join them): they are taken
+    // back with the editor's Undo and the code goes in as one edit, so Keep Edit is one Ctrl+Z.
+    if (this.steps > 1) await this.undoOurs();
     if (!(await this.write(splitLines(code), true))) return undefined;
     return { snapshot: this.snapshot, wasDirty: this.wasDirty, steps: this.steps, version: this.version };
   }
