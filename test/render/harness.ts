@@ -34,7 +34,21 @@ export function ensureChromium(): void {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; install Debian's chromium package`);
 }
 
-export async function bundle(entry: string, minify = false): Promise<string> {
+/** Bundles already made in this process (each group of the render tier serves the same panel). */
+const bundles = new Map<string, Promise<string>>();
+
+export function bundle(entry: string, minify = false): Promise<string> {
+  const key = `${entry}\0${minify}`;
+  let made = bundles.get(key);
+  if (!made) {
+    made = build(entry, minify);
+    bundles.set(key, made);
+    made.catch(() => bundles.delete(key));
+  }
+  return made;
+}
+
+async function build(entry: string, minify: boolean): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [resolve(ROOT, entry)],
     bundle: true,

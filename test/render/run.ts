@@ -23,6 +23,7 @@ import { screenReaderChecks } from './screenReader';
 import { axeChecks } from './axe';
 import { keyboardChecks } from './keyboard';
 import { slashMenuChecks } from './slashMenu';
+import { sendErrorChecks } from './sendErrors';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
 
@@ -379,12 +380,28 @@ async function positive(probe: Probe): Promise<void> {
   );
 }
 
+/** Seconds each part of the run took, printed at the end (where the tier's time goes). */
+const timings: Array<[string, number]> = [];
+async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings.push([name, Date.now() - t0]);
+  }
+}
+
 async function main(): Promise<number> {
   const script = await bundle('test/render/page.ts');
   const server = await servePage(script, 'Render safety test');
   const browser = await launchChromium();
-  try {
-    for (const [variant, url] of [['csp', server.strictUrl], ['no-csp', server.noCspUrl]] as const) {
+  // Three lanes at once, each on pages of its own: the hostile corpus under the panel's CSP; the
+  // corpus without a CSP, then the renderer's positive checks; the chat panel's groups. Outcomes are
+  // recorded by group, the panel's in a list of their own, so the output keeps one order.
+  const panelOutcomes: Outcome[] = [];
+  const recordPanel = (group: string, name: string, ok: boolean, detail?: string) => panelOutcomes.push({ group, name, ok, detail });
+  const hostile = (variant: 'csp' | 'no-csp', url: string) =>
+    timed(`hostile replies [${variant}]`, async () => {
       const probe = await openProbe(server, url, browser);
       for (const [i, c] of HOSTILE_CASES.entries()) await runHostile(probe, variant, c, i);
       // Late effects (timers, load events) after the whole corpus.
@@ -394,27 +411,43 @@ async function main(): Promise<number> {
         late.pwned === undefined && late.csp.length === 0 && probe.dialogs.length === 0 && probe.foreignRequests.length === 0 && probe.pageErrors.length === 0,
         JSON.stringify({ late, dialogs: probe.dialogs, requests: probe.foreignRequests, errors: probe.pageErrors }).slice(0, 400));
       await probe.page.context().close();
-    }
-    const probe = await openProbe(server, server.strictUrl, browser);
-    await positive(probe);
-    await tailBuilderChecks(probe.page);
-    await probe.page.context().close();
-    await windowingChecks(browser, record);
-    await cardChecks(browser, record);
-    await contextMeterChecks(browser, record);
-    await summaryCardChecks(browser, record);
-    await noticeChecks(browser, record);
-    await surfaceChecks(browser, record);
-    await streamPartChecks(browser, record);
-    await findChecks(browser, record);
-    await screenReaderChecks(browser, record);
-    await keyboardChecks(browser, record);
-    await slashMenuChecks(browser, record);
-    await axeChecks(browser, record);
+    });
+  // The corpus under the panel's CSP and without one, each on a page (and a renderer process) of its own.
+  const cspLane = () => hostile('csp', server.strictUrl);
+  const rendererLane = async () => {
+    await hostile('no-csp', server.noCspUrl);
+    await timed('positive and tail builder', async () => {
+      const probe = await openProbe(server, server.strictUrl, browser);
+      await positive(probe);
+      await tailBuilderChecks(probe.page);
+      await probe.page.context().close();
+    });
+  };
+  const panelLane = async () => {
+    await timed('windowing', () => windowingChecks(browser, recordPanel));
+    await timed('cards', () => cardChecks(browser, recordPanel));
+    await timed('context meter', () => contextMeterChecks(browser, recordPanel));
+    await timed('notices', () => noticeChecks(browser, recordPanel));
+    await timed('surfaces', () => surfaceChecks(browser, recordPanel));
+    await timed('stream parts', () => streamPartChecks(browser, recordPanel));
+    await timed('find', () => findChecks(browser, recordPanel));
+    await timed('screen reader', () => screenReaderChecks(browser, recordPanel));
+    await timed('keyboard', () => keyboardChecks(browser, recordPanel));
+    await timed('slash menu', () => slashMenuChecks(browser, recordPanel));
+    await timed('send errors', () => sendErrorChecks(browser, recordPanel));
+    await timed('summary card', () => summaryCardChecks(browser, recordPanel));
+    await timed('axe', () => axeChecks(browser, recordPanel));
+  };
+  const t0 = Date.now();
+  try {
+    const lanes = await Promise.allSettled([timed('csp lane', cspLane), timed('no-csp and positive lane', rendererLane), timed('panel lane', panelLane)]);
+    for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
   } finally {
+    outcomes.push(...panelOutcomes);
     await browser.close();
     await server.close();
   }
+  timings.push(['whole run', Date.now() - t0]);
 
   console.log(`Render safety test: ${HOSTILE_CASES.length} hostile replies x (whole, streamed) x (panel CSP, no CSP), plus positive checks\n`);
   const groups = [...new Set(outcomes.map((o) => o.group))];
@@ -425,6 +458,7 @@ async function main(): Promise<number> {
     for (const f of failed) console.log(`       x ${f.name}: ${f.detail ?? ''}`);
     if (g === 'positive') for (const o of mine.filter((m) => m.ok)) console.log(`       - ${o.name}`);
   }
+  console.log(`\nTime per part (s): ${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)}`).join(', ')}`);
   const passed = outcomes.filter((o) => o.ok).length;
   const failed = outcomes.length - passed;
   console.log(`\n${passed} passed, ${failed} failed`);
