@@ -1,4 +1,8 @@
-// Journey 7: what the user sees when the service fails.
+// Journey 7: what the user sees when the service fails, through the workbench: a stream that
+// breaks after the reply started, and a message the balance cannot pay. Which message and action
+// each failure before a reply gets (429 with Retry-After, 401, 402, 500 with an HTML body) is
+// checked against the reference server in test/unit/core/serviceFaults.test.ts, and how the panel
+// shows it (the alert, its buttons, Retry's countdown) in the render tier (test/render/sendErrors.ts).
 import assert from 'node:assert/strict';
 import { DEMO_KEY } from '../../server/fixtures';
 import type { Fault } from '../../server/fixtures';
@@ -26,29 +30,10 @@ const CASES: Case[] = [
     replyStarted: true,
   },
   {
-    name: '429 with Retry-After',
-    // Several times: a client that retries on its own still ends up showing the limit.
-    setup: fault({ kind: 'status', status: 429, retryAfter: 4, times: 10 }),
-    message: /rate|too many|limit/i,
-    action: /Retry in \d+ ?s/,
-  },
-  {
-    name: '401',
-    setup: fault({ kind: 'status', status: 401, times: 10 }),
-    message: /API key|auth|rejected|unauthori/i,
-    action: /^Set API Key$/,
-  },
-  {
     name: '402',
     setup: () => e2e().demo.server.control.setBalance({ key: DEMO_KEY, regular: 0, daily: 0 }),
     message: /credit/i,
     action: /^Show Subscriptions$/,
-  },
-  {
-    name: '500 with an HTML body',
-    setup: fault({ kind: 'status', status: 500, html: true, times: 10 }),
-    message: /server/i,
-    action: /^Retry$/,
   },
 ];
 
