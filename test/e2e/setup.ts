@@ -65,29 +65,57 @@ function slug(title: string): string {
 function recordResult(test: Test): void {
   const file = process.env.E2E_RESULTS;
   if (!file) return;
-  let journey: Suite | undefined = test.parent;
-  while (journey?.parent && !journey.parent.root) journey = journey.parent;
-  const line = { journey: journey?.title ?? '', title: test.title, state: test.state ?? 'unknown', ms: test.duration ?? 0 };
+  const line = { journey: journeyOf(test), title: test.title, state: test.state ?? 'unknown', ms: test.duration ?? 0 };
   appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
-/** Seconds spent in each journey's tests, printed at the end of the run (slowest first). */
-const journeyMs = new Map<string, number>();
-let startMs = 0;
-
-function addDuration(test: Test): void {
+function journeyOf(test: Test): string {
   let journey: Suite | undefined = test.parent;
   while (journey?.parent && !journey.parent.root) journey = journey.parent;
-  const key = journey?.title ?? test.title;
-  journeyMs.set(key, (journeyMs.get(key) ?? 0) + (test.duration ?? 0));
+  return journey?.title ?? test.title;
+}
+
+/**
+ * Time per journey, printed at the end of the run (slowest first): its tests alone, and its wall
+ * time (from its first test's start to the next journey's, so with its hooks and the reset before
+ * each test).
+ */
+const journeyMs = new Map<string, { tests: number; wall: number }>();
+let startMs = 0;
+let open: { journey: string; at: number } | undefined;
+
+function closeJourney(now: number): void {
+  if (!open) return;
+  const row = journeyMs.get(open.journey) ?? { tests: 0, wall: 0 };
+  row.wall += now - open.at;
+  journeyMs.set(open.journey, row);
+  open = undefined;
+}
+
+function startTest(test: Test | undefined): void {
+  if (!test) return;
+  const journey = journeyOf(test);
+  if (open?.journey === journey) return;
+  const now = Date.now();
+  closeJourney(now);
+  open = { journey, at: now };
+}
+
+function addDuration(test: Test): void {
+  const key = journeyOf(test);
+  const row = journeyMs.get(key) ?? { tests: 0, wall: 0 };
+  row.tests += test.duration ?? 0;
+  journeyMs.set(key, row);
 }
 
 function printDurations(): void {
+  closeJourney(Date.now());
   if (journeyMs.size === 0) return;
-  const rows = [...journeyMs].sort((a, b) => b[1] - a[1]);
-  const inTests = rows.reduce((n, [, ms]) => n + ms, 0);
-  console.log(`\n  Time per journey (its tests, slowest first; ${(startMs / 1000).toFixed(1)} s to start code-server, ${(inTests / 1000).toFixed(1)} s in tests):`);
-  for (const [title, ms] of rows) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${title}`);
+  const rows = [...journeyMs].sort((a, b) => b[1].wall - a[1].wall);
+  const sum = (f: (r: { tests: number; wall: number }) => number) => (rows.reduce((n, [, r]) => n + f(r), 0) / 1000).toFixed(1);
+  console.log(`\n  Time per journey, slowest first (${(startMs / 1000).toFixed(1)} s to start code-server; ${sum((r) => r.wall)} s in journeys, ${sum((r) => r.tests)} s of it in tests):`);
+  console.log('     wall    tests');
+  for (const [title, r] of rows) console.log(`  ${(r.wall / 1000).toFixed(1).padStart(7)} ${(r.tests / 1000).toFixed(1).padStart(7)} s  ${title}`);
 }
 
 export const mochaHooks = {
@@ -101,6 +129,9 @@ export const mochaHooks = {
     const demo = await startDemo({
       dir: profileDir,
       skipBuild: process.env.E2E_SKIP_BUILD === '1',
+      // The walkthrough moves the focus to a step it opens after its animation unless motion is
+      // reduced: then at once, so that a journey can wait for the focus instead of for time.
+      settings: { 'workbench.welcomePage.preferReducedMotion': true },
       // Conversations saved by 0.1.0 (no current-conversation pointer, so every journey starts on a
       // new chat): journey 10 opens them after the upgrade.
       seedGlobalStorage: readdirSync(LEGACY_CONVERSATIONS)
@@ -135,6 +166,7 @@ export const mochaHooks = {
   },
 
   async beforeEach(this: Context) {
+    startTest(this.currentTest);
     // Each journey starts from a quiet workbench, whatever the previous one left open.
     if (current) await current.wb.resetUi().catch(() => {});
   },
