@@ -31,7 +31,8 @@ describe('Journey 39: a context budget the user can see', () => {
     await waitFor(async () => (await line.isVisible()) && (await meter.isVisible()), 'no boundary line or meter after a long conversation', 15_000);
     // The draft reaches the host after 250 ms; the meter then counts the typed message.
     let tip = '';
-    await waitFor(async () => Number(/Message: ([\d,]+)/.exec((tip = (await meter.getAttribute('title')) ?? ''))?.[1]?.replace(/,/g, '')) > 0, () => `the meter never counted the typed message: ${tip}`, 15_000);
+    // (An empty box counts a message's framing alone: the figure waited for is the typed text's.)
+    await waitFor(async () => Number(/Message: ([\d,]+)/.exec((tip = (await meter.getAttribute('title')) ?? ''))?.[1]?.replace(/,/g, '')) === messageTokens(final), () => `the meter never counted the typed message: ${tip}`, 15_000);
     // Looked at as a user would: the line scrolled into view (a turn far from view shows its text once near).
     await line.scrollIntoViewIfNeeded();
     await waitFor(async () => /e2e-budget-\d+/.test(await line.evaluate((el) => el.nextElementSibling?.textContent ?? '')), 'the turn below the line never showed its text', 10_000);
