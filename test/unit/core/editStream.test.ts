@@ -236,4 +236,22 @@ describe('edit in the editor: the reply as it streams', () => {
       assert.equal(done.code.split('\r\n').length - 1, 5);
     }
   });
+
+  it('on a text model: stopping at any point and putting the original lines back gives the document byte for byte (CRLF, tabs, no final line end)', () => {
+    const doc = 'head\r\n\tfn(a) {\r\n\t\treturn a;\r\n\t}'; // the region is the last three lines, without a final line end
+    const region = regionOf(doc, 1, 4);
+    const before = splitLines(doc).slice(0, 1);
+    const reply = 'Sure:\n```\nfn(a, b) {\n\treturn a + b;\n}\n```';
+    for (let stop = 0; stop <= reply.length; stop++) {
+      const s = new EditStream(region);
+      s.push(reply.slice(0, stop));
+      let shown = splitLines(region.text);
+      const edit = lineEdit(shown, s.view().lines);
+      if (edit) shown = apply(shown, edit);
+      assert.ok(![...before, ...shown].join('').includes('Sure'), 'no prose in the document');
+      const back = lineEdit(shown, splitLines(region.text));
+      const restored = back ? apply(shown, back) : shown;
+      assert.equal([...before, ...restored].join(''), doc, `stopped after ${stop} characters`);
+    }
+  });
 });
