@@ -358,26 +358,33 @@ export class Workbench {
   /** Quick Open (Ctrl+P) a file of the workspace by name. */
   async openFile(name: string): Promise<void> {
     const row = this.quickPickRows().filter({ hasText: name }).first();
-    // A file written a moment ago may be missing from the first search, and a focus change
-    // can close Quick Open as it opens: ask again.
+    const tab = this.page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first();
+    // A file written a moment ago may be missing from the first search, a focus change can close
+    // Quick Open as it opens, and a click on a list still being laid out can miss: ask again until
+    // the file's tab is the active one.
     for (let attempt = 0; ; attempt++) {
+      const last = attempt >= 3;
       await this.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => this.page.keyboard.press('Escape'));
       await this.focusWorkbench();
       await this.page.keyboard.press('Control+P');
       // Quick Open closed by a focus change before it was typed into counts as a miss too.
-      const found = await this.quickInput()
+      const opened = await this.quickInput()
         .waitFor({ state: 'visible', timeout: 10_000 })
-        .then(() => this.quickInputBox().fill(name, { timeout: attempt < 3 ? 5_000 : 30_000 }))
-        .then(() => row.waitFor({ timeout: attempt < 3 ? 5_000 : 15_000 }))
+        .then(() => this.quickInputBox().fill(name, { timeout: last ? 30_000 : 5_000 }))
+        .then(() => row.waitFor({ timeout: last ? 15_000 : 5_000 }))
+        .then(async () => {
+          // Enter on Quick Open's own box opens the focused row; a click only when another row has the focus.
+          if (await row.and(this.page.locator('.focused')).count()) await this.quickInputBox().press('Enter');
+          else await row.click();
+        })
+        .then(() => tab.waitFor({ timeout: last ? 15_000 : 8_000 }))
         .then(() => true, (err: unknown) => {
-          if (attempt >= 3) throw err;
+          if (last) throw err;
           return false;
         });
-      if (found) break;
+      if (opened) break;
       await this.page.keyboard.press('Escape');
     }
-    await row.click();
-    await this.page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor({ timeout: 15_000 });
     await this.editor().waitFor();
   }
 
