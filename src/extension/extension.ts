@@ -100,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): void {
         openInChat: (question, answer, model) => lazy.chat.openKeptTurn(question, answer, model),
         prompts: () => lazy.chat.prompts,
         models: () => models.models,
+        loadModels: () => models.load(),
         selectedModel: () => config.settings.model,
       }),
       registerLmProvider({

@@ -26,6 +26,8 @@ export interface ParticipantDeps {
   prompts?: () => PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; readonly ready: Promise<void> };
   /** The service's models and the selected one (a prompt's `model` is matched against them). */
   models?: () => readonly ModelLike[] | undefined;
+  /** Loads the service's models when they are not yet (a prompt that names a model is matched against them). */
+  loadModels?: () => Promise<unknown>;
   selectedModel?: () => string;
   /** Asks for a prompt's `${input:…}` (default: VS Code's input box). */
   ask?: PrepareDeps['ask'];
@@ -145,7 +147,9 @@ async function slashCommand(
     return 'done';
   }
   // A text that starts with `/` but names no command is a question like any other.
-  if (!request.command && !prompts.find(slash.name)) return { prompt: request.prompt };
+  const named = prompts.find(slash.name);
+  if (!request.command && !named) return { prompt: request.prompt };
+  if (named?.model && deps.models && !deps.models() && deps.loadModels) await deps.loadModels().catch(() => undefined);
   const prepared = await preparePrompt(
     {
       prompts,

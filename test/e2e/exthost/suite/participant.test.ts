@@ -262,7 +262,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
   });
 
   /** One @aichat request through the pipeline: what the Chat view showed, and the request sent (if any). */
-  async function ask(request: { prompt: string; command?: string }, answers: string[] = []): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[] }> {
+  async function ask(request: { prompt: string; command?: string }, answers: string[] = [], opts: { unloaded?: boolean } = {}): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[] }> {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
     let sent: { model: string; last: string } | undefined;
@@ -285,6 +285,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     const shown: string[] = [];
     const buttons: vscode.Command[] = [];
     const asked: vscode.InputBoxOptions[] = [];
+    let loaded: ModelLike[] | undefined = opts.unloaded ? undefined : MODELS;
     const stream = { markdown: (t: string) => void shown.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined } as unknown as vscode.ChatResponseStream;
     const deps: ParticipantDeps = {
       extensionUri: vscode.Uri.file('/'),
@@ -292,7 +293,10 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
       logger: silent,
       openInChat: async () => undefined,
       prompts: () => prompts,
-      models: () => MODELS,
+      models: () => loaded,
+      loadModels: async () => {
+        loaded = MODELS;
+      },
       selectedModel: () => 'swift-chat',
       ask: async (o) => (asked.push(o), answers.shift()),
     };
@@ -322,6 +326,11 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     assert.match(r.shown, /\/aichat\\-review · Deep Think · 3 credits/);
     assert.match(r.shown, /Not supported, left out: tools\\\./);
     assert.match(r.shown, /Done\./);
+  });
+
+  it('the models not loaded yet: they are loaded, and the model the prompt names answers', async () => {
+    const r = await ask({ command: 'prompt', prompt: 'aichat-review' }, ['naming'], { unloaded: true });
+    assert.equal(r.sent?.model, 'deep-think');
   });
 
   it('/name typed without /prompt runs the same prompt; words after it answer $ARGUMENTS', async () => {
