@@ -1,8 +1,9 @@
 // Journey 43: Edit in the editor. Select lines, AI Chat: Edit Selection…, say what to change (the
-// quick input shows the model and the price), review the change in the file: Undo Edit leaves the
-// file on disk as it was after a save; Keep Edit saves the new code, and one Undo takes it back.
+// quick input shows the model and the price), watch the reply stream into the file, review the
+// change there: Undo Edit leaves the file on disk as it was after a save; Keep Edit saves the new
+// code, and one Undo takes it back; a save while the reply streams writes the original.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer } from '../steps';
@@ -24,8 +25,8 @@ async function shown(wb: Workbench): Promise<string> {
   return (await wb.editor().locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
 }
 
-/** Selects the function, runs Edit Selection…, checks the price is shown, sends `instruction` and waits for the review. */
-async function editSelection(wb: Workbench, instruction: string): Promise<void> {
+/** Selects the function, runs Edit Selection…, checks the price is shown and sends `instruction`; the number of requests before. */
+async function startEdit(wb: Workbench, instruction: string): Promise<number> {
   await wb.openFile('edit-target.ts');
   await wb.selectLines(3, 7);
   const before = chatRequests().length;
@@ -33,6 +34,12 @@ async function editSelection(wb: Workbench, instruction: string): Promise<void> 
   const title = wb.quickInput().locator('.quick-input-title');
   await waitFor(async () => /Edit Selection \(.+ · \d+ credits?\)/.test(await title.innerText().catch(() => '')), 'the quick input never showed the model and the price');
   await wb.answerInput(instruction);
+  return before;
+}
+
+/** Edit Selection… with `instruction`, waiting for the review. */
+async function editSelection(wb: Workbench, instruction: string): Promise<void> {
+  const before = await startEdit(wb, instruction);
   await wb.waitForNotification(/\d+ changes? proposed/, 60_000);
   const sent = chatRequests();
   assert.equal(sent.length, before + 1, 'one request was sent');
@@ -63,10 +70,13 @@ describe('Journey 43: Edit in the editor', () => {
     await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the editor does not show the proposed code');
     await page.locator('.codelens-decoration', { hasText: /Undo/ }).first().waitFor({ timeout: 15_000 });
     await wb.screenshot('edit-selection-review');
+    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'nothing was saved during the review');
 
     await wb.runCommand('AI Chat: Undo Edit');
     await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'Undo Edit did not bring the original back');
     assert.ok(!(await shown(wb)).includes('const out: string[] = [];'), 'the proposal is gone');
+    // The editor is the file on disk again: not marked as modified.
+    await waitFor(async () => (await page.locator('.tabs-container .tab.active.dirty').count()) === 0, 'the editor is still marked as modified after Undo Edit');
     await wb.runCommand('File: Save');
     assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the file on disk is unchanged');
   });
@@ -94,5 +104,38 @@ describe('Journey 43: Edit in the editor', () => {
     await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'one Undo did not bring the original back');
     await wb.runCommand('File: Save');
     await waitFor(() => readFileSync(file, 'utf8') === ORIGINAL, 'the original is not on disk after Undo and a save');
+  });
+
+  it('a save while the reply streams writes the original; the reply goes on into review; Undo Edit leaves the editor clean', async () => {
+    const { page, demo } = e2e();
+    const wb = await readyWithKey();
+    writeFileSync(file, ORIGINAL);
+    await wb.openFile('edit-target.ts');
+    await wb.runCommand('File: Revert File');
+    await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'the editor does not show the original file');
+    // The reply streams slowly (24 characters every 800 ms): its code block takes some ten seconds.
+    demo.server.control.injectFault({ kind: 'slow-chunks', ms: 800 });
+    await startEdit(wb, 'Use reduce e2e-edit-save');
+    // The reply's first lines are in the editor while the rest is still on its way.
+    await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the reply\'s lines did not stream into the editor', 60_000);
+    assert.ok(!(await shown(wb)).includes('return out;'), 'the reply is still streaming');
+    assert.ok((await shown(wb)).includes('let sum = 0;'), 'the original lines not reached yet are still there');
+    const written = statSync(file).mtimeMs;
+    await wb.runCommand('File: Save');
+    await waitFor(() => statSync(file).mtimeMs !== written, 'the save did not write the file');
+    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the file on disk is the original, not a mix with the streamed lines');
+    assert.ok(!(await wb.notificationTexts()).some((t) => /changes? proposed/.test(t)), 'the save came while the reply streamed');
+    // The reply goes on after the save and ends in review; the file on disk stays the original.
+    await wb.waitForNotification(/\d+ changes? proposed/, 90_000);
+    await waitFor(async () => (await shown(wb)).includes('return out;'), 'the whole reply is not in the editor');
+    assert.ok(!(await shown(wb)).includes('let sum = 0;'), 'the selected lines were replaced in the editor');
+    assert.equal(readFileSync(file, 'utf8'), ORIGINAL);
+    await page.locator('.codelens-decoration', { hasText: /Undo/ }).first().waitFor({ timeout: 15_000 });
+    await wb.runCommand('AI Chat: Undo Edit');
+    await waitFor(async () => (await shown(wb)).includes('let sum = 0;') && !(await shown(wb)).includes('return out;'), 'Undo Edit did not bring the original back');
+    // The document is the one on disk again: its tab is not marked as modified.
+    await waitFor(async () => (await page.locator('.tabs-container .tab.active.dirty').count()) === 0, 'the editor is still marked as modified after Undo Edit');
+    await wb.runCommand('File: Save');
+    assert.equal(readFileSync(file, 'utf8'), ORIGINAL);
   });
 });
