@@ -10,6 +10,8 @@ import { measureContext } from './context';
 import { measureFind } from './find';
 
 async function main(): Promise<void> {
+  // `--vscode`: the History quick pick itself, in code-server (bench/history/vscode.ts).
+  if (process.argv.includes('--vscode')) return void (await import('./vscode'));
   const storage = await measureStorage();
   const webview = await measureWebview();
   const context = await measureContext();

@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:history -- --vscode [--conversations 10000] [--turns 1000] [--skip-build]`: History
+ * in code-server (run it under the e2e lock). N conversations (4 turns each, the newest one `--turns`
+ * turns) are written as logs into a fresh profile with neither index (as after a crash, or the
+ * upgrade from 0.1.0 files); then, through the real History quick pick, driven by Playwright:
+ *
+ *   first items, no index     the command run (Enter in the palette) to the first conversation on
+ *                             screen, while the history index is rebuilt
+ *   found while indexing      a phrase inside a message of the newest conversation, typed while the
+ *                             quick pick says "Indexing… N of M": the keystroke to its result
+ *   first items, index        the same first open once both indexes are built (History reopened)
+ *   search p95                a phrase inside one conversation (20 taken at random), typed to its result
+ *   extension host memory     the resident size of the extension host with every conversation
+ *                             indexed, over the same process before History was first opened
+ *
+ * Figures only: nothing here asserts a time. The last line is for scripts.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
+import { appendMessage, createConversation, encodeLog } from '../../src/core';
+import { EXTENSION_ID, startDemo } from '../../test/e2e/launcher';
+import { Workbench, waitFor } from '../../test/e2e/workbench';
+import { rng, vocabulary } from './words';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+const phrase = (c: number, t: number) => `how do I do thing ${c}x${t}?`;
+const query = (c: number) => `thing ${c}x1`;
+const titleOf = (c: number) => `Bench conversation ${c}`;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+function seed(folder: string, count: number, longTurns: number): void {
+  mkdirSync(folder, { recursive: true });
+  const rand = rng(49);
+  const words = vocabulary(3000, rand);
+  const text = (chars: number) => {
+    const out: string[] = [];
+    let size = 0;
+    while (size < chars) {
+      const w = words[Math.floor(words.length * rand() ** 3)];
+      out.push(w);
+      size += w.length + 1;
+    }
+    return out.join(' ');
+  };
+  const base = Date.parse('2025-11-01T00:00:00Z');
+  for (let c = 0; c < count; c++) {
+    const turns = c === count - 1 ? Math.max(4, longTurns) : 4;
+    const conv = createConversation(`bench-${c}`, new Date(base + c * 60_000));
+    for (let t = 0; t < turns; t++) {
+      const at = new Date(base + c * 60_000 + t * 1000);
+      appendMessage(conv, 'user', `${phrase(c, t)} ${text(60)}`, at);
+      appendMessage(conv, 'assistant', text(500), at, { meta: { model: 'swift-chat', credits: 1 } });
+    }
+    conv.title = titleOf(c);
+    const file = path.join(folder, `${conv.id}.jsonl`);
+    writeFileSync(file, encodeLog(conv, conv.messages.map((_, i) => `b.${i}`)));
+    const when = new Date(base + c * 1000);
+    utimesSync(file, when, when);
+  }
+}
+
+/** Resident size of this code-server's extension host (in code-server's process group), bytes. */
+function extensionHostRss(group: number | undefined): number {
+  const out = execFileSync('ps', ['-eo', 'pgid=,rss=,args='], { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 });
+  return out
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => Number(f[0]) === group && f.includes('--type=extensionHost'))
+    .reduce((sum, f) => sum + Number(f[1]) * 1024, 0);
+}
+
+async function main(): Promise<void> {
+  const count = arg('conversations', 10000);
+  const longTurns = arg('turns', 1000);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-bench-vscode-'));
+  const folder = path.join(dir, 'user-data', 'User', 'globalStorage', EXTENSION_ID, 'conversations');
+  let t0 = performance.now();
+  seed(folder, count, longTurns);
+  console.log(`Seeded ${count} conversations (the newest ${longTurns} turns) in ${ms(performance.now() - t0)}, no index`);
+  const demo = await startDemo({ dir, skipBuild: process.argv.includes('--skip-build'), log: (m) => console.log(`  ${m}`) });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: 'en-US' })).newPage();
+    const wb = new Workbench(page, demo.code.url);
+    await wb.open();
+    const rssBefore = extensionHostRss(demo.code.process.pid);
+    const box = page.locator('.quick-input-widget input[placeholder^="Search every message"]');
+    const title = () => wb.quickInput().locator('.quick-input-title').innerText().catch(() => '');
+    const row = (text: string, matching = false) => {
+      const r = wb.quickPickRows().filter({ hasText: text });
+      return (matching ? r.filter({ hasText: /matching message/ }) : r).first();
+    };
+    /** Runs Show History; the time from Enter to the first conversation listed. */
+    const open = async () => {
+      await wb.openPalette();
+      await wb.quickInputBox().fill('>AI Chat: Show History');
+      await wb.quickInput().locator('.monaco-list-row[aria-label^="AI Chat: Show History"]').first().waitFor();
+      const start = performance.now();
+      await wb.quickInputBox().press('Enter');
+      await box.waitFor({ state: 'visible' });
+      await row('Bench conversation').waitFor({ state: 'visible', timeout: 120_000 });
+      return performance.now() - start;
+    };
+    /** Types a query; the time from the keystroke to its conversation listed as a match. */
+    const find = async (c: number) => {
+      const start = performance.now();
+      await box.fill(query(c));
+      await row(titleOf(c), true).waitFor({ state: 'visible', timeout: 120_000 });
+      return performance.now() - start;
+    };
+
+    const firstNoIndex = await open();
+    const titleAtFirst = await title();
+    const foundWhileBuilding = await find(count - 1);
+    const titleAtFound = await title();
+    t0 = performance.now();
+    await waitFor(async () => !/Indexing|Loading/.test(await title()), 'the index was not built', 30 * 60_000);
+    const buildS = (performance.now() - t0 + firstNoIndex + foundWhileBuilding) / 1000;
+    await wb.closeQuickInput();
+    const firstIndexed = await open();
+    const rand = rng(7);
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) times.push(await find(Math.floor(rand() * count)));
+    await wb.closeQuickInput();
+    const rssAfter = extensionHostRss(demo.code.process.pid);
+
+    console.log('');
+    console.log(`History in code-server, ${count} conversations (one of ${longTurns} turns) (goal in brackets):`);
+    console.log(`  first conversations on screen, no index: ${ms(firstNoIndex)} after the command (<= 300); the title then: "${titleAtFirst}"`);
+    console.log(`  a phrase of the newest conversation, typed while indexing: found in ${ms(foundWhileBuilding)}; the title then: "${titleAtFound}"`);
+    console.log(`  both indexes built in the background in about ${buildS.toFixed(1)} s`);
+    console.log(`  first conversations on screen, index built: ${ms(firstIndexed)} (<= 300)`);
+    console.log(`  search, keystroke to the conversation listed: p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))} (p95 <= 100)`);
+    console.log(`  extension host resident memory: ${((rssAfter - rssBefore) / 2 ** 20).toFixed(1)} MB more with every conversation indexed than before History opened (<= 150)`);
+    console.log(
+      `vscode: conversations=${count} firstNoIndexMs=${firstNoIndex.toFixed(0)} foundWhileBuildingMs=${foundWhileBuilding.toFixed(0)} firstIndexedMs=${firstIndexed.toFixed(0)} ` +
+        `searchP95Ms=${percentile(times, 95).toFixed(0)} exthostRssMB=${((rssAfter - rssBefore) / 2 ** 20).toFixed(0)}`,
+    );
+  } finally {
+    await browser.close();
+    await demo.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
