@@ -53,3 +53,51 @@ export function turnsWithout(turns: readonly NativeTurn[], holds: (text: string)
   }
   return kept;
 }
+
+/** What a @aichat answer keeps in its result's metadata: the text really sent and the reply itself. */
+export interface SentTurn {
+  prompt: string;
+  reply: string;
+}
+
+/** The metadata a @aichat answer returns, from which a later request reads the turn back. */
+export function sentTurnMetadata(prompt: string, reply: string): { sent: SentTurn } {
+  return { sent: { prompt, reply } };
+}
+
+/** The turn a response's metadata says was sent, when it is one of ours and well formed. */
+function sentTurnOf(metadata: unknown): SentTurn | undefined {
+  if (typeof metadata !== 'object' || metadata === null) return undefined;
+  const sent = (metadata as { sent?: unknown }).sent;
+  if (typeof sent !== 'object' || sent === null) return undefined;
+  const { prompt, reply } = sent as { prompt?: unknown; reply?: unknown };
+  return typeof prompt === 'string' && typeof reply === 'string' ? { prompt, reply } : undefined;
+}
+
+/** One entry of the Chat view's history with @aichat: a request as typed, or a response as shown. */
+export type ChatViewEntry = { kind: 'request'; text: string } | { kind: 'response'; shown: string; metadata?: unknown };
+
+/**
+ * The earlier turns to send from the Chat view's history. A response that says what was sent
+ * (`sentTurnMetadata`) gives the text really asked (a slash command's expansion, not `/prompt name`)
+ * and the model's reply alone (not the price line above it or a note below it); others are taken as
+ * shown.
+ */
+export function nativeTurns(entries: readonly ChatViewEntry[]): NativeTurn[] {
+  const turns: NativeTurn[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'request') {
+      turns.push({ role: 'user', content: entry.text });
+      continue;
+    }
+    const sent = sentTurnOf(entry.metadata);
+    if (!sent) {
+      turns.push({ role: 'assistant', content: entry.shown });
+      continue;
+    }
+    const last = turns[turns.length - 1];
+    if (last?.role === 'user') last.content = sent.prompt;
+    turns.push({ role: 'assistant', content: sent.reply });
+  }
+  return turns;
+}

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
-import { nativeHistory, runTurn, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
+import { nativeHistory, nativeTurns, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
 import { scriptedBackend } from '../../support/backend';
 
 const baseUrl = 'https://chat.example/api';
@@ -111,5 +111,37 @@ describe('@aichat: the Chat view answered through the service', () => {
     );
     assert.equal(r.ending, 'stopped');
     assert.deepEqual(chunks, ['one ']);
+  });
+});
+
+describe('@aichat: the earlier turns read back from the Chat view', () => {
+  it('a response that kept what was sent gives the expanded prompt and the reply alone, not the price line or a note', () => {
+    const turns = nativeTurns([
+      { kind: 'request', text: '/prompt review' },
+      {
+        kind: 'response',
+        shown: '*/review · Deep Think · 3 credits*\n\nLooks fine.\n\n*The reply is 70,000 characters long…*',
+        metadata: sentTurnMetadata('Review a.ts for naming', 'Looks fine.'),
+      },
+      { kind: 'request', text: 'and the tests?' },
+    ]);
+    assert.deepEqual(turns, [
+      { role: 'user', content: 'Review a.ts for naming' },
+      { role: 'assistant', content: 'Looks fine.' },
+      { role: 'user', content: 'and the tests?' },
+    ]);
+  });
+
+  it('a response without it (a refusal, a list of prompts, another version) is taken as shown', () => {
+    for (const metadata of [undefined, null, {}, { sent: 'x' }, { sent: { prompt: 1, reply: 'r' } }, { sent: { prompt: 'p' } }]) {
+      const turns = nativeTurns([
+        { kind: 'request', text: 'q' },
+        { kind: 'response', shown: 'Set your API key first.', metadata },
+      ]);
+      assert.deepEqual(turns, [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'Set your API key first.' },
+      ], JSON.stringify(metadata));
+    }
   });
 });

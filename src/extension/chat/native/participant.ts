@@ -6,7 +6,7 @@
 // /tests), and every prompt of the chat's `/` list runs as `/prompt name words` (or `/name words`),
 // expanded by the chat's own expansion (editor/promptExpansion.ts) and sent through the pipeline.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, actionTitle, creditsText, escapeMarkdown, growingInterval, type ModelLike, type NativeTurn } from '../../../core';
+import { TextCoalescer, actionCommand, actionTitle, creditsText, escapeMarkdown, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type ModelLike, type NativeTurn } from '../../../core';
 import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/context/promptFiles';
 import type { ErrorView } from '../../../protocol';
 import { modelPriceLabel, preparePrompt, type PrepareDeps } from '../../editor/promptExpansion';
@@ -96,20 +96,18 @@ export function registerParticipant(deps: ParticipantDeps): vscode.Disposable | 
   }
 }
 
-/** The Chat view's earlier turns with @aichat, as text. */
+/** The Chat view's earlier turns with @aichat, as text (what was really sent, where the answer kept it). */
 function turnsOf(context: vscode.ChatContext): NativeTurn[] {
-  const turns: NativeTurn[] = [];
+  const entries: ChatViewEntry[] = [];
   for (const turn of context.history) {
     if (turn.participant !== PARTICIPANT_ID) continue;
-    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', content: turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt });
+    if (turn instanceof vscode.ChatRequestTurn) entries.push({ kind: 'request', text: turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt });
     else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('');
-      turns.push({ role: 'assistant', content: text });
+      const shown = turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join('');
+      entries.push({ kind: 'response', shown, metadata: turn.result.metadata });
     }
   }
-  return turns;
+  return nativeTurns(entries);
 }
 
 /** An error or refusal in the Chat view: its text, and a button for each action that has a command. */
@@ -227,12 +225,14 @@ export async function answerRequest(
       const id = cut.keep(request.prompt, result.text, result.meta.model);
       stream.button({ command: OPEN_REPLY_COMMAND, arguments: [id], title: vscode.l10n.t('Open in AI Chat') });
     }
-    if (result.ending === 'complete' || result.ending === 'stopped' || !result.error) return {};
+    // What was sent and answered, read back by later requests instead of what the view shows.
+    const metadata = sentTurnMetadata(command.prompt, result.text);
+    if (result.ending === 'complete' || result.ending === 'stopped' || !result.error) return { metadata };
     for (const action of result.error.actions) {
       const command = actionCommand(action);
       if (command) stream.button({ ...command, title: actionTitle(action) });
     }
-    return { errorDetails: { message: result.error.message } };
+    return { metadata, errorDetails: { message: result.error.message } };
   } finally {
     cancel.dispose();
   }

@@ -262,7 +262,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
   });
 
   /** One @aichat request through the pipeline: what the Chat view showed, and the request sent (if any). */
-  async function ask(request: { prompt: string; command?: string }, answers: string[] = [], opts: { unloaded?: boolean } = {}): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[] }> {
+  async function ask(request: { prompt: string; command?: string }, answers: string[] = [], opts: { unloaded?: boolean } = {}): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[]; result: vscode.ChatResult }> {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
     let sent: { model: string; last: string } | undefined;
@@ -300,13 +300,14 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
       selectedModel: () => 'swift-chat',
       ask: async (o) => (asked.push(o), answers.shift()),
     };
+    let result: vscode.ChatResult;
     try {
-      await answerRequest(deps, { prompt: request.prompt, command: request.command, references: [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+      result = await answerRequest(deps, { prompt: request.prompt, command: request.command, references: [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token);
     } finally {
       instructions.dispose();
       keys.dispose();
     }
-    return { shown: shown.join(''), buttons, ...(sent ? { sent } : {}), asked };
+    return { shown: shown.join(''), buttons, ...(sent ? { sent } : {}), asked, result };
   }
 
   it('/explain (a command of the participant): the built-in with the editor\'s selection and file, the words after it too', async () => {
@@ -326,6 +327,8 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     assert.match(r.shown, /\/aichat\\-review · Deep Think · 3 credits/);
     assert.match(r.shown, /Not supported, left out: tools\\\./);
     assert.match(r.shown, /Done\./);
+    // A later request reads back the expanded text and the reply alone, not the price line shown above it.
+    assert.deepEqual(r.result.metadata, { sent: { prompt: 'Review aichat-target.ts for naming:\n\nexport const total = 40 + 2;', reply: 'Done.' } });
   });
 
   it('the models not loaded yet: they are loaded, and the model the prompt names answers', async () => {
