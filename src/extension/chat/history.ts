@@ -20,7 +20,9 @@ type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export as Markdown') };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
-const SEARCH_DELAY_MS = 60;
+const SEARCH_DELAY_MS = 30;
+/** Listed first; the rest a moment later (thousands of items are slow to reach the window). */
+const FIRST_PAGE = 200;
 
 function toItem(c: ConversationSummary, currentId: string, matches?: number): Item {
   const parts = [vscode.l10n.t('{0} messages', c.messageCount)];
@@ -54,6 +56,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   let indexing = deps.store.searchProgress;
   /** The history index is being rebuilt: the listing is what was read so far. */
   let partial = false;
+  let firstPage = true;
 
   const progressText = () =>
     indexing.total ? vscode.l10n.t('Indexing… {0} of {1}', indexing.done, indexing.total) : vscode.l10n.t('Loading the search index…');
@@ -72,9 +75,13 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       const items = [
         newChatItem,
         ...(all.length ? [{ label: vscode.l10n.t('Saved conversations'), kind: vscode.QuickPickItemKind.Separator } as Item] : []),
-        ...all.map((c) => toItem(c, current)),
+        ...all.slice(0, firstPage ? FIRST_PAGE : undefined).map((c) => toItem(c, current)),
       ];
       qp.items = items;
+      if (firstPage && all.length > FIRST_PAGE) {
+        firstPage = false;
+        setTimeout(() => gen === generation && void render(), 100);
+      }
       const keep = active && items.find((i) => i.id === active);
       if (keep) qp.activeItems = [keep];
       if (!all.length) qp.placeholder = partial ? progressText() : vscode.l10n.t('No saved conversations yet');
