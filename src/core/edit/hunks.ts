@@ -158,3 +158,27 @@ export class EditReview {
     });
   }
 }
+
+/** A change of a document as VS Code reports it: offsets of the text before it. */
+export interface OffsetChange {
+  rangeOffset: number;
+  rangeLength: number;
+  text: string;
+}
+
+/**
+ * What changes of a document do to a region [offset, end) of it: how far they move it (changes
+ * before it), or 'touched' when one of them falls inside it (or at its start, for a deletion that
+ * ends there; at its end, for a region that is not empty).
+ */
+export function regionShift(changes: readonly OffsetChange[], offset: number, end: number): number | 'touched' {
+  let shift = 0;
+  for (const c of changes) {
+    const changeEnd = c.rangeOffset + c.rangeLength;
+    const before = changeEnd < offset || (changeEnd === offset && c.rangeLength > 0);
+    const after = c.rangeOffset > end || (c.rangeOffset === end && end > offset);
+    if (before) shift += c.text.length - c.rangeLength;
+    else if (!after) return 'touched';
+  }
+  return shift;
+}

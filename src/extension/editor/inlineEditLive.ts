@@ -9,7 +9,7 @@
 // before the document is written (a save participant), and the reply's lines come back once it is
 // written. The file on disk never holds a mix of the two.
 import * as vscode from 'vscode';
-import { splitLines } from '../../core/edit/hunks';
+import { regionShift, splitLines } from '../../core/edit/hunks';
 import { EditStream, lineEdit, type StreamView } from '../../core/edit/stream';
 import type { Applied } from './inlineEditReview';
 import type { EditTarget } from './inlineEditTarget';
@@ -158,14 +158,8 @@ export class InlineEditLive implements vscode.Disposable {
       this.foreign = true;
     }
     const end = this.at(this.shown.length);
-    let shift = 0;
-    for (const c of e.contentChanges) {
-      const changeEnd = c.rangeOffset + c.rangeLength;
-      const before = changeEnd < this.offset || (changeEnd === this.offset && c.rangeLength > 0);
-      const after = c.rangeOffset > end || (c.rangeOffset === end && end > this.offset);
-      if (before) shift += c.text.length - c.rangeLength;
-      else if (!after) return this.interrupt('changed');
-    }
+    const shift = regionShift(e.contentChanges, this.offset, end);
+    if (shift === 'touched') return this.interrupt('changed');
     this.offset += shift;
   }
 

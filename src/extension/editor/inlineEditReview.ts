@@ -3,7 +3,7 @@
 // (never written into the document), and each hunk is kept or undone on its own. Undoing all of it
 // leaves the document as it was, byte for byte, and clean again when it was clean before.
 import * as vscode from 'vscode';
-import { EditReview, splitLines, type LineEdit } from '../../core/edit/hunks';
+import { EditReview, regionShift, splitLines, type LineEdit } from '../../core/edit/hunks';
 import { addedLook, removedLook, removedNote } from './inlineEditUi';
 import { nextChange, undoBack } from './inlineEditUndo';
 
@@ -137,17 +137,11 @@ export class InlineEditReview implements vscode.Disposable {
     if (e.document !== this.document || this.applying || this.ended || e.contentChanges.length === 0) return;
     const end = this.offset + this.review.current().length;
     // The offsets of a change are those of the text before it: changes before the region move it.
-    let shift = 0;
-    for (const c of e.contentChanges) {
-      const changeEnd = c.rangeOffset + c.rangeLength;
-      const before = changeEnd < this.offset || (changeEnd === this.offset && c.rangeLength > 0);
-      const after = c.rangeOffset > end || (c.rangeOffset === end && end > this.offset);
-      if (before) shift += c.text.length - c.rangeLength;
-      else if (!after) {
-        // The lines under review were changed (typing, Undo): the review ends with the text as it is.
-        this.end('changed', false);
-        return;
-      }
+    const shift = regionShift(e.contentChanges, this.offset, end);
+    if (shift === 'touched') {
+      // The lines under review were changed (typing, Undo): the review ends with the text as it is.
+      this.end('changed', false);
+      return;
     }
     this.offset += shift;
     this.decorate();

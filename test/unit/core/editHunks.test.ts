@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { diffLines, EditReview, splitLines } from '../../../src/core/edit/hunks';
+import { diffLines, EditReview, regionShift, splitLines } from '../../../src/core/edit/hunks';
 
 describe('edit in the editor: hunks', () => {
   it('splits lines keeping each line end, a last line without one included', () => {
@@ -86,5 +86,26 @@ describe('edit in the editor: hunks', () => {
     assert.equal(hunks[0].start, 1);
     assert.equal(hunks[0].removed.length, 3000);
     assert.equal(new EditReview(original, proposed).final(false), original);
+  });
+});
+
+describe('Edit in the editor: what a change of the document does to the region under edit', () => {
+  const change = (rangeOffset: number, rangeLength: number, text: string) => ({ rangeOffset, rangeLength, text });
+  it('changes before the region move it by what they add or take out', () => {
+    assert.equal(regionShift([change(0, 0, 'abc'), change(5, 3, 'x')], 10, 20), 1);
+  });
+  it('changes after it, or an insertion at its end, leave it where it is', () => {
+    assert.equal(regionShift([change(25, 2, 'yyy'), change(20, 0, 'z')], 10, 20), 0);
+  });
+  it('a change inside it, an insertion at its start, or a deletion reaching into it touches it', () => {
+    assert.equal(regionShift([change(12, 1, '')], 10, 20), 'touched');
+    assert.equal(regionShift([change(10, 0, 'a')], 10, 20), 'touched');
+    assert.equal(regionShift([change(8, 3, '')], 10, 20), 'touched');
+  });
+  it('a deletion that ends at its start moves it', () => {
+    assert.equal(regionShift([change(8, 2, '')], 10, 20), -2);
+  });
+  it('an empty region: an insertion at its place touches it', () => {
+    assert.equal(regionShift([change(10, 0, 'a')], 10, 10), 'touched');
   });
 });
