@@ -33,6 +33,8 @@ export interface ConversationStoragePort {
    * (optional). Each is brought in when first read; the history index is then rebuilt.
    */
   pendingUpgrade?(): Promise<number>;
+  /** The ids of those conversations (optional). */
+  pendingUpgradeIds?(): Promise<string[]>;
   /** Brings in every conversation of an earlier version not brought in yet (optional). */
   upgrade?(progress?: (done: number, total: number) => void): Promise<void>;
   readLog(id: string): Promise<string | undefined>;
@@ -213,8 +215,15 @@ export class ConversationStore {
     const text = await this.storage.readIndex();
     if (this.rebuilding && this.index) return this.index.entries;
     if (text !== undefined) {
-      this.index = replayIndex(text);
-      return this.index.entries;
+      const index = replayIndex(text);
+      // An index that lacks conversations of an earlier version still to be brought in (written
+      // meanwhile by a window that started before they were there) is rebuilt to list them.
+      const pending = (await this.storage.pendingUpgradeIds?.().catch(() => [])) ?? [];
+      if (this.rebuilding && this.index) return this.index.entries;
+      if (pending.every((id) => index.entries.has(id))) {
+        this.index = index;
+        return index.entries;
+      }
     }
     // No index (first start after an upgrade, or after a crash): rebuilt from the logs, newest
     // first; many of them in the background, History listing what is read so far meanwhile.

@@ -144,6 +144,10 @@ export class FileConversationStorage implements ConversationStoragePort {
     return this.ensureDir().then(() => this.legacy.count);
   }
 
+  pendingUpgradeIds(): Promise<string[]> {
+    return this.ensureDir().then(() => this.legacy.files().map((n) => n.slice(0, -'.json'.length)));
+  }
+
   /** Brings in every 0.1.0 conversation not brought in yet. */
   upgrade(progress?: (done: number, total: number) => void): Promise<void> {
     return this.ensureDir().then(() => this.legacy.bringInAll(progress));

@@ -22,7 +22,8 @@ const idOf = (n: number) => `${TAG}-${String(n).padStart(5, '0')}-0000-4000-8000
 /** Conversations as 0.1.0 saved them: one JSON file each, the newest written last. */
 function seedLegacy(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  const base = Date.parse('2026-01-01T00:00:00Z');
+  // Newer than the conversations of the journeys before this one, so that they head the list.
+  const base = Date.now() + 3_600_000 - COUNT * 60_000;
   const filler = 'the reply goes on about caches, queues, parsers and the like; '.repeat(8);
   for (let n = 0; n < COUNT; n++) {
     const at = new Date(base + n * 60_000).toISOString();

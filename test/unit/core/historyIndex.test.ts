@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, type Conversation, type SearchProgress } from '../../../src/core';
@@ -466,5 +466,25 @@ describe('upgrade from 0.1.0 files, in the background', () => {
     assert.equal(await next.pendingUpgrade(), 0);
     assert.equal((await next.list()).length, 11);
     assert.equal(next.listingPartial, false);
+  });
+
+  it('an index written by another window after this one found 0.1.0 files (it lacks them) is rebuilt to list them', async () => {
+    const folder = await legacy([conversation('old-a', 1, ['first question', 'first answer'])]);
+    const first = new ConversationStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
+    await first.catchUpSearch();
+    await first.finishUpgrade();
+    await first.flush();
+    const written = await readFile(join(folder, '_index.jsonl'), 'utf8');
+    assert.match(written, /old-a/);
+    // More 0.1.0 files; this window finds them (and removes the index to rebuild it) ...
+    await legacy([conversation('old-b', 2, ['how do I do thing 42?', 'like so'])]);
+    const storage = new FileConversationStorage(dir);
+    assert.equal(await storage.pendingUpgrade(), 1);
+    // ... and then the other window, which never saw them, writes its index again.
+    await writeFile(join(folder, '_index.jsonl'), written);
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0 });
+    await store.catchUpSearch();
+    assert.deepEqual((await store.list()).map((c) => c.id).sort(), ['old-a', 'old-b']);
+    assert.deepEqual((await store.search('thing 42')).map((h) => h.id), ['old-b']);
   });
 });
