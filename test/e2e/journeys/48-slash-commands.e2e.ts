@@ -39,6 +39,9 @@ describe('Journey 48: Slash commands from prompt files', () => {
     folder = path.join(demo.profile.workspace, '.github');
     mkdirSync(path.join(folder, 'prompts'), { recursive: true });
     writeFileSync(path.join(folder, 'prompts', 'review.prompt.md'), PROMPT);
+    // The repository has its prompt files when the window opens (a file added later is the
+    // extension-host suite's "changed on disk is read again").
+    await e2e().wb.reloadWindow();
     wb = await readyWithKey();
     const chat = await wb.chat();
     await chat.newChat();
@@ -47,7 +50,7 @@ describe('Journey 48: Slash commands from prompt files', () => {
     const chatAgain = await wb.chat();
     const box = chatAgain.message();
 
-    // The list shows the file's command (read at once, or when the watcher reports it).
+    // The list shows the file's command.
     const option = chatAgain.frame.getByRole('option', { name: /\/review/ });
     await waitFor(async () => {
       await box.fill('');
