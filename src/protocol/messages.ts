@@ -403,6 +403,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Remove the summary: requests send the turns it replaced again. */
   z.object({ type: z.literal('summaryRemove') }),
   /** A slash command chosen in the `/` menu: the host asks for its inputs and puts its text in the box (`args`: what followed its name). */
+  // The `/` list opened: the host reads the prompt files again (a change its watchers missed).
+  z.object({ type: z.literal('promptsWanted') }),
   z.object({ type: z.literal('expandPrompt'), name: z.string().min(1).max(200), args: z.string().max(10_000).optional() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;

@@ -206,7 +206,11 @@ class ChatApp {
       rows: 3,
       placeholder: l10n.t('Message (Enter to send, Shift+Enter for a new line)'),
     });
-    this.slash = createSlashMenu(this.input, (name, args) => this.post({ type: 'expandPrompt', name, ...(args ? { args } : {}) }));
+    this.slash = createSlashMenu(
+      this.input,
+      (name, args) => this.post({ type: 'expandPrompt', name, ...(args ? { args } : {}) }),
+      () => this.post({ type: 'promptsWanted' }),
+    );
     this.input.addEventListener('keydown', (e) => this.onKeyDown(e));
     this.input.addEventListener('input', () => {
       this.saveDraftSoon();

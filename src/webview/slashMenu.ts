@@ -46,7 +46,8 @@ function slashQuery(input: HTMLTextAreaElement): string | undefined {
   return input.selectionStart === input.value.length ? m[1] : undefined;
 }
 
-export function createSlashMenu(input: HTMLTextAreaElement, choose: (name: string, args: string) => void): SlashMenu {
+/** `opened`: called each time the list opens (the host then reads the prompt files again). */
+export function createSlashMenu(input: HTMLTextAreaElement, choose: (name: string, args: string) => void, opened?: () => void): SlashMenu {
   // At most VISIBLE options are in the list at a time (a window that follows the current one), so
   // the list never scrolls and the keyboard stays in the box; each option says its place in all.
   const list = el('div', { id: 'slash-menu', class: 'slash-menu', role: 'listbox', 'aria-label': l10n.t('Slash commands') });
@@ -127,6 +128,7 @@ export function createSlashMenu(input: HTMLTextAreaElement, choose: (name: strin
       isOpen = true;
       active = 0;
       element.hidden = false;
+      opened?.();
     } else active = 0;
     top = 0;
     render(query);

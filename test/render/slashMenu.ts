@@ -74,7 +74,9 @@ const menu = (page: Page): Promise<MenuState> =>
     };
   });
 
-const posted = (page: Page, from: number) => page.evaluate((n) => (window as unknown as { __posted: Array<{ type: string; name?: string; args?: string; text?: string; model?: string }> }).__posted.slice(n).filter((m) => m.type !== 'draft'), from);
+const posted = (page: Page, from: number) => page.evaluate((n) => (window as unknown as { __posted: Array<{ type: string; name?: string; args?: string; text?: string; model?: string }> }).__posted.slice(n).filter((m) => m.type !== 'draft' && m.type !== 'promptsWanted'), from);
+/** How many times the page asked the host to read the prompt files again. */
+const wanted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'promptsWanted').length);
 const count = (page: Page) => page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted.length);
 
 export async function slashMenuChecks(browser: Browser, record: Record): Promise<void> {
@@ -96,6 +98,15 @@ export async function slashMenuChecks(browser: Browser, record: Record): Promise
     record(group, '"/" at the start of the box opens the list of every command', s.open && s.names.length === PROMPTS.prompts.length && s.names[0] === '/explain', JSON.stringify(s.names));
     record(group, 'the list is a named listbox the box controls; the first option is current', s.role === 'listbox' && !!s.label && s.controls === 'slash-menu' && s.active === '/explain' && s.focus === 'box', JSON.stringify(s));
     record(group, 'the count is said in a status line', /8 commands/.test(s.status), s.status);
+    const asked = await wanted(page);
+
+    // The host read the files again and found a new one: the open list counts it at once.
+    await give(page, [{ ...PROMPTS, prompts: [...PROMPTS.prompts, { name: 'release', description: 'Draft release notes', source: '.github/prompts/release.prompt.md' }] }]);
+    await frames(page);
+    s = await menu(page);
+    record(group, 'opening the list asks the host once to read the prompt files again; the list it sends back is shown while open', asked === 1 && s.open && /9 commands/.test(s.status), JSON.stringify({ asked, status: s.status }));
+    await give(page, [PROMPTS]);
+    await frames(page);
 
     await page.keyboard.type('rev');
     s = await menu(page);
@@ -122,7 +133,7 @@ export async function slashMenuChecks(browser: Browser, record: Record): Promise
     record(group, 'Escape closes the list and keeps the text', !s.open && s.box === '/rev' && s.controls === null && s.active === null, JSON.stringify(s));
     await page.keyboard.press('Backspace');
     s = await menu(page);
-    record(group, 'typing again opens it again', s.open && s.names.includes('/review'), JSON.stringify(s.names));
+    record(group, 'typing again opens it again (and asks for the files again; typing within the open list does not)', s.open && s.names.includes('/review') && (await wanted(page)) === 2, JSON.stringify({ names: s.names, asked: await wanted(page) }));
 
     let before = await count(page);
     await page.keyboard.press('Enter');

@@ -65,7 +65,7 @@ export interface WebviewRouterDeps extends CodeActionDeps {
   /** Whether a text holds the user's API key. */
   holdsKey(text: string): Promise<boolean>;
   /** The slash commands: their list for the `/` menu, and the one chosen put in the box. */
-  prompts?: { message(): HostMessage; expand(name: string, args?: string): Promise<unknown> };
+  prompts?: { message(): HostMessage; expand(name: string, args?: string): Promise<unknown>; recheck(): Promise<void> };
 }
 
 export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) => Promise<void> {
@@ -198,6 +198,10 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         return deps.summaries.remove();
       case 'expandPrompt':
         await deps.prompts?.expand(msg.name, msg.args);
+        return;
+      case 'promptsWanted':
+        // A list that changes is posted by the panel's onDidChange.
+        await deps.prompts?.recheck();
         return;
       case 'runCommand':
         await runAllowedCommand(msg.command, deps.context.extension.id);

@@ -59,6 +59,8 @@ export class PromptFiles implements vscode.Disposable {
   readonly ready: Promise<void>;
   /** Why the user's prompts folder named in the setting is not listed (said in the `/` list). */
   private userFolderError: string | undefined;
+  /** A search asked for by `recheck` that has not started yet (later asks share it). */
+  private recheckQueued: Promise<void> | undefined;
 
   /** `globalStorage`: the extension's global storage (VS Code's user prompts folder is found beside it). */
   constructor(
@@ -78,7 +80,11 @@ export class PromptFiles implements vscode.Disposable {
   }
 
   /** The `/` menu's feed: the list as the chat shows it, and the choice of one expanded into the box. */
-  menu(chat: Omit<ExpandDeps, 'prompts' | 'ask' | 'info' | 'warn'>): { message(): HostMessage; expand(name: string, args?: string): Promise<string | undefined> } {
+  menu(chat: Omit<ExpandDeps, 'prompts' | 'ask' | 'info' | 'warn'>): {
+    message(): HostMessage;
+    expand(name: string, args?: string): Promise<string | undefined>;
+    recheck(): Promise<void>;
+  } {
     const deps: ExpandDeps = {
       ...chat,
       prompts: this,
@@ -86,7 +92,7 @@ export class PromptFiles implements vscode.Disposable {
       info: (m, ...b) => vscode.window.showInformationMessage(m, ...b),
       warn: (m) => vscode.window.showWarningMessage(m),
     };
-    return { message: () => this.message(), expand: (name, args) => expandChosenPrompt(deps, name, args) };
+    return { message: () => this.message(), expand: (name, args) => expandChosenPrompt(deps, name, args), recheck: () => this.recheck() };
   }
 
   /** The list the `/` menu shows, in its order. */
@@ -150,9 +156,25 @@ export class PromptFiles implements vscode.Disposable {
     return run;
   }
 
-  /** Searches every workspace folder for prompt files and reads them all again. */
-  refresh(): Promise<void> {
+  /**
+   * The folders searched and the files read again because the list is about to be used (the `/`
+   * list opened, an @aichat slash command): a watcher can miss a change (a folder made while the
+   * window is open, a file system that reports nothing), and the list must still be the files'.
+   * Asks made before the search started share it.
+   */
+  recheck(): Promise<void> {
+    if (this.recheckQueued) return this.recheckQueued;
+    const queued = this.refresh(() => {
+      if (this.recheckQueued === queued) this.recheckQueued = undefined;
+    });
+    this.recheckQueued = queued;
+    return queued;
+  }
+
+  /** Searches every workspace folder for prompt files and reads them all again (`starting`: called when the search starts). */
+  refresh(starting?: () => void): Promise<void> {
     return this.enqueue(async () => {
+      starting?.();
       const next = new Map<string, KnownFile>();
       await this.readUserFolder(next);
       const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;

@@ -155,6 +155,7 @@ const validWebview: unknown[] = [
   { type: 'sendFewer', text: 'the same question' },
   { type: 'expandPrompt', name: 'review' },
   { type: 'expandPrompt', name: 'fix-issue', args: '42' },
+  { type: 'promptsWanted' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [

@@ -23,7 +23,7 @@ export interface ParticipantDeps {
   /** Opens a question and its whole answer in AI Chat's own chat (a conversation of its own). */
   openInChat: (question: string, answer: string, model: string) => Promise<void>;
   /** The chat's slash commands (built-ins, the user's own, prompt files); none: no slash commands. */
-  prompts?: () => PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; readonly ready: Promise<void> };
+  prompts?: () => PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; recheck(): Promise<void> };
   /** The service's models and the selected one (a prompt's `model` is matched against them). */
   models?: () => readonly ModelLike[] | undefined;
   /** Loads the service's models when they are not yet (a prompt that names a model is matched against them). */
@@ -139,7 +139,7 @@ async function slashCommand(
   const slash = deps.prompts ? slashRequest(request.command, request.prompt) : undefined;
   if (!slash || !deps.prompts) return { prompt: request.prompt };
   const prompts = deps.prompts();
-  await prompts.ready;
+  await prompts.recheck();
   if (!slash.name) {
     listPrompts(stream, prompts.entries);
     return 'done';
