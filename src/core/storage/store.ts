@@ -237,18 +237,15 @@ export class ConversationStore {
     if (this.rebuilding && this.index) return this.index.entries;
     const index = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>() };
     if (ids.length <= this.rebuildInlineUpTo) {
-      await this.rebuildIndex(index, ids, true);
-      this.index = index;
+      if (await this.rebuildIndex(index, ids, true)) this.index = index;
       return index.entries;
     }
     this.index = index;
-    const rebuilding = this.rebuildIndex(index, ids, false).then(
-      () => undefined,
-      () => {
-        // Tried again on the next listing.
-        if (this.index === index) this.index = undefined;
-      },
-    );
+    // Not whole, or failed: tried again on the next listing.
+    const dropUnlessWhole = (whole: boolean) => {
+      if (!whole && this.index === index) this.index = undefined;
+    };
+    const rebuilding = this.rebuildIndex(index, ids, false).then(dropUnlessWhole, () => dropUnlessWhole(false));
     this.rebuilding = rebuilding;
     void rebuilding.finally(() => {
       if (this.rebuilding === rebuilding) this.rebuilding = undefined;
@@ -259,8 +256,10 @@ export class ConversationStore {
   /**
    * Reads every log a few at a time (each also goes into the full-text index, so nothing is read
    * twice), telling progress as the full-text build does; writes the index file once it is whole.
+   * A log that cannot be read is tried again once at the end; still unreadable, nothing is written
+   * and false is returned (the caller drops the index: the next listing reads them all again).
    */
-  private async rebuildIndex(index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> }, ids: string[], inline: boolean): Promise<void> {
+  private async rebuildIndex(index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> }, ids: string[], inline: boolean): Promise<boolean> {
     const withPartials = await this.partialIds();
     const search = inline ? undefined : await this.searchReady().catch(() => undefined);
     const total = ids.length;
@@ -268,18 +267,29 @@ export class ConversationStore {
     let done = 0;
     let slice = Date.now();
     if (!inline) this.setProgress({ done, total, building: true });
+    /** Logs that could not be read (a passing error: tried again once at the end). */
+    const failed: string[] = [];
+    const take = async (id: string): Promise<boolean> => {
+      let r: ReplayedLog | undefined;
+      try {
+        r = await this.readStored(id, withPartials);
+      } catch {
+        return false;
+      }
+      // A save or a delete of this window meanwhile knows better than what was read.
+      if (r && r.conv.messages.length > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
+        index.entries.set(id, summarize(r.conv));
+        if (search && !search.has(id, r.conv.updatedAt)) {
+          search.update(r.conv);
+          this.scheduleSearchPersist();
+        }
+      }
+      return true;
+    };
     const reader = async () => {
       while (next < ids.length) {
         const id = ids[next++];
-        const r = await this.readStored(id, withPartials).catch(() => undefined);
-        // A save or a delete of this window meanwhile knows better than what was read.
-        if (r && r.conv.messages.length > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
-          index.entries.set(id, summarize(r.conv));
-          if (search && !search.has(id, r.conv.updatedAt)) {
-            search.update(r.conv);
-            this.scheduleSearchPersist();
-          }
-        }
+        if (!(await take(id))) failed.push(id);
         ++done;
         if (inline) continue;
         this.setProgress({ done, total, building: true });
@@ -289,10 +299,14 @@ export class ConversationStore {
         }
       }
     };
-    const write = async () => {
+    /** False when a log is still unreadable: the index is not written without it (it would leave History for good). */
+    const write = async (): Promise<boolean> => {
+      for (const id of failed.splice(0)) if (!(await take(id))) failed.push(id);
+      if (failed.length) return false;
       await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
       index.lines = index.entries.size;
       index.gone.clear();
+      return true;
     };
     if (inline) {
       // (Called from a listing or a save, in turn with the writes: the index is written at once.)
@@ -302,9 +316,10 @@ export class ConversationStore {
     try {
       await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
       // After the saves under way: each of them put its entry in, and those after it append to the file.
-      await this.enqueue(async () => {
-        await write();
+      return await this.enqueue(async () => {
+        const whole = await write();
         this.rebuilding = undefined;
+        return whole;
       });
     } finally {
       this.setProgress({ done, total, building: false });
@@ -357,7 +372,9 @@ export class ConversationStore {
 
   private async putIndexEntry(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
     const entries = this.index?.entries ?? (await this.loadIndex());
-    const index = this.index as { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> };
+    const index = this.index;
+    // No whole index (a log could not be read): the next listing reads the logs again, this save's too.
+    if (!index) return;
     if (this.rebuilding) {
       // Written with the whole index at the end of the rebuild.
       if ('gone' in entry) {

@@ -119,8 +119,9 @@ export class FileConversationStorage implements ConversationStoragePort {
       await mkdir(this.dir, { recursive: true });
       const names = await readdir(this.dir);
       await this.cleanUp(names);
-      // 0.1.0 files are brought in as they are read; the history index is rebuilt to list them.
-      if ((await this.legacy.scan(names)) > 0) await rm(join(this.dir, INDEX_FILE), { force: true });
+      // 0.1.0 files are brought in as they are read; an index that lacks one of them is rebuilt
+      // to list it (the store checks pendingUpgradeIds), one that has them all is used as it is.
+      await this.legacy.scan(names);
     })();
     return this.ready;
   }
@@ -176,8 +177,9 @@ export class FileConversationStorage implements ConversationStoragePort {
   async readLog(id: string): Promise<string | undefined> {
     if (!isSafeConversationId(id)) return undefined;
     await this.ensureDir();
-    if (this.legacy.has(id)) return this.legacy.read(id);
-    return readText(this.logFile(id));
+    // A 0.1.0 file brought in meanwhile (renamed away) has its log written already.
+    const legacy = this.legacy.has(id) ? await this.legacy.read(id) : undefined;
+    return legacy ?? readText(this.logFile(id));
   }
 
   async logSize(id: string): Promise<number | undefined> {

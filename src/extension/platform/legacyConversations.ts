@@ -63,6 +63,9 @@ export class LegacyConversations {
       if (conv === 'unreadable') await this.bringIn(id);
       return undefined;
     }
+    // An empty one is never listed: brought in now, or it would stay pending (an index lacking a
+    // pending conversation is rebuilt).
+    if (conv.messages.length === 0) await this.bringIn(id);
     return encodeLog(conv, conv.messages.map((_, i) => `v1.${i}`));
   }
 
@@ -130,6 +133,8 @@ export class LegacyConversations {
 
   /** A conversation deleted before it was brought in: its 0.1.0 file goes, and the copy a migration kept. */
   async remove(id: string): Promise<void> {
+    // One being brought in writes its log first: the delete comes after it, not before.
+    await this.bringing.get(id)?.catch(() => undefined);
     await rm(this.file(id), { force: true });
     this.pending.delete(id);
     await rm(join(this.dir, LEGACY_DIR, id + '.json'), { force: true });

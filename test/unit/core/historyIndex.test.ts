@@ -412,6 +412,46 @@ describe('history index: rebuilt in the background when missing', () => {
     storage.open();
   });
 
+  for (const inline of [true, false]) {
+    it(`a log that cannot be read while the index is rebuilt never leaves History for good (${inline ? 'read at once' : 'in the background'})`, async () => {
+      class FailingStorage extends MemoryConversationStorage {
+        failures = new Map<string, number>();
+        override async readLog(id: string): Promise<string | undefined> {
+          const left = this.failures.get(id) ?? 0;
+          if (left > 0) {
+            this.failures.set(id, left - 1);
+            throw Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+          }
+          return super.readLog(id);
+        }
+      }
+      const options = { rebuildInlineUpTo: inline ? 100 : 0 };
+      // A passing error: tried again at the end of the build, and the index written is whole.
+      const passing = new FailingStorage();
+      seed(passing, many(6));
+      const id = [...passing.data.keys()][2];
+      passing.failures.set(id, 1);
+      const store = new ConversationStore(passing, options);
+      await store.list();
+      await store.catchUpSearch();
+      assert.equal(replayIndexCount(passing.index), 6);
+      assert.equal((await new ConversationStore(passing, options).list()).length, 6);
+      // An error that lasts: no index file without it; once the file reads again, it is listed.
+      const lasting = new FailingStorage();
+      seed(lasting, many(6));
+      lasting.failures.set(id, 1_000);
+      const first = new ConversationStore(lasting, options);
+      await first.list();
+      await first.catchUpSearch();
+      assert.equal(lasting.index, undefined, 'no index written without the unreadable log');
+      lasting.failures.clear();
+      const later = await first.list();
+      await first.catchUpSearch();
+      assert.ok((await first.list()).some((c) => c.id === id), `listed once readable: ${later.length}`);
+      assert.equal(replayIndexCount(lasting.index), 6);
+    });
+  }
+
   it('a torn last line of the index file loses only that line', async () => {
     const storage = new MemoryConversationStorage();
     seed(storage, many(3));

@@ -147,6 +147,28 @@ describe('conversation files', () => {
     assert.deepEqual(await store.list(), []);
   });
 
+  it('an empty 0.1.0 conversation is brought in when read: listings after the first read the index, not every log again', async () => {
+    const conversations = join(dir, 'conversations');
+    await mkdir(conversations, { recursive: true });
+    const at = '2025-01-01T00:00:00.000Z';
+    const full = { version: 1, id: 'legacy-full', title: 'Old', createdAt: at, updatedAt: at, nextSeq: 1, messages: [{ id: 'msg_000', role: 'user', content: 'a question', createdAt: at, status: 'complete' }] };
+    const empty = { ...full, id: 'legacy-empty', messages: [] };
+    await writeFile(join(conversations, 'legacy-full.json'), JSON.stringify(full));
+    await writeFile(join(conversations, 'legacy-empty.json'), JSON.stringify(empty));
+    let listings = 0;
+    class Counting extends FileConversationStorage {
+      override listLogs(): Promise<string[]> {
+        listings++;
+        return super.listLogs();
+      }
+    }
+    const store = new ConversationStore(new Counting(dir));
+    for (let i = 0; i < 4; i++) assert.deepEqual((await store.list()).map((c) => c.id), ['legacy-full']);
+    const fresh = new ConversationStore(new Counting(dir));
+    assert.deepEqual((await fresh.list()).map((c) => c.id), ['legacy-full']);
+    assert.equal(listings, 1, 'the logs were listed once, to build the index');
+  });
+
   /** Records which files and folders are flushed to disk (by inode), in order, while `run` runs. */
   async function syncsDuring(run: () => Promise<void>): Promise<number[]> {
     const probe = await open(join(dir, 'probe'), 'w');
