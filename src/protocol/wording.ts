@@ -15,6 +15,16 @@ export function creditsText(n: number): string {
   return `${formatNumber(n)} ${n === 1 ? 'credit' : 'credits'}`;
 }
 
+/** A price per message, or that it is unknown: "2 credits", "price unknown". */
+export function priceText(cost: number | null | undefined): string {
+  return cost === null || cost === undefined || !Number.isFinite(cost) ? l10n.t('price unknown') : creditsText(cost);
+}
+
+/** "Chat Small · 2 credits": a model and its price per message. */
+export function modelPriceText(name: string, cost: number | null | undefined): string {
+  return l10n.t('{0} · {1}', name, priceText(cost));
+}
+
 /** The line near Send: "Next message: 1 credit". */
 export function nextMessageText(cost: number | null | undefined): string {
   if (cost === null || cost === undefined || !Number.isFinite(cost)) return l10n.t('Next message: cost unknown');
@@ -45,7 +55,7 @@ export function thinkingSection(reasoning: string): string {
 
 /** The price of a summary before it is asked for: "Summarize the 42 turns above the line: 2 credits". */
 export function summarizeText(turns: number, cost: number | null | undefined): string {
-  const price = cost === null || cost === undefined || !Number.isFinite(cost) ? l10n.t('price unknown') : creditsText(cost);
+  const price = priceText(cost);
   return turns === 1
     ? l10n.t('Summarize the turn above the line: {0}', price)
     : l10n.t('Summarize the {0} turns above the line: {1}', formatNumber(turns), price);

@@ -65,6 +65,18 @@ export function sentTurnMetadata(prompt: string, reply: string): { sent: SentTur
   return { sent: { prompt, reply } };
 }
 
+/**
+ * The metadata of a @aichat answer given without the model (a slash command's list, a refusal):
+ * later requests send neither it nor the request it answered.
+ */
+export function answeredHereMetadata(): { answeredHere: true } {
+  return { answeredHere: true };
+}
+
+function answeredHere(metadata: unknown): boolean {
+  return typeof metadata === 'object' && metadata !== null && (metadata as { answeredHere?: unknown }).answeredHere === true;
+}
+
 /** The turn a response's metadata says was sent, when it is one of ours and well formed. */
 function sentTurnOf(metadata: unknown): SentTurn | undefined {
   if (typeof metadata !== 'object' || metadata === null) return undefined;
@@ -80,14 +92,18 @@ export type ChatViewEntry = { kind: 'request'; text: string } | { kind: 'respons
 /**
  * The earlier turns to send from the Chat view's history. A response that says what was sent
  * (`sentTurnMetadata`) gives the text really asked (a slash command's expansion, not `/prompt name`)
- * and the model's reply alone (not the price line above it or a note below it); others are taken as
- * shown.
+ * and the model's reply alone (not the price line above it or a note below it); one answered without
+ * the model (`answeredHereMetadata`) is left out with its request; others are taken as shown.
  */
 export function nativeTurns(entries: readonly ChatViewEntry[]): NativeTurn[] {
   const turns: NativeTurn[] = [];
   for (const entry of entries) {
     if (entry.kind === 'request') {
       turns.push({ role: 'user', content: entry.text });
+      continue;
+    }
+    if (answeredHere(entry.metadata)) {
+      if (turns[turns.length - 1]?.role === 'user') turns.pop();
       continue;
     }
     const sent = sentTurnOf(entry.metadata);

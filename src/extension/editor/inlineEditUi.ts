@@ -2,15 +2,13 @@
 // model and the price), the looks of added, removed and not yet reached lines, and the Keep/Undo
 // CodeLens of a review.
 import * as vscode from 'vscode';
+import { modelPriceText } from '../../core';
 import type { TurnQuote } from '../chat/turnService';
 import type { InlineEditReview } from './inlineEditReview';
 
 /** "Chat Small · 2 credits" (or the price unknown). */
-export function priceText(quote: TurnQuote | undefined): string {
-  if (!quote) return vscode.l10n.t('no model selected');
-  const cost =
-    quote.cost === null ? vscode.l10n.t('price unknown') : quote.cost === 1 ? vscode.l10n.t('1 credit') : vscode.l10n.t('{0} credits', String(quote.cost));
-  return vscode.l10n.t('{0} · {1}', quote.name, cost);
+function quoteText(quote: TurnQuote | undefined): string {
+  return quote ? modelPriceText(quote.name, quote.cost) : vscode.l10n.t('no model selected');
 }
 
 /**
@@ -21,8 +19,8 @@ export function priceText(quote: TurnQuote | undefined): string {
 export function askInstruction(quote: TurnQuote | undefined, earlier: readonly string[], initial?: string): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick();
   if (initial) pick.value = initial;
-  pick.title = vscode.l10n.t('AI Chat: Edit Selection ({0})', priceText(quote));
-  pick.placeholder = vscode.l10n.t('What should change? Enter sends ({0}); Escape cancels', priceText(quote));
+  pick.title = vscode.l10n.t('AI Chat: Edit Selection ({0})', quoteText(quote));
+  pick.placeholder = vscode.l10n.t('What should change? Enter sends ({0}); Escape cancels', quoteText(quote));
   pick.items = earlier.map((label) => ({ label, description: vscode.l10n.t('earlier instruction') }));
   pick.matchOnDescription = false;
   return new Promise((resolve) => {

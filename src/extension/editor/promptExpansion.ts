@@ -2,7 +2,7 @@
 // in, what was left out and its model said to the user. One function (preparePrompt) for every
 // surface: the chat's `/` menu puts the text in the message box (expandChosenPrompt), @aichat sends it.
 import * as vscode from 'vscode';
-import { creditsText, type ModelLike } from '../../core';
+import { modelPriceText, type ModelLike } from '../../core';
 import { expandPrompt, promptInputs, promptModel, type PromptEntry, type PromptModel } from '../../core/context/promptFiles';
 import type { PromptFiles } from './promptFiles';
 
@@ -101,11 +101,6 @@ export async function preparePrompt(deps: PrepareDeps, name: string, args?: stri
   return { kind: 'text', entry, text, notes, model };
 }
 
-/** "Chat Large · 3 credits": the model a prompt's send uses, with its price. */
-export function modelPriceLabel(model: ModelLike): string {
-  return vscode.l10n.t('{0} · {1}', model.name || model.valueId, creditsText(model.costInCreditPerUse));
-}
-
 /**
  * The command `name` chosen in the chat's `/` menu, put in the message box (never sent); its model,
  * when usable, goes with the text (the box shows that model's price, and that send uses it).
@@ -128,7 +123,7 @@ export async function expandChosenPrompt(deps: ExpandDeps, name: string, args?: 
   }
   const { entry, text, notes, model } = prepared;
   if (model.kind === 'use') {
-    const label = modelPriceLabel(model.model);
+    const label = modelPriceText(model.model.name || model.model.valueId, model.model.costInCreditPerUse);
     await deps.insert(text, { id: model.model.valueId, label });
     notes.push(vscode.l10n.t('This message goes to {0}, the model it names.', label));
   } else await deps.insert(text);

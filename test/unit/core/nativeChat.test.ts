@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
-import { nativeHistory, nativeTurns, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
+import { answeredHereMetadata, nativeHistory, nativeTurns, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
 import { scriptedBackend } from '../../support/backend';
 
 const baseUrl = 'https://chat.example/api';
@@ -132,7 +132,24 @@ describe('@aichat: the earlier turns read back from the Chat view', () => {
     ]);
   });
 
-  it('a response without it (a refusal, a list of prompts, another version) is taken as shown', () => {
+  it('a response answered without the model (a list of prompts, a refusal) is left out with its request', () => {
+    const turns = nativeTurns([
+      { kind: 'request', text: 'first question' },
+      { kind: 'response', shown: 'An answer.', metadata: sentTurnMetadata('first question', 'An answer.') },
+      { kind: 'request', text: '/prompt' },
+      { kind: 'response', shown: '- /review: Review the code\n- /fix: Fix it', metadata: answeredHereMetadata() },
+      { kind: 'request', text: 'q' },
+      { kind: 'response', shown: 'Set your API key first.', metadata: answeredHereMetadata() },
+      { kind: 'request', text: 'and now?' },
+    ]);
+    assert.deepEqual(turns, [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'An answer.' },
+      { role: 'user', content: 'and now?' },
+    ]);
+  });
+
+  it('a response without it (an older version\'s, another form) is taken as shown', () => {
     for (const metadata of [undefined, null, {}, { sent: 'x' }, { sent: { prompt: 1, reply: 'r' } }, { sent: { prompt: 'p' } }]) {
       const turns = nativeTurns([
         { kind: 'request', text: 'q' },

@@ -6,10 +6,10 @@
 // /tests), and every prompt of the chat's `/` list runs as `/prompt name words` (or `/name words`),
 // expanded by the chat's own expansion (editor/promptExpansion.ts) and sent through the pipeline.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, actionTitle, creditsText, escapeMarkdown, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type ModelLike, type NativeTurn } from '../../../core';
+import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, escapeMarkdown, modelPriceText, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type ModelLike, type NativeTurn } from '../../../core';
 import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/context/promptFiles';
 import type { ErrorView } from '../../../protocol';
-import { modelPriceLabel, preparePrompt, type PrepareDeps } from '../../editor/promptExpansion';
+import { preparePrompt, type PrepareDeps } from '../../editor/promptExpansion';
 import type { Logger } from '../../platform/log';
 import { signalOf, type TurnService } from '../turnService';
 
@@ -176,7 +176,7 @@ async function slashCommand(
   const { entry, text, notes, model } = prepared;
   // What it sends with, said before the reply: the model and its price, and anything left out.
   const quote = deps.turns.quote(model.kind === 'use' ? model.model.valueId : undefined);
-  const price = model.kind === 'use' ? modelPriceLabel(model.model) : quote ? vscode.l10n.t('{0} · {1}', quote.name, quote.cost === null ? vscode.l10n.t('price unknown') : creditsText(quote.cost)) : '';
+  const price = quote ? modelPriceText(quote.name, quote.cost) : '';
   stream.markdown(`*${escapeMarkdown([`/${entry.name}`, price].filter((p) => p).join(' · '))}*${notes.length ? `\n\n${escapeMarkdown(notes.join(' '))}` : ''}\n\n`);
   return { prompt: text, ...(model.kind === 'use' ? { model: model.model.valueId } : {}) };
 }
@@ -191,7 +191,7 @@ export async function answerRequest(
   cut: CutReplies = new CutReplies(),
 ): Promise<vscode.ChatResult> {
   const command = await slashCommand(deps, request, stream);
-  if (command === 'done') return {};
+  if (command === 'done') return { metadata: answeredHereMetadata() };
   const cancel = signalOf(token);
   // Text reaches the Chat view coalesced (never inside an open fence while it can wait), up to a size.
   const text = new TextCoalescer({ emit: (chunk) => stream.markdown(chunk), intervalMs: growingInterval, maxChars: NATIVE_MAX_CHARS });
@@ -215,14 +215,14 @@ export async function answerRequest(
             vscode.l10n.t('The Chat view keeps its own history of requests: remove this request from it (or delete this chat) so that the key is not kept there.'),
         );
       }
-      return {};
+      return { metadata: answeredHereMetadata() };
     }
     const { result } = ran;
     if (text.cut) {
       // The rest of a very long reply: in AI Chat's own chat, whole (a code block cut open is closed first).
       if (text.openFence) stream.markdown(`\n${text.openFence}`);
       stream.markdown('\n\n' + vscode.l10n.t('*The reply is {0} characters long; the Chat view shows its beginning. Open it in AI Chat to read all of it.*', result.text.length.toLocaleString('en-US')));
-      const id = cut.keep(request.prompt, result.text, result.meta.model);
+      const id = cut.keep(command.prompt, result.text, result.meta.model);
       stream.button({ command: OPEN_REPLY_COMMAND, arguments: [id], title: vscode.l10n.t('Open in AI Chat') });
     }
     // What was sent and answered, read back by later requests instead of what the view shows.
