@@ -488,7 +488,7 @@ class ChatApp {
     renderOutOfCredits(this.creditsCard, settings.outOfCredits, (m) => this.post(m));
     this.renderNotice();
     this.contextMeter.setPrice(settings.selectedModelCost);
-    this.costLine.textContent = this.promptModel ? l10n.t('Next message: {0}', this.promptModel.label) : nextMessageText(settings.selectedModelCost);
+    this.setPromptModel(this.promptModel);
   }
 
   private applyStatus(status: ChatStatus): void {

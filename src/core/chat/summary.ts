@@ -7,7 +7,7 @@
 // one turn pipeline like any other request. From then on a request carries the summary (a system
 // message after the system prompt) instead of the messages it replaces; those messages stay in the
 // conversation (the transcript, History search, export). Removing the summary is its undo.
-import { estimateTokens, messageTokens, type ContextSelection } from '../context/contextBudget';
+import { estimateTokens, messageTokens, sendableTurns, type ContextSelection, type SendableTurn } from '../context/contextBudget';
 import { MAX_SUMMARY_TEXT, summaryEnd, type Conversation, type StoredMessage, type TurnSummary } from './conversation';
 
 /** The longest part of one message quoted in a summary's request (a longer one is cut in the middle). */
@@ -29,30 +29,9 @@ export interface SummaryPlan {
   previous?: TurnSummary;
 }
 
-/** A turn of the conversation as a summary reads it: its messages that were ever sent. */
-interface ReadTurn {
-  messages: StoredMessage[];
-}
-
-/** The messages of [from, to) that a request would send, in whole turns (a question with its reply). */
-function readTurns(messages: readonly StoredMessage[], from: number, to: number): ReadTurn[] {
-  const turns: ReadTurn[] = [];
-  let current: ReadTurn | undefined;
-  for (let i = from; i < to; i++) {
-    const m = messages[i];
-    if (m.status === 'error' || m.status === 'streaming' || m.content.length === 0) continue;
-    if (m.role === 'user' || !current) {
-      current = { messages: [] };
-      turns.push(current);
-    }
-    current.messages.push(m);
-  }
-  return turns;
-}
-
 /** How many turns of [from, to) the user would count (those that start with a question). */
 export function countTurns(messages: readonly StoredMessage[], from: number, to: number): number {
-  return readTurns(messages, from, to).filter((t) => t.messages[0].role === 'user').length;
+  return sendableTurns(messages.slice(from, to)).filter((t) => t.asked).length;
 }
 
 /**
@@ -99,7 +78,7 @@ const quote = (text: string): string =>
 
 const ROLE_NAME = { user: 'User', assistant: 'Assistant' } as const; // l10n-ignore: sent to the model
 
-function turnText(t: ReadTurn): string {
+function turnText(t: SendableTurn): string {
   return t.messages.map((m) => `${ROLE_NAME[m.role]}:\n${quote(m.content)}`).join('\n\n');
 }
 
@@ -125,7 +104,7 @@ export function summaryRequest(conv: Conversation, plan: SummaryPlan, room: numb
     ? 'Summary of the conversation before the turns below:\n\n' + plan.previous.text + '\n\nThe turns that followed it:\n\n' // l10n-ignore: sent to the model
     : 'The turns to summarize, oldest first:\n\n'; // l10n-ignore: sent to the model
   const tail = '\n\nWrite the summary of all of the above now.'; // l10n-ignore: sent to the model
-  const turns = readTurns(conv.messages, plan.from, plan.to);
+  const turns = sendableTurns(conv.messages.slice(plan.from, plan.to));
   const separator = '\n\n---\n\n';
   let used = messageTokens(head + tail) + messageTokens(SUMMARY_SYSTEM);
   const picked: string[] = [];

@@ -133,17 +133,17 @@ export type ContextSelection =
    */
   | (SelectionBase & { ok: false; reason: 'message-too-long' | 'instructions-too-long' });
 
-interface Turn {
+export interface SendableTurn {
   messages: StoredMessage[];
   tokens: number;
   /** Starts with a user message (a turn the user would count). */
   asked: boolean;
 }
 
-/** The earlier messages that can be sent, grouped in whole turns, oldest first. */
-function turnsOf(earlier: readonly StoredMessage[]): Turn[] {
-  const turns: Turn[] = [];
-  let current: Turn | undefined;
+/** The messages that can be sent, grouped in whole turns (a question with its reply), oldest first. */
+export function sendableTurns(earlier: readonly StoredMessage[]): SendableTurn[] {
+  const turns: SendableTurn[] = [];
+  let current: SendableTurn | undefined;
   for (const m of earlier) {
     // As buildHistory: failed and unfinished replies and empty messages are never sent.
     if (m.status === 'error' || m.status === 'streaming' || m.content.length === 0) continue;
@@ -170,7 +170,7 @@ export function selectContext(input: ContextInput): ContextSelection {
   const attachments = attachmentChars > 0 ? Math.min(messageAll, estimateTokens(input.message.slice(input.message.length - attachmentChars))) : 0;
   const message = messageAll - attachments;
   const budget = input.budget;
-  const turns = turnsOf(input.earlier);
+  const turns = sendableTurns(input.earlier);
   const totalTurns = turns.filter((t) => t.asked).length;
   const fixed = instructions + messageAll;
   if (fixed > budget) {

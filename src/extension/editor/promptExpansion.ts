@@ -23,7 +23,7 @@ export interface ExpandDeps extends PrepareDeps {
   newChat(): Promise<void> | void;
   /** /summarize: summarizes the earlier turns (its price shown first); absent: not offered here. */
   summarize?(): Promise<unknown> | void;
-  info(message: string, ...buttons: string[]): Thenable<string | undefined>;
+  info(message: string): Thenable<unknown>;
   warn(message: string): Thenable<unknown>;
 }
 

@@ -89,7 +89,7 @@ export class PromptFiles implements vscode.Disposable {
       ...chat,
       prompts: this,
       ask: (o) => vscode.window.showInputBox(o),
-      info: (m, ...b) => vscode.window.showInformationMessage(m, ...b),
+      info: (m) => vscode.window.showInformationMessage(m),
       warn: (m) => vscode.window.showWarningMessage(m),
     };
     return { message: () => this.message(), expand: (name, args) => expandChosenPrompt(deps, name, args), recheck: () => this.recheck() };

@@ -4,7 +4,7 @@
 // is kept with the conversation (core/chat/summary.ts) and shown as a card the user can edit or
 // remove. Never automatic unless aiChat.context.autoSummarize is on. VS Code-free.
 import * as l10n from '@vscode/l10n';
-import { summaryRequest, type ChatSession, type SessionEvent, type SummaryPlan, type TurnSink } from '../../../core';
+import { planStillFits, summaryRequest, type ChatSession, type SessionEvent, type SummaryPlan, type TurnSink } from '../../../core';
 import { MAX_SUMMARY_VIEW, summarizeText, type ErrorView, type HostMessage } from '../../../protocol';
 import type { SurfaceTurnRequest, SurfaceTurnResult, TurnQuote } from '../turnService';
 
@@ -36,10 +36,6 @@ export class Summarizer {
 
   constructor(private readonly deps: SummarizerDeps) {}
 
-  get busy(): boolean {
-    return this.running !== undefined;
-  }
-
   /**
    * Summarizes the turns above the line. `ask`: the price was not on screen (the command,
    * /summarize), so it is asked first; the meter's button showed it.
@@ -70,9 +66,8 @@ export class Summarizer {
       this.deps.tell(l10n.t('The turns above the line are too long to summarize with this model. Pick a model with a larger context, or Fork a message to start a new conversation from it.'));
       return 'refused';
     }
-    // The conversation may have changed while the user was asked.
-    const still = session.summaryPlan(next.text, next.attachmentChars);
-    if (!still || still.throughId !== plan.throughId || still.from !== plan.from) {
+    // The conversation may have changed while the user was asked (the rule applying the summary checks).
+    if (!planStillFits(session.conversation, plan)) {
       this.deps.tell(l10n.t('The conversation changed: summarize again.'));
       return 'refused';
     }
