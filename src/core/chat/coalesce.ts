@@ -8,6 +8,8 @@
 //
 // Pure: no vscode, no clock of its own (timers are injectable for tests).
 
+import { closesFence, openingFence, type Fence } from '../text/fences';
+
 /** A timer handle as the injected `setTimer` returns it. */
 export type TimerHandle = unknown;
 
@@ -51,32 +53,6 @@ export function growingInterval(emittedChars: number): number {
   if (emittedChars < 10_000) return 100;
   if (emittedChars < 25_000) return 250;
   return 1000;
-}
-
-interface Fence {
-  /** '`' or '~'. */
-  char: string;
-  /** Length of the opening run (3 or more). */
-  length: number;
-}
-
-const OPENING = /^[ \t]*(`{3,}|~{3,})(.*)$/;
-const CLOSING = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
-
-/** The fence a whole line (no line ending) opens, if it is an opening fence line. */
-function openingFence(line: string): Fence | undefined {
-  const m = OPENING.exec(line);
-  if (!m) return undefined;
-  const run = m[1];
-  // A backtick fence's info string holds no backtick (``` a`b is inline code, not a fence).
-  if (run[0] === '`' && m[2].includes('`')) return undefined;
-  return { char: run[0], length: run.length };
-}
-
-/** Whether a whole line (no line ending) closes `fence`: the same character, at least as many, nothing else. */
-function closes(line: string, fence: Fence): boolean {
-  const m = CLOSING.exec(line);
-  return !!m && m[1][0] === fence.char && m[1].length >= fence.length;
 }
 
 /** Whether the start of a line seen so far may still turn out to be an opening fence line. */
@@ -204,7 +180,7 @@ export class TextCoalescer {
       let whole = this.line + chunk.slice(from, nl);
       if (whole.endsWith('\r')) whole = whole.slice(0, -1);
       if (this.fence) {
-        if (closes(whole, this.fence)) this.fence = undefined;
+        if (closesFence(whole, this.fence)) this.fence = undefined;
       } else {
         const opened = openingFence(whole);
         if (opened) {
@@ -309,7 +285,7 @@ function fenceAfter(open: Fence | undefined, head: string, text: string): Fence 
     first = false;
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (fence) {
-      if (closes(line, fence)) fence = undefined;
+      if (closesFence(line, fence)) fence = undefined;
     } else fence = openingFence(line);
     start = nl + 1;
   }

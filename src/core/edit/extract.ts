@@ -3,6 +3,8 @@
 // file (or the window of it that was sent) around the new code gives only the new code; a reply
 // that is only prose gives none.
 
+import { closesFence, meaningfulLine, openingFence, type Fence as MarkdownFence } from '../text/fences';
+
 /** A region of whole lines of a document: the lines before it, its own, and the lines after it. */
 export interface EditRegion {
   /** The document's lines before the region, without their line ends. */
@@ -30,26 +32,22 @@ interface Fence {
   closed: boolean;
 }
 
-/** A line that opens a fenced block (its marker in group 1), and one that closes it. */
-export const OPEN_FENCE = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
-export const CLOSE_FENCE = /^ {0,3}(`{3,}|~{3,})\s*$/;
 
 /** The fenced blocks of a reply, in order (an unclosed last block runs to the end of the reply). */
 export function fencedBlocks(reply: string): Array<{ body: string; closed: boolean }> {
   const lines = reply.replace(/\r\n?/g, '\n').split('\n');
   const out: Fence[] = [];
-  let open: { marker: string; block: Fence } | undefined;
+  let open: { fence: MarkdownFence; block: Fence } | undefined;
   for (const line of lines) {
     if (!open) {
-      const m = OPEN_FENCE.exec(line);
-      if (m) {
-        open = { marker: m[1], block: { body: [], closed: false } };
+      const fence = openingFence(line);
+      if (fence) {
+        open = { fence, block: { body: [], closed: false } };
         out.push(open.block);
       }
       continue;
     }
-    const close = CLOSE_FENCE.exec(line);
-    if (close && close[1][0] === open.marker[0] && close[1].length >= open.marker.length) {
+    if (closesFence(line, open.fence)) {
       open.block.closed = true;
       open = undefined;
       continue;
@@ -93,7 +91,7 @@ function repeatedAfter(code: readonly string[], after: readonly string[]): numbe
  * the region; a blank last line, the document's final line end, need not be repeated).
  */
 export function substantial(lines: readonly string[], context: readonly string[]): boolean {
-  const meaningful = lines.filter((l) => l.trim() !== '' && !/^[\s{}()[\];,]*$/.test(l)).length;
+  const meaningful = lines.filter(meaningfulLine).length;
   const said = (all: readonly string[]) => all.filter((l) => l.trim() !== '').length;
   return (said(lines) >= said(context) && meaningful >= 1) || meaningful >= 2;
 }

@@ -20,7 +20,8 @@
 // lines held while they go on repeating and dropped once they reach the region; lines repeating the
 // lines after the region are held while they do (shown as soon as the repeat breaks off). Lines the
 // reply repeats unchanged are shown as they are, never as a change.
-import { CLOSE_FENCE, commonIndent, extractReplacement, OPEN_FENCE, substantial, type EditRegion, type Extracted } from './extract';
+import { commonIndent, extractReplacement, substantial, type EditRegion, type Extracted } from './extract';
+import { closesFence, meaningfulLine, openingFence, type Fence } from '../text/fences';
 import { diffLines, splitLines, type LineEdit } from './hunks';
 
 /** A line without its line end. */
@@ -69,17 +70,13 @@ function codeLine(line: string): boolean {
   return /[;{}()=<>[\]]|=>/.test(t) || /^[ \t]/.test(line) || /^(?:\/\/|\/\*|\*|--|<)/.test(t);
 }
 
-/** A line that says something (not blank, not only brackets and punctuation). */
-function meaningful(line: string): boolean {
-  return line.trim() !== '' && !/^[\s{}()[\];,]*$/.test(line);
-}
 
 export type GateState = 'undecided' | 'prose' | 'fence' | 'bare' | 'closed';
 
 /** Decides which lines of the reply are code (the rule above). */
 export class CodeGate {
   state: GateState = 'undecided';
-  private marker = '';
+  private fence: Fence = { char: '`', length: 3 };
   private held: string[] = [];
 
   constructor(private readonly selected: ReadonlySet<string>) {}
@@ -90,23 +87,22 @@ export class CodeGate {
       case 'closed':
         return [];
       case 'fence': {
-        const close = CLOSE_FENCE.exec(line);
-        if (close && close[1][0] === this.marker[0] && close[1].length >= this.marker.length) {
+        if (closesFence(line, this.fence)) {
           this.state = 'closed';
           return [];
         }
         return [line];
       }
       case 'bare':
-        if (OPEN_FENCE.test(line)) this.state = 'closed';
+        if (openingFence(line)) this.state = 'closed';
         return this.state === 'closed' ? [] : [line];
       default:
         break;
     }
-    const open = OPEN_FENCE.exec(line);
+    const open = openingFence(line);
     if (open) {
       this.state = 'fence';
-      this.marker = open[1];
+      this.fence = open;
       this.held = [];
       return [];
     }
@@ -119,7 +115,7 @@ export class CodeGate {
       return [];
     }
     const said = this.held.filter((l) => l.trim() !== '');
-    const repeats = meaningful(line) && this.selected.has(line.trim());
+    const repeats = meaningfulLine(line) && this.selected.has(line.trim());
     if (!repeats && said.length < 3) return [];
     if (!repeats && said.filter(codeLine).length < 2) {
       this.state = 'prose';
@@ -230,7 +226,7 @@ export class LiveAlignment {
     }
     // A line that says something and that the original has further on: the lines up to it are
     // taken out. A blank line or a lone bracket matches only the very next original line.
-    const found = meaningful(line) ? this.bareOriginal.indexOf(line, this.next + 1) : -1;
+    const found = meaningfulLine(line) ? this.bareOriginal.indexOf(line, this.next + 1) : -1;
     if (found >= 0) {
       this.steps.push({ kind: 'removed', lines: this.original.slice(this.next, found) }, { kind: 'same', index: found });
       this.next = found + 1;
@@ -291,7 +287,7 @@ export class EditStream {
 
   constructor(readonly region: EditRegion) {
     const original = splitLines(region.text).map(bare);
-    this.gate = new CodeGate(new Set(original.filter(meaningful).map((l) => l.trim())));
+    this.gate = new CodeGate(new Set(original.filter(meaningfulLine).map((l) => l.trim())));
     this.repeats = new RepeatFilter(region.before, region.after);
     this.align = new LiveAlignment(region);
     this.indent = commonIndent(original);

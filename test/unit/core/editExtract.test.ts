@@ -84,6 +84,12 @@ describe('edit in the editor: the code that replaces the selection', () => {
     assert.deepEqual(fencedBlocks('````md\n```ts\nx\n```\n````'), [{ body: '```ts\nx\n```', closed: true }], 'a longer fence holds a shorter one');
   });
 
+  it('fences follow the Chat view\'s rule (text/fences.ts): inside a list item, a tilde fence whose info holds a backtick', () => {
+    assert.deepEqual(fencedBlocks('1. Change it:\n\n    ```ts\n    const a = 1;\n    ```\nDone.'), [{ body: '    const a = 1;', closed: true }], 'indented under a list item');
+    assert.deepEqual(fencedBlocks('~~~ts `x`\nconst a = 1;\n~~~'), [{ body: 'const a = 1;', closed: true }]);
+    assert.deepEqual(fencedBlocks('``` a`b\nconst a = 1;'), [], 'a backtick in a backtick fence\'s info is inline code');
+  });
+
   it('CRLF documents get CRLF code; a region without a final line end gets none', () => {
     const r = extractReplacement('```ts\nexport const VERSION = 3;\nexport const NAME = "x";\n```', region(7, 8, '\r\n'));
     assert.equal(r.kind === 'code' && r.code, 'export const VERSION = 3;\r\nexport const NAME = "x";\r\n');
