@@ -3,6 +3,7 @@
 // written to (the current conversation first), or when all the rest are brought in after the
 // index is built; the file then moves into conversations/0.1.0/ (kept until the conversation is deleted). A file that does not parse stays
 // where it is, and an empty conversations/0.1.0/<id>.json.unreadable marks it as tried.
+import { statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeLog, parseConversation, type Conversation } from '../../core';
@@ -141,16 +142,26 @@ export class LegacyConversations {
   }
 }
 
-/** The ids of files in `dir` (names with an extension), the last written first. */
-export async function newestFirst(dir: string, files: readonly string[]): Promise<string[]> {
+/**
+ * The ids of files in `dir` (names with an extension), the last written first. Each file is looked
+ * at with a synchronous stat, a few milliseconds at a time with a turn of the event loop in between:
+ * thousands of asynchronous ones each wait for a thread of their own, and take ten times as long.
+ */
+export async function newestFirst(dir: string, files: readonly string[], sliceMs = 8): Promise<string[]> {
   const times = new Map<string, number>();
-  let next = 0;
-  const look = async () => {
-    while (next < files.length) {
-      const name = files[next++];
-      times.set(name.slice(0, name.lastIndexOf('.')), await stat(join(dir, name)).then((s) => s.mtimeMs, () => 0));
+  let slice = Date.now();
+  for (const name of files) {
+    let mtime = 0;
+    try {
+      mtime = statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    } catch {
+      // unreadable: listed last
     }
-  };
-  await Promise.all(Array.from({ length: 32 }, look));
+    times.set(name.slice(0, name.lastIndexOf('.')), mtime);
+    if (Date.now() - slice > sliceMs) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      slice = Date.now();
+    }
+  }
   return [...times.keys()].sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
 }
