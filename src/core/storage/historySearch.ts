@@ -46,24 +46,32 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
 
-function putNumber(out: string[], n: number): void {
-  let s = '';
-  while (n >= 32) {
-    s += ALPHABET[32 | (n & 31)];
-    n = Math.floor(n / 32);
-  }
-  out.push(s + ALPHABET[n]);
-}
+const CODE = new Uint8Array(ALPHABET.length);
+for (let i = 0; i < ALPHABET.length; i++) CODE[i] = ALPHABET.charCodeAt(i);
+/** Characters of the lists being written (a number is at most 11 of them); one buffer for the small ones. */
+const MAX_CHARS = 11;
+const scratch = new Uint8Array(4096 * MAX_CHARS);
+const ascii = new TextDecoder('latin1');
 
-/** Numbers of at least 0 as text; `increasing`: each is written as its gap from the one before. */
+/**
+ * Numbers of at least 0 as text; `increasing`: each is written as its gap from the one before.
+ * Written as bytes and decoded once: the persisted index holds millions of numbers.
+ */
 export function encodeList(list: readonly number[], increasing = true): string {
-  const out: string[] = [];
+  const out = list.length * MAX_CHARS <= scratch.length ? scratch : new Uint8Array(list.length * MAX_CHARS);
+  let o = 0;
   let prev = -1;
-  for (const n of list) {
-    putNumber(out, increasing ? n - prev - 1 : n);
+  for (let i = 0; i < list.length; i++) {
+    const n = list[i];
+    let v = increasing ? n - prev - 1 : n;
     prev = n;
+    while (v >= 32) {
+      out[o++] = CODE[32 | (v & 31)];
+      v = Math.floor(v / 32);
+    }
+    out[o++] = CODE[v];
   }
-  return out.join('');
+  return ascii.decode(out.subarray(0, o));
 }
 
 /** The numbers encodeList wrote; undefined when the text is not such a list. */

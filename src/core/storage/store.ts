@@ -105,6 +105,15 @@ interface Snapshot {
 
 const summarySig = (conv: Conversation): string => (conv.summary ? JSON.stringify(conv.summary) : '');
 
+/** While the history index is rebuilt, History lists what is read once this many are (or this long has passed). */
+const FIRST_PAGE_SIZE = 50;
+const FIRST_PAGE_WAIT_MS = 150;
+/**
+ * The conversations read before that first page are put in the full-text index this long after it
+ * (a long one takes a while): the page reaches the window first.
+ */
+const PAGE_SETTLE_MS = 30;
+
 export class ConversationStore {
   private currentConv: Conversation;
   private readonly newId: () => string;
@@ -269,6 +278,20 @@ export class ConversationStore {
     if (!inline) this.setProgress({ done, total, building: true });
     /** Logs that could not be read (a passing error: tried again once at the end). */
     const failed: string[] = [];
+    const started = Date.now();
+    let settling: ReturnType<typeof setTimeout> | undefined;
+    let pageOut = false;
+    /** Read before History's first page is out: put in the full-text index once it is. */
+    const deferred: Conversation[] = [];
+    const indexDeferred = () => {
+      for (const conv of deferred.splice(0)) {
+        // Not when a save of this window indexed a later state meanwhile, or it was deleted.
+        if (search && !search.has(conv.id) && index.entries.get(conv.id)?.updatedAt === conv.updatedAt) {
+          search.update(conv);
+          this.scheduleSearchPersist();
+        }
+      }
+    };
     const take = async (id: string): Promise<boolean> => {
       let r: ReplayedLog | undefined;
       try {
@@ -280,8 +303,10 @@ export class ConversationStore {
       if (r && r.conv.messages.length > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
         index.entries.set(id, summarize(r.conv));
         if (search && !search.has(id, r.conv.updatedAt)) {
-          search.update(r.conv);
-          this.scheduleSearchPersist();
+          if (pageOut) {
+            search.update(r.conv);
+            this.scheduleSearchPersist();
+          } else deferred.push(r.conv);
         }
       }
       return true;
@@ -292,6 +317,10 @@ export class ConversationStore {
         if (!(await take(id))) failed.push(id);
         ++done;
         if (inline) continue;
+        if (!settling && (index.entries.size >= FIRST_PAGE_SIZE || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
+          settling = setTimeout(() => (pageOut = true), PAGE_SETTLE_MS);
+        }
+        if (pageOut && deferred.length) indexDeferred();
         this.setProgress({ done, total, building: true });
         if (Date.now() - slice > 12) {
           await yieldTurn();
@@ -315,6 +344,9 @@ export class ConversationStore {
     }
     try {
       await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
+      clearTimeout(settling);
+      pageOut = true;
+      indexDeferred();
       // After the saves under way: each of them put its entry in, and those after it append to the file.
       return await this.enqueue(async () => {
         const whole = await write();
@@ -327,7 +359,7 @@ export class ConversationStore {
   }
 
   /** Resolves once History has a page to show while the index is rebuilt (or at once). */
-  private firstPage(entries: Map<string, ConversationSummary>, size = 50, waitMs = 150): Promise<void> {
+  private firstPage(entries: Map<string, ConversationSummary>, size = FIRST_PAGE_SIZE, waitMs = FIRST_PAGE_WAIT_MS): Promise<void> {
     const rebuilding = this.rebuilding;
     if (!rebuilding || entries.size >= size) return Promise.resolve();
     return new Promise<void>((resolve) => {
