@@ -20,8 +20,12 @@ type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export as Markdown') };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
+/** Keystrokes closer together than this are searched once, after the last; one after a pause at once. */
 const SEARCH_DELAY_MS = 30;
-/** Listed first; the rest a moment later (thousands of items are slow to reach the window). */
+/**
+ * Listed first; the rest a moment later (thousands of items are slow to reach the window), and
+ * only once the listing is whole: while the history index is rebuilt, the page is brought up to date.
+ */
 const FIRST_PAGE = 200;
 
 function toItem(c: ConversationSummary, currentId: string, matches?: number): Item {
@@ -52,6 +56,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   let all: ConversationSummary[] = [];
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastKeystroke = 0;
   /** While the full-text index is built: searched as far as it goes, and said so. */
   let indexing = deps.store.searchProgress;
   /** The history index is being rebuilt: the listing is what was read so far. */
@@ -75,10 +80,10 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       const items = [
         newChatItem,
         ...(all.length ? [{ label: vscode.l10n.t('Saved conversations'), kind: vscode.QuickPickItemKind.Separator } as Item] : []),
-        ...all.slice(0, firstPage ? FIRST_PAGE : undefined).map((c) => toItem(c, current)),
+        ...all.slice(0, firstPage || partial ? FIRST_PAGE : undefined).map((c) => toItem(c, current)),
       ];
       qp.items = items;
-      if (firstPage && all.length > FIRST_PAGE) {
+      if (firstPage && !partial && all.length > FIRST_PAGE) {
         firstPage = false;
         setTimeout(() => gen === generation && void render(), 100);
       }
@@ -92,8 +97,11 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     const building = indexing.building;
     const pending = deps.store.search(query);
     // The index still loading: the titles that match are shown meanwhile.
-    const early = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
-    if (!early && gen === generation) {
+    let wait: ReturnType<typeof setTimeout> | undefined;
+    const early = await Promise.race([pending, new Promise<undefined>((resolve) => (wait = setTimeout(() => resolve(undefined), 50)))]);
+    clearTimeout(wait);
+    const slow = !early && gen === generation;
+    if (slow) {
       qp.busy = true;
       qp.items = byTitle.length ? byTitle.map((c) => toItem(c, current)) : [progressItem(query)];
     }
@@ -101,7 +109,8 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     try {
       hits = early ?? (await pending);
     } finally {
-      if (gen === generation) qp.busy = false;
+      // (Each change of the quick pick is a message to the window: only when it was set.)
+      if (slow && gen === generation) qp.busy = false;
     }
     if (gen !== generation) return; // the user typed on meanwhile
     const seen = new Set<string>();
@@ -120,9 +129,16 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     partial = deps.store.listingPartial;
     await render();
   };
-  const schedule = () => {
+  const schedule = (delay = SEARCH_DELAY_MS) => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void render().catch((err) => deps.logger.warn('History search failed', { message: String(err) })), SEARCH_DELAY_MS);
+    timer = setTimeout(() => void render().catch((err) => deps.logger.warn('History search failed', { message: String(err) })), delay);
+  };
+  /** A keystroke: searched at once after a pause; while the user types on, once they stop. */
+  const typed = () => {
+    const now = Date.now();
+    const paused = now - lastKeystroke > SEARCH_DELAY_MS;
+    lastKeystroke = now;
+    schedule(paused ? 0 : SEARCH_DELAY_MS);
   };
 
   const done = new Promise<void>((resolve) => qp.onDidHide(() => resolve()));
@@ -146,7 +162,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       else void reload().catch((err) => deps.logger.warn('History could not be read', { message: String(err) }));
     }
   });
-  qp.onDidChangeValue(schedule);
+  qp.onDidChangeValue(typed);
   qp.onDidAccept(async () => {
     const picked = qp.selectedItems[0];
     if (!picked || (!picked.id && !picked.newChat)) return;
