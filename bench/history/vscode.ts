@@ -131,26 +131,27 @@ async function main(): Promise<void> {
     /** In the page: the input event to the row in the list (what Playwright's own steps add is left out). */
     const inPage: number[] = [];
     const find = async (c: number) => {
-      await page.evaluate((title) => {
-        const w = window as unknown as { benchInput?: number; benchRow?: number };
-        w.benchInput = w.benchRow = undefined;
+      // (A string: the functions tsx compiles carry a helper the page does not have.)
+      await page.evaluate(`(() => {
+        const title = ${JSON.stringify(titleOf(c))};
+        window.benchInput = window.benchRow = undefined;
         const input = document.querySelector('.quick-input-widget input');
-        input?.addEventListener('input', () => (w.benchInput ??= performance.now()), { once: true });
+        input?.addEventListener('input', () => (window.benchInput ??= performance.now()), { once: true });
         const list = document.querySelector('.quick-input-widget .quick-input-list') ?? document.body;
-        const seen = () => [...list.querySelectorAll('.monaco-list-row')].some((r) => r.textContent?.includes(title) && /matching message/.test(r.textContent));
         const observer = new MutationObserver(() => {
-          if (w.benchInput !== undefined && seen()) {
-            w.benchRow = performance.now();
+          const seen = [...list.querySelectorAll('.monaco-list-row')].some((r) => r.textContent?.includes(title) && /matching message/.test(r.textContent));
+          if (window.benchInput !== undefined && seen) {
+            window.benchRow = performance.now();
             observer.disconnect();
           }
         });
         observer.observe(list, { childList: true, subtree: true, characterData: true });
-      }, titleOf(c));
+      })()`);
       const start = performance.now();
       await box.fill(query(c));
       await row(titleOf(c), true).waitFor({ state: 'visible', timeout: 120_000 });
       const elapsed = performance.now() - start;
-      const t = await page.evaluate(() => window as unknown as { benchInput?: number; benchRow?: number });
+      const t = await page.evaluate<{ benchInput?: number; benchRow?: number }>('({ benchInput: window.benchInput, benchRow: window.benchRow })');
       if (t.benchInput !== undefined && t.benchRow !== undefined) inPage.push(t.benchRow - t.benchInput);
       return elapsed;
     };
