@@ -1,6 +1,6 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
 import * as z from 'zod';
-import { ErrorViewSchema, ReplyMetaSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../../protocol';
+import { ErrorViewSchema, MAX_SUMMARY_VIEW, ReplyMetaSchema, SummaryViewSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../../protocol';
 import * as l10n from '@vscode/l10n';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
@@ -22,32 +22,18 @@ export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 export const ForkOriginSchema = z.object({ id: z.string().min(1).max(200), title: z.string().max(500), messageId: z.string().max(20) });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
-/** Longest summary of earlier turns kept (the model's reply, or the user's edit of it). */
-export const MAX_SUMMARY_TEXT = 100_000;
+/** Longest summary of earlier turns kept (the model's reply, or the user's edit of it): as long as its card shows. */
+export const MAX_SUMMARY_TEXT = MAX_SUMMARY_VIEW;
 
 /**
  * A summary of the conversation's first messages (up to and including `throughId`): requests send
- * it instead of them; the messages themselves stay in the conversation. See summary.ts.
+ * it instead of them; the messages themselves stay in the conversation. See summary.ts. What its
+ * card shows (SummaryViewSchema), and:
  */
-export const TurnSummarySchema = z.object({
-  text: z.string().min(1).max(MAX_SUMMARY_TEXT),
-  /** The last message it replaces; it replaces every message up to it. */
-  throughId: z.string().regex(MESSAGE_ID_PATTERN),
+export const TurnSummarySchema = SummaryViewSchema.extend({
   /** How many messages it replaces (the first ones of the conversation). */
   messageCount: z.number().int().positive(),
-  /** How many turns (questions with their replies) it replaces. */
-  turns: z.number().int().nonnegative(),
-  /** Of those, the oldest turns its request could not hold (they are in no request any more). */
-  unread: z.number().int().nonnegative().optional(),
-  /** The model that wrote it. */
-  model: z.string().max(200),
-  /** The price shown before it was asked for (null: unknown). */
-  cost: z.number().nonnegative().nullable(),
-  /** What it cost, once the balance showed it. */
-  credits: z.number().nonnegative().optional(),
   createdAt: z.string(),
-  /** The user changed its text. */
-  edited: z.boolean().optional(),
 });
 export type TurnSummary = z.infer<typeof TurnSummarySchema>;
 
@@ -222,16 +208,8 @@ export function toConversationView(conv: Conversation): ConversationView {
     // The card goes below the last message the summary replaces (as it is now).
     ...(s && end !== undefined
       ? {
-          summary: {
-            text: s.text,
-            throughId: conv.messages[end - 1].id,
-            turns: s.turns,
-            ...(s.unread ? { unread: s.unread } : {}),
-            model: s.model.slice(0, 200),
-            cost: s.cost,
-            ...(s.credits !== undefined ? { credits: s.credits } : {}),
-            ...(s.edited ? { edited: true } : {}),
-          },
+          // As stored, but for what the card does not show; below the message that now ends it.
+          summary: (({ messageCount: _count, createdAt: _at, ...view }) => ({ ...view, throughId: conv.messages[end - 1].id }))(s),
         }
       : {}),
     messages: conv.messages.map((m) => ({
