@@ -55,6 +55,12 @@ export interface ConversationStoragePort {
   writePartial(id: string, writer: string, text: string): Promise<void>;
   removePartials(id: string, writer?: string): Promise<void>;
   readIndex(): Promise<string | undefined>;
+  /**
+   * The history index read from where an earlier read of it ended (optional): with `since` from
+   * the same file, only the lines appended after it (`appended`); else the whole of it. Whole lines
+   * only (one being appended is read next time). Undefined when there is no index.
+   */
+  readIndexSince?(since: IndexCursor | undefined): Promise<{ text: string; cursor: IndexCursor; appended: boolean } | undefined>;
   appendIndex(text: string): Promise<void>;
   rewriteIndex(text: string): Promise<void>;
   readSearchIndex(): Promise<string | undefined>;
@@ -62,6 +68,12 @@ export interface ConversationStoragePort {
   /** Which conversation was current in this window (workspace), written at once. */
   readCurrentId(): Promise<string | undefined>;
   writeCurrentId(id: string): Promise<void>;
+}
+
+/** Where a read of the history index ended: which file (a rewrite makes a new one) and how far. */
+export interface IndexCursor {
+  file: string;
+  offset: number;
 }
 
 export interface ConversationStoreOptions {
@@ -140,6 +152,8 @@ export class ConversationStore {
   private readonly writer: string;
   private keyCount = 0;
   private index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> } | undefined;
+  /** Where the last read of the index file ended, for the index it made (a later read takes only what was appended since). */
+  private indexRead: { index: object; cursor: IndexCursor; lines: number } | undefined;
   private searchIndex: Promise<HistorySearch> | undefined;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly searchPersistDelayMs: number;
@@ -221,16 +235,17 @@ export class ConversationStore {
   private async loadIndex(): Promise<Map<string, ConversationSummary>> {
     // Being rebuilt: what is read so far (the file is written once it is whole).
     if (this.rebuilding && this.index) return this.index.entries;
-    const text = await this.storage.readIndex();
+    const read = await this.readIndexFile();
     if (this.rebuilding && this.index) return this.index.entries;
-    if (text !== undefined) {
-      const index = replayIndex(text);
+    if (read) {
+      const { index } = read;
       // An index that lacks conversations of an earlier version still to be brought in (written
       // meanwhile by a window that started before they were there) is rebuilt to list them.
       const pending = (await this.storage.pendingUpgradeIds?.().catch(() => [])) ?? [];
       if (this.rebuilding && this.index) return this.index.entries;
       if (pending.every((id) => index.entries.has(id))) {
         this.index = index;
+        this.indexRead = read.cursor ? { index, cursor: read.cursor, lines: index.lines } : undefined;
         return index.entries;
       }
     }
@@ -239,6 +254,35 @@ export class ConversationStore {
     // Callers that find no index meanwhile join the one start.
     this.startingRebuild ??= this.startRebuild().finally(() => (this.startingRebuild = undefined));
     return this.startingRebuild;
+  }
+
+  /**
+   * The index file as it is now: when the storage can tell what was appended since the last read,
+   * those lines only, taken into the index in memory (each History open of ten thousand
+   * conversations would otherwise parse them all again); else the whole file.
+   */
+  private async readIndexFile(): Promise<{ index: NonNullable<ConversationStore['index']>; cursor?: IndexCursor } | undefined> {
+    if (!this.storage.readIndexSince) {
+      const text = await this.storage.readIndex();
+      return text === undefined ? undefined : { index: replayIndex(text) };
+    }
+    const base = this.index && this.indexRead?.index === this.index ? { index: this.index, read: this.indexRead } : undefined;
+    const r = await this.storage.readIndexSince(base?.read.cursor);
+    if (!r) return undefined;
+    if (!r.appended || !base || this.index !== base.index) return { index: replayIndex(r.text), cursor: r.cursor };
+    const tail = replayIndex(r.text);
+    const { entries, gone } = base.index;
+    for (const id of tail.gone) {
+      entries.delete(id);
+      gone.add(id);
+    }
+    for (const [id, e] of tail.entries) {
+      entries.set(id, e);
+      gone.delete(id);
+    }
+    // Lines this window appended since are among those read: counted once.
+    base.index.lines = base.read.lines + tail.lines;
+    return { index: base.index, cursor: r.cursor };
   }
 
   private async startRebuild(): Promise<Map<string, ConversationSummary>> {

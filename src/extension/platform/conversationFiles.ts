@@ -6,9 +6,10 @@
 //   conversations/0.1.0/<id>.json       0.1.0 files, kept after they are brought in (legacyConversations.ts)
 // Rewritten files are written durably (temporary file, fsync, rename, fsync of the folder); a new log's folder is flushed
 // too; temporary files a crash left behind are removed on start. The current conversation is recorded per window.
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ConversationStoragePort } from '../../core';
+import type { ConversationStoragePort, IndexCursor } from '../../core';
+import { readAppended, readText } from './appendedRead';
 import { LegacyConversations, newestFirst } from './legacyConversations';
 import { isSafeConversationId } from './links';
 
@@ -87,14 +88,6 @@ export async function appendDurably(file: string, text: string): Promise<number>
   // A new file: its name is recorded in the folder, flushed too.
   if (created) await syncFolder(dirname(file));
   return after;
-}
-
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 export class FileConversationStorage implements ConversationStoragePort {
@@ -263,6 +256,11 @@ export class FileConversationStorage implements ConversationStoragePort {
   async readIndex(): Promise<string | undefined> {
     await this.ensureDir();
     return readText(join(this.dir, INDEX_FILE));
+  }
+
+  async readIndexSince(since: IndexCursor | undefined): ReturnType<typeof readAppended> {
+    await this.ensureDir();
+    return readAppended(join(this.dir, INDEX_FILE), since);
   }
 
   async appendIndex(text: string): Promise<void> {

@@ -1,0 +1,44 @@
+// Reading conversation files: whole, or (the history index, only ever appended to until it is
+// rewritten) from where an earlier read of it ended.
+import { open, readFile } from 'node:fs/promises';
+import type { IndexCursor } from '../../core';
+
+/** The file's text; undefined when it cannot be read. */
+export async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file's lines from `since` on when `since` is of this same file (device and inode: a durable
+ * rewrite is a new file) and it has not shrunk; else the whole file. Whole lines only: a line still
+ * being appended (by another window) is left for the next read. Undefined when there is no file.
+ */
+export async function readAppended(file: string, since: IndexCursor | undefined): Promise<{ text: string; cursor: IndexCursor; appended: boolean } | undefined> {
+  let fh;
+  try {
+    fh = await open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await fh.stat();
+    const id = `${st.dev}:${st.ino}`;
+    const appended = since !== undefined && since.file === id && since.offset <= st.size;
+    const start = appended ? since.offset : 0;
+    const buf = Buffer.alloc(st.size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    const end = buf.lastIndexOf(0x0a, got - 1) + 1;
+    return { text: buf.toString('utf8', 0, end), cursor: { file: id, offset: start + end }, appended };
+  } finally {
+    await fh.close();
+  }
+}
