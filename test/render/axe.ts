@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { findConversation } from './find';
-import { ROOT, serveChatPanel, frames, give } from './harness';
-
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { ROOT, serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
 /** A few of VS Code's Dark Modern colours, as the workbench sets them on a webview's html element. */
 export const DARK_THEME = `

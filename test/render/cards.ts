@@ -4,9 +4,7 @@
 // files shows the drop hint and a drop posts the URIs, a drag of text does neither.
 import type { Browser, Page } from 'playwright-core';
 import type { ChatSettings } from '../../src/protocol';
-import { serveChatPanel } from './harness';
-
-type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { serveChatPanel, frames, give, type Recorder } from './harness';
 
 const HOSTILE_MODEL = '<img src=x onerror="window.__pwned=1">';
 
@@ -23,8 +21,6 @@ const settings = (outOfCredits?: ChatSettings['outOfCredits']): ChatSettings => 
 });
 
 const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; [k: string]: unknown }> }).__posted.slice());
-const give = (page: Page, message: unknown) => page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
-const frames = (page: Page) => page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
 
 export async function cardChecks(browser: Browser, record: Recorder): Promise<void> {
   const group = 'cards';
@@ -36,7 +32,7 @@ export async function cardChecks(browser: Browser, record: Recorder): Promise<vo
     await page.goto(panel.url);
     await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
 
-    await give(page, { type: 'settings', settings: settings({ balance: 2, cost: 5, model: HOSTILE_MODEL, affordable: 1 }) });
+    await give(page, [{ type: 'settings', settings: settings({ balance: 2, cost: 5, model: HOSTILE_MODEL, affordable: 1 }) }]);
     await frames(page);
     const card = await page.evaluate(() => {
       const el = document.querySelector<HTMLElement>('section.credits-card');
@@ -59,7 +55,7 @@ export async function cardChecks(browser: Browser, record: Recorder): Promise<vo
       record(group, `"${label}" asks the host for ${JSON.stringify(expected)}`, after.length === 1 && JSON.stringify(after[0]) === JSON.stringify(expected), JSON.stringify(after));
     }
 
-    await give(page, { type: 'settings', settings: settings({ balance: 0, cost: 5, model: 'deep-think', affordable: 0 }) });
+    await give(page, [{ type: 'settings', settings: settings({ balance: 0, cost: 5, model: 'deep-think', affordable: 0 }) }]);
     await frames(page);
     const none = await page.evaluate(() => ({
       cheaper: [...document.querySelectorAll('section.credits-card button')].some((b) => b.textContent === 'Pick a Cheaper Model'),
@@ -67,7 +63,7 @@ export async function cardChecks(browser: Browser, record: Recorder): Promise<vo
     }));
     record(group, 'with no model the balance pays, the card says so instead of offering a cheaper one', !none.cheaper && /No model costs less/.test(none.text), none.text.slice(0, 200));
 
-    await give(page, { type: 'settings', settings: settings() });
+    await give(page, [{ type: 'settings', settings: settings() }]);
     await frames(page);
     record(group, 'the card goes when the settings no longer carry it', await page.evaluate(() => (document.querySelector('section.credits-card') as HTMLElement).hidden));
 

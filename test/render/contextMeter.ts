@@ -8,10 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { appendMessage, createConversation, requestBudget } from '../../src/core';
 import { ContextMeterFeed } from '../../src/extension/chat/common/contextMeter';
 import type { ContextMeter, HostMessage } from '../../src/protocol';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give, type Recorder } from './harness';
 import { makeController } from '../support/session';
-
-type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
 
 const TURNS = 60;
 
@@ -39,13 +37,7 @@ async function feed(turns: number, replyChars: number, budget: number): Promise<
   return { initial: controller.initialMessages(), meter: message.meter, feed: meterFeed, posted };
 }
 
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
 
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 /** The text of the message `id` in the conversation of `initial` ('' when it is not there). */
 function textOf(initial: HostMessage[], id: string): string {

@@ -3,9 +3,7 @@
 // yet is rendered and brought into view, Enter / Shift+Enter / F3 move through the matches,
 // case sensitivity changes the count, Escape closes it and gives the keyboard back to the box.
 import type { Browser, Page } from 'playwright-core';
-import { serveChatPanel, frames, give } from './harness';
-
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
 const TURNS = 80;
 const hex = (n: number) => `msg_${n.toString(16).padStart(3, '0')}`;

@@ -165,6 +165,9 @@ export async function serveChatPanel(entry = 'src/webview/main.ts', minify = tru
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
 }
 
+/** Records one check of a render group: its name, whether it held, and what was seen. */
+export type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
+
 /** Waits `n` animation frames (and a task after each) in the page. */
 export const frames = (page: Page, n = 3) =>
   page.evaluate(async (count) => {

@@ -5,9 +5,7 @@
 // stays on its message when the conversation is rendered again.
 import type { Browser, Page } from 'playwright-core';
 import { findConversation } from './find';
-import { serveChatPanel, frames, give } from './harness';
-
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
 const TURNS = 40;
 

@@ -3,9 +3,7 @@
 // host for the model pick, next to the address notice; both go when the settings drop them.
 import type { Browser, Page } from 'playwright-core';
 import type { ChatSettings } from '../../src/protocol';
-import { serveChatPanel } from './harness';
-
-type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { serveChatPanel, frames, give, type Recorder } from './harness';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 
@@ -22,8 +20,6 @@ const settings = (extra: Partial<ChatSettings> = {}): ChatSettings => ({
 });
 
 const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; [k: string]: unknown }> }).__posted.slice());
-const give = (page: Page, message: unknown) => page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
-const frames = (page: Page) => page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
 const notice = (page: Page) =>
   page.evaluate(() => {
     const el = document.querySelector<HTMLElement>('.notice');
@@ -47,7 +43,7 @@ export async function noticeChecks(browser: Browser, record: Recorder): Promise<
     await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
 
     const modelNotice = `This workspace's settings choose the model ${HOSTILE}; it is ignored unless you pick it for this workspace. Your model swift-chat is used.`;
-    await give(page, { type: 'settings', settings: settings({ modelNotice }) });
+    await give(page, [{ type: 'settings', settings: settings({ modelNotice }) }]);
     await frames(page);
     const shown = await notice(page);
     record(group, 'the workspace model notice is shown, the model name as text', shown.shown && shown.text.includes(modelNotice) && shown.images === 0 && !shown.pwned, shown.text.slice(0, 200));
@@ -59,12 +55,12 @@ export async function noticeChecks(browser: Browser, record: Recorder): Promise<
     record(group, 'Select Model asks the host for the model pick (no model id)', after.length === 1 && JSON.stringify(after[0]) === JSON.stringify({ type: 'selectModel' }), JSON.stringify(after));
 
     const addressNotice = 'AI Chat: your setting aiChat.baseUrl ("localhost:8787") is not a usable service address: it has no http:// or https:// at the start (for example http://localhost:8787). Nothing is sent until you fix it.';
-    await give(page, { type: 'settings', settings: settings({ modelNotice, addressNotice }) });
+    await give(page, [{ type: 'settings', settings: settings({ modelNotice, addressNotice }) }]);
     await frames(page);
     const both = await notice(page);
     record(group, 'the address notice and the model notice are shown together', both.shown && both.text.includes('aiChat.baseUrl ("localhost:8787")') && both.text.includes(modelNotice) && both.buttons.includes('Review Service Address') && both.buttons.includes('Select Model'), JSON.stringify(both.buttons));
 
-    await give(page, { type: 'settings', settings: settings() });
+    await give(page, [{ type: 'settings', settings: settings() }]);
     await frames(page);
     const gone = await notice(page);
     record(group, 'the notices go when the settings no longer carry them', !gone.shown && !gone.text.includes('workspace'), gone.text.slice(0, 200));
@@ -81,7 +77,7 @@ export async function noticeChecks(browser: Browser, record: Recorder): Promise<
     await box.fill(`my key ${key}`);
     await page.waitForFunction((k) => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.some((m) => m.type === 'draft' && m.text?.includes(k)), key);
     const hiddenFirst = await keyNotice();
-    await give(page, { type: 'draftHoldsKey', holds: true });
+    await give(page, [{ type: 'draftHoldsKey', holds: true }]);
     await frames(page);
     const flagged = await keyNotice();
     record(group, 'the key notice is hidden until the host finds the key', !hiddenFirst.shown && !hiddenFirst.invalid, JSON.stringify(hiddenFirst));
@@ -92,7 +88,7 @@ export async function noticeChecks(browser: Browser, record: Recorder): Promise<
     record(group, 'typing on does not put it back in the state', (await state()) === '', JSON.stringify(await state()));
     await box.fill('my key is gone');
     await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.some((m) => m.type === 'draft' && m.text === 'my key is gone'));
-    await give(page, { type: 'draftHoldsKey', holds: false });
+    await give(page, [{ type: 'draftHoldsKey', holds: false }]);
     await frames(page);
     const cleared = await keyNotice();
     record(group, 'the key taken out: the notice goes and the draft is kept again', !cleared.shown && !cleared.invalid && (await state()) === 'my key is gone', `${JSON.stringify(cleared)} ${JSON.stringify(await state())}`);

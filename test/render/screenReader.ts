@@ -3,9 +3,7 @@
 // reply finishes (none per chunk, and the status line does not replace it), code blocks named by
 // their language, errors as alerts.
 import type { Browser, Page } from 'playwright-core';
-import { serveChatPanel, frames, give } from './harness';
-
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
 /** Starts recording every text the live regions of the page are given. */
 const listen = (page: Page) =>

@@ -5,9 +5,7 @@
 // against the reference server in test/unit/core/serviceFaults.test.ts.)
 import type { Browser, Page } from 'playwright-core';
 import type { ChatSettings, ErrorView } from '../../src/protocol';
-import { frames, give, serveChatPanel } from './harness';
-
-type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { frames, give, serveChatPanel, type Recorder } from './harness';
 
 const settings: ChatSettings = {
   models: [{ valueId: 'swift-chat', name: 'Swift Chat', cost: 1, usable: true }],

@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DARK_THEME, LIGHT_MODERN_THEME } from './axe';
-import { ROOT, serveChatPanel, frames, give } from './harness';
-
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { ROOT, serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
 const AXE = readFileSync(resolve(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 

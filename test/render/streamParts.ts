@@ -5,9 +5,7 @@
 // addresses other than http(s) are never links); the files the model produced as text.
 import type { Browser, Page } from 'playwright-core';
 import { filesMarkdown, sourcesMarkdown } from '../../src/core';
-import { serveChatPanel, frames, give } from './harness';
-
-type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
+import { serveChatPanel, frames, give, type Recorder } from './harness';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 const REASONING = `First I weigh the question. ${HOSTILE} Then I answer.`;

@@ -9,10 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { appendMessage, createConversation } from '../../src/core';
 import { ContextMeterFeed } from '../../src/extension/chat/common/contextMeter';
 import type { HostMessage } from '../../src/protocol';
-import { frames, give, serveChatPanel } from './harness';
+import { frames, give, serveChatPanel, type Recorder } from './harness';
 import { makeController } from '../support/session';
-
-type Recorder = (group: string, name: string, ok: boolean, detail?: string) => void;
 
 const TURNS = 30;
 const HOSTILE = 'Decisions so far: **use zod**.\n\n<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n\n[a link](https://example.com/x)';

@@ -5,17 +5,9 @@
 // brought up to date says so; over-long input stays in the box with a message.
 import type { Browser, Page } from 'playwright-core';
 import { MAX_TEXT } from '../../src/protocol';
-import { serveChatPanel } from './harness';
+import { serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
-const frames = (page: Page, n = 3) =>
-  page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }, n);
-
-const give = (page: Page, messages: unknown[]) =>
-  page.evaluate((json) => json.forEach((m) => window.postMessage(JSON.parse(m), '*')), messages.map((m) => JSON.stringify(m)));
 
 const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.map((m) => ({ type: m.type, length: m.text?.length })));
 const shown = (page: Page) =>

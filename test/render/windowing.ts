@@ -6,10 +6,8 @@
 import type { Browser } from 'playwright-core';
 import { appendMessage, createConversation } from '../../src/core';
 import type { HostMessage } from '../../src/protocol';
-import { serveChatPanel, frames, give } from './harness';
+import { serveChatPanel, frames, give, type Recorder as Record } from './harness';
 import { makeController } from '../support/session';
-
-type Record = (group: string, name: string, ok: boolean, detail?: string) => void;
 
 const TURNS = 300;
 const WINDOW_PAGE = 12; // src/webview/main.ts
