@@ -166,7 +166,9 @@ async function main(): Promise<void> {
     await waitFor(async () => !/Indexing|Loading/.test(await title()), 'the index was not built', 30 * 60_000);
     const buildS = (performance.now() - t0 + firstNoIndex + foundWhileBuilding) / 1000;
     await wb.closeQuickInput();
+    if (profiling) await inspector.startProfile();
     const firstIndexed = await open();
+    if (profiling) profiles.push('first open, index built:', ...(await inspector.stopProfile(path.join(os.tmpdir(), 'history-open-indexed.cpuprofile'))));
     const rand = rng(7);
     const times: number[] = [];
     inPage.length = 0;

@@ -255,12 +255,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   qp.busy = true;
   showProgress();
   qp.show();
-  // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
-  // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
-  void deps.store.catchUpSearch().catch((err) => {
-    deps.logger.warn('The search index could not be brought up to date', { message: String(err) });
-    qp.title = `${title} · ${vscode.l10n.t('Search covers only the conversations indexed so far; see the AI Chat output channel.')}`;
-  });
   try {
     // Listed from the history index alone; the full-text index is built behind it.
     await reload();
@@ -270,6 +264,14 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   } finally {
     qp.busy = false;
   }
+  // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
+  // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
+  // Started once the first page is out (a large index takes a while to load; a search typed
+  // before then loads it itself).
+  void deps.store.catchUpSearch().catch((err) => {
+    deps.logger.warn('The search index could not be brought up to date', { message: String(err) });
+    qp.title = `${title} · ${vscode.l10n.t('Search covers only the conversations indexed so far; see the AI Chat output channel.')}`;
+  });
   await done;
   stopProgress();
   if (timer) clearTimeout(timer);
