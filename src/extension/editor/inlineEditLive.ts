@@ -11,31 +11,22 @@
 import * as vscode from 'vscode';
 import { regionShift, splitLines } from '../../core/edit/hunks';
 import { EditStream, lineEdit, type StreamView } from '../../core/edit/stream';
-import type { Applied } from './inlineEditReview';
 import type { EditTarget } from './inlineEditTarget';
 import { addedLook, removedLook, removedNote, streamingDecoration } from './inlineEditUi';
-import { nextChange, undoBack } from './inlineEditUndo';
+import { OwnEdits } from './inlineEditUndo';
 
 /** Why the preview stopped before the reply was complete: the lines were changed by someone else, or the document was closed. */
 export type LiveEnd = 'changed' | 'closed';
 
 export class InlineEditLive implements vscode.Disposable {
   readonly stream: EditStream;
-  private readonly snapshot: string;
-  private readonly wasDirty: boolean;
+  /** Our edits to the document (the review goes on with them). */
+  private readonly edits: OwnEdits;
   /** Offset of the region in the document (moves when text before it changes). */
   offset: number;
   private readonly original: string[];
   /** The region's lines as the document holds them now. */
   private shown: string[];
-  /** Our edits so far (each may be an undo step of its own), and the document's version after the last. */
-  private steps = 0;
-  private version = 0;
-  /** Someone else changed the document meanwhile: the editor's Undo is not ours to use. */
-  private foreign = false;
-  /** Our undo step takes more edits: nothing else changed the document since our last one. */
-  private open = false;
-  private applying = false;
   private wanted = false;
   private running: Promise<void> | undefined;
   private saving: { restored: boolean; timer: ReturnType<typeof setTimeout>; done: () => void; over: Promise<void> } | undefined;
@@ -46,8 +37,7 @@ export class InlineEditLive implements vscode.Disposable {
 
   constructor(readonly document: vscode.TextDocument, target: EditTarget, private readonly onInterrupt: (why: LiveEnd) => void) {
     this.stream = new EditStream(target.region);
-    this.snapshot = document.getText();
-    this.wasDirty = document.isDirty;
+    this.edits = new OwnEdits(document);
     this.offset = target.offset;
     this.original = splitLines(target.region.text);
     this.shown = [...this.original];
@@ -114,38 +104,16 @@ export class InlineEditLive implements vscode.Disposable {
     const edit = lineEdit(this.shown, lines);
     if (!edit) return true;
     const range = new vscode.Range(this.document.positionAt(this.at(edit.start)), this.document.positionAt(this.at(edit.end)));
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-    const before = this.document.version;
-    const heard = nextChange(this.document);
-    this.applying = true;
-    try {
-      let ok: boolean;
-      if (editor) {
-        // Every edit of the preview joins one undo step, closed by the last one.
-        ok = await editor.edit((b) => b.replace(range, edit.text), { undoStopBefore: !this.open, undoStopAfter: last });
-      } else {
-        const change = new vscode.WorkspaceEdit();
-        change.replace(this.document.uri, range, edit.text);
-        ok = await vscode.workspace.applyEdit(change);
-      }
-      if (!ok) return false;
-      if (this.document.version === before) await heard;
-      if (!this.open) this.steps++;
-      this.open = editor !== undefined && !last;
-      this.version = this.document.version;
-      this.shown = [...lines];
-      return true;
-    } catch {
-      return false;
-    } finally {
-      this.applying = false;
-    }
+    // Every edit of the preview joins one undo step, closed by the last one.
+    if (!(await this.edits.replace(range, edit.text, { last }))) return false;
+    this.shown = [...lines];
+    return true;
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
-    if (e.document !== this.document || this.applying || this.ended || e.contentChanges.length === 0) return;
-    this.open = false;
-    if (!(this.saving && !this.saving.restored)) this.foreign = true;
+    if (e.document !== this.document || this.edits.applying || this.ended || e.contentChanges.length === 0) return;
+    // The save's own edit (below) is not someone else's.
+    this.edits.others(!(this.saving && !this.saving.restored));
     if (this.saving && !this.saving.restored) {
       const text = this.original.join('');
       const range = new vscode.Range(this.document.positionAt(this.offset), this.document.positionAt(this.offset + text.length));
@@ -155,7 +123,7 @@ export class InlineEditLive implements vscode.Disposable {
         this.shown = [...this.original];
         return;
       }
-      this.foreign = true;
+      this.edits.others();
     }
     const end = this.at(this.shown.length);
     const shift = regionShift(e.contentChanges, this.offset, end);
@@ -189,16 +157,16 @@ export class InlineEditLive implements vscode.Disposable {
   }
 
   /** The reply is complete: the region becomes `code` as one undo step (Keep Edit is one Ctrl+Z), for the review. */
-  async converge(code: string): Promise<Applied | undefined> {
+  async converge(code: string): Promise<OwnEdits | undefined> {
     await this.quiet();
     if (this.ended) return undefined;
     this.ended = true;
     this.clear();
     // Our edits may be several undo steps (the workbench does not always join them): they are taken
     // back with the editor's Undo and the code goes in as one edit, so Keep Edit is one Ctrl+Z.
-    if (this.steps > 1) await this.undoOurs();
+    if (this.edits.count > 1) await this.undoOurs();
     if (!(await this.write(splitLines(code), true))) return undefined;
-    return { snapshot: this.snapshot, wasDirty: this.wasDirty, steps: this.steps, version: this.version };
+    return this.edits;
   }
 
   /**
@@ -212,29 +180,20 @@ export class InlineEditLive implements vscode.Disposable {
     this.ended = true;
     this.clear();
     if (interrupted) return false;
-    if (!this.wasDirty && (await this.undoOurs())) return true;
+    if (!this.edits.wasDirty && (await this.undoOurs())) return true;
     return this.write(this.original, true);
   }
 
   /** Takes our edits back with the editor's Undo when nothing else changed the document; true when it is as before. */
   private async undoOurs(): Promise<boolean> {
-    if (this.steps === 0 || this.foreign || this.document.uri.scheme === 'vscode-notebook-cell') return false;
-    this.applying = true;
-    try {
-      await undoBack(this.document, this.snapshot, this.steps + 1);
-    } finally {
-      this.applying = false;
-    }
+    const undone = await this.edits.undo();
+    if (undone === undefined) return false;
     // Only the region differs from the text before: what it holds now is what lies between the
     // text before it and the text after it.
     const text = this.document.getText();
-    const after = this.snapshot.length - this.offset - this.original.join('').length;
+    const after = this.edits.snapshot.length - this.offset - this.original.join('').length;
     this.shown = splitLines(text.slice(this.offset, text.length - after));
-    this.open = false;
-    this.version = this.document.version;
-    if (text !== this.snapshot) return false;
-    this.steps = 0;
-    return true;
+    return undone;
   }
 
   private interrupt(why: LiveEnd): void {

@@ -5,17 +5,7 @@
 import * as vscode from 'vscode';
 import { EditReview, regionShift, splitLines, type LineEdit } from '../../core/edit/hunks';
 import { addedLook, removedLook, removedNote } from './inlineEditUi';
-import { nextChange, undoBack } from './inlineEditUndo';
-
-/** What an edit that streamed into the document leaves for its review: the proposal is in place. */
-export interface Applied {
-  /** The document's whole text and dirty state before the edit. */
-  snapshot: string;
-  wasDirty: boolean;
-  /** Undo steps of ours in the document, and its version after the last. */
-  steps: number;
-  version: number;
-}
+import { OwnEdits } from './inlineEditUndo';
 
 /** How the review ended: every hunk decided, Keep Edit, Undo Edit, or the lines changed by someone else. */
 export type ReviewEnd = 'decided' | 'kept' | 'undone' | 'changed' | 'closed';
@@ -24,13 +14,8 @@ export class InlineEditReview implements vscode.Disposable {
   readonly review: EditReview;
   /** Offset of the region in the document (moves when text before it changes). */
   private offset: number;
-  /** The document's whole text and dirty state before the edit. */
-  private readonly snapshot: string;
-  private readonly wasDirty: boolean;
-  /** Our edits since the proposal was applied (each one undo step), and the version after the last. */
-  private ours = 0;
-  private version = 0;
-  private applying = false;
+  /** Our edits to the document, from the first streamed line (or the proposal applied) on. */
+  private readonly edits: OwnEdits;
   private ended = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -40,14 +25,11 @@ export class InlineEditReview implements vscode.Disposable {
     original: string,
     proposed: string,
     private readonly onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
-    applied?: Applied,
+    applied?: OwnEdits,
   ) {
     this.offset = offset;
     this.review = new EditReview(original, proposed);
-    this.snapshot = applied?.snapshot ?? document.getText();
-    this.wasDirty = applied?.wasDirty ?? document.isDirty;
-    this.ours = applied?.steps ?? 0;
-    this.version = applied?.version ?? 0;
+    this.edits = applied ?? new OwnEdits(document);
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       // A save during the review (also an auto-save) writes the document as it is: the original
@@ -69,7 +51,7 @@ export class InlineEditReview implements vscode.Disposable {
     original: string,
     proposed: string,
     onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
-    applied?: Applied,
+    applied?: OwnEdits,
   ): Promise<InlineEditReview | undefined> {
     const r = new InlineEditReview(document, offset, original, proposed, onEnd, applied);
     if (applied) {
@@ -113,28 +95,13 @@ export class InlineEditReview implements vscode.Disposable {
   }
 
   /** Replaces `range` of the document with `text` (one edit, one undo step). */
-  private async replace(range: vscode.Range, text: string): Promise<boolean> {
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(this.document.uri, range, text);
-    const before = this.document.version;
-    // The document may hear of the edit after applyEdit returns: it is ours until then.
-    const heard = nextChange(this.document);
-    this.applying = true;
-    try {
-      const ok = await vscode.workspace.applyEdit(edit);
-      if (ok) {
-        if (this.document.version === before) await heard;
-        this.ours++;
-        this.version = this.document.version;
-      }
-      return ok;
-    } finally {
-      this.applying = false;
-    }
+  private replace(range: vscode.Range, text: string): Promise<boolean> {
+    return this.edits.replace(range, text);
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
-    if (e.document !== this.document || this.applying || this.ended || e.contentChanges.length === 0) return;
+    if (e.document !== this.document || this.edits.applying || this.ended || e.contentChanges.length === 0) return;
+    this.edits.others();
     const end = this.offset + this.review.current().length;
     // The offsets of a change are those of the text before it: changes before the region move it.
     const shift = regionShift(e.contentChanges, this.offset, end);
@@ -181,17 +148,9 @@ export class InlineEditReview implements vscode.Disposable {
   async undoAll(): Promise<boolean> {
     if (this.ended) return true;
     const target = this.review.final(false);
-    if (this.document.version === this.version && !this.wasDirty && this.document.uri.scheme !== 'vscode-notebook-cell') {
-      this.applying = true;
-      try {
-        await undoBack(this.document, this.snapshot, this.ours + 1);
-      } finally {
-        this.applying = false;
-      }
-      if (this.document.getText() === this.snapshot) {
-        this.end('undone', false);
-        return true;
-      }
+    if (!this.edits.wasDirty && (await this.edits.undo())) {
+      this.end('undone', false);
+      return true;
     }
     // Our text is still there (the editor's Undo did not run in it): one edit puts the original back.
     const current = this.review.current();

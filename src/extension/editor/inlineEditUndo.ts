@@ -35,3 +35,88 @@ export async function undoBack(document: vscode.TextDocument, snapshot: string, 
   }
   return document.getText() === snapshot;
 }
+
+/**
+ * The edits of one edit in the editor to its document, from the streamed preview to the end of its
+ * review: applied one at a time (a change heard while one is applied is ours), counted as undo
+ * steps, and taken back with the editor's Undo as long as nothing else changed the document.
+ */
+export class OwnEdits {
+  /** The document's whole text and dirty state before the edit. */
+  readonly snapshot: string;
+  readonly wasDirty: boolean;
+  /** Our edits so far (each may be an undo step of its own). */
+  private steps = 0;
+  /** One of ours is being applied: the document's change events meanwhile are ours. */
+  applying = false;
+  /** Someone else changed the document: the editor's Undo is not ours to use any more. */
+  private foreign = false;
+  /** The next edit joins the undo step of the one before (nothing else changed the document since). */
+  private open = false;
+
+  constructor(readonly document: vscode.TextDocument) {
+    this.snapshot = document.getText();
+    this.wasDirty = document.isDirty;
+  }
+
+  /** How many edits of ours there were. */
+  get count(): number {
+    return this.steps;
+  }
+
+  /**
+   * Replaces `range` with `text` (resolves once the document holds it). `join`: in the visible
+   * editor, joining our undo step, which `join.last` closes (the streamed preview's edits); without
+   * it, an undo step of its own.
+   */
+  async replace(range: vscode.Range, text: string, join?: { last: boolean }): Promise<boolean> {
+    const editor = join ? vscode.window.visibleTextEditors.find((e) => e.document === this.document) : undefined;
+    const before = this.document.version;
+    // The document may hear of the edit after the call returns: it is ours until then.
+    const heard = nextChange(this.document);
+    this.applying = true;
+    try {
+      let ok: boolean;
+      if (editor && join) ok = await editor.edit((b) => b.replace(range, text), { undoStopBefore: !this.open, undoStopAfter: join.last });
+      else {
+        const change = new vscode.WorkspaceEdit();
+        change.replace(this.document.uri, range, text);
+        ok = await vscode.workspace.applyEdit(change);
+      }
+      if (!ok) return false;
+      if (this.document.version === before) await heard;
+      if (!this.open) this.steps++;
+      this.open = editor !== undefined && !join?.last;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  /** A change that is not ours: the next edit of ours starts an undo step; `foreign` (default): Undo is not ours to use any more. */
+  others(foreign = true): void {
+    this.open = false;
+    if (foreign) this.foreign = true;
+  }
+
+  /**
+   * Takes our edits back with the editor's Undo: true when the document is as before, false when
+   * Undo ran but did not get there, undefined when it was not ours to use (someone else changed the
+   * document, nothing of ours to undo, a notebook cell).
+   */
+  async undo(): Promise<boolean | undefined> {
+    if (this.steps === 0 || this.foreign || this.document.uri.scheme === 'vscode-notebook-cell') return undefined;
+    this.applying = true;
+    try {
+      await undoBack(this.document, this.snapshot, this.steps + 1);
+    } finally {
+      this.applying = false;
+    }
+    this.open = false;
+    if (this.document.getText() !== this.snapshot) return false;
+    this.steps = 0;
+    return true;
+  }
+}

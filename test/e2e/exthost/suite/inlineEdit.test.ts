@@ -179,6 +179,31 @@ describe('Edit in the editor (Edit Selection…)', () => {
     }
   });
 
+  it('text typed elsewhere in the file during the review stays after a hunk undone and Undo Edit (the editor\'s Undo is not used past it)', async () => {
+    const ed = await open(SOURCE, 0, 8);
+    const two = "```js\nimport { readFile } from 'node:fs/promises';\n\nexport async function load(file) {\n  const text = await readFile(file, 'utf8');\n  return JSON.parse(text);\n}\n\nexport const VERSION = 3;\n```";
+    const inline = editor(fakeTurns(two, []));
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      const doc = ed.document;
+      const review = inline.reviewOf(doc.uri);
+      assert.ok(review);
+      assert.equal(review.review.hunks.length, 2);
+      // The user adds a line at the end of the file, below the region; then undoes one hunk (an edit of ours after it).
+      const typed = new vscode.WorkspaceEdit();
+      typed.insert(doc.uri, doc.lineAt(doc.lineCount - 1).range.end, '\n// a note of my own');
+      assert.ok(await vscode.workspace.applyEdit(typed));
+      await until(doc, (t) => t.endsWith('// a note of my own'), 'the line typed');
+      await inline.decide(review, 1, false);
+      assert.ok(inline.reviewOf(doc.uri), 'one hunk still to decide');
+      await inline.finish(review, false);
+      assert.equal(inline.lastEnd, 'undone');
+      assert.equal(doc.getText(), SOURCE + '\n// a note of my own', 'the original lines back, the typed line kept');
+    } finally {
+      inline.dispose();
+    }
+  });
+
   it('Keep Edit: the new code is saved; one Undo gives the original back', async () => {
     const ed = await open(SOURCE, 2, 6);
     const inline = editor(fakeTurns(reply, []));
