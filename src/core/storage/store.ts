@@ -125,6 +125,8 @@ const FIRST_PAGE_WAIT_MS = 150;
  * (a long one takes a while): the page reaches the window first.
  */
 const PAGE_SETTLE_MS = 30;
+/** The full-text index is written (on its timer) only once no search came for this long. */
+const SEARCH_QUIET_MS = 1000;
 
 export class ConversationStore {
   private currentConv: Conversation;
@@ -163,6 +165,8 @@ export class ConversationStore {
   /** Conversations re-indexed since the index was last written, and whether one was removed or rebuilt (written soon, whatever the count). */
   private searchChanges = 0;
   private searchUrgent = false;
+  /** When History last searched (the index is written once the user pauses). */
+  private lastSearchAt = 0;
   private catchingUp: Promise<number> | undefined;
   private progress: SearchProgress = { done: 0, total: 0, building: false };
   /** The history index being rebuilt from the logs (no index file: first start after an upgrade, or after a crash). */
@@ -1006,6 +1010,7 @@ export class ConversationStore {
 
   /** Conversations with a message containing every word of the query, best match first. */
   async search(query: string): Promise<Array<ConversationSummary & SearchHit>> {
+    this.lastSearchAt = Date.now();
     const search = await this.searchReady();
     const entries = this.index?.entries ?? (await this.enqueue(() => this.loadIndex()));
     return search
@@ -1025,14 +1030,20 @@ export class ConversationStore {
   private scheduleSearchPersist(urgent = false): void {
     this.searchChanges++;
     if (urgent) this.searchUrgent = true;
-    if (this.searchTimer) return;
+    if (!this.searchTimer) this.armSearchPersist(this.searchPersistDelayMs);
+  }
+
+  private armSearchPersist(delay: number): void {
     this.searchTimer = setTimeout(() => {
       this.searchTimer = undefined;
+      // Not while the user searches (writing a large index takes a while): once they pause.
+      const since = Date.now() - this.lastSearchAt;
+      if (since < SEARCH_QUIET_MS) return this.armSearchPersist(SEARCH_QUIET_MS - since);
       void (async () => {
         const size = this.searchIndex ? (await this.searchIndex).size : 0;
         if (this.searchUrgent || this.searchChanges * 50 >= size) await this.enqueueSearchWrite();
       })().catch(() => undefined);
-    }, this.searchPersistDelayMs);
+    }, delay);
     (this.searchTimer as { unref?: () => void }).unref?.();
   }
 

@@ -27,6 +27,7 @@ const SEARCH_DELAY_MS = 30;
  * only once the listing is whole: while the history index is rebuilt, the page is brought up to date.
  */
 const FIRST_PAGE = 200;
+const FULL_LIST_DELAY_MS = 400;
 
 function toItem(c: ConversationSummary, currentId: string, matches?: number): Item {
   const parts = [vscode.l10n.t('{0} messages', c.messageCount)];
@@ -85,7 +86,8 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       qp.items = items;
       if (firstPage && !partial && all.length > FIRST_PAGE) {
         firstPage = false;
-        setTimeout(() => gen === generation && void render(), 100);
+        // (Not sent at all when the user types first: ten thousand items take the window a while.)
+        setTimeout(() => gen === generation && void render(), FULL_LIST_DELAY_MS);
       }
       const keep = active && items.find((i) => i.id === active);
       if (keep) qp.activeItems = [keep];

@@ -93,4 +93,29 @@ describe('History at scale', () => {
     assert.deepEqual((await store.search('kestrel5')).map((h) => h.id), ['c5']);
     assert.equal((await store.search('ptarmigan'))[0]?.matches, 1);
   });
+
+  it('the full-text index is written on its timer only once the user pauses searching; flush() writes it at once', async () => {
+    const storage = new MemoryConversationStorage();
+    let n = 0;
+    const store = new ConversationStore(storage, { searchPersistDelayMs: 5, newId: () => `s-${++n}` });
+    await store.search('anything');
+    appendMessage(store.current, 'user', 'a question about herons');
+    await store.save();
+    const written = () => storage.searchIndex?.includes('herons') === true;
+    // Searching on, every 20 ms for well over the timer's 5 ms: nothing is written meanwhile.
+    for (let i = 0; i < 15; i++) {
+      assert.deepEqual((await store.search('herons')).map((h) => h.id), ['s-1']);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(written(), false, 'written while the user was searching');
+    // A pause: written.
+    for (let i = 0; i < 300 && !written(); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(written(), true, 'not written after the user paused');
+    // flush() does not wait for a pause.
+    appendMessage(store.current, 'assistant', 'egrets too');
+    await store.save();
+    await store.search('egrets');
+    await store.flush();
+    assert.ok(storage.searchIndex?.includes('egrets'));
+  });
 });
