@@ -2,7 +2,7 @@
 // stand-in that streams a given reply (the pipeline itself is tested with the reference server
 // elsewhere), the instruction is given without the quick input.
 import assert from 'node:assert/strict';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TurnCharge, TurnResult } from '../../../../src/core';
 import { InlineEditor, LENS_SELECTOR } from '../../../../src/extension/editor/inlineEdit';
@@ -201,6 +201,26 @@ describe('Edit in the editor (Edit Selection…)', () => {
       assert.equal(doc.getText(), SOURCE + '\n// a note of my own', 'the original lines back, the typed line kept');
     } finally {
       inline.dispose();
+    }
+  });
+
+  it('the file changed on disk by another program during the review: a save does not overwrite it; Undo Edit gives the document back', async () => {
+    const ed = await open(SOURCE, 2, 6);
+    const inline = editor(fakeTurns(reply, []));
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      const doc = ed.document;
+      if (doc.uri.scheme !== 'file') return;
+      const elsewhere = '// written by another program\n';
+      writeFileSync(doc.uri.fsPath, elsewhere);
+      // VS Code finds the file newer than the document and asks; the save does not happen.
+      assert.equal(await doc.save(), false, 'the save was refused');
+      assert.equal(readFileSync(doc.uri.fsPath, 'utf8'), elsewhere, 'the other program\'s text is on disk');
+      await inline.finish(inline.reviewOf(doc.uri), false);
+      assert.equal(doc.getText(), SOURCE, 'the document as it was before the edit');
+    } finally {
+      inline.dispose();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
     }
   });
 
