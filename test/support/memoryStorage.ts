@@ -72,3 +72,39 @@ export class MemoryConversationStorage implements ConversationStoragePort {
   }
 }
 
+/** Logs read one at a time, each waiting for release() (to look at the store half way through a build). */
+export class GatedStorage extends MemoryConversationStorage {
+  reads: string[] = [];
+  partialLookups: string[] = [];
+  gated = false;
+  private waiting: Array<() => void> = [];
+  writeGate: Promise<void> | undefined;
+  partialIds?: () => Promise<Set<string>>;
+  override async readLog(id: string): Promise<string | undefined> {
+    this.reads.push(id);
+    if (this.gated) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return super.readLog(id);
+  }
+  override async readPartials(id: string): Promise<string[]> {
+    this.partialLookups.push(id);
+    return super.readPartials(id);
+  }
+  searchWrites = 0;
+  override async writeSearchIndex(text: string): Promise<void> {
+    this.searchWrites++;
+    await this.writeGate;
+    return super.writeSearchIndex(text);
+  }
+  /** Lets the next `n` reads through, and waits until they are taken in. */
+  async release(n: number): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      while (this.waiting.length === 0) await new Promise((r) => setTimeout(r, 1));
+      this.waiting.shift()?.();
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  open(): void {
+    this.gated = false;
+    for (const w of this.waiting.splice(0)) w();
+  }
+}

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, type Conversation } from '../../../src/core';
-import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
 
 /** The text form of a list as it was written one number at a time (the reference for the faster writer). */
 function reference(list: readonly number[], increasing = true): string {
@@ -26,27 +26,6 @@ function conversation(id: string, minute: number, texts: string[]): Conversation
   return conv;
 }
 
-/** Logs read only when let through (to look at the store before its first page is out). */
-class GatedStorage extends MemoryConversationStorage {
-  private waiting: Array<() => void> = [];
-  gated = true;
-  override async readLog(id: string): Promise<string | undefined> {
-    if (this.gated) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    return super.readLog(id);
-  }
-  async release(n: number): Promise<void> {
-    for (let i = 0; i < n; i++) {
-      while (this.waiting.length === 0) await new Promise((r) => setTimeout(r, 1));
-      this.waiting.shift()?.();
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  open(): void {
-    this.gated = false;
-    for (const w of this.waiting.splice(0)) w();
-  }
-}
-
 describe('History at scale', () => {
   it('a list of numbers is written as it always was, short or long, gaps large or small', () => {
     let seed = 7;
@@ -70,6 +49,7 @@ describe('History at scale', () => {
 
   it('conversations read before History’s first page are searchable once it is out; a save meanwhile is kept', async () => {
     const storage = new GatedStorage();
+    storage.gated = true;
     const convs = Array.from({ length: 6 }, (_, i) => conversation(`c${i}`, i, [`question ${i} kestrel${i}`, `answer ${i}`]));
     for (const c of convs) storage.data.set(c.id, encodeLog(c, c.messages.map((_, i) => `s.${i}`)));
     const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
