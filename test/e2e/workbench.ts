@@ -447,12 +447,14 @@ export class Workbench {
   }
 
   /** The frame of the shown chat panel (a webview: iframe inside iframe), found by its "Message" box. */
-  async chatFrame(timeoutMs = 30_000): Promise<Frame> {
+  async chatFrame(timeoutMs = 30_000, surface?: 'panel' | 'view'): Promise<Frame> {
     return waitFor(
       async () => {
         for (const f of this.page.frames()) {
           if (f.isDetached() || f === this.page.mainFrame()) continue;
           try {
+            // The page says where it is shown (#app's data-surface): the editor tab, or a side bar view.
+            if (surface && !(await f.locator(`#app[data-surface="${surface}"]`).count())) continue;
             if ((await f.getByRole('textbox', { name: 'Message' }).count()) && (await this.frameShown(f))) return f;
           } catch {
             /* frame navigating */
@@ -469,18 +471,20 @@ export class Workbench {
   /** Opens (or reveals) the chat panel with the command and returns its view. */
   async openChat(): Promise<Chat> {
     await this.runCommand('AI Chat: Open Chat in Editor');
-    return this.settledChat();
+    // The editor tab's page, never the side bar's chat page that the command replaces with a placeholder.
+    return this.settledChat('panel');
   }
 
   /**
-   * The chat where it settles. Opening in the editor, or a reload that restores an editor tab,
-   * turns the side bar's chat into a placeholder and may load the tab's webview twice: the frame
-   * found first may be the one going away. Take a frame that is still the chat a moment later.
+   * The chat where it settles (`surface`: only a page shown there). Opening in the editor, or a
+   * reload that restores an editor tab, turns the side bar's chat into a placeholder and may load
+   * the tab's webview twice: the frame found first may be the one going away. Take a frame that is
+   * still the chat a moment later.
    */
-  async settledChat(): Promise<Chat> {
+  async settledChat(surface?: 'panel' | 'view'): Promise<Chat> {
     const frame = await waitFor(
       async () => {
-        const f = await this.chatFrame();
+        const f = await this.chatFrame(30_000, surface);
         await provesNothingHappensFor(300, 'the frame found is not one going away');
         if (f.isDetached()) return undefined;
         return (await f.getByRole('textbox', { name: 'Message' }).count().catch(() => 0)) ? f : undefined;
