@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, encodeLog } from '../../src/core';
 import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
-import { rng, vocabulary } from './words';
+import { rng, vocabulary, zipfText } from './words';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,16 +37,7 @@ function arg(name: string, fallback: number): number {
   return Number.isFinite(v) && v >= 0 ? v : fallback;
 }
 
-function text(words: string[], rand: () => number, chars: number): string {
-  const out: string[] = [];
-  let size = 0;
-  while (size < chars) {
-    const w = words[Math.floor(words.length * rand() ** 3)];
-    out.push(w);
-    size += w.length + 1;
-  }
-  return out.join(' ');
-}
+const text = zipfText;
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

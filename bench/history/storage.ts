@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, encodeLog, type Conversation } from '../../src/core';
 import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
-import { rng, vocabulary } from './words';
+import { rng, vocabulary, zipfText } from './words';
 
 export interface StorageFigures {
   list1000Ms: number;
@@ -31,18 +31,7 @@ export interface StorageFigures {
   searchIndexKB: number;
 }
 
-function text(words: string[], rand: () => number, chars: number): string {
-  const out: string[] = [];
-  let size = 0;
-  while (size < chars) {
-    // Zipf-like: frequent words often, rare ones now and then.
-    const w = words[Math.floor(words.length * rand() ** 3)];
-    out.push(w);
-    size += w.length + 1;
-    if (rand() < 0.08) out.push('\n');
-  }
-  return out.join(' ');
-}
+const text = (words: string[], rand: () => number, chars: number) => zipfText(words, rand, chars, 0.08);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs: number[], p: number) => {

@@ -31,7 +31,7 @@ import { appendMessage, createConversation, encodeLog } from '../../src/core';
 import { EXTENSION_ID, startDemo } from '../../test/e2e/launcher';
 import { Workbench, waitFor } from '../../test/e2e/workbench';
 import { HostInspector, summarize } from './inspect';
-import { rng, vocabulary } from './words';
+import { rng, vocabulary, zipfText } from './words';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -52,16 +52,7 @@ function seed(folder: string, count: number, longTurns: number): void {
   mkdirSync(folder, { recursive: true });
   const rand = rng(49);
   const words = vocabulary(3000, rand);
-  const text = (chars: number) => {
-    const out: string[] = [];
-    let size = 0;
-    while (size < chars) {
-      const w = words[Math.floor(words.length * rand() ** 3)];
-      out.push(w);
-      size += w.length + 1;
-    }
-    return out.join(' ');
-  };
+  const text = (chars: number) => zipfText(words, rand, chars);
   const base = Date.parse('2025-11-01T00:00:00Z');
   for (let c = 0; c < count; c++) {
     const turns = c === count - 1 ? Math.max(4, longTurns) : 4;

@@ -22,3 +22,19 @@ export function vocabulary(n: number, rand: () => number): string[] {
   }
   return [...words];
 }
+
+/**
+ * About `chars` characters of words from `words`, Zipf-like (frequent words often, rare ones now
+ * and then); `lineBreaks`: the chance of a line break after each word.
+ */
+export function zipfText(words: readonly string[], rand: () => number, chars: number, lineBreaks = 0): string {
+  const out: string[] = [];
+  let size = 0;
+  while (size < chars) {
+    const w = words[Math.floor(words.length * rand() ** 3)];
+    out.push(w);
+    size += w.length + 1;
+    if (lineBreaks > 0 && rand() < lineBreaks) out.push('\n');
+  }
+  return out.join(' ');
+}
