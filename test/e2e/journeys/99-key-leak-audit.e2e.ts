@@ -44,6 +44,9 @@ describe('Journey 99: key-leak audit', () => {
     await chat.waitForState(() => true, 'the chat in the editor never heard from the extension');
     await chat.ask('A last question before the audit');
     await wb.runCommand('AI Chat: Export Chat');
+    // The export is a Markdown document that takes the focus when it opens: the next command's
+    // palette is opened once it has, or the opening editor would close that palette.
+    await page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).first().waitFor({ timeout: 30_000 });
 
     // Every frame of the page (the workbench, the chat webview and its inner frame): HTML and the
     // values of inputs and text areas, which the HTML does not show.
