@@ -20,6 +20,7 @@ import {
   parseConversation,
   repairStoredMessage,
   StoredMessageSchema,
+  summarize,
   TurnSummarySchema,
   type Conversation,
   type ConversationSummary,
@@ -157,6 +158,73 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     untidy = true;
   }
   return { conv, keys, untidy };
+}
+
+const isText = (v: unknown, max = Infinity): v is string => typeof v === 'string' && v.length <= max;
+
+/**
+ * What History lists of a log (its summary), read without checking each message against its
+ * schema: a long log takes a tenth of the time of replayLog. Undefined whenever anything is not as
+ * a valid log writes it (a header or a record of another form; a line that does not parse is
+ * skipped, as replayLog skips it): the caller then replays the log. The summary is provisional:
+ * replayLog checks every message, and its summary (or none, for a log it cannot read) replaces this one.
+ */
+export function peekLog(text: string, fallbackId?: string): ConversationSummary | undefined {
+  type Peeked = { role?: unknown; content?: unknown; meta?: { model?: unknown } };
+  let header: { id: string; createdAt: string; forkedFrom?: { id: string; title: string } } | undefined;
+  const order: string[] = [];
+  const byKey = new Map<string, Peeked>();
+  let title: string | undefined;
+  let updatedAt: string | undefined;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (!line) continue;
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (typeof data !== 'object' || data === null) return undefined;
+    if (!header) {
+      const f = data.forkedFrom as Record<string, unknown> | undefined;
+      if (data.t !== 'h' || data.v !== LOG_VERSION || !isText(data.id, 200) || !data.id || !isText(data.createdAt)) return undefined;
+      if (f !== undefined && (typeof f !== 'object' || f === null || !isText(f.id, 200) || !f.id || !isText(f.title, 500) || !isText(f.messageId, 20))) return undefined;
+      header = { id: data.id, createdAt: data.createdAt, ...(f ? { forkedFrom: { id: f.id as string, title: f.title as string } } : {}) };
+      continue;
+    }
+    if (data.t === 'm') {
+      const m = data.m as Peeked | null;
+      const meta = m?.meta;
+      if (!isText(data.k) || !data.k || typeof m !== 'object' || m === null || (m.role !== 'user' && m.role !== 'assistant') || !isText(m.content)) return undefined;
+      if (meta !== undefined && (typeof meta !== 'object' || meta === null || (meta.model !== undefined && !isText(meta.model)))) return undefined;
+      if (!byKey.has(data.k)) order.push(data.k);
+      byKey.set(data.k, m);
+    } else if (data.t === 'x') {
+      if (!Array.isArray(data.k)) return undefined;
+      for (const k of data.k) byKey.delete(k as string);
+    } else if (data.t === 'u') {
+      if ((data.title !== undefined && !isText(data.title)) || (data.updatedAt !== undefined && !isText(data.updatedAt))) return undefined;
+      if (data.title !== undefined) title = data.title;
+      if (data.updatedAt !== undefined) updatedAt = data.updatedAt;
+    } else if (data.t !== 's') return undefined;
+  }
+  if (!header) return undefined;
+  const messages = order.filter((k) => byKey.has(k)).map((k) => byKey.get(k) as StoredMessage);
+  return summarize({
+    version: 1,
+    id: fallbackId ?? header.id,
+    title: title ?? DEFAULT_TITLE,
+    ...(header.forkedFrom ? { forkedFrom: { ...header.forkedFrom, messageId: '' } } : {}),
+    createdAt: header.createdAt,
+    updatedAt: updatedAt ?? header.createdAt,
+    nextSeq: 0,
+    messages,
+  });
 }
 
 /**

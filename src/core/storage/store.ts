@@ -13,7 +13,7 @@ import {
   type ConversationSummary,
   type StoredMessage,
 } from '../chat/conversation';
-import { encodeLog, headerLine, indexLine, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedLog } from './conversationLog';
+import { encodeLog, headerLine, indexLine, peekLog, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedLog } from './conversationLog';
 import { HistorySearch, yieldTurn, type SearchHit } from './historySearch';
 
 /** How far the full-text index is built: `done` of `total` conversations read since the build began. */
@@ -125,6 +125,8 @@ const FIRST_PAGE_WAIT_MS = 150;
  * (a long one takes a while): the page reaches the window first.
  */
 const PAGE_SETTLE_MS = 30;
+/** A log longer than this (about 20 turns) read before that page is listed from a glance at it, replayed once the page is out. */
+const GLANCE_OVER = 32 * 1024;
 /** The full-text index is written (on its timer) only once no search came for this long. */
 const SEARCH_QUIET_MS = 1000;
 
@@ -340,10 +342,43 @@ export class ConversationStore {
         }
       }
     };
+    /**
+     * Long logs read before History's first page is out: listed from a glance at them (peekLog,
+     * messages not checked), replayed in full once it is out; that summary replaces the glance.
+     */
+    const glanced: Array<{ id: string; text: string; summary: ConversationSummary }> = [];
+    const replayGlanced = () => {
+      for (const g of glanced.splice(0)) {
+        // A save or a delete of this window meanwhile knows better than what was read.
+        if (index.entries.get(g.id) !== g.summary) continue;
+        const r = replayLog(g.text, [], g.id);
+        if (!r || r.conv.messages.length === 0) {
+          index.entries.delete(g.id);
+          continue;
+        }
+        index.entries.set(g.id, summarize(r.conv));
+        if (search && !search.has(g.id, r.conv.updatedAt)) {
+          search.update(r.conv);
+          this.scheduleSearchPersist();
+        }
+      }
+    };
     const take = async (id: string): Promise<boolean> => {
       let r: ReplayedLog | undefined;
       try {
-        r = await this.readStored(id, withPartials);
+        if (inline || pageOut || !withPartials || withPartials.has(id)) r = await this.readStored(id, withPartials);
+        else {
+          const text = await this.storage.readLog(id);
+          const glance = text !== undefined && text.length > GLANCE_OVER && !pageOut ? peekLog(text, id) : undefined;
+          if (text !== undefined && glance) {
+            if (glance.messageCount > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
+              index.entries.set(id, glance);
+              glanced.push({ id, text, summary: glance });
+            }
+            return true;
+          }
+          r = text === undefined ? undefined : replayLog(text, [], id);
+        }
       } catch {
         return false;
       }
@@ -368,6 +403,7 @@ export class ConversationStore {
         if (!settling && (index.entries.size >= FIRST_PAGE_SIZE || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
           settling = setTimeout(() => (pageOut = true), PAGE_SETTLE_MS);
         }
+        if (pageOut && glanced.length) replayGlanced();
         if (pageOut && deferred.length) indexDeferred();
         this.setProgress({ done, total, building: true });
         if (Date.now() - slice > 12) {
@@ -394,6 +430,7 @@ export class ConversationStore {
       await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
       clearTimeout(settling);
       pageOut = true;
+      replayGlanced();
       indexDeferred();
       // After the saves under way: each of them put its entry in, and those after it append to the file.
       return await this.enqueue(async () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, type Conversation, type SearchProgress } from '../../../src/core';
+import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
 
@@ -414,6 +414,69 @@ describe('history index: rebuilt in the background when missing', () => {
       assert.equal(replayIndexCount(lasting.index), 6);
     });
   }
+
+  it('a glance at a log gives the summary its replay gives, or nothing when the log is not plainly one', () => {
+    const at = new Date(Date.UTC(2026, 0, 1));
+    const conv = conversation('g', 1, ['first question', '## The answer\nmore', 'second', 'second answer']);
+    conv.messages[1].meta = { model: 'swift-chat', credits: 1 };
+    conv.messages[3].meta = { model: 'deep-think' };
+    conv.title = 'Pelicans';
+    const fork = { ...conversation('f', 2, ['q', 'a']), forkedFrom: { id: 'g', title: 'Pelicans', messageId: 'msg_001' } };
+    let log = encodeLog(conv, conv.messages.map((_, i) => `k.${i}`));
+    // A retry: the last reply taken out and another written; a rename; a summary; a torn last line.
+    log += JSON.stringify({ t: 'x', k: ['k.3'] }) + '\n';
+    log += JSON.stringify({ t: 'm', k: 'k.4', m: { id: 'msg_004', role: 'assistant', content: 'retried', createdAt: at.toISOString(), status: 'complete', meta: { model: 'quick' } } }) + '\n';
+    log += JSON.stringify({ t: 'm', k: 'k.0', m: { ...conv.messages[0], content: 'first question, edited' } }) + '\n';
+    log += JSON.stringify({ t: 'u', title: 'Pelicans and herons', updatedAt: '2026-02-01T00:00:00.000Z' }) + '\n';
+    log += JSON.stringify({ t: 's', s: null }) + '\n';
+    log += '{"t":"m","k":"k.5","m":{"id":"msg_0';
+    const logs = { log, fork: encodeLog(fork, ['a', 'b']), empty: encodeLog(createConversation('e', at), []) };
+    for (const [name, text] of Object.entries(logs)) {
+      const replayed = replayLog(text, [], name);
+      assert.ok(replayed, name);
+      assert.deepEqual(peekLog(text, name), summarize(replayed.conv), name);
+    }
+    assert.equal(peekLog(log, 'log')?.messageCount, 4);
+    assert.equal(peekLog(log, 'log')?.model, 'quick');
+    // Not plainly a log: the caller replays it (which reads what it can).
+    assert.equal(peekLog(JSON.stringify(conv)), undefined, 'a 0.1.0 conversation');
+    assert.equal(peekLog(log.replace('"v":2', '"v":3')), undefined, 'a header of another version');
+    assert.equal(peekLog(log + '\n{"t":"q"}\n'), undefined, 'a record of another kind');
+    assert.equal(peekLog(log + '\n{"t":"m","k":"k.9","m":{"role":"assistant","content":7}}\n'), undefined, 'a message of another form');
+    assert.equal(peekLog(''), undefined);
+  });
+
+  it('a long log read before History’s first page is listed from a glance; its replay replaces that once the page is out', async () => {
+    const storage = new GatedStorage();
+    storage.partialIds = async () => new Set(storage.partials.keys());
+    const long = conversation('long', 60, Array.from({ length: 120 }, (_, i) => `turn ${i} ${'about egrets '.repeat(60)}`));
+    long.title = 'Egrets';
+    // A record the replay refuses (a negative nextSeq) and a glance takes at its word.
+    const log = encodeLog(long, long.messages.map((_, i) => `s.${i}`)) + JSON.stringify({ t: 'u', title: 'Glanced', nextSeq: -1 }) + '\n';
+    assert.ok(log.length > 64 * 1024);
+    storage.data.set('long', log);
+    seed(storage, many(5));
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    storage.gated = true;
+    const first = store.list();
+    await storage.release(3);
+    const page = await first;
+    assert.equal(page[0]?.id, 'long');
+    assert.equal(page[0]?.title, 'Glanced', 'listed from a glance at the log');
+    assert.equal(page[0]?.messageCount, 120);
+    const rebuilt = new Promise<void>((resolve) => store.onSearchProgress((p) => !p.building && resolve()));
+    storage.open();
+    await rebuilt;
+    const list = await store.list();
+    assert.equal(list.length, 6);
+    assert.deepEqual(
+      { title: list[0].title, messageCount: list[0].messageCount },
+      { title: 'Egrets', messageCount: 120 },
+      'the replayed summary once the page is out',
+    );
+    assert.deepEqual((await store.search('egrets')).map((h) => h.id), ['long'], 'searchable once replayed');
+    assert.equal(replayIndex(storage.index ?? '').entries.get('long')?.title, 'Egrets', 'the index file has the replayed summary');
+  });
 
   it('a torn last line of the index file loses only that line', async () => {
     const storage = new MemoryConversationStorage();
