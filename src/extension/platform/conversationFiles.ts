@@ -22,6 +22,12 @@ const PARTIAL_EXT = '.partial';
 const TMP_EXT = '.tmp';
 /** A temporary file older than this is left over from a crash (a live write takes milliseconds). */
 const STRAY_TMP_MS = 60_000;
+/**
+ * A listing of the folder this recent, with no file of this window written or removed since, is
+ * used again: History's first open without an index looks at the folder three times in a row
+ * (the start, the logs, the side files), each thousands of names.
+ */
+const LISTING_REUSE_MS = 1000;
 
 let tmpCount = 0;
 
@@ -95,6 +101,9 @@ export class FileConversationStorage implements ConversationStoragePort {
   private readonly windowDir: string;
   private ready: Promise<void> | undefined;
   private readonly legacy: LegacyConversations;
+  private listing: { names: Promise<string[]>; at: number; changes: number } | undefined;
+  /** Files of this window written or removed in the folder (a listing taken before is not used again). */
+  private changes = 0;
 
   /**
    * @param globalStoragePath where conversations are kept (shared by every window)
@@ -104,13 +113,31 @@ export class FileConversationStorage implements ConversationStoragePort {
   constructor(globalStoragePath: string, windowStoragePath: string = globalStoragePath) {
     this.dir = join(globalStoragePath, 'conversations');
     this.windowDir = windowStoragePath;
-    this.legacy = new LegacyConversations(this.dir, (id) => this.logFile(id), writeDurably);
+    this.legacy = new LegacyConversations(this.dir, (id) => this.logFile(id), (file, text) => writeDurably(file, text).finally(() => this.changed()));
+  }
+
+  /** The folder's names: read now, or a listing taken a moment ago (LISTING_REUSE_MS) when this window changed nothing since. */
+  private names(): Promise<string[]> {
+    const now = Date.now();
+    const last = this.listing;
+    if (last && last.changes === this.changes && now - last.at <= LISTING_REUSE_MS) return last.names;
+    const names = readdir(this.dir);
+    const listing = { names, at: now, changes: this.changes };
+    this.listing = listing;
+    names.catch(() => {
+      if (this.listing === listing) this.listing = undefined;
+    });
+    return names;
+  }
+
+  private changed(): void {
+    this.changes++;
   }
 
   private ensureDir(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.dir, { recursive: true });
-      const names = await readdir(this.dir);
+      const names = await this.names();
       await this.cleanUp(names);
       // 0.1.0 files are brought in as they are read; an index that lacks one of them is rebuilt
       // to list it (the store checks pendingUpgradeIds), one that has them all is used as it is.
@@ -144,13 +171,15 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   /** Brings in every 0.1.0 conversation not brought in yet. */
   upgrade(progress?: (done: number, total: number) => void): Promise<void> {
-    return this.ensureDir().then(() => this.legacy.bringInAll(progress));
+    return this.ensureDir()
+      .then(() => this.legacy.bringInAll(progress))
+      .finally(() => this.changed());
   }
 
   /** Writes to a conversation that 0.1.0 saved (and its size) bring it in first. */
   private async settle(id: string): Promise<void> {
     await this.ensureDir();
-    if (this.legacy.has(id)) await this.legacy.bringIn(id);
+    if (this.legacy.has(id)) await this.legacy.bringIn(id).finally(() => this.changed());
   }
 
   private logFile(id: string): string {
@@ -161,7 +190,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   /** Every conversation, newest file first (0.1.0 files not brought in yet too). */
   async listLogs(): Promise<string[]> {
     await this.ensureDir();
-    const files = (await readdir(this.dir)).filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length)));
+    const files = (await this.names()).filter((n) => n.endsWith(LOG_EXT) && isSafeConversationId(n.slice(0, -LOG_EXT.length)));
     const logs = new Set(files);
     files.push(...this.legacy.files().filter((n) => !logs.has(n.slice(0, -'.json'.length) + LOG_EXT)));
     return newestFirst(this.dir, files);
@@ -187,18 +216,26 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async appendLog(id: string, text: string): Promise<number> {
     await this.settle(id);
-    return appendDurably(this.logFile(id), text);
+    return appendDurably(this.logFile(id), text).finally(() => this.changed());
   }
 
   async rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean> {
     await this.settle(id);
     if (expectedSize !== undefined && (await this.logSize(id)) !== expectedSize) return false;
-    await writeDurably(this.logFile(id), text);
+    await writeDurably(this.logFile(id), text).finally(() => this.changed());
     return true;
   }
 
   async removeLog(id: string): Promise<void> {
     await this.ensureDir();
+    try {
+      await this.removeLogFiles(id);
+    } finally {
+      this.changed();
+    }
+  }
+
+  private async removeLogFiles(id: string): Promise<void> {
     // The log goes last: when a file cannot be removed (held open by another program), the
     // conversation is still whole, and the delete is reported as failed.
     await this.removePartials(id);
@@ -226,7 +263,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   async partialIds(): Promise<Set<string>> {
     await this.ensureDir();
     const ids = new Set<string>();
-    for (const name of await readdir(this.dir)) {
+    for (const name of await this.names()) {
       if (!name.endsWith(PARTIAL_EXT)) continue;
       const stem = name.slice(0, -PARTIAL_EXT.length);
       ids.add(stem.slice(0, stem.lastIndexOf('.')));
@@ -241,11 +278,19 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async writePartial(id: string, writer: string, text: string): Promise<void> {
     await this.ensureDir();
-    await writeDurably(this.partialFile(id, writer), text);
+    await writeDurably(this.partialFile(id, writer), text).finally(() => this.changed());
   }
 
   async removePartials(id: string, writer?: string): Promise<void> {
     await this.ensureDir();
+    try {
+      await this.removePartialFiles(id, writer);
+    } finally {
+      this.changed();
+    }
+  }
+
+  private async removePartialFiles(id: string, writer?: string): Promise<void> {
     if (writer !== undefined) {
       await rm(this.partialFile(id, writer), { force: true });
       return;

@@ -3,7 +3,8 @@ import { fstatSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendMessage, ConversationStore } from '../../../src/core';
+import { createRequire } from 'node:module';
+import { appendMessage, ConversationStore, createConversation, encodeLog } from '../../../src/core';
 import { appendDurably, FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 
 describe('conversation files', () => {
@@ -167,6 +168,39 @@ describe('conversation files', () => {
     const fresh = new ConversationStore(new Counting(dir));
     assert.deepEqual((await fresh.list()).map((c) => c.id), ['legacy-full']);
     assert.equal(listings, 1, 'the logs were listed once, to build the index');
+  });
+
+  it('History’s first open without an index reads the folder’s names once; a log this window writes after that is listed', async () => {
+    const conversations = join(dir, 'conversations');
+    await mkdir(conversations, { recursive: true });
+    for (let i = 0; i < 30; i++) {
+      const c = createConversation(`old-${i}`, new Date(Date.UTC(2026, 0, 1, 0, i)));
+      appendMessage(c, 'user', `question ${i}`);
+      await writeFile(join(conversations, `old-${i}.jsonl`), encodeLog(c, ['k.0']));
+    }
+    const fsp = createRequire(__filename)('node:fs/promises') as { readdir: (...args: unknown[]) => Promise<string[]> };
+    const readdirBefore = fsp.readdir;
+    let listings = 0;
+    fsp.readdir = (...args: unknown[]) => {
+      if (args[0] === conversations) listings++;
+      return readdirBefore(...args);
+    };
+    try {
+      const storage = new FileConversationStorage(dir);
+      const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, newId: () => 'new-one' });
+      // As the chat starts: the upgrade looked for, then History listed (the start, the logs, the side files).
+      await store.pendingUpgrade();
+      assert.equal((await store.list()).length > 0, true);
+      await store.catchUpSearch();
+      assert.equal(listings, 1, 'one look at the folder');
+      appendMessage(store.current, 'user', 'a new question');
+      await store.save();
+      assert.ok((await storage.listLogs()).includes('new-one'), 'a log written since is listed');
+      assert.equal(listings, 2);
+      assert.equal((await store.list()).length, 31);
+    } finally {
+      fsp.readdir = readdirBefore;
+    }
   });
 
   /** Records which files and folders are flushed to disk (by inode), in order, while `run` runs. */
