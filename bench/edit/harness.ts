@@ -10,7 +10,14 @@
 //   (anything that runs in the extension host meanwhile: ours, the client's, VS Code's own), and
 //   the longest of our own handling of one piece of the reply.
 // Each run is undone with Undo Edit; the file must be byte for byte as before.
+//
+// Where a line's time goes (the bench watches the edit's own calls from outside, nothing in the
+// product measures itself): how long the line waited for the edit under way, and each edit's round
+// trip, from the call to the extension host hearing the change (and to the call's promise); then,
+// after the runs, the round trip of a bare one-line edit in the same file, with nothing else going
+// on, for comparison. With `profile`, the extension host's CPU profile of the measured runs.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -18,6 +25,8 @@ import { ChatServiceClient } from '../../src/client';
 import type { TurnCharge, TurnResult } from '../../src/core';
 import type { SurfaceTurnResult, TurnService } from '../../src/extension/chat/turnService';
 import { InlineEditor } from '../../src/extension/editor/inlineEdit';
+import { InlineEditLive } from '../../src/extension/editor/inlineEditLive';
+import { OwnEdits } from '../../src/extension/editor/inlineEditUndo';
 import type { Logger } from '../../src/extension/platform/log';
 
 export interface BenchConfig {
@@ -27,6 +36,17 @@ export interface BenchConfig {
   model: string;
   runs: number;
   fileLines: number;
+  /** Write the extension host's CPU profile of the measured runs here. */
+  profile?: string;
+}
+
+/** One edit of the document by the edit in the editor, extension-host clock (ms). */
+export interface EditTiming {
+  call: number;
+  /** The extension host heard the change (0: not heard). */
+  heard: number;
+  /** The call's promise resolved. */
+  done: number;
 }
 
 export interface RunFigures {
@@ -40,9 +60,55 @@ export interface RunFigures {
   ownMs: number;
   outcome: string;
   restored: boolean;
+  /** Per measured line: how long it waited for the edit under way before the edit carrying it was called, ms. */
+  waitMs: number[];
+  /** Per edit of the streamed preview: call -> change heard, and call -> promise resolved, ms. */
+  heardMs: number[];
+  doneMs: number[];
+  /** How many times the preview's decorations were set, and the longest one (synchronous part), ms. */
+  decorations: number;
+  decorateMs: number;
+  /** The streaming, wall clock (epoch ms), to match the window's own timings. */
+  window: [number, number];
 }
 
-export type BenchOutput = { runs: RunFigures[]; file: string; selection: string } | { error: string };
+export type BenchOutput =
+  | { runs: RunFigures[]; file: string; selection: string; bare: { heardMs: number[]; doneMs: number[] } }
+  | { error: string };
+
+/** The edits and decorations of the run under way (the bench wraps the edit's own methods from outside). */
+let timings: EditTiming[] | undefined;
+let decorated: { count: number; longest: number } | undefined;
+
+function watchEdits(): void {
+  // Wrapped, and called with the edit as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const replace = OwnEdits.prototype.replace;
+  OwnEdits.prototype.replace = async function (this: OwnEdits, ...args: Parameters<OwnEdits['replace']>) {
+    const t: EditTiming = { call: performance.now(), heard: 0, done: 0 };
+    timings?.push(t);
+    try {
+      return await replace.apply(this, args);
+    } finally {
+      t.done = performance.now();
+    }
+  };
+  const proto = InlineEditLive.prototype as unknown as { decorate: (...a: unknown[]) => void };
+  const decorate = proto.decorate;
+  proto.decorate = function (this: unknown, ...args: unknown[]) {
+    const t = performance.now();
+    try {
+      decorate.apply(this, args);
+    } finally {
+      if (decorated) {
+        decorated.count++;
+        decorated.longest = Math.max(decorated.longest, performance.now() - t);
+      }
+    }
+  };
+}
+
+const epoch = () => performance.timeOrigin + performance.now();
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 
@@ -103,8 +169,13 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
       return { kind: 'ran', result, charge: Promise.resolve({} as TurnCharge) };
     },
   };
+  const edits: EditTiming[] = [];
+  timings = edits;
+  decorated = { count: 0, longest: 0 };
   const watch = vscode.workspace.onDidChangeTextDocument((e) => {
     if (e.document !== doc) return;
+    const t = performance.now();
+    for (const edit of edits) if (!edit.heard && edit.call <= t) edit.heard = t;
     const lines: string[] = [];
     for (let i = 0; i < 20 && start + i < doc.lineCount; i++) lines.push(doc.lineAt(start + i).text);
     changes.push({ at: performance.now(), lines });
@@ -119,25 +190,97 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
   const inline = new InlineEditor({ turns, logger: silent, ask: async () => `Use reduce (bench run ${run})` });
   editor.selection = new vscode.Selection(start, 0, start + 5, 0);
   let outcome: string;
+  const from = epoch();
+  let streamed = 0;
   try {
     outcome = await inline.edit(editor);
   } finally {
+    streamed = epoch();
     clearInterval(probe);
     watch.dispose();
+    timings = undefined;
   }
+  const decorations = decorated;
+  decorated = undefined;
   const lineMs: number[] = [];
+  const waitMs: number[] = [];
   let unmeasured = 0;
   codeLines(reply).forEach((line, i) => {
     const arrived = arrivals.find((a) => a.end > line.end);
     const shown = arrived && changes.find((c) => c.at >= arrived.at && c.lines[i] === line.text);
     const already = arrived && changes.filter((c) => c.at < arrived.at).at(-1)?.lines[i] === line.text;
     if (!arrived || !shown || already) unmeasured++;
-    else lineMs.push(shown.at - arrived.at);
+    else {
+      lineMs.push(shown.at - arrived.at);
+      // The edit that carried it: the last one called before the change was heard.
+      const carrier = edits.filter((e) => e.call <= shown.at).at(-1);
+      if (carrier) waitMs.push(Math.max(0, carrier.call - arrived.at));
+    }
   });
+  // The preview's edits (the last one, the review's, is left out: it is not a streamed line).
+  const preview = edits.slice(0, -1);
   if (outcome === 'reviewing') await inline.finish(inline.reviewOf(doc.uri), false);
   inline.dispose();
   await client.close();
-  return { lineMs, unmeasured, stallMs, ownMs, outcome, restored: doc.getText() === before };
+  return {
+    lineMs,
+    unmeasured,
+    stallMs,
+    ownMs,
+    outcome,
+    restored: doc.getText() === before,
+    waitMs,
+    heardMs: preview.filter((e) => e.heard).map((e) => e.heard - e.call),
+    doneMs: preview.map((e) => e.done - e.call),
+    decorations: decorations?.count ?? 0,
+    decorateMs: decorations?.longest ?? 0,
+    window: [from, streamed],
+  };
+}
+
+/** The round trip of a bare one-line edit in `editor` (a comment line put in and taken out again), `n` times each way. */
+async function bareEdits(editor: vscode.TextEditor, line: number, n: number): Promise<{ heardMs: number[]; doneMs: number[] }> {
+  const doc = editor.document;
+  const heardMs: number[] = [];
+  const doneMs: number[] = [];
+  for (let i = 0; i < 2 * n; i++) {
+    const t = performance.now();
+    let heard = 0;
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && !heard) heard = performance.now();
+    });
+    const ok = await editor.edit((b) => (i % 2 === 0 ? b.insert(new vscode.Position(line, 0), '// probe\n') : b.delete(new vscode.Range(line, 0, line + 1, 0))), {
+      undoStopBefore: false,
+      undoStopAfter: false,
+    });
+    const done = performance.now();
+    while (!heard) await new Promise((r) => setTimeout(r, 1));
+    sub.dispose();
+    if (!ok) throw new Error('a bare edit was refused');
+    heardMs.push(heard - t);
+    doneMs.push(done - t);
+  }
+  return { heardMs, doneMs };
+}
+
+class ExtHostProfile {
+  private readonly session = new Session();
+  constructor() {
+    this.session.connect();
+  }
+  private post(method: string, params?: object): Promise<unknown> {
+    return new Promise((resolve, reject) => this.session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+  }
+  async start(): Promise<void> {
+    await this.post('Profiler.enable');
+    await this.post('Profiler.setSamplingInterval', { interval: 200 });
+    await this.post('Profiler.start');
+  }
+  async stop(file: string): Promise<void> {
+    const { profile } = (await this.post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+    this.session.disconnect();
+  }
 }
 
 async function bench(config: BenchConfig): Promise<BenchOutput> {
@@ -150,10 +293,19 @@ async function bench(config: BenchConfig): Promise<BenchOutput> {
   const start = Math.floor(config.fileLines / 12) * 6;
   editor.revealRange(new vscode.Range(start, 0, start + 5, 0), vscode.TextEditorRevealType.InCenter);
   const runs: RunFigures[] = [];
+  watchEdits();
   // One run first to warm up (code loaded, first connection), not counted.
   await runOnce(config, editor, start, 0);
+  // The window's side may profile from here (bench/edit/run.ts).
+  writeFileSync(`${config.results}.measuring`, '');
+  const profile = config.profile ? new ExtHostProfile() : undefined;
+  await profile?.start();
   for (let run = 1; run <= config.runs; run++) runs.push(await runOnce(config, editor, start, run));
-  return { runs, file: `${editor.document.lineCount - 1}-line`, selection: `lines ${start + 1}-${start + 5}` };
+  if (profile && config.profile) await profile.stop(config.profile);
+  const before = editor.document.getText();
+  const bare = await bareEdits(editor, start, config.runs);
+  if (editor.document.getText() !== before) return { error: 'the bare edits did not leave the file as it was' };
+  return { runs, file: `${editor.document.lineCount - 1}-line`, selection: `lines ${start + 1}-${start + 5}`, bare };
 }
 
 function write(file: string, out: BenchOutput): void {
