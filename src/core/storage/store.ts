@@ -38,6 +38,13 @@ export interface ConversationStoragePort {
   /** Brings in every conversation of an earlier version not brought in yet (optional). */
   upgrade?(progress?: (done: number, total: number) => void): Promise<void>;
   readLog(id: string): Promise<string | undefined>;
+  /**
+   * The log read at once, synchronously (optional), for History's first page while the history
+   * index is rebuilt: a few dozen small files read one after another in a few milliseconds, where
+   * as many asynchronous reads each wait their turn. `false` when it cannot be read so (not a
+   * plain file, a large one, a conversation of an earlier version): the caller uses readLog.
+   */
+  readLogAtOnce?(id: string): string | undefined | false;
   /** Size of the log now (bytes for files), undefined when there is none. */
   logSize(id: string): Promise<number | undefined>;
   /** Appends to the log (creating it); resolves with its size after the append. */
@@ -174,6 +181,9 @@ export class ConversationStore {
   /** The history index being rebuilt from the logs (no index file: first start after an upgrade, or after a crash). */
   private rebuilding: Promise<void> | undefined;
   private startingRebuild: Promise<Map<string, ConversationSummary>> | undefined;
+  /** While the history index is rebuilt: how many of the newest logs are read, none missing between. */
+  private newestRead = 0;
+  private pageSize = FIRST_PAGE_SIZE;
   private readonly progressListeners = new Set<(p: SearchProgress) => void>();
 
   constructor(
@@ -368,7 +378,9 @@ export class ConversationStore {
       try {
         if (inline || pageOut || !withPartials || withPartials.has(id)) r = await this.readStored(id, withPartials);
         else {
-          const text = await this.storage.readLog(id);
+          // Before the page is out, a small log is read at once: a few dozen of them in a few milliseconds.
+          const atOnce = this.storage.readLogAtOnce ? this.storage.readLogAtOnce(id) : false;
+          const text = atOnce === false ? await this.storage.readLog(id) : atOnce;
           const glance = text !== undefined && text.length > GLANCE_OVER && !pageOut ? peekLog(text, id) : undefined;
           if (text !== undefined && glance) {
             if (glance.messageCount > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
@@ -394,13 +406,21 @@ export class ConversationStore {
       }
       return true;
     };
+    /** Which logs are read (newest first): the page is the newest ones, whichever read ends first. */
+    const read = new Uint8Array(ids.length);
+    const pageSize = Math.min(FIRST_PAGE_SIZE, ids.length);
+    this.newestRead = 0;
+    this.pageSize = pageSize;
     const reader = async () => {
       while (next < ids.length) {
-        const id = ids[next++];
+        const at = next++;
+        const id = ids[at];
         if (!(await take(id))) failed.push(id);
         ++done;
+        read[at] = 1;
+        while (this.newestRead < ids.length && read[this.newestRead]) this.newestRead++;
         if (inline) continue;
-        if (!settling && (index.entries.size >= FIRST_PAGE_SIZE || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
+        if (!settling && (this.newestRead >= pageSize || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
           settling = setTimeout(() => (pageOut = true), PAGE_SETTLE_MS);
         }
         if (pageOut && glanced.length) replayGlanced();
@@ -443,13 +463,17 @@ export class ConversationStore {
     }
   }
 
-  /** Resolves once History has a page to show while the index is rebuilt (or at once). */
-  private firstPage(entries: Map<string, ConversationSummary>, size = FIRST_PAGE_SIZE, waitMs = FIRST_PAGE_WAIT_MS): Promise<void> {
+  /**
+   * Resolves once History has a page to show while the index is rebuilt (or at once): the newest
+   * logs read (a long one read last among them is waited for), or what is read after a while.
+   */
+  private firstPage(): Promise<void> {
     const rebuilding = this.rebuilding;
-    if (!rebuilding || entries.size >= size) return Promise.resolve();
+    const page = () => this.newestRead >= this.pageSize;
+    if (!rebuilding || page()) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, waitMs);
-      const off = this.onSearchProgress(() => entries.size >= size && finish());
+      const timer = setTimeout(finish, FIRST_PAGE_WAIT_MS);
+      const off = this.onSearchProgress(() => page() && finish());
       function finish(): void {
         clearTimeout(timer);
         off();
@@ -526,7 +550,7 @@ export class ConversationStore {
     await this.writing;
     // Read each time: another window may have added or changed conversations.
     const entries = await this.loadIndex();
-    await this.firstPage(entries);
+    await this.firstPage();
     return [...entries.values()].filter((c) => c.messageCount > 0).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 

@@ -1,5 +1,6 @@
 // Reading conversation files: whole, or (the history index, only ever appended to until it is
 // rewritten) from where an earlier read of it ended.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import type { IndexCursor } from '../../core';
 
@@ -9,6 +10,37 @@ export async function readText(file: string): Promise<string | undefined> {
     return await readFile(file, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A plain file of at most `maxBytes`, read synchronously: its text; undefined when there is no such
+ * file; false when it is something else (a named pipe, a folder: opened without waiting for a
+ * writer), longer, or cannot be read (the caller reads it asynchronously, and says what failed).
+ */
+export function readSmallFile(file: string, maxBytes: number): string | undefined | false {
+  let fd: number;
+  try {
+    // (No O_NONBLOCK on Windows, which has no named pipes among files.)
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return (err as { code?: string }).code === 'ENOENT' ? undefined : false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return false;
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.toString('utf8', 0, got);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
   }
 }
 

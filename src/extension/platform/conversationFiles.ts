@@ -9,7 +9,7 @@
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ConversationStoragePort, IndexCursor } from '../../core';
-import { readAppended, readText } from './appendedRead';
+import { readAppended, readSmallFile, readText } from './appendedRead';
 import { LegacyConversations, newestFirst } from './legacyConversations';
 import { isSafeConversationId } from './links';
 
@@ -28,6 +28,8 @@ const STRAY_TMP_MS = 60_000;
  * (the start, the logs, the side files), each thousands of names.
  */
 const LISTING_REUSE_MS = 1000;
+/** A log read at once (readLogAtOnce) is at most this long (about a thousand turns); a longer one is read asynchronously. */
+const AT_ONCE_MAX_BYTES = 1024 * 1024;
 
 let tmpCount = 0;
 
@@ -100,6 +102,8 @@ export class FileConversationStorage implements ConversationStoragePort {
   private readonly dir: string;
   private readonly windowDir: string;
   private ready: Promise<void> | undefined;
+  /** The folder was looked at (the 0.1.0 files are known). */
+  private scanned = false;
   private readonly legacy: LegacyConversations;
   private listing: { names: Promise<string[]>; at: number; changes: number } | undefined;
   /** Files of this window written or removed in the folder (a listing taken before is not used again). */
@@ -142,6 +146,7 @@ export class FileConversationStorage implements ConversationStoragePort {
       // 0.1.0 files are brought in as they are read; an index that lacks one of them is rebuilt
       // to list it (the store checks pendingUpgradeIds), one that has them all is used as it is.
       await this.legacy.scan(names);
+      this.scanned = true;
     })();
     return this.ready;
   }
@@ -194,6 +199,11 @@ export class FileConversationStorage implements ConversationStoragePort {
     const logs = new Set(files);
     files.push(...this.legacy.files().filter((n) => !logs.has(n.slice(0, -'.json'.length) + LOG_EXT)));
     return newestFirst(this.dir, files);
+  }
+
+  readLogAtOnce(id: string): string | undefined | false {
+    if (!isSafeConversationId(id) || !this.scanned || this.legacy.has(id)) return false;
+    return readSmallFile(this.logFile(id), AT_ONCE_MAX_BYTES);
   }
 
   async readLog(id: string): Promise<string | undefined> {

@@ -478,6 +478,34 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal(replayIndex(storage.index ?? '').entries.get('long')?.title, 'Egrets', 'the index file has the replayed summary');
   });
 
+  it('History’s first page is the newest logs: small ones read at once, a slow read of the newest waited for', async () => {
+    class AtOnce extends MemoryConversationStorage {
+      asyncReads: string[] = [];
+      async partialIds(): Promise<Set<string>> {
+        return new Set(this.partials.keys());
+      }
+      readLogAtOnce(id: string): string | undefined | false {
+        return id === 'newest' ? false : this.data.get(id);
+      }
+      override async readLog(id: string): Promise<string | undefined> {
+        this.asyncReads.push(id);
+        await new Promise((r) => setTimeout(r, 40));
+        return super.readLog(id);
+      }
+    }
+    const storage = new AtOnce();
+    const newest = conversation('newest', 500, ['the newest question', 'its answer']);
+    storage.data.set('newest', encodeLog(newest, ['s.0', 's.1']));
+    seed(storage, many(80));
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const page = await store.list();
+    assert.equal(page[0]?.id, 'newest', `the page waited for the newest log: ${page.length} listed`);
+    assert.ok(page.length >= 50, `the page: ${page.length}`);
+    assert.deepEqual(storage.asyncReads.slice(0, 1), ['newest'], 'the others were read at once');
+    await store.catchUpSearch();
+    assert.equal((await store.list()).length, 81);
+  });
+
   it('a torn last line of the index file loses only that line', async () => {
     const storage = new MemoryConversationStorage();
     seed(storage, many(3));

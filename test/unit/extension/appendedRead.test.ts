@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { appendFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
-import { readAppended } from '../../../src/extension/platform/appendedRead';
+import { readAppended, readSmallFile } from '../../../src/extension/platform/appendedRead';
 import { FileConversationStorage, writeDurably } from '../../../src/extension/platform/conversationFiles';
 
 describe('the history index read from where the last read ended', () => {
@@ -58,5 +59,19 @@ describe('the history index read from where the last read ended', () => {
     await b.rename('b-2', 'renamed again');
     assert.deepEqual(await ids(a), ['a-1:renamed by b', 'b-2:renamed again', 'b-4:another from b']);
     assert.deepEqual(await ids(a), await ids(new ConversationStore(new FileConversationStorage(dir))));
+  });
+
+  it('a small plain file is read at once; a missing one is undefined; a pipe, a folder or a longer file is left to an asynchronous read', async () => {
+    const file = join(dir, 'log.jsonl');
+    await writeFile(file, 'héllo\n');
+    assert.equal(readSmallFile(file, 64), 'héllo\n');
+    assert.equal(readSmallFile(join(dir, 'none.jsonl'), 64), undefined);
+    assert.equal(readSmallFile(file, 3), false, 'longer than asked');
+    await mkdir(join(dir, 'folder.jsonl'));
+    assert.equal(readSmallFile(join(dir, 'folder.jsonl'), 64), false);
+    // A named pipe with no writer (not on Windows): opened and left without waiting for one.
+    if (process.platform === 'win32') return;
+    execFileSync('mkfifo', [join(dir, 'pipe.jsonl')]);
+    assert.equal(readSmallFile(join(dir, 'pipe.jsonl'), 64), false);
   });
 });
