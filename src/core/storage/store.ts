@@ -132,8 +132,6 @@ const FIRST_PAGE_WAIT_MS = 150;
  * (a long one takes a while): the page reaches the window first.
  */
 const PAGE_SETTLE_MS = 30;
-/** A log longer than this (about 20 turns) read before that page is listed from a glance at it, replayed once the page is out. */
-const GLANCE_OVER = 32 * 1024;
 /** The full-text index is written (on its timer) only once no search came for this long. */
 const SEARCH_QUIET_MS = 1000;
 
@@ -353,8 +351,8 @@ export class ConversationStore {
       }
     };
     /**
-     * Long logs read before History's first page is out: listed from a glance at them (peekLog,
-     * messages not checked), replayed in full once it is out; that summary replaces the glance.
+     * Logs read before History's first page is out: listed from a glance at them (peekLog, a tenth
+     * of a replay: messages not checked), replayed in full once it is out; that summary replaces the glance.
      */
     const glanced: Array<{ id: string; text: string; summary: ConversationSummary }> = [];
     const replayGlanced = () => {
@@ -381,7 +379,7 @@ export class ConversationStore {
           // Before the page is out, a small log is read at once: a few dozen of them in a few milliseconds.
           const atOnce = this.storage.readLogAtOnce ? this.storage.readLogAtOnce(id) : false;
           const text = atOnce === false ? await this.storage.readLog(id) : atOnce;
-          const glance = text !== undefined && text.length > GLANCE_OVER && !pageOut ? peekLog(text, id) : undefined;
+          const glance = text !== undefined && !pageOut ? peekLog(text, id) : undefined;
           if (text !== undefined && glance) {
             if (glance.messageCount > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
               index.entries.set(id, glance);
