@@ -351,12 +351,13 @@ export class ConversationStore {
       }
     };
     /**
-     * Logs read before History's first page is out: listed from a glance at them (peekLog, a tenth
-     * of a replay: messages not checked), replayed in full once it is out; that summary replaces the glance.
+     * The logs of History's first page (the newest), read before it is out: listed from a glance at
+     * them (peekLog, a tenth of a replay: messages not checked), replayed in full once it is out,
+     * one a turn of a reader (a long one takes a while); that summary replaces the glance.
      */
     const glanced: Array<{ id: string; text: string; summary: ConversationSummary }> = [];
-    const replayGlanced = () => {
-      for (const g of glanced.splice(0)) {
+    const replayGlanced = (all: boolean) => {
+      for (let g = glanced.shift(); g; g = all ? glanced.shift() : undefined) {
         // A save or a delete of this window meanwhile knows better than what was read.
         if (index.entries.get(g.id) !== g.summary) continue;
         const r = replayLog(g.text, [], g.id);
@@ -371,10 +372,10 @@ export class ConversationStore {
         }
       }
     };
-    const take = async (id: string): Promise<boolean> => {
+    const take = async (id: string, at: number): Promise<boolean> => {
       let r: ReplayedLog | undefined;
       try {
-        if (inline || pageOut || !withPartials || withPartials.has(id)) r = await this.readStored(id, withPartials);
+        if (inline || pageOut || at >= pageSize || !withPartials || withPartials.has(id)) r = await this.readStored(id, withPartials);
         else {
           // Before the page is out, a small log is read at once: a few dozen of them in a few milliseconds.
           const atOnce = this.storage.readLogAtOnce ? this.storage.readLogAtOnce(id) : false;
@@ -413,7 +414,7 @@ export class ConversationStore {
       while (next < ids.length) {
         const at = next++;
         const id = ids[at];
-        if (!(await take(id))) failed.push(id);
+        if (!(await take(id, at))) failed.push(id);
         ++done;
         read[at] = 1;
         while (this.newestRead < ids.length && read[this.newestRead]) this.newestRead++;
@@ -421,7 +422,7 @@ export class ConversationStore {
         if (!settling && (this.newestRead >= pageSize || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
           settling = setTimeout(() => (pageOut = true), PAGE_SETTLE_MS);
         }
-        if (pageOut && glanced.length) replayGlanced();
+        if (pageOut && glanced.length) replayGlanced(false);
         if (pageOut && deferred.length) indexDeferred();
         this.setProgress({ done, total, building: true });
         if (Date.now() - slice > 12) {
@@ -432,7 +433,7 @@ export class ConversationStore {
     };
     /** False when a log is still unreadable: the index is not written without it (it would leave History for good). */
     const write = async (): Promise<boolean> => {
-      for (const id of failed.splice(0)) if (!(await take(id))) failed.push(id);
+      for (const id of failed.splice(0)) if (!(await take(id, ids.length))) failed.push(id);
       if (failed.length) return false;
       await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
       index.lines = index.entries.size;
@@ -448,7 +449,7 @@ export class ConversationStore {
       await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
       clearTimeout(settling);
       pageOut = true;
-      replayGlanced();
+      replayGlanced(true);
       indexDeferred();
       // After the saves under way: each of them put its entry in, and those after it append to the file.
       return await this.enqueue(async () => {

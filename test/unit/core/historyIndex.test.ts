@@ -477,13 +477,15 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal(replayIndex(storage.index ?? '').entries.get('long')?.title, 'Egrets', 'the index file has the replayed summary');
   });
 
-  it('History’s first page is the newest logs: small ones read at once, a slow read of the newest waited for', async () => {
+  it('History’s first page is the newest logs: read at once (only those), a slow read of the newest waited for', async () => {
     class AtOnce extends MemoryConversationStorage {
       asyncReads: string[] = [];
+      atOnce = 0;
       async partialIds(): Promise<Set<string>> {
         return new Set(this.partials.keys());
       }
       readLogAtOnce(id: string): string | undefined | false {
+        this.atOnce++;
         return id === 'newest' ? false : this.data.get(id);
       }
       override async readLog(id: string): Promise<string | undefined> {
@@ -503,6 +505,8 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.deepEqual(storage.asyncReads.slice(0, 1), ['newest'], 'the others were read at once');
     await store.catchUpSearch();
     assert.equal((await store.list()).length, 81);
+    assert.equal(storage.atOnce, 50, 'the logs of the first page');
+    assert.equal(storage.asyncReads.length, 32, 'the newest (slow), then the rest after the page');
   });
 
   it('a torn last line of the index file loses only that line', async () => {
