@@ -352,12 +352,13 @@ export class ConversationStore {
     };
     /**
      * The logs of History's first page (the newest), read before it is out: listed from a glance at
-     * them (peekLog, a tenth of a replay: messages not checked), replayed in full once it is out,
-     * one a turn of a reader (a long one takes a while); that summary replaces the glance.
+     * them (peekLog, a tenth of a replay: messages not checked), replayed in full once it is out
+     * (and put in the full-text index: a search typed on that page finds them); that summary
+     * replaces the glance.
      */
     const glanced: Array<{ id: string; text: string; summary: ConversationSummary }> = [];
-    const replayGlanced = (all: boolean) => {
-      for (let g = glanced.shift(); g; g = all ? glanced.shift() : undefined) {
+    const replayGlanced = () => {
+      for (const g of glanced.splice(0)) {
         // A save or a delete of this window meanwhile knows better than what was read.
         if (index.entries.get(g.id) !== g.summary) continue;
         const r = replayLog(g.text, [], g.id);
@@ -422,7 +423,7 @@ export class ConversationStore {
         if (!settling && (this.newestRead >= pageSize || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
           settling = setTimeout(() => (pageOut = true), PAGE_SETTLE_MS);
         }
-        if (pageOut && glanced.length) replayGlanced(false);
+        if (pageOut && glanced.length) replayGlanced();
         if (pageOut && deferred.length) indexDeferred();
         this.setProgress({ done, total, building: true });
         if (Date.now() - slice > 12) {
@@ -449,7 +450,7 @@ export class ConversationStore {
       await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
       clearTimeout(settling);
       pageOut = true;
-      replayGlanced(true);
+      replayGlanced();
       indexDeferred();
       // After the saves under way: each of them put its entry in, and those after it append to the file.
       return await this.enqueue(async () => {
