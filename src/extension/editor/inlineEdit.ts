@@ -24,6 +24,9 @@ export interface InlineEditDeps {
   keep?: (instruction: string, reply: string, model: string) => Promise<unknown>;
 }
 
+/** The streamed line count in the progress is brought up to date at most this often, ms. */
+const PROGRESS_MS = 250;
+
 /** What an edit ended as (for callers and tests). */
 export type EditOutcome = 'refused' | 'cancelled' | 'stopped' | 'failed' | 'noCode' | 'unchanged' | 'moved' | 'reviewing';
 
@@ -123,6 +126,13 @@ export class InlineEditor implements vscode.Disposable {
       end: target.end,
     });
     const controller = new AbortController();
+    // The selection has been taken: left as it is, it would stretch over the lines being rewritten,
+    // and the editor measures and draws it again at every streamed line. The cursor goes to the
+    // start of the region.
+    if (!editor.selection.isEmpty && vscode.window.visibleTextEditors.includes(editor)) {
+      const at = document.positionAt(target.offset);
+      editor.selection = new vscode.Selection(at, at);
+    }
     const live = new InlineEditLive(document, target, () => controller.abort());
     this.streaming.set(key, controller);
     void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', true);
@@ -172,7 +182,20 @@ export class InlineEditor implements vscode.Disposable {
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AI Chat: editing'), cancellable: true },
       async (progress, token) => {
         const cancel = token.onCancellationRequested(() => controller.abort());
+        // The count of lines so far, in the notification and after the last line: at most every
+        // PROGRESS_MS (each new text is work for the window: the notification is measured again, the
+        // editor gets a new style for the note), so the streamed lines themselves go in sooner.
         let lines = 0;
+        let reported = 0;
+        let later: ReturnType<typeof setTimeout> | undefined;
+        const report = () => {
+          later = undefined;
+          reported = Date.now();
+          lines = live.stream.code.length;
+          const message = vscode.l10n.t('{0} lines so far · Stop (Escape) leaves the file as it was', String(lines));
+          progress.report({ message });
+          live.status(message);
+        };
         live.status(vscode.l10n.t('Waiting for the reply…'));
         try {
           return await this.deps.turns.run(
@@ -180,12 +203,10 @@ export class InlineEditor implements vscode.Disposable {
             {
               text: (chunk) => {
                 live.push(chunk);
-                if (live.stream.code.length !== lines) {
-                  lines = live.stream.code.length;
-                  const message = vscode.l10n.t('{0} lines so far · Stop (Escape) leaves the file as it was', String(lines));
-                  progress.report({ message });
-                  live.status(message);
-                }
+                if (live.stream.code.length === lines || later) return;
+                const wait = reported + PROGRESS_MS - Date.now();
+                if (wait <= 0) report();
+                else later = setTimeout(report, wait);
               },
               status: (s) => {
                 if (s) progress.report({ message: s });
@@ -195,6 +216,7 @@ export class InlineEditor implements vscode.Disposable {
             controller.signal,
           );
         } finally {
+          clearTimeout(later);
           cancel.dispose();
         }
       },

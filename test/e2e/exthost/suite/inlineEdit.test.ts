@@ -117,6 +117,9 @@ describe('Edit in the editor (Edit Selection…)', () => {
     const inline = editor(fakeTurns(reply, sent), asked);
     try {
       assert.equal(await inline.edit(ed), 'reviewing');
+      // The selection was let go when the reply began (a cursor at the region's start, moved by nothing but the edit).
+      assert.ok(ed.selection.isEmpty, 'the selection became a cursor');
+      assert.ok(ed.selection.active.line >= 2 && ed.selection.active.line <= 6, `the cursor is in the region (line ${ed.selection.active.line})`);
       assert.deepEqual(asked, ['Swift Chat 2'], 'the model and price were shown before sending');
       assert.equal(sent.length, 1);
       assert.equal(sent[0].req.surface, 'edit');
