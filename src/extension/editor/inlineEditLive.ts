@@ -15,6 +15,9 @@ import type { EditTarget } from './inlineEditTarget';
 import { addedLook, removedLook, removedNote, streamingDecoration } from './inlineEditUi';
 import { OwnEdits } from './inlineEditUndo';
 
+/** While lines wait to go in, the decorations are brought up to date at least this often, ms. */
+const DECORATE_MS = 150;
+
 /** Why the preview stopped before the reply was complete: the lines were changed by someone else, or the document was closed. */
 export type LiveEnd = 'changed' | 'closed';
 
@@ -29,6 +32,8 @@ export class InlineEditLive implements vscode.Disposable {
   private shown: string[];
   private wanted = false;
   private running: Promise<void> | undefined;
+  /** When the decorations were last set (Date.now()). */
+  private decorated = 0;
   private saving: { restored: boolean; timer: ReturnType<typeof setTimeout>; done: () => void; over: Promise<void> } | undefined;
   private ended = false;
   interrupted: LiveEnd | undefined;
@@ -78,14 +83,18 @@ export class InlineEditLive implements vscode.Disposable {
     if (!this.running && !this.saving && !this.ended) this.running = this.loop();
   }
 
-  /** Writes the latest view, and again while more lines came meanwhile (one edit at a time). */
+  /**
+   * Writes the latest view, and again while more lines came meanwhile (one edit at a time). While
+   * lines are waiting, the next edit goes first and the decorations catch up after it (at least
+   * every DECORATE_MS): the window would otherwise work on them before taking the waiting lines in.
+   */
   private async loop(): Promise<void> {
     try {
       while (this.wanted && !this.saving && !this.ended) {
         this.wanted = false;
         const view = this.stream.view();
         if (!(await this.write(view.lines, false))) break;
-        if (!this.ended) this.decorate(view);
+        if (!this.ended && (!this.wanted || Date.now() - this.decorated >= DECORATE_MS)) this.decorate(view);
       }
     } finally {
       this.running = undefined;
@@ -206,6 +215,7 @@ export class InlineEditLive implements vscode.Disposable {
 
   private decorate(view: StreamView): void {
     if (this.ended || this.document.isClosed) return;
+    this.decorated = Date.now();
     const first = this.document.positionAt(this.offset).line;
     const last = Math.min(this.document.lineCount - 1, first + Math.max(view.lines.length, 1) - 1);
     const line = (i: number) => this.document.lineAt(Math.min(first + i, last)).range;
