@@ -36,6 +36,8 @@ export interface BenchConfig {
   model: string;
   runs: number;
   fileLines: number;
+  /** Between runs: the notifications are cleared and the window is left alone this long, ms. */
+  pauseMs: number;
   /** Write the extension host's CPU profile of the measured runs here. */
   profile?: string;
 }
@@ -62,6 +64,8 @@ export interface RunFigures {
   restored: boolean;
   /** Per measured line: how long it waited for the edit under way before the edit carrying it was called, ms. */
   waitMs: number[];
+  /** Per measured line: which code line of the reply it is, ms from the command to its arrival, and the index of the edit that carried it (-1: none found). */
+  lineAt: Array<{ line: number; sinceStart: number; edit: number }>;
   /** Per edit of the streamed preview: call -> change heard, and call -> promise resolved, ms. */
   heardMs: number[];
   doneMs: number[];
@@ -191,6 +195,7 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
   editor.selection = new vscode.Selection(start, 0, start + 5, 0);
   let outcome: string;
   const from = epoch();
+  const started = performance.now();
   let streamed = 0;
   try {
     outcome = await inline.edit(editor);
@@ -204,6 +209,7 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
   decorated = undefined;
   const lineMs: number[] = [];
   const waitMs: number[] = [];
+  const lineAt: RunFigures['lineAt'] = [];
   let unmeasured = 0;
   codeLines(reply).forEach((line, i) => {
     const arrived = arrivals.find((a) => a.end > line.end);
@@ -214,7 +220,8 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
       lineMs.push(shown.at - arrived.at);
       // The edit that carried it: the last one called before the change was heard.
       const carrier = edits.filter((e) => e.call <= shown.at).at(-1);
-      if (carrier) waitMs.push(Math.max(0, carrier.call - arrived.at));
+      waitMs.push(carrier ? Math.max(0, carrier.call - arrived.at) : NaN);
+      lineAt.push({ line: i, sinceStart: arrived.at - started, edit: carrier ? edits.indexOf(carrier) : -1 });
     }
   });
   // The preview's edits (the last one, the review's, is left out: it is not a streamed line).
@@ -235,6 +242,7 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
     decorations: decorations?.count ?? 0,
     decorateMs: decorations?.longest ?? 0,
     window: [from, streamed],
+    lineAt,
   };
 }
 
@@ -300,7 +308,13 @@ async function bench(config: BenchConfig): Promise<BenchOutput> {
   writeFileSync(`${config.results}.measuring`, '');
   const profile = config.profile ? new ExtHostProfile() : undefined;
   await profile?.start();
-  for (let run = 1; run <= config.runs; run++) runs.push(await runOnce(config, editor, start, run));
+  for (let run = 1; run <= config.runs; run++) {
+    // Each run starts as a user's next edit would: the last one's "changes proposed" notification
+    // gone, the editor done with the text given back (its tokens, outline, problems).
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await new Promise((r) => setTimeout(r, config.pauseMs));
+    runs.push(await runOnce(config, editor, start, run));
+  }
   if (profile && config.profile) await profile.stop(config.profile);
   const before = editor.document.getText();
   const bare = await bareEdits(editor, start, config.runs);

@@ -7,7 +7,9 @@
  * fresh code-server profile; on startup it opens a 5,000-line TypeScript file, selects a function
  * in its middle and runs Edit Selection… `--runs=` times (default 20, after one warm-up run), each
  * reply streamed by the reference server in `--chunk=` characters every `--delay=` ms (default 24
- * and 15, the server's own default pace), each run undone with Undo Edit. Printed:
+ * and 15, the server's own default pace), each run undone with Undo Edit; before each run the
+ * notifications are cleared and the window is left alone `--pause=` ms (default 1000: a user types
+ * an instruction between two edits; 0 starts each run at once). Printed:
  * - from a completed line of the reply reaching the extension host to its being in the document
  *   (the extension host hears of the change back from the workbench): p50, p95 and the longest,
  *   over every code line of every run;
@@ -40,6 +42,7 @@ const CHUNK = Number(arg('chunk', '24'));
 const DELAY_MS = Number(arg('delay', '15'));
 const LINES = Number(arg('lines', '5000'));
 const TIMEOUT_S = Number(arg('timeout', '600'));
+const PAUSE_MS = Number(arg('pause', '1000'));
 const PROFILE = process.argv.includes('--profile');
 
 /** Collects the page's long tasks (wall clock), from before the workbench loads. */
@@ -108,7 +111,7 @@ async function main(): Promise<number> {
     server = await startReferenceServer({ port: await freePort(), quiet: true, chunkSize: CHUNK, chunkDelayMs: DELAY_MS });
     const results = path.join(dir, 'results.json');
     const hostProfile = path.join(os.tmpdir(), 'bench-edit-exthost.cpuprofile');
-    const vsix = await buildHarness(dir, { results, baseUrl: server.url, key: DEMO_KEY, model: 'swift-chat', runs: RUNS, fileLines: LINES, ...(PROFILE ? { profile: hostProfile } : {}) });
+    const vsix = await buildHarness(dir, { results, baseUrl: server.url, key: DEMO_KEY, model: 'swift-chat', runs: RUNS, fileLines: LINES, pauseMs: PAUSE_MS, ...(PROFILE ? { profile: hostProfile } : {}) });
     const profile = profileIn(dir);
     prepareProfile(profile, demoSettings(server.url));
     installExtension(tc, profile, vsix);
@@ -142,12 +145,12 @@ async function main(): Promise<number> {
     const outcomes = [...new Set(out.runs.map((r) => r.outcome))].join(', ');
     const unmeasured = out.runs.reduce((s, r) => s + r.unmeasured, 0);
     console.log('Edit Selection… streaming into the editor');
-    console.log(`  driven in a real VS Code: code-server's extension host, the workbench in headless Chromium; reference server, ${CHUNK}-character pieces every ${DELAY_MS} ms`);
+    console.log(`  driven in a real VS Code: code-server's extension host, the workbench in headless Chromium; reference server, ${CHUNK}-character pieces every ${DELAY_MS} ms; ${PAUSE_MS} ms between runs`);
     console.log(`  a ${out.file} TypeScript file, ${out.selection} selected; ${out.runs.length} runs after one warm-up (outcome: ${outcomes}; file restored by Undo Edit: ${out.runs.every((r) => r.restored) ? 'every run' : 'NOT every run'})`);
     console.log(`  line reaching the extension host -> in the document: p50 ${ms(percentile(lines, 50))}, p95 ${ms(percentile(lines, 95))}, longest ${ms(lines.at(-1) ?? NaN)} (${lines.length} lines${unmeasured ? `, ${unmeasured} not measured` : ''})`);
     console.log(`  longest extension-host task while streaming (5 ms timer stall): longest ${ms(stalls.at(-1) ?? NaN)}, p50 of the runs ${ms(percentile(stalls, 50))}`);
     console.log(`  longest handling of one piece of the reply by the edit: ${ms(own.at(-1) ?? NaN)}`);
-    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    const sorted = (xs: number[]) => xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
     const spread = (xs: number[]) => {
       const s = sorted(xs);
       return `p50 ${ms(percentile(s, 50))}, p95 ${ms(percentile(s, 95))}, longest ${ms(s.at(-1) ?? NaN)}`;
@@ -159,6 +162,15 @@ async function main(): Promise<number> {
     console.log(`    the same edit, call -> its promise resolved: ${spread(out.runs.flatMap((r) => r.doneMs))}`);
     console.log(`    a bare one-line edit in the same file, nothing else going on, call -> change heard: ${spread(out.bare.heardMs)}; -> promise: ${spread(out.bare.doneMs)}`);
     console.log(`    the preview's decorations set ${(out.runs.reduce((s, r) => s + r.decorations, 0) / out.runs.length).toFixed(1)} times a run; longest ${ms(Math.max(...out.runs.map((r) => r.decorateMs)))}`);
+    const slow = out.runs
+      .flatMap((r, run) => r.lineMs.map((ms, k) => ({ ms, run: run + 1, ...r.lineAt[k], wait: r.waitMs[k], rtt: r.heardMs[r.lineAt[k]?.edit] })))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 6);
+    for (const l of slow) {
+      console.log(
+        `    slow: ${ms(l.ms)} run ${l.run}, code line ${l.line + 1}, arrived ${ms(l.sinceStart)} after the command; waited ${ms(l.wait ?? NaN)}, carried by edit ${l.edit + 1} (round trip ${ms(l.rtt ?? NaN)})`,
+      );
+    }
     const busy = longTasks.reduce((s, [, d]) => s + d, 0);
     console.log(
       `    the window's long tasks (over 50 ms) while streaming: ${longTasks.length}, longest ${ms(Math.max(0, ...longTasks.map(([, d]) => d)))}, ${((100 * busy) / streamingMs).toFixed(0)}% of the streaming time`,
