@@ -49,6 +49,8 @@ export interface EditTiming {
   heard: number;
   /** The call's promise resolved. */
   done: number;
+  /** Made once the reply was complete (the code going in for the review), not by the streamed preview. */
+  review: boolean;
 }
 
 export interface RunFigures {
@@ -65,7 +67,7 @@ export interface RunFigures {
   /** Per measured line: how long it waited for the edit under way before the edit carrying it was called, ms. */
   waitMs: number[];
   /** Per measured line: which code line of the reply it is, ms from the command to its arrival, and the index of the edit that carried it (-1: none found). */
-  lineAt: Array<{ line: number; sinceStart: number; edit: number }>;
+  lineAt: Array<{ line: number; sinceStart: number; edit: number; editMs: number; review: boolean }>;
   /** Per edit of the streamed preview: call -> change heard, and call -> promise resolved, ms. */
   heardMs: number[];
   doneMs: number[];
@@ -83,18 +85,29 @@ export type BenchOutput =
 /** The edits and decorations of the run under way (the bench wraps the edit's own methods from outside). */
 let timings: EditTiming[] | undefined;
 let decorated: { count: number; longest: number } | undefined;
+let converging = false;
 
 function watchEdits(): void {
   // Wrapped, and called with the edit as `this`.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const replace = OwnEdits.prototype.replace;
   OwnEdits.prototype.replace = async function (this: OwnEdits, ...args: Parameters<OwnEdits['replace']>) {
-    const t: EditTiming = { call: performance.now(), heard: 0, done: 0 };
+    const t: EditTiming = { call: performance.now(), heard: 0, done: 0, review: converging };
     timings?.push(t);
     try {
       return await replace.apply(this, args);
     } finally {
       t.done = performance.now();
+    }
+  };
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const converge = InlineEditLive.prototype.converge;
+  InlineEditLive.prototype.converge = async function (this: InlineEditLive, ...args: Parameters<InlineEditLive['converge']>) {
+    converging = true;
+    try {
+      return await converge.apply(this, args);
+    } finally {
+      converging = false;
     }
   };
   const proto = InlineEditLive.prototype as unknown as { decorate: (...a: unknown[]) => void };
@@ -221,11 +234,17 @@ async function runOnce(config: BenchConfig, editor: vscode.TextEditor, start: nu
       // The edit that carried it: the last one called before the change was heard.
       const carrier = edits.filter((e) => e.call <= shown.at).at(-1);
       waitMs.push(carrier ? Math.max(0, carrier.call - arrived.at) : NaN);
-      lineAt.push({ line: i, sinceStart: arrived.at - started, edit: carrier ? edits.indexOf(carrier) : -1 });
+      lineAt.push({
+        line: i,
+        sinceStart: arrived.at - started,
+        edit: carrier ? edits.indexOf(carrier) : -1,
+        editMs: carrier?.heard ? carrier.heard - carrier.call : NaN,
+        review: carrier?.review ?? false,
+      });
     }
   });
-  // The preview's edits (the last one, the review's, is left out: it is not a streamed line).
-  const preview = edits.slice(0, -1);
+  // The preview's edits (the review's is left out: it is not a streamed line).
+  const preview = edits.filter((e) => !e.review);
   if (outcome === 'reviewing') await inline.finish(inline.reviewOf(doc.uri), false);
   inline.dispose();
   await client.close();

@@ -163,12 +163,12 @@ async function main(): Promise<number> {
     console.log(`    a bare one-line edit in the same file, nothing else going on, call -> change heard: ${spread(out.bare.heardMs)}; -> promise: ${spread(out.bare.doneMs)}`);
     console.log(`    the preview's decorations set ${(out.runs.reduce((s, r) => s + r.decorations, 0) / out.runs.length).toFixed(1)} times a run; longest ${ms(Math.max(...out.runs.map((r) => r.decorateMs)))}`);
     const slow = out.runs
-      .flatMap((r, run) => r.lineMs.map((ms, k) => ({ ms, run: run + 1, ...r.lineAt[k], wait: r.waitMs[k], rtt: r.heardMs[r.lineAt[k]?.edit] })))
+      .flatMap((r, run) => r.lineMs.map((ms, k) => ({ ms, run: run + 1, ...r.lineAt[k], wait: r.waitMs[k] })))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 6);
     for (const l of slow) {
       console.log(
-        `    slow: ${ms(l.ms)} run ${l.run}, code line ${l.line + 1}, arrived ${ms(l.sinceStart)} after the command; waited ${ms(l.wait ?? NaN)}, carried by edit ${l.edit + 1} (round trip ${ms(l.rtt ?? NaN)})`,
+        `    slow: ${ms(l.ms)} run ${l.run}, code line ${l.line + 1}, arrived ${ms(l.sinceStart)} after the command; waited ${ms(l.wait ?? NaN)}, carried by edit ${l.edit + 1}${l.review ? ' (the review\'s)' : ''} (round trip ${ms(l.editMs)})`,
       );
     }
     const busy = longTasks.reduce((s, [, d]) => s + d, 0);
