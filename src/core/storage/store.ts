@@ -182,6 +182,8 @@ export class ConversationStore {
   /** While the history index is rebuilt: how many of the newest logs are read, none missing between. */
   private newestRead = 0;
   private pageSize = FIRST_PAGE_SIZE;
+  /** While the history index is rebuilt: puts what was read for History's first page in the full-text index now. */
+  private settlePage: (() => void) | undefined;
   private readonly progressListeners = new Set<(p: SearchProgress) => void>();
 
   constructor(
@@ -446,12 +448,16 @@ export class ConversationStore {
       await Promise.all(Array.from({ length: Math.min(8, ids.length) }, reader));
       return write();
     }
-    try {
-      await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
+    const settle = () => {
       clearTimeout(settling);
       pageOut = true;
       replayGlanced();
       indexDeferred();
+    };
+    this.settlePage = settle;
+    try {
+      await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
+      settle();
       // After the saves under way: each of them put its entry in, and those after it append to the file.
       return await this.enqueue(async () => {
         const whole = await write();
@@ -459,6 +465,7 @@ export class ConversationStore {
         return whole;
       });
     } finally {
+      if (this.settlePage === settle) this.settlePage = undefined;
       this.setProgress({ done, total, building: false });
     }
   }
@@ -1074,6 +1081,8 @@ export class ConversationStore {
     this.lastSearchAt = Date.now();
     const search = await this.searchReady();
     const entries = this.index?.entries ?? (await this.enqueue(() => this.loadIndex()));
+    // The conversations History lists already are searched too (those of its first page are put in the index now).
+    this.settlePage?.();
     return search
       .search(query)
       .map((h) => {

@@ -509,6 +509,22 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal(storage.asyncReads.length, 32, 'the newest (slow), then the rest after the page');
   });
 
+  it('a search typed as soon as History’s first page is out finds a phrase of a conversation on it', async () => {
+    const storage = new GatedStorage();
+    storage.partialIds = async () => new Set(storage.partials.keys());
+    seed(storage, many(8));
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    storage.gated = true;
+    const first = store.list();
+    await storage.release(3);
+    const page = await first;
+    assert.ok(page.some((c) => c.id === 'c1'), `c1 is on the page: ${page.map((c) => c.id).join(' ')}`);
+    assert.deepEqual((await store.search('word1')).map((h) => h.id), ['c1'], 'read for the page, searched at once');
+    storage.open();
+    await store.catchUpSearch();
+    assert.deepEqual((await store.search('word6')).map((h) => h.id), ['c6']);
+  });
+
   it('a torn last line of the index file loses only that line', async () => {
     const storage = new MemoryConversationStorage();
     seed(storage, many(3));
