@@ -87,7 +87,11 @@ async function main(): Promise<void> {
   const folder = path.join(dir, 'user-data', 'User', 'globalStorage', EXTENSION_ID, 'conversations');
   let t0 = performance.now();
   seed(folder, count, longTurns);
-  console.log(`Seeded ${count} conversations (the newest ${longTurns} turns) in ${ms(performance.now() - t0)}, no index`);
+  // --current: the long conversation was the current one when the last window closed, so the
+  // window's first History also reopens it (as after a reload with the chat not on screen).
+  const current = process.argv.includes('--current');
+  if (current) writeFileSync(path.join(folder, 'current-conversation'), `bench-${count - 1}`);
+  console.log(`Seeded ${count} conversations (the newest ${longTurns} turns${current ? ', the current one' : ''}) in ${ms(performance.now() - t0)}, no index`);
   const demo = await startDemo({ dir, skipBuild: process.argv.includes('--skip-build'), log: (m) => console.log(`  ${m}`) });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
