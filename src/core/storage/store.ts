@@ -384,8 +384,9 @@ export class ConversationStore {
           const atOnce = this.storage.readLogAtOnce ? this.storage.readLogAtOnce(id) : false;
           const text = atOnce === false ? await this.storage.readLog(id) : atOnce;
           const glance = text !== undefined && !pageOut ? peekLog(text, id) : undefined;
-          if (text !== undefined && glance) {
-            if (glance.messageCount > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
+          // A glance that finds no message never drops a log on its own: the replay decides.
+          if (text !== undefined && glance && glance.messageCount > 0) {
+            if (!index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
               index.entries.set(id, glance);
               glanced.push({ id, text, summary: glance });
             }

@@ -509,6 +509,31 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal(storage.asyncReads.length, 32, 'the newest (slow), then the rest after the page');
   });
 
+  it('a log whose glance finds no message is replayed, never dropped: the index file keeps it', async () => {
+    class AtOnce extends MemoryConversationStorage {
+      async partialIds(): Promise<Set<string>> {
+        return new Set(this.partials.keys());
+      }
+      readLogAtOnce(id: string): string | undefined | false {
+        return this.data.get(id);
+      }
+    }
+    const storage = new AtOnce();
+    const odd = conversation('odd', 500, ['a question about ibises', 'its answer']);
+    // A removal record the replay refuses (a key that is not text), so the messages stay.
+    const log = encodeLog(odd, ['s.0', 's.1']) + JSON.stringify({ t: 'x', k: ['s.0', 's.1', 1] }) + '\n';
+    assert.equal(replayLog(log, [], 'odd')?.conv.messages.length, 2);
+    assert.equal(peekLog(log, 'odd'), undefined, 'not plainly a log to a glance');
+    storage.data.set('odd', log);
+    seed(storage, many(5));
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    await store.list();
+    await store.catchUpSearch();
+    assert.ok((await store.list()).some((c) => c.id === 'odd'), 'listed');
+    assert.ok(replayIndex(storage.index ?? '').entries.has('odd'), 'in the index file');
+    assert.ok((await new ConversationStore(storage).list()).some((c) => c.id === 'odd'), 'listed by the next window');
+  });
+
   it('a search typed as soon as History’s first page is out finds a phrase of a conversation on it', async () => {
     const storage = new GatedStorage();
     storage.partialIds = async () => new Set(storage.partials.keys());
