@@ -30,6 +30,8 @@ const STRAY_TMP_MS = 60_000;
 const LISTING_REUSE_MS = 1000;
 /** A log read at once (readLogAtOnce) is at most this long (about a thousand turns); a longer one is read asynchronously. */
 const AT_ONCE_MAX_BYTES = 1024 * 1024;
+/** A read at once slower than this (a network or sleeping disk) ends reading at once in this window: each would hold the extension host. */
+const AT_ONCE_SLOW_MS = 20;
 
 let tmpCount = 0;
 
@@ -104,6 +106,8 @@ export class FileConversationStorage implements ConversationStoragePort {
   private ready: Promise<void> | undefined;
   /** The folder was looked at (the 0.1.0 files are known). */
   private scanned = false;
+  /** A read at once was slow: every later read waits its turn instead. */
+  private slowDisk = false;
   private readonly legacy: LegacyConversations;
   private listing: { names: Promise<string[]>; at: number; changes: number } | undefined;
   /** Files of this window written or removed in the folder (a listing taken before is not used again). */
@@ -202,8 +206,11 @@ export class FileConversationStorage implements ConversationStoragePort {
   }
 
   readLogAtOnce(id: string): string | undefined | false {
-    if (!isSafeConversationId(id) || !this.scanned || this.legacy.has(id)) return false;
-    return readSmallFile(this.logFile(id), AT_ONCE_MAX_BYTES);
+    if (!isSafeConversationId(id) || !this.scanned || this.slowDisk || this.legacy.has(id)) return false;
+    const started = performance.now();
+    const text = readSmallFile(this.logFile(id), AT_ONCE_MAX_BYTES);
+    if (performance.now() - started > AT_ONCE_SLOW_MS) this.slowDisk = true;
+    return text;
   }
 
   async readLog(id: string): Promise<string | undefined> {

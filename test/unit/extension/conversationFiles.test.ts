@@ -203,6 +203,28 @@ describe('conversation files', () => {
     }
   });
 
+  it('reads logs at once until one such read is slow (a network or sleeping disk): the rest wait their turn', async () => {
+    const conversations = join(dir, 'conversations');
+    await mkdir(conversations, { recursive: true });
+    for (const id of ['a', 'b']) {
+      const conv = createConversation(id, new Date('2026-01-01T00:00:00Z'));
+      appendMessage(conv, 'user', `question ${id}`);
+      await writeFile(join(conversations, `${id}.jsonl`), encodeLog(conv, ['s.0']));
+    }
+    const storage = new FileConversationStorage(dir);
+    await storage.listLogs();
+    assert.match(String(storage.readLogAtOnce('a')), /question a/, 'a quick read');
+    let t = 0;
+    Object.defineProperty(performance, 'now', { value: () => (t += 25), configurable: true });
+    try {
+      assert.match(String(storage.readLogAtOnce('a')), /question a/, 'read, slowly');
+    } finally {
+      delete (performance as { now?: unknown }).now;
+    }
+    assert.equal(storage.readLogAtOnce('b'), false, 'not at once after a slow read');
+    assert.match(String(await storage.readLog('b')), /question b/);
+  });
+
   /** Records which files and folders are flushed to disk (by inode), in order, while `run` runs. */
   async function syncsDuring(run: () => Promise<void>): Promise<number[]> {
     const probe = await open(join(dir, 'probe'), 'w');
