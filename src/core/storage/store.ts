@@ -439,6 +439,11 @@ export class ConversationStore {
     const write = async (): Promise<boolean> => {
       for (const id of failed.splice(0)) if (!(await take(id, ids.length))) failed.push(id);
       if (failed.length) return false;
+      // A conversation another window wrote since this one listed the folder is in the index file
+      // (that window appended it): kept, not dropped by the rewrite.
+      const listed = new Set(ids);
+      const onDisk = replayIndex((await this.storage.readIndex().catch(() => undefined)) ?? '').entries;
+      for (const [id, e] of onDisk) if (!listed.has(id) && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) index.entries.set(id, e);
       await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
       index.lines = index.entries.size;
       index.gone.clear();

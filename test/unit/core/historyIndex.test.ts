@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../src/core';
+import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, indexLine, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
 
@@ -507,6 +507,26 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal((await store.list()).length, 81);
     assert.equal(storage.atOnce, 50, 'the logs of the first page');
     assert.equal(storage.asyncReads.length, 32, 'the newest (slow), then the rest after the page');
+  });
+
+  it('a conversation another window saves while the index is rebuilt stays in the index file the rebuild writes', async () => {
+    const storage = new GatedStorage();
+    seed(storage, many(5));
+    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    storage.gated = true;
+    const first = store.list();
+    await storage.release(2);
+    // The other window, which has a whole index, appends its new conversation to the index file.
+    const other = conversation('other', 900, ['a question from the other window', 'its answer']);
+    storage.data.set('other', encodeLog(other, ['s.0', 's.1']));
+    storage.index = (storage.index ?? '') + indexLine(summarize(other));
+    const rebuilt = new Promise<void>((resolve) => store.onSearchProgress((p) => !p.building && resolve()));
+    storage.open();
+    await first;
+    await rebuilt;
+    assert.ok(replayIndex(storage.index ?? '').entries.has('other'), 'kept in the index file');
+    assert.equal(replayIndex(storage.index ?? '').entries.size, 6);
+    assert.ok((await new ConversationStore(storage).list()).some((c) => c.id === 'other'), 'listed by the next window');
   });
 
   it('a log whose glance finds no message is replayed, never dropped: the index file keeps it', async () => {
