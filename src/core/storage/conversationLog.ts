@@ -206,7 +206,7 @@ export function peekLog(text: string, fallbackId?: string): ConversationSummary 
       byKey.set(data.k, m);
     } else if (data.t === 'x') {
       if (!Array.isArray(data.k) || !data.k.every((k) => isText(k))) return undefined;
-      for (const k of data.k) byKey.delete(k as string);
+      for (const k of data.k) byKey.delete(k);
     } else if (data.t === 'u') {
       if ((data.title !== undefined && !isText(data.title)) || (data.updatedAt !== undefined && !isText(data.updatedAt))) return undefined;
       if (data.title !== undefined) title = data.title;
