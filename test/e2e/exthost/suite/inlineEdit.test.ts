@@ -382,6 +382,42 @@ describe('Edit in the editor (Edit Selection…)', () => {
     }
   });
 
+  it('a notebook code cell: Keep Edit, then one Undo in the cell gives its original text back', async () => {
+    const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, SOURCE, 'javascript');
+    const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData([cell]));
+    await vscode.window.showNotebookDocument(notebook, { preserveFocus: true });
+    const doc = notebook.cellAt(0).document;
+    const end = Date.now() + 10_000;
+    let ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+    while (!ed && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+    }
+    assert.ok(ed, 'the cell has an editor');
+    ed.selection = new vscode.Selection(2, 0, 6, 0);
+    const inline = editor(fakeTurns(reply, []));
+    const changed = SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};');
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      await inline.finish(inline.reviewOf(doc.uri), true);
+      assert.equal(inline.reviewOf(doc.uri), undefined);
+      assert.equal(doc.getText(), changed);
+      // The cell's editor gets the focus, as when the user clicks into it and presses Ctrl+Z.
+      await vscode.window.showNotebookDocument(notebook, { selections: [new vscode.NotebookRange(0, 1)] });
+      await vscode.commands.executeCommand('notebook.cell.edit');
+      const focused = Date.now() + 10_000;
+      while (vscode.window.activeTextEditor?.document !== doc && Date.now() < focused) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(vscode.window.activeTextEditor?.document, doc, 'the cell\'s editor has the focus');
+      await vscode.commands.executeCommand('undo');
+      await until(doc, (text) => text !== changed, 'the undo reaches the cell');
+      assert.equal(doc.getText(), SOURCE, 'one undo step');
+    } finally {
+      inline.dispose();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
   it('an untitled file can be edited and undone', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: SOURCE, language: 'javascript' });
     const ed = await vscode.window.showTextDocument(doc, { preserveFocus: true });
