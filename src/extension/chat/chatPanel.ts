@@ -276,11 +276,10 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   async openHistory(): Promise<void> {
+    await this.last.restore();
     await showHistory({
       store: this.deps.store,
       currentId: () => this.session.conversation.id,
-      // Not waited for: the list comes first.
-      restored: this.last.restore(),
       open: (id) => this.session.open(id),
       newChat: () => this.newChat(),
       show: () => this.show(),

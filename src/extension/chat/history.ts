@@ -7,11 +7,6 @@ import type { Logger } from '../platform/log';
 export interface HistoryDeps {
   store: ConversationStore;
   currentId(): string;
-  /**
-   * The last conversation being reopened (a window's first History): the list does not wait for
-   * it; the current one is marked once it is, and a pick or a delete waits for it first.
-   */
-  restored?: Promise<void>;
   open(id: string): Promise<boolean>;
   newChat(): Promise<void>;
   show(): Promise<void>;
@@ -149,8 +144,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   };
 
   const done = new Promise<void>((resolve) => qp.onDidHide(() => resolve()));
-  /** The reopened conversation is there (or could not be read, which its own path reports). */
-  const restoredOrFailed = (deps.restored ?? Promise.resolve()).catch(() => undefined);
   // While the index is built: the progress in the title, and the results found so far brought up to date now and then.
   let lastProgressRender = 0;
   let lastProgressTitle = 0;
@@ -176,7 +169,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     const picked = qp.selectedItems[0];
     if (!picked || (!picked.id && !picked.newChat)) return;
     qp.hide();
-    await restoredOrFailed;
     if (picked.newChat) return deps.newChat();
     if (picked.id && !(await deps.open(picked.id))) {
       void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.'));
@@ -230,7 +222,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     }
     if (button === DELETE) {
       const conv = await deps.store.load(id).catch(() => undefined);
-      await restoredOrFailed;
       const wasCurrent = id === deps.currentId();
       const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
       try {
@@ -274,12 +265,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     qp.placeholder = vscode.l10n.t('History could not be read; see the AI Chat output channel. Titles are still listed.');
   } finally {
     qp.busy = false;
-  }
-  // Reopened meanwhile: its item is marked as the current one.
-  if (deps.restored) {
-    let open = true;
-    void done.then(() => (open = false));
-    void restoredOrFailed.then(() => (open ? render() : undefined)).catch((err) => deps.logger.warn('History could not be read', { message: String(err) }));
   }
   // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
   // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
