@@ -83,6 +83,22 @@ async function until(doc: vscode.TextDocument, test: (text: string) => boolean, 
 
 const NEW_LOAD = ['export async function load(path, fallback = {}) {', "  const text = await readFile(path, 'utf8');", '  if (!text) return fallback;', '  return JSON.parse(text);', '}'];
 
+/** A new notebook with one code cell of SOURCE, shown; the cell's document and its editor once it has one. */
+async function notebookCell(): Promise<{ notebook: vscode.NotebookDocument; doc: vscode.TextDocument; ed: vscode.TextEditor }> {
+  const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, SOURCE, 'javascript');
+  const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData([cell]));
+  await vscode.window.showNotebookDocument(notebook, { preserveFocus: true });
+  const doc = notebook.cellAt(0).document;
+  const end = Date.now() + 10_000;
+  let ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+  while (!ed && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+    ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+  }
+  assert.ok(ed, 'the cell has an editor');
+  return { notebook, doc, ed };
+}
+
 describe('Edit in the editor (Edit Selection…)', () => {
   const folder = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
@@ -356,18 +372,8 @@ describe('Edit in the editor (Edit Selection…)', () => {
   });
 
   it('a notebook code cell can be edited and undone', async () => {
-    const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, SOURCE, 'javascript');
-    const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData([cell]));
-    await vscode.window.showNotebookDocument(notebook, { preserveFocus: true });
-    const doc = notebook.cellAt(0).document;
+    const { notebook, doc, ed } = await notebookCell();
     assert.equal(doc.uri.scheme, 'vscode-notebook-cell');
-    const end = Date.now() + 10_000;
-    let ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-    while (!ed && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-      ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-    }
-    assert.ok(ed, 'the cell has an editor');
     ed.selection = new vscode.Selection(2, 0, 6, 0);
     const inline = editor(fakeTurns(reply, []));
     try {
@@ -383,17 +389,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
   });
 
   it('a notebook code cell: Keep Edit, then one Undo in the cell gives its original text back', async () => {
-    const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, SOURCE, 'javascript');
-    const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData([cell]));
-    await vscode.window.showNotebookDocument(notebook, { preserveFocus: true });
-    const doc = notebook.cellAt(0).document;
-    const end = Date.now() + 10_000;
-    let ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-    while (!ed && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-      ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-    }
-    assert.ok(ed, 'the cell has an editor');
+    const { notebook, doc, ed } = await notebookCell();
     ed.selection = new vscode.Selection(2, 0, 6, 0);
     const inline = editor(fakeTurns(reply, []));
     const changed = SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};');
