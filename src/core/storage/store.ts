@@ -343,6 +343,12 @@ export class ConversationStore {
     let pageOut = false;
     /** Read before History's first page is out: put in the full-text index once it is. */
     const deferred: Conversation[] = [];
+    /** Puts a conversation read from its log in the full-text index, unless it has that state already. */
+    const searchable = (conv: Conversation) => {
+      if (!search || search.has(conv.id, conv.updatedAt)) return;
+      search.update(conv);
+      this.scheduleSearchPersist();
+    };
     const indexDeferred = () => {
       for (const conv of deferred.splice(0)) {
         // Not when a save of this window indexed a later state meanwhile, or it was deleted.
@@ -369,10 +375,7 @@ export class ConversationStore {
           continue;
         }
         index.entries.set(g.id, summarize(r.conv));
-        if (search && !search.has(g.id, r.conv.updatedAt)) {
-          search.update(r.conv);
-          this.scheduleSearchPersist();
-        }
+        searchable(r.conv);
       }
     };
     const take = async (id: string, at: number): Promise<boolean> => {
@@ -400,12 +403,8 @@ export class ConversationStore {
       // A save or a delete of this window meanwhile knows better than what was read.
       if (r && r.conv.messages.length > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
         index.entries.set(id, summarize(r.conv));
-        if (search && !search.has(id, r.conv.updatedAt)) {
-          if (pageOut) {
-            search.update(r.conv);
-            this.scheduleSearchPersist();
-          } else deferred.push(r.conv);
-        }
+        if (pageOut) searchable(r.conv);
+        else if (search && !search.has(id, r.conv.updatedAt)) deferred.push(r.conv);
       }
       return true;
     };
