@@ -121,7 +121,7 @@ export class FileConversationStorage implements ConversationStoragePort {
   constructor(globalStoragePath: string, windowStoragePath: string = globalStoragePath) {
     this.dir = join(globalStoragePath, 'conversations');
     this.windowDir = windowStoragePath;
-    this.legacy = new LegacyConversations(this.dir, (id) => this.logFile(id), (file, text) => writeDurably(file, text).finally(() => this.changed()));
+    this.legacy = new LegacyConversations(this.dir, (id) => this.logFile(id), (file, text) => this.changing(writeDurably(file, text)));
   }
 
   /** The folder's names: read now, or a listing taken a moment ago (LISTING_REUSE_MS) when this window changed nothing since. */
@@ -138,8 +138,9 @@ export class FileConversationStorage implements ConversationStoragePort {
     return names;
   }
 
-  private changed(): void {
-    this.changes++;
+  /** A write or removal of this window in the folder: a listing taken before it is not used again. */
+  private changing<T>(work: Promise<T>): Promise<T> {
+    return work.finally(() => this.changes++);
   }
 
   private ensureDir(): Promise<void> {
@@ -180,15 +181,13 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   /** Brings in every 0.1.0 conversation not brought in yet. */
   upgrade(progress?: (done: number, total: number) => void): Promise<void> {
-    return this.ensureDir()
-      .then(() => this.legacy.bringInAll(progress))
-      .finally(() => this.changed());
+    return this.changing(this.ensureDir().then(() => this.legacy.bringInAll(progress)));
   }
 
   /** Writes to a conversation that 0.1.0 saved (and its size) bring it in first. */
   private async settle(id: string): Promise<void> {
     await this.ensureDir();
-    if (this.legacy.has(id)) await this.legacy.bringIn(id).finally(() => this.changed());
+    if (this.legacy.has(id)) await this.changing(this.legacy.bringIn(id));
   }
 
   private logFile(id: string): string {
@@ -233,23 +232,19 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async appendLog(id: string, text: string): Promise<number> {
     await this.settle(id);
-    return appendDurably(this.logFile(id), text).finally(() => this.changed());
+    return this.changing(appendDurably(this.logFile(id), text));
   }
 
   async rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean> {
     await this.settle(id);
     if (expectedSize !== undefined && (await this.logSize(id)) !== expectedSize) return false;
-    await writeDurably(this.logFile(id), text).finally(() => this.changed());
+    await this.changing(writeDurably(this.logFile(id), text));
     return true;
   }
 
   async removeLog(id: string): Promise<void> {
     await this.ensureDir();
-    try {
-      await this.removeLogFiles(id);
-    } finally {
-      this.changed();
-    }
+    await this.changing(this.removeLogFiles(id));
   }
 
   private async removeLogFiles(id: string): Promise<void> {
@@ -295,16 +290,12 @@ export class FileConversationStorage implements ConversationStoragePort {
 
   async writePartial(id: string, writer: string, text: string): Promise<void> {
     await this.ensureDir();
-    await writeDurably(this.partialFile(id, writer), text).finally(() => this.changed());
+    await this.changing(writeDurably(this.partialFile(id, writer), text));
   }
 
   async removePartials(id: string, writer?: string): Promise<void> {
     await this.ensureDir();
-    try {
-      await this.removePartialFiles(id, writer);
-    } finally {
-      this.changed();
-    }
+    await this.changing(this.removePartialFiles(id, writer));
   }
 
   private async removePartialFiles(id: string, writer?: string): Promise<void> {
