@@ -441,6 +441,8 @@ export class ChatSession {
   }
 
   async newChat(): Promise<void> {
+    // The last window's conversation, being reopened, would otherwise replace the new one when it is read.
+    if (this.restoring) await this.restoring;
     if (this.running) {
       this.stop();
       await this.waitIdle();
@@ -461,6 +463,8 @@ export class ChatSession {
   }
 
   async open(id: string): Promise<boolean> {
+    // (As for New Chat: the conversation opened is the one that stays.)
+    if (this.restoring) await this.restoring;
     if (this.running) {
       this.stop();
       await this.waitIdle();

@@ -23,6 +23,29 @@ function makeSession(storage: MemoryConversationStorage) {
   return { store, session, events, requests };
 }
 
+/** Storage whose logs named in `hold` are read only once `let` says so. */
+class HeldStorage extends MemoryConversationStorage {
+  hold = new Set<string>();
+  private waiting = new Map<string, () => void>();
+  private started = new Map<string, () => void>();
+  override async readLog(id: string): Promise<string | undefined> {
+    if (this.hold.has(id)) {
+      this.started.get(id)?.();
+      await new Promise<void>((resolve) => this.waiting.set(id, resolve));
+    }
+    return super.readLog(id);
+  }
+  /** Resolves once a held log is being read. */
+  reading(id: string): Promise<void> {
+    return this.waiting.has(id) ? Promise.resolve() : new Promise((resolve) => this.started.set(id, resolve));
+  }
+  let(id: string): void {
+    this.hold.delete(id);
+    this.waiting.get(id)?.();
+    this.waiting.delete(id);
+  }
+}
+
 /** A window that had a conversation, closed; its storage is what the next window reads. */
 async function lastWindow(turns = 1) {
   const storage = new MemoryConversationStorage();
@@ -65,6 +88,32 @@ describe('chat session: the conversation of the last window', () => {
     await Promise.all([restoring, sent]);
     assert.equal(w.session.conversation.id, id);
     assert.deepEqual(w.requests[0].messages.map((m) => m.content), ['question 0', 'reply', 'typed at once']);
+  });
+
+  it('a conversation opened, or a New Chat, while the last one is being reopened is the one that stays', async () => {
+    const storage = new HeldStorage();
+    const before = makeSession(storage);
+    await before.session.send('the older one');
+    const older = before.session.conversation.id;
+    await before.session.newChat();
+    await before.session.send('the last one');
+    await before.store.flush();
+    const last = before.session.conversation.id;
+
+    for (const pick of ['open', 'newChat'] as const) {
+      const w = makeSession(storage);
+      storage.hold.add(last);
+      const restoring = w.session.restore(last);
+      await storage.reading(last);
+      // The pick is made while the last one's file is still being read; then the file comes.
+      const picked = pick === 'open' ? w.session.open(older) : w.session.newChat();
+      await new Promise((r) => setTimeout(r, 5));
+      storage.let(last);
+      await Promise.all([restoring, picked]);
+      if (pick === 'open') assert.equal(w.session.conversation.id, older, 'the conversation picked is shown');
+      else assert.ok(w.session.conversation.id !== last && w.session.conversation.messages.length === 0, 'New Chat is shown');
+      assert.deepEqual(w.events.at(-1), { type: 'conversationChanged' });
+    }
   });
 
   it('keeps a conversation the user already started, and says when the last one cannot be read', async () => {
