@@ -8,11 +8,11 @@
 // machine's speed, until the journey has seen the list and the phrase; then the file is given and
 // the build ends.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_ID } from '../launcher';
 import { e2e } from '../setup';
+import { feedStalled, makeStalled } from '../stalledFile';
 import type { Workbench } from '../workbench';
 
 const COUNT = 3000;
@@ -44,26 +44,8 @@ const STALLED_TEXT = JSON.stringify({
  * Gives the stalled file's text to every reader waiting on it (the index build, the upgrade), until
  * `done` says so (fails after `ms`); the pipe is found where the upgrade moves it too.
  */
-async function releaseStalled(dir: string, done: () => Promise<boolean>, what: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(what);
-    for (const file of [stalled(dir), path.join(dir, '0.1.0', `${idOf(0)}.json`)]) {
-      let fd: number;
-      try {
-        // Opens only when a reader is waiting (ENXIO otherwise), so nothing blocks here.
-        fd = openSync(file, constants.O_WRONLY | constants.O_NONBLOCK);
-      } catch {
-        continue;
-      }
-      try {
-        writeSync(fd, STALLED_TEXT);
-      } finally {
-        closeSync(fd);
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function releaseStalled(dir: string, done: () => Promise<boolean>, what: string, ms: number): Promise<void> {
+  return feedStalled([stalled(dir), path.join(dir, '0.1.0', `${idOf(0)}.json`)], STALLED_TEXT, done, what, ms);
 }
 
 /** Conversations as 0.1.0 saved them: one JSON file each, the newest written last; the oldest a named pipe. */
@@ -72,7 +54,7 @@ function seedLegacy(dir: string): void {
   // Newer than the conversations of the journeys before this one, so that they head the list.
   const base = Date.now() + 3_600_000 - COUNT * 60_000;
   const filler = 'the reply goes on about caches, queues, parsers and the like; '.repeat(8);
-  execFileSync('mkfifo', [stalled(dir)]);
+  makeStalled(stalled(dir));
   utimesSync(stalled(dir), new Date(base), new Date(base));
   for (let n = 1; n < COUNT; n++) {
     const at = new Date(base + n * 60_000).toISOString();
