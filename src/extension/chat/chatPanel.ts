@@ -276,7 +276,6 @@ export class ChatPanelController implements vscode.Disposable {
   }
 
   async openHistory(): Promise<void> {
-    await this.last.restore();
     await showHistory({
       store: this.deps.store,
       currentId: () => this.session.conversation.id,
@@ -288,6 +287,7 @@ export class ChatPanelController implements vscode.Disposable {
         this.controller.queued.drop(this.session.conversation.id);
         return this.session.newChat();
       },
+      restoreCurrent: () => this.last.restore(),
       logger: this.deps.logger,
     });
   }

@@ -12,6 +12,12 @@ export interface HistoryDeps {
   show(): Promise<void>;
   /** The current conversation was deleted (the chat shows a new one). */
   currentRemoved(): Promise<void>;
+  /**
+   * Reopens the last window's conversation (a window's first History): called once the first page
+   * is out, as its log can be long; a delete waits for it first (and the session makes a pick or
+   * New Chat wait for it).
+   */
+  restoreCurrent?(): Promise<void>;
   logger: Logger;
 }
 
@@ -63,6 +69,10 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   /** The history index is being rebuilt: the listing is what was read so far. */
   let partial = false;
   let firstPage = true;
+  /** The first page is out and the whole list is sent in a moment (with the current conversation then). */
+  let fullListPending = false;
+  /** The last window's conversation is back (or could not be read, which its own path reports). */
+  const restored = () => deps.restoreCurrent?.() ?? Promise.resolve();
 
   const progressText = () =>
     indexing.total ? vscode.l10n.t('Indexing… {0} of {1}', indexing.done, indexing.total) : vscode.l10n.t('Loading the search index…');
@@ -86,8 +96,12 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       qp.items = items;
       if (firstPage && !partial && all.length > FIRST_PAGE) {
         firstPage = false;
+        fullListPending = true;
         // (Not sent at all when the user types first: ten thousand items take the window a while.)
-        setTimeout(() => gen === generation && void render(), FULL_LIST_DELAY_MS);
+        setTimeout(() => {
+          fullListPending = false;
+          if (gen === generation) void render();
+        }, FULL_LIST_DELAY_MS);
       }
       const keep = active && items.find((i) => i.id === active);
       if (keep) qp.activeItems = [keep];
@@ -143,7 +157,13 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     schedule(paused ? 0 : SEARCH_DELAY_MS);
   };
 
-  const done = new Promise<void>((resolve) => qp.onDidHide(() => resolve()));
+  let open = true;
+  const done = new Promise<void>((resolve) =>
+    qp.onDidHide(() => {
+      open = false;
+      resolve();
+    }),
+  );
   // While the index is built: the progress in the title, and the results found so far brought up to date now and then.
   let lastProgressRender = 0;
   let lastProgressTitle = 0;
@@ -222,6 +242,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     }
     if (button === DELETE) {
       const conv = await deps.store.load(id).catch(() => undefined);
+      await restored();
       const wasCurrent = id === deps.currentId();
       const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
       try {
@@ -266,10 +287,15 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   } finally {
     qp.busy = false;
   }
-  // The full-text index catches up with conversations changed elsewhere, or is rebuilt after a
+  // The last window's conversation, reopened now that the list is on screen: its item is marked
+  // (by the whole list about to be sent, or now).
+  const listedCurrent = deps.currentId();
+  await restored();
+  if (open && !fullListPending && deps.currentId() !== listedCurrent) void render().catch((err) => deps.logger.warn('History could not be read', { message: String(err) }));
+  // Then the full-text index catches up with conversations changed elsewhere, or is rebuilt after a
   // crash or an upgrade, in the background: History is usable meanwhile, and says how far it is.
-  // Started once the first page is out (a large index takes a while to load; a search typed
-  // before then loads it itself).
+  // Started once the first page is out and the current conversation is back (a large index takes a
+  // while to load, and reading both at once slows each; a search typed before then loads it itself).
   void deps.store.catchUpSearch().catch((err) => {
     deps.logger.warn('The search index could not be brought up to date', { message: String(err) });
     qp.title = `${title} · ${vscode.l10n.t('Search covers only the conversations indexed so far; see the AI Chat output channel.')}`;

@@ -4,12 +4,13 @@
 // conversation (its time to show is printed), in the secondary side bar, and after moving the
 // chat between the side bar and the editor.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConversationStore, appendMessage } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { EXTENSION_ID } from '../launcher';
 import { e2e } from '../setup';
+import { feedStalled, makeStalled } from '../stalledFile';
 import { chatRequests, readyWithKey, resetServer, userSetting, waitForChatRequests } from '../steps';
 import { Chat, waitFor, type Workbench } from '../workbench';
 
@@ -99,6 +100,10 @@ function assertContinues(texts: string[], last: string): void {
   }
 }
 
+function conversationsDir(): string {
+  return path.join(e2e().demo.profile.userDataDir, 'User', 'globalStorage', EXTENSION_ID, 'conversations');
+}
+
 /** This window's storage folder of the extension (where it records the current conversation). */
 function windowStorage(): string {
   const root = path.join(e2e().demo.profile.userDataDir, 'User', 'workspaceStorage');
@@ -107,6 +112,25 @@ function windowStorage(): string {
     .filter((d) => existsSync(path.join(d, 'current-conversation')));
   assert.equal(found.length, 1, `one window storage with a current conversation (found ${found.length})`);
   return found[0];
+}
+
+/**
+ * A conversation of `turns` turns on disk, recorded as this window's current one (as the extension
+ * writes them): questions `<tag>-q<i>`, replies ending `<tag>-a<i>-end`. Its log file.
+ */
+async function seedCurrent(tag: string, turns = LONG_TURNS): Promise<string> {
+  const store = new ConversationStore(
+    new FileConversationStorage(path.dirname(conversationsDir()), windowStorage()),
+  );
+  const conv = store.newConversation();
+  for (let i = 0; i < turns; i++) {
+    appendMessage(conv, 'user', `Seeded question ${i} about **stock levels** ${tag}-q${i}`);
+    appendMessage(conv, 'assistant', `Seeded answer ${i}:\n\n- one point\n- another point\n\n\`\`\`ts\nconst n = ${i};\n\`\`\`\n\n${tag}-a${i}-end`);
+  }
+  await store.save(conv);
+  await store.rememberCurrent();
+  await store.flush();
+  return path.join(conversationsDir(), `${conv.id}.jsonl`);
 }
 
 describe('Journey 26: The side bar chat after a window reload', () => {
@@ -142,18 +166,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
     // A conversation of this window first (the extension records which one is current).
     await newChat(wb, chat);
     await chat.ask('Before the long one e2e-long-warmup');
-    // A long conversation on disk, recorded as this window's current one (as the extension writes them).
-    const store = new ConversationStore(
-      new FileConversationStorage(path.join(e2e().demo.profile.userDataDir, 'User', 'globalStorage', EXTENSION_ID), windowStorage()),
-    );
-    const conv = store.newConversation();
-    for (let i = 0; i < LONG_TURNS; i++) {
-      appendMessage(conv, 'user', `Seeded question ${i} about **stock levels** e2e-long-q${i}`);
-      appendMessage(conv, 'assistant', `Seeded answer ${i}:\n\n- one point\n- another point\n\n\`\`\`ts\nconst n = ${i};\n\`\`\`\n\ne2e-long-a${i}-end`);
-    }
-    await store.save(conv);
-    await store.rememberCurrent();
-    await store.flush();
+    await seedCurrent('e2e-long');
 
     const t0 = Date.now();
     wb = await reloadWindow();
@@ -173,6 +186,61 @@ describe('Journey 26: The side bar chat after a window reload', () => {
     assert.match(await chat.ask('One more after the long one e2e-long-next'), /e2e-long-next/);
     await waitForChatRequests(before + 1);
     assertContinues([`e2e-long-q${LONG_TURNS - 1}`, last], 'e2e-long-next');
+  });
+
+  it('lists History first after a reload, while the current conversation is still being read: it is marked once it is back, and a pick made before then is what the chat shows', async () => {
+    resetServer();
+    let wb = await readyWithKey();
+    let chat = await sideBarChat(wb);
+    await newChat(wb, chat);
+    assert.match(await chat.ask('An older conversation e2e-hf-older'), /e2e-hf-older/);
+    // The current conversation's file stalls, as on a slow network drive (see stalledFile.ts).
+    const log = await seedCurrent('e2e-hf-last', 2);
+    const text = readFileSync(log, 'utf8');
+    rmSync(log);
+    makeStalled(log);
+    const feed = (done: () => Promise<boolean>, what: string) => feedStalled([log], text, done, what, 60_000);
+    // Nothing shows the chat after the reload: History is the first to need the current conversation.
+    await wb.runCommand('View: Close Primary Side Bar');
+    await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+    const lastRow = () => wb.quickPickRows().filter({ hasText: 'e2e-hf-last-q0' }).first();
+    try {
+      wb = await reloadWindow();
+      await wb.runCommand('AI Chat: Show History');
+      await lastRow().waitFor({ timeout: 30_000 });
+      assert.equal(await lastRow().locator('.codicon-check').count(), 0, 'listed before the current conversation is back');
+      // The file gives its text: the current conversation is back and marked.
+      await feed(() => lastRow().locator('.codicon-check').isVisible(), 'the current conversation was not marked once it was read');
+      await wb.closeQuickInput();
+      assert.equal(await wb.page.locator('.part.sidebar').isVisible(), false, 'History did not open the side bar');
+
+      // Again, and the older conversation picked while the current one is still being read.
+      wb = await reloadWindow();
+      await wb.runCommand('AI Chat: Show History');
+      await wb.quickPickRows().filter({ hasText: 'e2e-hf-older' }).first().click({ timeout: 30_000 });
+      await wb.quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+      const older = async () => {
+        const frame = await wb.chatFrame(1_000).catch(() => undefined);
+        return !!frame && (await new Chat(wb, frame).transcript().catch(() => [])).some((t) => t.includes('e2e-hf-older'));
+      };
+      await feed(older, 'the side bar did not show the conversation picked in History');
+      chat = await sideBarChat(wb);
+      const shown = await waitForTranscript(chat, ['e2e-hf-older', 'e2e-hf-older'], 'the side bar does not show the conversation picked in History');
+      assert.ok(!shown.some((t) => t.includes('e2e-hf-last')), 'the current conversation, read after the pick, did not replace it');
+      // The search index reads it too: given until History says the index is built.
+      await wb.runCommand('AI Chat: Show History');
+      const title = () => wb.quickInput().locator('.quick-input-title').innerText().catch(() => '');
+      await feed(async () => /AI Chat: History/.test(await title()) && !/Indexing|Loading/.test(await title()), 'the search index was not built');
+      await wb.closeQuickInput();
+    } finally {
+      rmSync(log, { force: true });
+      writeFileSync(log, text);
+    }
+    // The chat goes on with the conversation picked.
+    const before = chatRequests().length;
+    assert.match(await chat.ask('Continuing the older one e2e-hf-next'), /e2e-hf-next/);
+    await waitForChatRequests(before + 1);
+    assertContinues(['e2e-hf-older'], 'e2e-hf-next');
   });
 
   it('shows the conversation in the secondary side bar after a reload', async () => {
