@@ -36,6 +36,8 @@ export interface BenchConfig {
   model: string;
   runs: number;
   fileLines: number;
+  /** The file's extension: `ts` (default), or `txt` for the same text without language features. */
+  fileType?: string;
   /** Between runs: the notifications are cleared and the window is left alone this long, ms. */
   pauseMs: number;
   /** Write the extension host's CPU profile of the measured runs here. */
@@ -313,7 +315,7 @@ class ExtHostProfile {
 async function bench(config: BenchConfig): Promise<BenchOutput> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) return { error: 'no workspace folder' };
-  const uri = vscode.Uri.joinPath(folder.uri, 'bench-edit.ts');
+  const uri = vscode.Uri.joinPath(folder.uri, `bench-edit.${config.fileType ?? 'ts'}`);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(bigFile(config.fileLines)));
   const editor = await vscode.window.showTextDocument(uri, { preview: false });
   // The function in the middle of the file.
@@ -338,7 +340,7 @@ async function bench(config: BenchConfig): Promise<BenchOutput> {
   const before = editor.document.getText();
   const bare = await bareEdits(editor, start, config.runs);
   if (editor.document.getText() !== before) return { error: 'the bare edits did not leave the file as it was' };
-  return { runs, file: `${editor.document.lineCount - 1}-line`, selection: `lines ${start + 1}-${start + 5}`, bare };
+  return { runs, file: `${editor.document.lineCount - 1}-line ${editor.document.languageId}`, selection: `lines ${start + 1}-${start + 5}`, bare };
 }
 
 function write(file: string, out: BenchOutput): void {

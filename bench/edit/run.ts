@@ -21,7 +21,8 @@
  * and the window's (renderer's) long tasks while the reply streamed. `--profile`: CPU profiles of
  * the window and of the extension host over the measured runs (written to the temp folder, the
  * functions with the most self time printed; profiling slows both, so its figures are not the
- * benchmark's).
+ * benchmark's). `--plain`: the same file as plain text, to tell VS Code's TypeScript language
+ * features' work after each edit apart from the edit's own.
  * No figure is asserted: a benchmark prints numbers. The last line is JSON for scripts.
  */
 import { spawnSync } from 'node:child_process';
@@ -44,6 +45,8 @@ const LINES = Number(arg('lines', '5000'));
 const TIMEOUT_S = Number(arg('timeout', '600'));
 const PAUSE_MS = Number(arg('pause', '1000'));
 const PROFILE = process.argv.includes('--profile');
+/** `--plain`: the same file as plain text (`.txt`), without the TypeScript language features' work after each edit. */
+const PLAIN = process.argv.includes('--plain');
 
 /** Collects the page's long tasks (wall clock), from before the workbench loads. */
 function watchLongTasks(): void {
@@ -111,7 +114,7 @@ async function main(): Promise<number> {
     server = await startReferenceServer({ port: await freePort(), quiet: true, chunkSize: CHUNK, chunkDelayMs: DELAY_MS });
     const results = path.join(dir, 'results.json');
     const hostProfile = path.join(os.tmpdir(), 'bench-edit-exthost.cpuprofile');
-    const vsix = await buildHarness(dir, { results, baseUrl: server.url, key: DEMO_KEY, model: 'swift-chat', runs: RUNS, fileLines: LINES, pauseMs: PAUSE_MS, ...(PROFILE ? { profile: hostProfile } : {}) });
+    const vsix = await buildHarness(dir, { results, baseUrl: server.url, key: DEMO_KEY, model: 'swift-chat', runs: RUNS, fileLines: LINES, pauseMs: PAUSE_MS, fileType: PLAIN ? 'txt' : 'ts', ...(PROFILE ? { profile: hostProfile } : {}) });
     const profile = profileIn(dir);
     prepareProfile(profile, demoSettings(server.url));
     installExtension(tc, profile, vsix);
@@ -146,7 +149,7 @@ async function main(): Promise<number> {
     const unmeasured = out.runs.reduce((s, r) => s + r.unmeasured, 0);
     console.log('Edit Selection… streaming into the editor');
     console.log(`  driven in a real VS Code: code-server's extension host, the workbench in headless Chromium; reference server, ${CHUNK}-character pieces every ${DELAY_MS} ms; ${PAUSE_MS} ms between runs`);
-    console.log(`  a ${out.file} TypeScript file, ${out.selection} selected; ${out.runs.length} runs after one warm-up (outcome: ${outcomes}; file restored by Undo Edit: ${out.runs.every((r) => r.restored) ? 'every run' : 'NOT every run'})`);
+    console.log(`  a ${out.file} file, ${out.selection} selected; ${out.runs.length} runs after one warm-up (outcome: ${outcomes}; file restored by Undo Edit: ${out.runs.every((r) => r.restored) ? 'every run' : 'NOT every run'})`);
     console.log(`  line reaching the extension host -> in the document: p50 ${ms(percentile(lines, 50))}, p95 ${ms(percentile(lines, 95))}, longest ${ms(lines.at(-1) ?? NaN)} (${lines.length} lines${unmeasured ? `, ${unmeasured} not measured` : ''})`);
     console.log(`  longest extension-host task while streaming (5 ms timer stall): longest ${ms(stalls.at(-1) ?? NaN)}, p50 of the runs ${ms(percentile(stalls, 50))}`);
     console.log(`  longest handling of one piece of the reply by the edit: ${ms(own.at(-1) ?? NaN)}`);
@@ -160,6 +163,9 @@ async function main(): Promise<number> {
     console.log(`    a line waiting for the edit under way before the edit carrying it is called: ${spread(out.runs.flatMap((r) => r.waitMs))}`);
     console.log(`    an edit of the preview, call -> change heard in the extension host: ${spread(edits)} (${edits.length} edits, ${(edits.length / out.runs.length).toFixed(1)} a run)`);
     console.log(`    the same edit, call -> its promise resolved: ${spread(out.runs.flatMap((r) => r.doneMs))}`);
+    // The first edits of a reply against the later ones (what the window does as the reply begins).
+    const byIndex = [0, 1, 2, 3].map((i) => out.runs.map((r) => r.heardMs[i]).filter((x) => x !== undefined));
+    console.log(`    the same by edit of the reply, call -> change heard: ${byIndex.map((xs, i) => `#${i + 1} p50 ${ms(percentile(sorted(xs), 50))} / p95 ${ms(percentile(sorted(xs), 95))}`).join('; ')}`);
     console.log(`    a bare one-line edit in the same file, nothing else going on, call -> change heard: ${spread(out.bare.heardMs)}; -> promise: ${spread(out.bare.doneMs)}`);
     console.log(`    the preview's decorations set ${(out.runs.reduce((s, r) => s + r.decorations, 0) / out.runs.length).toFixed(1)} times a run; longest ${ms(Math.max(...out.runs.map((r) => r.decorateMs)))}`);
     const slow = out.runs
