@@ -18,15 +18,74 @@ export function nextChange(document: vscode.TextDocument, ms = 1_000): Promise<b
   });
 }
 
+/** Resolves with the active editor once it is `document`'s, undefined when it is not within `ms`. */
+function activeEditorOf(document: vscode.TextDocument, ms = 5_000): Promise<vscode.TextEditor | undefined> {
+  const now = vscode.window.activeTextEditor;
+  if (now?.document === document) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve(undefined);
+    }, ms);
+    const sub = vscode.window.onDidChangeActiveTextEditor((e) => {
+      if (e?.document !== document) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
+
+/** The open notebook that holds `document` as a cell, with the cell's index. */
+function cellOf(document: vscode.TextDocument): { notebook: vscode.NotebookDocument; index: number } | undefined {
+  for (const notebook of vscode.workspace.notebookDocuments) {
+    if (notebook.isClosed) continue;
+    const cell = notebook.getCells().find((c) => c.document === document);
+    if (cell) return { notebook, index: cell.index };
+  }
+  return undefined;
+}
+
+/**
+ * Brings `document`'s editor to the front with the focus (Undo works on the active editor); for a
+ * notebook cell, its notebook with the cell selected, and the cell's own editor focused. Undefined
+ * when there is no such editor (the document or its notebook was closed).
+ */
+async function bringToFront(document: vscode.TextDocument): Promise<vscode.TextEditor | undefined> {
+  if (document.isClosed) return undefined;
+  if (document.uri.scheme !== 'vscode-notebook-cell') {
+    const column = vscode.window.visibleTextEditors.find((v) => v.document === document)?.viewColumn;
+    return vscode.window.showTextDocument(document, { preserveFocus: false, preview: false, ...(column ? { viewColumn: column } : {}) });
+  }
+  const cell = cellOf(document);
+  if (!cell) return undefined;
+  const column = vscode.window.visibleNotebookEditors.find((v) => v.notebook === cell.notebook)?.viewColumn;
+  const range = new vscode.NotebookRange(cell.index, cell.index + 1);
+  // Selecting the cell brings it into sight (its editor may be gone while it is scrolled away). The
+  // cell leaves its edit mode before it enters it again: entered anew while it is being edited, its
+  // editor has the focus but the workbench's Undo no longer reaches the notebook's edits.
+  await vscode.window.showNotebookDocument(cell.notebook, { preserveFocus: false, preview: false, selections: [range], ...(column ? { viewColumn: column } : {}) });
+  await vscode.commands.executeCommand('notebook.cell.quitEdit');
+  await vscode.commands.executeCommand('notebook.cell.edit');
+  return activeEditorOf(document);
+}
+
 /**
  * Runs Undo in `document`'s editor up to `steps` times, until its text is `snapshot` again; true
- * when it is. The editor is brought to the front (Undo works on the active editor). Edits made one
- * after the other are usually one undo step, but not always (the workbench may close a step in
- * between, e.g. when the focus moves), so `steps` is how many edits there were.
+ * when it is, undefined when its editor could not be brought to the front (Undo did not run). The
+ * editor is brought to the front (Undo works on the active editor). Edits made one after the other
+ * are usually one undo step, but not always (the workbench may close a step in between, e.g. when
+ * the focus moves, and an edit to a document without a visible editor is a step of its own), so
+ * `steps` is how many edits there were.
  */
-export async function undoBack(document: vscode.TextDocument, snapshot: string, steps: number): Promise<boolean> {
-  const column = vscode.window.visibleTextEditors.find((v) => v.document === document)?.viewColumn;
-  const editor = await vscode.window.showTextDocument(document, { preserveFocus: false, preview: false, ...(column ? { viewColumn: column } : {}) });
+export async function undoBack(document: vscode.TextDocument, snapshot: string, steps: number): Promise<boolean | undefined> {
+  let editor: vscode.TextEditor | undefined;
+  try {
+    editor = await bringToFront(document);
+  } catch {
+    editor = undefined;
+  }
+  if (!editor) return undefined;
   for (let n = 0; n < steps && document.getText() !== snapshot && editor === vscode.window.activeTextEditor; n++) {
     // The document hears of the undo after the command returns: wait for that change (or not long).
     const heard = nextChange(document);
@@ -104,17 +163,19 @@ export class OwnEdits {
   /**
    * Takes our edits back with the editor's Undo: true when the document is as before, false when
    * Undo ran but did not get there, undefined when it was not ours to use (someone else changed the
-   * document, nothing of ours to undo, a notebook cell).
+   * document, nothing of ours to undo) or could not run (the document or its notebook was closed).
    */
   async undo(): Promise<boolean | undefined> {
-    if (this.steps === 0 || this.foreign || this.document.uri.scheme === 'vscode-notebook-cell') return undefined;
+    if (this.steps === 0 || this.foreign || this.document.isClosed) return undefined;
     this.applying = true;
+    let ran: boolean | undefined;
     try {
-      await undoBack(this.document, this.snapshot, this.steps + 1);
+      ran = await undoBack(this.document, this.snapshot, this.steps + 1);
     } finally {
       this.applying = false;
     }
     this.open = false;
+    if (ran === undefined) return undefined;
     if (this.document.getText() !== this.snapshot) return false;
     this.steps = 0;
     return true;

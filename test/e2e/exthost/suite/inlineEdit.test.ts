@@ -99,6 +99,92 @@ async function notebookCell(): Promise<{ notebook: vscode.NotebookDocument; doc:
   return { notebook, doc, ed };
 }
 
+/**
+ * Ctrl+Z in the first cell of `notebook` (whose document is `doc`), as when the user clicks into
+ * the cell and presses it: the cell is selected, out of its edit mode and into it again, and its
+ * editor has the focus when Undo runs.
+ */
+async function undoInCell(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): Promise<void> {
+  await vscode.window.showNotebookDocument(notebook, { selections: [new vscode.NotebookRange(0, 1)] });
+  await vscode.commands.executeCommand('notebook.cell.quitEdit');
+  await vscode.commands.executeCommand('notebook.cell.edit');
+  const focused = Date.now() + 10_000;
+  while (vscode.window.activeTextEditor?.document !== doc && Date.now() < focused) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(vscode.window.activeTextEditor?.document, doc, 'the cell\'s editor has the focus');
+  await vscode.commands.executeCommand('undo');
+}
+
+/** Resolves once `doc` has a visible editor (`shown`) or has none, or fails after 10 s. */
+function inSight(doc: vscode.TextDocument, shown: boolean): Promise<void> {
+  const now = () => vscode.window.visibleTextEditors.some((e) => e.document === doc) === shown;
+  if (now()) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`not within 10 s: the cell ${shown ? 'in sight' : 'out of sight'}`));
+    }, 10_000);
+    const sub = vscode.window.onDidChangeVisibleTextEditors(() => {
+      if (!now()) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
+/**
+ * The notebook file `uri`, written first: its first code cell is SOURCE, with forty long cells after
+ * it (so that the first can be scrolled out of sight), shown. The first cell's document and its
+ * editor, lines [2, 6) selected. (A file of its own: an untitled notebook gets the name of one
+ * closed just before, whose undo history the workbench may still hold.)
+ */
+async function longNotebook(uri: vscode.Uri): Promise<{ notebook: vscode.NotebookDocument; shown: vscode.NotebookEditor; doc: vscode.TextDocument; ed: vscode.TextEditor }> {
+  const filler = Array.from({ length: 30 }, (_, i) => `// line ${i}\n`).join('');
+  const cells = [SOURCE, ...Array.from({ length: 40 }, () => filler)].map((text) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: text.split(/(?<=\n)/) }));
+  const ipynb = { cells, metadata: { language_info: { name: 'javascript' } }, nbformat: 4, nbformat_minor: 5 };
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(ipynb, null, 1)));
+  const notebook = await vscode.workspace.openNotebookDocument(uri);
+  const shown = await vscode.window.showNotebookDocument(notebook, { preserveFocus: true, preview: false });
+  const doc = notebook.cellAt(0).document;
+  assert.equal(doc.getText(), SOURCE);
+  await inSight(doc, true);
+  const ed = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+  assert.ok(ed, 'the cell has an editor');
+  ed.selection = new vscode.Selection(2, 0, 6, 0);
+  return { notebook, shown, doc, ed };
+}
+
+/** A new load() of four lines: the first and the fourth replace lines of SOURCE's, the third is new. */
+const SCROLLED_LOAD = ['export async function load(path, fallback = {}) {', "  const text = await readFile(path, 'utf8');", '  if (!text) return fallback;', '  return JSON.parse(text) ?? fallback;', '}'];
+
+/**
+ * A reply of SCROLLED_LOAD, line by line, each waited for in the cell: the cell is scrolled out of
+ * sight before the new third line goes in, and back before the fourth (its editor is gone
+ * meanwhile, so the third line is written without it); `last` runs after the fourth line.
+ */
+function scrolledReply(doc: vscode.TextDocument, shown: vscode.NotebookEditor, last?: () => Promise<void>): Array<string | (() => Promise<void>)> {
+  const script: Array<string | (() => Promise<void>)> = ['```js\n'];
+  SCROLLED_LOAD.forEach((line, i) => {
+    script.push(`${line}\n`);
+    script.push(() => until(doc, (t) => t.split('\n').slice(2, 3 + i).join('\n') === SCROLLED_LOAD.slice(0, i + 1).join('\n'), `line ${i + 1} in the cell`));
+    if (i === 1) {
+      script.push(async () => {
+        shown.revealRange(new vscode.NotebookRange(40, 41), vscode.NotebookEditorRevealType.AtTop);
+        await inSight(doc, false);
+      });
+    }
+    if (i === 2) {
+      script.push(async () => {
+        shown.revealRange(new vscode.NotebookRange(0, 1), vscode.NotebookEditorRevealType.AtTop);
+        await inSight(doc, true);
+      });
+    }
+    if (i === 3 && last) script.push(last);
+  });
+  script.push('```\n');
+  return script;
+}
+
 describe('Edit in the editor (Edit Selection…)', () => {
   const folder = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
@@ -398,15 +484,45 @@ describe('Edit in the editor (Edit Selection…)', () => {
       await inline.finish(inline.reviewOf(doc.uri), true);
       assert.equal(inline.reviewOf(doc.uri), undefined);
       assert.equal(doc.getText(), changed);
-      // The cell's editor gets the focus, as when the user clicks into it and presses Ctrl+Z.
-      await vscode.window.showNotebookDocument(notebook, { selections: [new vscode.NotebookRange(0, 1)] });
-      await vscode.commands.executeCommand('notebook.cell.edit');
-      const focused = Date.now() + 10_000;
-      while (vscode.window.activeTextEditor?.document !== doc && Date.now() < focused) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(vscode.window.activeTextEditor?.document, doc, 'the cell\'s editor has the focus');
-      await vscode.commands.executeCommand('undo');
+      await undoInCell(notebook, doc);
       await until(doc, (text) => text !== changed, 'the undo reaches the cell');
       assert.equal(doc.getText(), SOURCE, 'one undo step');
+    } finally {
+      inline.dispose();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('a notebook file whose code cell is scrolled out of sight while the reply streams (the preview then takes several undo steps): Keep Edit, then one Undo in the cell gives its original text back', async () => {
+    const { notebook, shown, doc, ed } = await longNotebook(vscode.Uri.joinPath(folder(), `edit-${Date.now()}-${n++}.ipynb`));
+    const inline = editor(scriptedTurns(scrolledReply(doc, shown)));
+    const changed = SOURCE.replace(/export async function load\(path\) \{[\s\S]*?\n\}\n/, `${SCROLLED_LOAD.join('\n')}\n`);
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      assert.equal(doc.getText(), changed);
+      await inline.finish(inline.reviewOf(doc.uri), true);
+      assert.equal(inline.reviewOf(doc.uri), undefined);
+      assert.equal(doc.getText(), changed);
+      await undoInCell(notebook, doc);
+      await until(doc, (text) => text !== changed, 'the undo reaches the cell');
+      assert.equal(doc.getText(), SOURCE, 'one undo step');
+    } finally {
+      inline.dispose();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('a notebook file whose code cell was scrolled out of sight while the reply streamed: Stop gives the cell back byte for byte and the notebook clean', async () => {
+    const { notebook, shown, doc, ed } = await longNotebook(vscode.Uri.joinPath(folder(), `edit-${Date.now()}-${n++}.ipynb`));
+    assert.equal(notebook.isDirty, false);
+    // Stop (Undo Edit while the reply streams) once the cell holds the fourth line.
+    const inline: InlineEditor = editor(scriptedTurns(scrolledReply(doc, shown, () => inline.finish(undefined, false))));
+    try {
+      assert.equal(await inline.edit(ed), 'stopped');
+      assert.equal(doc.getText(), SOURCE);
+      assert.equal(notebook.isDirty, false, 'the notebook is clean');
     } finally {
       inline.dispose();
       await vscode.window.showNotebookDocument(notebook);
