@@ -87,6 +87,17 @@ async function reloadWindow(): Promise<Workbench> {
   return wb;
 }
 
+/**
+ * Sends `text` followed by `tag` (the reply echoes it), and checks that the request the service
+ * received holds `history` before it: the chat continued the conversation on screen.
+ */
+async function askContinuing(chat: Chat, text: string, tag: string, history: string[]): Promise<void> {
+  const before = chatRequests().length;
+  assert.match(await chat.ask(`${text} ${tag}`), new RegExp(tag));
+  await waitForChatRequests(before + 1);
+  assertContinues(history, tag);
+}
+
 /** The request the service received last holds `texts` as history (in order) before `last`. */
 function assertContinues(texts: string[], last: string): void {
   const req = chatRequests().at(-1);
@@ -152,10 +163,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
     chat = await sideBarChat(wb);
     await waitForTranscript(chat, ['e2e-sbr-one', 'e2e-sbr-one'], 'the side bar view does not show the conversation after the reload');
 
-    const before = chatRequests().length;
-    assert.match(await chat.ask('And after the reload e2e-sbr-two'), /e2e-sbr-two/);
-    await waitForChatRequests(before + 1);
-    assertContinues(['e2e-sbr-one'], 'e2e-sbr-two');
+    await askContinuing(chat, 'And after the reload', 'e2e-sbr-two', ['e2e-sbr-one']);
     await waitForTranscript(chat, ['e2e-sbr-one', 'e2e-sbr-two'], 'the view does not show the whole conversation');
   });
 
@@ -182,10 +190,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
         `(${tShown - tReloaded} ms after the workbench loaded, ${tShown - t0} ms after Reload Window)`,
     );
 
-    const before = chatRequests().length;
-    assert.match(await chat.ask('One more after the long one e2e-long-next'), /e2e-long-next/);
-    await waitForChatRequests(before + 1);
-    assertContinues([`e2e-long-q${LONG_TURNS - 1}`, last], 'e2e-long-next');
+    await askContinuing(chat, 'One more after the long one', 'e2e-long-next', [`e2e-long-q${LONG_TURNS - 1}`, last]);
   });
 
   it('lists History first after a reload, while the current conversation is still being read: it is marked once it is back, and a pick made before then is what the chat shows', async () => {
@@ -237,10 +242,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
       writeFileSync(log, text);
     }
     // The chat goes on with the conversation picked.
-    const before = chatRequests().length;
-    assert.match(await chat.ask('Continuing the older one e2e-hf-next'), /e2e-hf-next/);
-    await waitForChatRequests(before + 1);
-    assertContinues(['e2e-hf-older'], 'e2e-hf-next');
+    await askContinuing(chat, 'Continuing the older one', 'e2e-hf-next', ['e2e-hf-older']);
   });
 
   it('shows the conversation in the secondary side bar after a reload', async () => {
@@ -254,10 +256,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
     wb = await reloadWindow();
     chat = await secondaryChat(wb);
     await waitForTranscript(chat, ['e2e-sbr-sec-one', 'e2e-sbr-sec-one'], 'the secondary side bar does not show the conversation after the reload');
-    const before = chatRequests().length;
-    assert.match(await chat.ask('Secondary, after the reload e2e-sbr-sec-two'), /e2e-sbr-sec-two/);
-    await waitForChatRequests(before + 1);
-    assertContinues(['e2e-sbr-sec-one'], 'e2e-sbr-sec-two');
+    await askContinuing(chat, 'Secondary, after the reload', 'e2e-sbr-sec-two', ['e2e-sbr-sec-one']);
 
     await wb.runCommand('AI Chat: Move Chat to Primary Side Bar');
     chat = await sideBarChat(wb);
@@ -283,10 +282,7 @@ describe('Journey 26: The side bar chat after a window reload', () => {
     await wb.page.locator('.tab', { hasText: 'AI Chat' }).first().waitFor({ state: 'detached', timeout: 30_000 });
     chat = await sideBarChat(wb);
     await waitForTranscript(chat, ['e2e-sbr-move-one', 'e2e-sbr-move-one'], 'the side bar view does not show the conversation moved from the editor');
-    const before = chatRequests().length;
-    assert.match(await chat.ask('Back in the side bar e2e-sbr-move-two'), /e2e-sbr-move-two/);
-    await waitForChatRequests(before + 1);
-    assertContinues(['e2e-sbr-move-one'], 'e2e-sbr-move-two');
+    await askContinuing(chat, 'Back in the side bar', 'e2e-sbr-move-two', ['e2e-sbr-move-one']);
 
     // And the other way: from the side bar (after a reload) into the editor.
     wb = await reloadWindow();
