@@ -2,38 +2,34 @@
 // that was clean before the edit clean again (an edit that puts the same text back leaves it dirty).
 import * as vscode from 'vscode';
 
-/** Resolves true at `document`'s next change, false when none comes within `ms`. */
-export function nextChange(document: vscode.TextDocument, ms = 1_000): Promise<boolean> {
+/** The first event of `event` that `pick` gives a value for, or undefined when none comes within `ms`. */
+function firstWithin<T, R>(event: vscode.Event<T>, pick: (e: T) => R | undefined, ms: number): Promise<R | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       sub.dispose();
-      resolve(false);
+      resolve(undefined);
     }, ms);
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document !== document || e.contentChanges.length === 0) return;
+    const sub = event((e) => {
+      const value = pick(e);
+      if (value === undefined) return;
       clearTimeout(timer);
       sub.dispose();
-      resolve(true);
+      resolve(value);
     });
   });
+}
+
+/** Resolves true at `document`'s next change, false when none comes within `ms`. */
+export async function nextChange(document: vscode.TextDocument, ms = 1_000): Promise<boolean> {
+  const changed = await firstWithin(vscode.workspace.onDidChangeTextDocument, (e) => (e.document === document && e.contentChanges.length > 0 ? true : undefined), ms);
+  return changed ?? false;
 }
 
 /** Resolves with the active editor once it is `document`'s, undefined when it is not within `ms`. */
 function activeEditorOf(document: vscode.TextDocument, ms = 5_000): Promise<vscode.TextEditor | undefined> {
   const now = vscode.window.activeTextEditor;
   if (now?.document === document) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      sub.dispose();
-      resolve(undefined);
-    }, ms);
-    const sub = vscode.window.onDidChangeActiveTextEditor((e) => {
-      if (e?.document !== document) return;
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(e);
-    });
-  });
+  return firstWithin(vscode.window.onDidChangeActiveTextEditor, (e) => (e?.document === document ? e : undefined), ms);
 }
 
 /** The open notebook that holds `document` as a cell, with the cell's index. */
