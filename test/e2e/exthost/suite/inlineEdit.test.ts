@@ -114,6 +114,16 @@ async function undoInCell(notebook: vscode.NotebookDocument, doc: vscode.TextDoc
   await vscode.commands.executeCommand('undo');
 }
 
+/** Keep Edit on the review of the cell `doc` (its text then `changed`), then one Ctrl+Z in the cell: SOURCE again. */
+async function keepThenOneUndo(inline: InlineEditor, notebook: vscode.NotebookDocument, doc: vscode.TextDocument, changed: string): Promise<void> {
+  await inline.finish(inline.reviewOf(doc.uri), true);
+  assert.equal(inline.reviewOf(doc.uri), undefined);
+  assert.equal(doc.getText(), changed);
+  await undoInCell(notebook, doc);
+  await until(doc, (text) => text !== changed, 'the undo reaches the cell');
+  assert.equal(doc.getText(), SOURCE, 'one undo step');
+}
+
 /** Resolves once `doc` has a visible editor (`shown`) or has none, or fails after 10 s. */
 function inSight(doc: vscode.TextDocument, shown: boolean): Promise<void> {
   const now = () => vscode.window.visibleTextEditors.some((e) => e.document === doc) === shown;
@@ -481,12 +491,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
     const changed = SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};');
     try {
       assert.equal(await inline.edit(ed), 'reviewing');
-      await inline.finish(inline.reviewOf(doc.uri), true);
-      assert.equal(inline.reviewOf(doc.uri), undefined);
-      assert.equal(doc.getText(), changed);
-      await undoInCell(notebook, doc);
-      await until(doc, (text) => text !== changed, 'the undo reaches the cell');
-      assert.equal(doc.getText(), SOURCE, 'one undo step');
+      await keepThenOneUndo(inline, notebook, doc, changed);
     } finally {
       inline.dispose();
       await vscode.window.showNotebookDocument(notebook);
@@ -501,12 +506,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
     try {
       assert.equal(await inline.edit(ed), 'reviewing');
       assert.equal(doc.getText(), changed);
-      await inline.finish(inline.reviewOf(doc.uri), true);
-      assert.equal(inline.reviewOf(doc.uri), undefined);
-      assert.equal(doc.getText(), changed);
-      await undoInCell(notebook, doc);
-      await until(doc, (text) => text !== changed, 'the undo reaches the cell');
-      assert.equal(doc.getText(), SOURCE, 'one undo step');
+      await keepThenOneUndo(inline, notebook, doc, changed);
     } finally {
       inline.dispose();
       await vscode.window.showNotebookDocument(notebook);
