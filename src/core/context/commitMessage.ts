@@ -1,9 +1,10 @@
 // Write Commit Message: the diff bounded to the model's input budget (the list of changed files is
 // always kept whole; the diffs share what is left, a small one kept whole before a large one is
 // cut), the request that asks for a message in the repository's own style, and the message taken
-// from the reply. Pure.
+// from the reply. Pure, but for readCommitRules (the repository's own rules file, read from disk).
 import * as l10n from '@vscode/l10n';
 import { CHARS_PER_TOKEN } from './contextBudget';
+import { instructionsStatusText, readRulesFile, type ProjectInstructions } from './instructions';
 
 /** One changed file: its path in the repository and what happened to it ("modified", "added", ...). */
 export interface ChangedFile {
@@ -156,4 +157,52 @@ export function commitMessageFromReply(reply: string): string {
 export function appendMessage(existing: string, message: string): string {
   const mine = existing.replace(/\s+$/, '');
   return mine ? `${mine}\n\n${message}` : message;
+}
+
+// ---- The repository's own commit rules (.github/commit-instructions.md). ----
+
+/** Where a repository keeps its commit rules, relative to its root. */
+export const COMMIT_RULES_FILE = '.github/commit-instructions.md';
+/** The repository's commit rules are read at most this far. */
+export const COMMIT_RULES_MAX_BYTES = 8 * 1024;
+
+/** The repository's commit rules: the text sent ('' when none), and why a file that is there is not used. */
+export interface CommitRules {
+  text: string;
+  notice?: string;
+}
+
+/**
+ * The repository's commit rules, read as AGENTS.md is (readRulesFile: a text file inside the
+ * repository, never through a link out of it nor to a file whose name looks like a secret, such as
+ * `.git/config` or `.env`), only when `trusted`, its first 8 KB. A file that is there but is not
+ * used (refused, not text, unreadable) gives a notice saying why and what to do.
+ */
+export async function readCommitRules(root: string, trusted: boolean): Promise<CommitRules> {
+  return commitRulesOf(await readRulesFile(root, COMMIT_RULES_FILE, trusted, COMMIT_RULES_MAX_BYTES));
+}
+
+/** What the commit message takes of the rules file as read: its text, or why it is not used. */
+export function commitRulesOf(rules: ProjectInstructions): CommitRules {
+  switch (rules.state) {
+    case 'active':
+      return { text: rules.text ?? '' };
+    // Restricted Mode (`untrusted`): a cloned repository's file is not read, as AGENTS.md is not.
+    case 'missing':
+    case 'empty':
+    case 'off':
+    case 'untrusted':
+      return { text: '' };
+    case 'refused':
+    case 'binary':
+    case 'unreadable':
+      return {
+        text: '',
+        notice: l10n.t(
+          'AI Chat: {0}. The commit message is written without these rules: make {1} a text file of its own (not a link), or put the rules in the aiChat.commitMessage.instructions setting.',
+          instructionsStatusText(rules) ?? rules.name,
+          rules.name,
+        ),
+      };
+  }
 }

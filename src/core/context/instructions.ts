@@ -143,10 +143,15 @@ export function readInstructions(input: InstructionsInput): ProjectInstructions 
 /**
  * The instructions file `name` of the folder on disk: a relative path (never above the folder),
  * a regular file whose real path (links followed) is inside the folder, whose name (and the real
- * one's) does not look like a secret. Its first INSTRUCTIONS_MAX_BYTES + 4 bytes are read only
- * when `read` (trusted and turned on); otherwise only its size is looked at.
+ * one's) does not look like a secret. Its first `maxBytes` + 4 bytes are read only when `read`
+ * (trusted and turned on); otherwise only its size is looked at.
  */
-export async function locateInstructions(folder: string, name: string, read: boolean): Promise<Omit<InstructionsInput, 'name' | 'trusted' | 'enabled'>> {
+export async function locateInstructions(
+  folder: string,
+  name: string,
+  read: boolean,
+  maxBytes = INSTRUCTIONS_MAX_BYTES,
+): Promise<Omit<InstructionsInput, 'name' | 'trusted' | 'enabled'>> {
   const segments = name.split(/[\\/]+/).filter((p) => p && p !== '.');
   if (!segments.length || segments.includes('..') || /^([a-z]:|[\\/~])/i.test(name)) return { content: undefined };
   const given = nodePath.join(folder, ...segments);
@@ -172,11 +177,21 @@ export async function locateInstructions(folder: string, name: string, read: boo
   }
   if (!read) return { content: new Uint8Array(0), size, resolved };
   try {
-    const head = await readHead(inside.real, INSTRUCTIONS_MAX_BYTES + 4, { noFollow: true });
+    const head = await readHead(inside.real, maxBytes + 4, { noFollow: true });
     return { content: head.bytes, size: head.size, resolved };
   } catch (err) {
     return { content: err as Error, resolved };
   }
+}
+
+/**
+ * Another file of the folder read as rules (a repository's commit rules), under the rules of
+ * AGENTS.md: locateInstructions's checks (inside the folder, links followed only inside it, names
+ * of secrets refused, a regular text file), read only when `trusted`, cut to `maxBytes`.
+ */
+export async function readRulesFile(folder: string, name: string, trusted: boolean, maxBytes: number): Promise<ProjectInstructions> {
+  const found = await locateInstructions(folder, name, trusted, maxBytes).catch((err: unknown) => ({ content: err instanceof Error ? err : new Error(String(err)) }));
+  return readInstructions({ name, trusted, enabled: true, maxBytes, ...found });
 }
 
 /** How the panel names the file: its name, and the file it leads to when that is another one. */

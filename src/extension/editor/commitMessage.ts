@@ -6,13 +6,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-  appendMessage, boundDiff, buildCommitPrompt, COMMIT_SYSTEM, commitMessageFromReply, diffRoom,
-  type ChangedFile,
+  appendMessage, boundDiff, buildCommitPrompt, COMMIT_SYSTEM, commitMessageFromReply, diffRoom, readCommitRules,
+  type ChangedFile, type CommitRules,
 } from '../../core/context/commitMessage';
 import { actionCommand, actionTitle } from '../../core';
 import type { ErrorView } from '../../protocol';
 import type { SurfaceTurnResult, TurnService } from '../chat/turnService';
-import { readHead, resolveInsideFolder } from '../../core/context/workspacePath';
 import { changeWord, gitAccess, initialized, relative, type GitAccess, type GitApi, type GitRepository } from './gitApi';
 
 export const WRITE_COMMIT_COMMAND = 'aiChat.writeCommitMessage';
@@ -32,8 +31,11 @@ export type CommitOutcome =
 export interface CommitDeps {
   turns: Pick<TurnService, 'run' | 'facts'>;
   git: () => Promise<GitAccess>;
-  /** aiChat.commitMessage.instructions and the repository's .github/commit-instructions.md. */
-  instructions: (root: vscode.Uri) => string | Promise<string>;
+  /**
+   * aiChat.commitMessage.instructions and the repository's .github/commit-instructions.md;
+   * `notice`: why the repository's file is not used (said to the user).
+   */
+  instructions: (root: vscode.Uri) => CommitRules | Promise<CommitRules>;
   /** The commit box holds text: replace it, add the message below it, or keep it (undefined). */
   askReplace: (existing: string) => Promise<'replace' | 'append' | undefined>;
   /** Puts the written message on the clipboard (when the user keeps their own). */
@@ -114,7 +116,9 @@ export async function writeCommitMessage(deps: CommitDeps, target: unknown, cont
     repo.log({ maxEntries: 10 }).catch(() => []), // a repository without commits has no log
     deps.turns.facts(),
   ]);
-  const instructions = await deps.instructions(repo.rootUri);
+  const rules = await deps.instructions(repo.rootUri);
+  if (rules.notice) void deps.say('info', rules.notice);
+  const instructions = rules.text;
   const skeleton = buildCommitPrompt({ diff: '', staged, recentSubjects: log.map((c) => c.message), instructions });
   const system = [facts.systemSetting, facts.instructions, COMMIT_SYSTEM].join('\n\n');
   const bounded = boundDiff(files, diff, diffRoom(facts.budget, skeleton.length + system.length));
@@ -170,7 +174,8 @@ export function registerCommitMessage(turns: TurnService): vscode.Disposable[] {
     git: gitAccess,
     instructions: async (root) => {
       const own = vscode.workspace.getConfiguration('aiChat').get<string>('commitMessage.instructions', '') ?? '';
-      return [own, await repositoryInstructions(root)].filter((t) => t.trim() !== '').join('\n\n');
+      const repository = await repositoryInstructions(root);
+      return { ...repository, text: [own, repository.text].filter((t) => t.trim() !== '').join('\n\n') };
     },
     askReplace: async (existing) => {
       const replace = vscode.l10n.t('Replace');
@@ -235,23 +240,13 @@ export function registerCommitMessage(turns: TurnService): vscode.Disposable[] {
   ];
 }
 
-/** The repository's own commit rules (.github/commit-instructions.md) are read at most this far. */
-const COMMIT_INSTRUCTIONS_MAX_BYTES = 8 * 1024;
-
 /**
- * `.github/commit-instructions.md` of the repository, read under the rules of AGENTS.md: only in a
- * trusted workspace, a regular file inside the repository (never through a link out of it), its
- * first 8 KB, text only. '' when there is none or it may not be read.
+ * `.github/commit-instructions.md` of the repository, read under the rules of AGENTS.md
+ * (readCommitRules): only in a trusted workspace, a text file inside the repository (never through
+ * a link out of it, nor to a file whose name looks like a secret: `.git/config`, `.env`, `*.pem`),
+ * its first 8 KB; with a notice when the file is there but not used.
  */
-export async function repositoryInstructions(root: vscode.Uri): Promise<string> {
-  if (!vscode.workspace.isTrusted || root.scheme !== 'file') return '';
-  const inside = await resolveInsideFolder(root.fsPath, ['.github', 'commit-instructions.md']).catch(() => undefined);
-  if (!inside?.ok || !inside.exists) return '';
-  try {
-    const head = await readHead(inside.real, COMMIT_INSTRUCTIONS_MAX_BYTES, { noFollow: true });
-    const text = new TextDecoder('utf-8').decode(head.bytes);
-    return text.includes('\u0000') ? '' : text.trim();
-  } catch {
-    return '';
-  }
+export async function repositoryInstructions(root: vscode.Uri): Promise<CommitRules> {
+  if (root.scheme !== 'file') return { text: '' };
+  return readCommitRules(root.fsPath, vscode.workspace.isTrusted);
 }

@@ -1,10 +1,16 @@
 import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
   appendMessage,
   boundDiff,
   buildCommitPrompt,
+  COMMIT_RULES_FILE,
+  COMMIT_RULES_MAX_BYTES,
   commitMessageFromReply,
   diffRoom,
+  readCommitRules,
   splitDiff,
   MAX_SUBJECTS,
   type ChangedFile,
@@ -85,5 +91,79 @@ describe('Write Commit Message: the request and the reply', () => {
   it('kept alongside the user\'s own text: theirs first, then a blank line', () => {
     assert.equal(appendMessage('WIP notes\n\n', 'feat: x'), 'WIP notes\n\nfeat: x');
     assert.equal(appendMessage('  ', 'feat: x'), 'feat: x');
+  });
+});
+
+describe("Write Commit Message: the repository's own commit rules (.github/commit-instructions.md), read as AGENTS.md is", () => {
+  const TOKEN = 'ghp_FAKE0123456789abcdef';
+  let home = '';
+  let repo = '';
+  const rulesPath = () => join(repo, ...COMMIT_RULES_FILE.split('/'));
+  /** Writes `files` (relative to the repository) and makes the rules file a link to `target`. */
+  const linkRulesTo = (target: string) => {
+    rmSync(rulesPath(), { force: true });
+    symlinkSync(target, rulesPath());
+  };
+
+  beforeEach(() => {
+    home = realpathSync(mkdtempSync(join(tmpdir(), 'commit-rules-')));
+    repo = join(home, 'cloned-repo');
+    const files: Record<string, string> = {
+      '.git/config': `[remote "origin"]\n\turl = https://x-access-token:${TOKEN}@github.com/org/repo.git\n`,
+      '.env': `DATABASE_PASSWORD=${TOKEN}\n`,
+      'secrets/prod.pem': `-----BEGIN PRIVATE KEY-----\n${TOKEN}\n-----END PRIVATE KEY-----\n`,
+      'docs/commit-style.md': 'Use Conventional Commits.\n',
+      '.github/.keep': '',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(repo, name)), { recursive: true });
+      writeFileSync(join(repo, name), text);
+    }
+    writeFileSync(join(home, 'outside.md'), `TOKEN=${TOKEN}\n`);
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  it('P2: a link to .git/config, .env or a key file inside the repository is not read nor sent, and the user is told why', async () => {
+    for (const [target, shown] of [
+      ['../.git/config', '.git/config'],
+      ['../.env', '.env'],
+      ['../secrets/prod.pem', 'secrets/prod.pem'],
+    ]) {
+      linkRulesTo(target);
+      const rules = await readCommitRules(repo, true);
+      assert.equal(rules.text, '', `${target}: no rules`);
+      assert.ok(!JSON.stringify(rules).includes(TOKEN), `${target}: the secret is nowhere in the answer`);
+      assert.ok(
+        buildCommitPrompt({ diff: 'DIFF', staged: true, recentSubjects: [], instructions: rules.text }).indexOf(TOKEN) === -1,
+        `${target}: the secret is not in the request`,
+      );
+      assert.equal(
+        rules.notice,
+        `AI Chat: .github/commit-instructions.md → ${shown} is not sent: its name looks like a secret (a key, a login or an .env file). ` +
+          'The commit message is written without these rules: make .github/commit-instructions.md a text file of its own (not a link), or put the rules in the aiChat.commitMessage.instructions setting.',
+      );
+    }
+  });
+
+  it('a link out of the repository is not followed either, and said; in Restricted Mode nothing is read, nothing said', async () => {
+    linkRulesTo('../../outside.md');
+    const out = await readCommitRules(repo, true);
+    assert.equal(out.text, '');
+    assert.match(out.notice ?? '', /^AI Chat: \.github\/commit-instructions\.md is not sent: it leads to a file outside the workspace\. /);
+    linkRulesTo('../docs/commit-style.md');
+    assert.deepEqual(await readCommitRules(repo, false), { text: '' });
+  });
+
+  it('a text file (or a link to one inside the repository) gives its first 8 KB; no file: nothing, nothing said', async () => {
+    assert.deepEqual(await readCommitRules(repo, true), { text: '' });
+    linkRulesTo('../docs/commit-style.md');
+    assert.deepEqual(await readCommitRules(repo, true), { text: 'Use Conventional Commits.' });
+    rmSync(rulesPath());
+    writeFileSync(rulesPath(), `# Commits\n\nUse the imperative mood.\n${'é'.repeat(10_000)}`);
+    const long = await readCommitRules(repo, true);
+    assert.match(long.text, /^# Commits\n\nUse the imperative mood\.\né/);
+    assert.ok(new TextEncoder().encode(long.text).length <= COMMIT_RULES_MAX_BYTES, 'at most 8 KB');
+    assert.ok(!long.text.includes('\uFFFD'), 'never cut inside a character');
+    assert.equal(long.notice, undefined);
   });
 });

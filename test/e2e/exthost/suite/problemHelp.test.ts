@@ -131,13 +131,26 @@ describe("A repository's own commit rules (.github/commit-instructions.md)", () 
       const file = nodePath.join(root, '.github', 'commit-instructions.md');
       writeFileSync(file, '# Commits\n\nUse the imperative mood e2e-commit-rules.\n' + 'x'.repeat(20_000));
       const rules = await repositoryInstructions(vscode.Uri.file(root));
-      assert.match(rules, /^# Commits\n\nUse the imperative mood e2e-commit-rules\./);
-      assert.ok(rules.length <= 8 * 1024, `${rules.length} characters read`);
-      assert.equal(await repositoryInstructions(vscode.Uri.file(outside)), '', 'none there: nothing');
+      assert.match(rules.text, /^# Commits\n\nUse the imperative mood e2e-commit-rules\./);
+      assert.ok(rules.text.length <= 8 * 1024, `${rules.text.length} characters read`);
+      assert.equal(rules.notice, undefined);
+      assert.deepEqual(await repositoryInstructions(vscode.Uri.file(outside)), { text: '' }, 'none there: nothing');
       rmSync(file);
       writeFileSync(nodePath.join(outside, 'secret.md'), 'TOKEN=e2e-not-to-be-sent');
       symlinkSync(nodePath.join(outside, 'secret.md'), file);
-      assert.equal(await repositoryInstructions(vscode.Uri.file(root)), '', 'a link out of the repository is not read');
+      const out = await repositoryInstructions(vscode.Uri.file(root));
+      assert.equal(out.text, '', 'a link out of the repository is not read');
+      assert.match(out.notice ?? '', /leads to a file outside the workspace/);
+      // A link inside the repository to a file whose name looks like a secret (P2): the clone's
+      // .git/config, where the remote URL may hold a token.
+      rmSync(file);
+      mkdirSync(nodePath.join(root, '.git'));
+      writeFileSync(nodePath.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://x-access-token:ghp_E2E_NOT_TO_BE_SENT@github.com/o/r.git\n');
+      symlinkSync('../.git/config', file);
+      const secret = await repositoryInstructions(vscode.Uri.file(root));
+      assert.equal(secret.text, '', 'a link to .git/config is not read');
+      assert.ok(!JSON.stringify(secret).includes('ghp_E2E_NOT_TO_BE_SENT'));
+      assert.match(secret.notice ?? '', /commit-instructions\.md → \.git\/config is not sent: its name looks like a secret/);
     } finally {
       rmSync(root, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });
@@ -181,7 +194,7 @@ describe('Write Commit Message on real Git repositories', function () {
   function deps(reply: string, run: Run, opts: { answer?: 'replace' | 'append'; hold?: boolean; instructions?: string } = {}): CommitDeps {
     return {
       git: gitAccess,
-      instructions: () => opts.instructions ?? '',
+      instructions: () => ({ text: opts.instructions ?? '' }),
       turns: {
         facts: async () => facts,
         run: async (req, _sink, signal): Promise<SurfaceTurnResult> => {
