@@ -162,3 +162,19 @@ export function afterSummary(conv: Conversation, earlier: readonly StoredMessage
   if (!s || end === undefined || earlier.length < end || earlier[end - 1] !== conv.messages[end - 1]) return { earlier };
   return { earlier: earlier.slice(end), summary: summaryMessage(s), turns: s.turns };
 }
+
+/** aiChat.context.autoSummarize at each level, as VS Code's inspect() reports them. */
+export interface AutoSummarizeLevels {
+  userValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * Whether summaries are automatic: only when the user's own settings turn aiChat.context.autoSummarize
+ * on. Each automatic summary is a paid request without a question, so a workspace's value (a cloned
+ * repository's `.vscode/settings.json`) neither turns it on nor off, as with the model (C1).
+ */
+export function autoSummarizeOn(levels: AutoSummarizeLevels): boolean {
+  return levels.userValue === true;
+}

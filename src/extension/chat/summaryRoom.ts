@@ -1,8 +1,8 @@
 // The chat's Summarize Earlier Turns in VS Code: the summarizer (common/summarize.ts) with its
 // questions and notices as VS Code shows them, the selected model's budget, and the setting
-// aiChat.context.autoSummarize.
+// aiChat.context.autoSummarize (the user's own value only).
 import * as vscode from 'vscode';
-import { actionCommand, actionTitle, messageTokens, type ChatSession } from '../../core';
+import { actionCommand, actionTitle, autoSummarizeOn, messageTokens, type ChatSession } from '../../core';
 import type { ErrorView, HostMessage } from '../../protocol';
 import type { ContextMeterFeed } from './common/contextMeter';
 import { Summarizer } from './common/summarize';
@@ -44,6 +44,10 @@ export function summaryRoom(deps: SummaryRoomDeps): Summarizer {
     confirm: async (question, action) => (await vscode.window.showInformationMessage(question, { modal: true }, action)) === action,
     tell: (message, error) => void tell(message, error),
     holdsKey: deps.holdsKey,
-    auto: () => vscode.workspace.getConfiguration('aiChat').get<boolean>('context.autoSummarize', false) === true,
+    // The user's own value only (a workspace's is not used: each summary costs a message).
+    auto: () => {
+      const levels = vscode.workspace.getConfiguration('aiChat').inspect<boolean>('context.autoSummarize');
+      return autoSummarizeOn({ userValue: levels?.globalValue, workspaceValue: levels?.workspaceValue, workspaceFolderValue: levels?.workspaceFolderValue });
+    },
   });
 }

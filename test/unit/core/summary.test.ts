@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  autoSummarizeOn,
   encodeLog,
   forkConversation,
   messageTokens,
@@ -172,5 +173,17 @@ describe('Summarize earlier turns (core)', () => {
     assert.equal(t.session.conversation.summary?.messageCount, second.to);
     // A plan that no longer fits (the summary changed since) is refused.
     assert.equal(t.session.applySummary(first, 'late', { model: 'm', cost: 1, unread: 0 }), false);
+  });
+});
+
+describe('aiChat.context.autoSummarize: the user\'s own setting only', () => {
+  it('P4: a workspace\'s true (a cloned repository\'s .vscode/settings.json) does not make summaries automatic; the user\'s own true does', () => {
+    assert.equal(autoSummarizeOn({}), false, 'off by default');
+    assert.equal(autoSummarizeOn({ workspaceValue: true }), false, 'the workspace turns it on: not automatic');
+    assert.equal(autoSummarizeOn({ workspaceFolderValue: true }), false, 'a workspace folder turns it on: not automatic');
+    assert.equal(autoSummarizeOn({ userValue: false, workspaceValue: true, workspaceFolderValue: true }), false, 'the user turned it off');
+    assert.equal(autoSummarizeOn({ userValue: true }), true, 'the user turned it on');
+    assert.equal(autoSummarizeOn({ userValue: true, workspaceValue: false }), true, 'a workspace cannot turn the user\'s choice off either');
+    assert.equal(autoSummarizeOn({ userValue: 'true' }), false, 'only a boolean true');
   });
 });

@@ -14,7 +14,7 @@ interface Manifest {
     commands: Array<{ command: string; icon?: string }>;
     viewsContainers: { activitybar: Array<{ id: string; icon: string }>; secondarySidebar?: Array<{ id: string; icon: string }> };
     views: Record<string, Array<{ id: string; type?: string; when?: string }>>;
-    configuration: { properties: Record<string, { enum?: string[]; default?: unknown }> };
+    configuration: { properties: Record<string, { enum?: string[]; default?: unknown; scope?: string }> };
     menus: Record<string, Array<{ command: string; when?: string }>>;
     keybindings: Array<{ command: string; key: string }>;
     walkthroughs: Array<{ steps: Array<{ id: string; description: string; completionEvents: string[]; media: { markdown: string } }> }>;
@@ -59,6 +59,15 @@ describe('manifest: side bar view and walkthrough', () => {
     }
     const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'chatLocation.ts'), 'utf8');
     assert.ok(source.includes(`export const CHAT_SECONDARY_VIEW = '${CHAT_SECONDARY_VIEW}';`), 'the provider is registered for this id');
+  });
+
+  it('P4: aiChat.context.autoSummarize (each summary a paid request) is an application setting: a workspace cannot turn it on', () => {
+    const setting = contributes.configuration.properties['aiChat.context.autoSummarize'];
+    assert.equal(setting.default, false);
+    assert.equal(setting.scope, 'application', 'only the user settings set it (VS Code ignores a workspace value)');
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'summaryRoom.ts'), 'utf8');
+    assert.match(source, /inspect<[^>]*>\('context\.autoSummarize'\)/, 'the summary room reads the levels, not the merged value');
+    assert.doesNotMatch(source, /\.get<[^>]*>\('context\.autoSummarize'/);
   });
 
   it('the view title has New Chat, History, Go to Question and Open in Editor, each a declared command with an icon', () => {
