@@ -352,7 +352,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry') }),
   /** Ask the model to go on with a reply cut at its length limit. */
   z.object({ type: z.literal('continue') }),
-  z.object({ type: z.literal('editLast') }),
+  /** `messageId`: the question whose Edit was clicked (nothing is edited when it is not the last one any more). */
+  z.object({ type: z.literal('editLast'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional() }),
   /** A new conversation with every message up to and including this one. */
   z.object({ type: z.literal('fork'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
   z.object({ type: z.literal('newChat') }),

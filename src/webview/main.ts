@@ -888,7 +888,7 @@ class ChatApp {
     entry.article.setAttribute('aria-label', messageLabel(m));
     if (m.role === 'user') {
       if (ctx.isLastUser && !ctx.busy) {
-        footer.append(button(l10n.t('Edit'), () => this.post({ type: 'editLast' }), { class: 'link', title: l10n.t('Edit and resend this message') }));
+        footer.append(button(l10n.t('Edit'), () => this.post({ type: 'editLast', messageId: m.id }), { class: 'link', title: l10n.t('Edit and resend this message') }));
       }
       return;
     }

@@ -1,6 +1,7 @@
 // One chat: sending a turn, streaming the reply, Stop, Retry and Edit.
 // VS Code-free and free of the webview protocol: the service client, the store and the clock are
 // injected, and what happens is told as domain events (SessionEvent) to whoever listens.
+import * as l10n from '@vscode/l10n';
 import type { ErrorView, ReplyMeta } from '../../protocol';
 import { appendMessage, createConversation, lastUserMessageIndex, refreshTitle, summaryEnd, MAX_SUMMARY_TEXT, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { afterSummary, newSummary, planStillFits, planSummary, type SummaryPlan } from './summary';
@@ -66,7 +67,9 @@ export type SessionEvent =
    * The conversation was replaced or changed other than by a turn (open, new, edit, a turn taken
    * back). `restored`: the conversation of the last window was reopened (after a reload or restart).
    */
-  | { type: 'conversationChanged'; restored?: boolean }
+  | { type: 'conversationChanged'; restored?: boolean; notice?: string }
+  /** A saved conversation was deleted (the current one or another): what was kept for it goes too. */
+  | { type: 'conversationRemoved'; id: string }
   /** The error of the last send appeared or went away. */
   | { type: 'sendErrorChanged' }
   /** Text goes back into the message box (a refused or failed send, Edit). */
@@ -266,6 +269,47 @@ export class ChatSession {
   }
 
   /**
+   * The first step of every change of the conversation (send, Edit, Retry, Continue, a summary,
+   * Fork): takes in what other windows wrote to it since (their turns, shown at once), so that a
+   * change never writes over them. `deleted`: another window deleted it; with `followDelete` the
+   * chat then starts a new conversation (the deleted turns are neither shown nor sent again).
+   * Nothing while a reply of this window runs (its save takes them in after it).
+   */
+  private async catchUp(opts: { followDelete?: boolean; moved?: { test: () => boolean; notice: string } } = {}): Promise<'same' | 'changed' | 'deleted' | 'moved'> {
+    // A change asked for while the last conversation is being reopened acts on that one.
+    if (this.restoring) await this.restoring;
+    if (this.running) return 'same';
+    const shown = this.conversation;
+    const fromDisk = await this.deps.store.refresh(shown).catch((err: unknown) => {
+      this.deps.logger?.warn('Could not read the conversation from disk', { error: String(err) });
+      return 'same' as const;
+    });
+    if (shown !== this.conversation || this.running) return 'same';
+    if (fromDisk === 'deleted') {
+      if (opts.followDelete === false) return 'deleted';
+      this.deps.store.newConversation();
+      this.emit({ type: 'conversationChanged' });
+      return 'deleted';
+    }
+    // What the user clicked is not where it was any more (another window's turn follows it): the
+    // chat shows the conversation as it is and says so, and nothing is changed.
+    if (opts.moved?.test()) {
+      this.emit({ type: 'conversationChanged', notice: opts.moved.notice });
+      return 'moved';
+    }
+    if (fromDisk === 'changed') this.emit({ type: 'conversationChanged' });
+    return fromDisk;
+  }
+
+  /**
+   * The window got the focus back, or its chat became visible: what other windows added to the
+   * conversation is shown now, without a send. True when something was.
+   */
+  async showLatest(): Promise<boolean> {
+    return (await this.catchUp({ followDelete: false })) === 'changed';
+  }
+
+  /**
    * Reopens the conversation of the last window (`id`, from the recorded pointer) when the
    * current one is still empty; every surface is told (conversationChanged, restored). `kept`:
    * nothing to reopen, or the user already started a conversation; `failed`: it could not be read.
@@ -292,7 +336,6 @@ export class ChatSession {
    * selected one.
    */
   async send(text: string, opts: { model?: string } = {}): Promise<void> {
-    // A message typed while the last conversation is being reopened continues it.
     if (this.restoring) await this.restoring;
     if (this.running) {
       this.emit({ type: 'inputReturned', text });
@@ -302,20 +345,10 @@ export class ChatSession {
     const model = opts.model || this.deps.settings().model;
     // Another window may have added turns to this conversation, or deleted it: the request is
     // built from what is on disk, and the chat shows it.
-    const shown = this.conversation;
-    const fromDisk = await this.deps.store.refresh(shown).catch((err: unknown) => {
-      this.deps.logger?.warn('Could not read the conversation from disk', { error: String(err) });
-      return 'same' as const;
-    });
+    await this.catchUp();
     if (this.running) {
       this.emit({ type: 'inputReturned', text });
       return;
-    }
-    if (shown === this.conversation && fromDisk !== 'same') {
-      // Deleted in another window: the message starts a new conversation (the deleted turns are
-      // neither shown nor sent again).
-      if (fromDisk === 'deleted') this.deps.store.newConversation();
-      this.emit({ type: 'conversationChanged' });
     }
     const conv = this.conversation;
     // A message that alone exceeds the model's budget is refused before anything is sent.
@@ -329,32 +362,42 @@ export class ChatSession {
     await this.run(conv, user, model);
   }
 
-  /** Resends the history of a failed or stopped reply (or a send that failed before any reply). */
-  async retry(): Promise<void> {
-    if (this.running) return;
+  /**
+   * Resends the history of a failed or stopped reply (or a send that failed before any reply).
+   * False when it was not resent: another window's turn now follows it (the chat shows that turn
+   * and says so), or there is nothing to retry.
+   */
+  async retry(): Promise<boolean> {
+    if (this.running) return false;
     // The turn that failed last is the one to regenerate: a send that failed before any reply comes
     // first, never an older stopped reply above it.
     if (this.failedText !== undefined) {
       await this.send(this.failedText);
-      return;
+      return true;
     }
+    const target = this.conversation.messages.at(-1);
+    const caught = await this.catchUp({
+      moved: { test: () => this.conversation.messages.at(-1) !== target, notice: l10n.t('Another window added a turn after this reply, shown above: nothing was sent again. Send a new message to go on from it.') },
+    });
+    if (this.running || caught === 'moved' || caught === 'deleted') return false;
     const conv = this.conversation;
-    const last = conv.messages[conv.messages.length - 1];
+    const last = conv.messages.at(-1);
     if (last && last.role === 'assistant' && (last.status === 'error' || last.status === 'stopped')) {
-      conv.messages.pop();
-      const user = conv.messages[conv.messages.length - 1];
+      const user = conv.messages.at(-2);
       if (user && user.role === 'user') {
+        conv.messages.pop();
         this.clearSendError();
         await this.run(conv, user);
-        return;
+        return true;
       }
     }
     if (last && last.role === 'user') {
       // A turn whose reply is missing (e.g. the window closed before it started).
       this.clearSendError();
       await this.run(conv, last);
-      return;
+      return true;
     }
+    return false;
   }
 
   /**
@@ -374,8 +417,12 @@ export class ChatSession {
   /** After a reply cut at the model's length limit: asks the model to go on (a new turn). */
   async continueReply(): Promise<void> {
     if (this.running) return;
-    const last = this.conversation.messages[this.conversation.messages.length - 1];
-    if (!last || last.role !== 'assistant' || last.meta?.ending !== 'length') return;
+    const target = this.conversation.messages.at(-1);
+    if (!target || target.role !== 'assistant' || target.meta?.ending !== 'length') return;
+    const caught = await this.catchUp({
+      moved: { test: () => this.conversation.messages.at(-1) !== target, notice: l10n.t('Another window added a turn after this reply, shown above: it was not continued. Send a new message to go on from it.') },
+    });
+    if (this.running || caught === 'moved' || caught === 'deleted') return;
     await this.send(CONTINUE_PROMPT);
   }
 
@@ -420,15 +467,27 @@ export class ChatSession {
     r.controller.abort();
   }
 
-  /** Takes the last user message (and the reply after it) out and puts its text back in the box. */
-  async editLast(): Promise<void> {
+  /**
+   * Takes the last user message (and the reply after it) out and puts its text back in the box.
+   * `messageId`: the question the user clicked; when another window's turn now follows it, nothing
+   * is taken out (the chat shows that turn and says so). False when nothing was taken out.
+   */
+  async editLast(messageId?: string): Promise<boolean> {
     if (this.running) {
       this.stop();
       await this.waitIdle();
     }
+    const before = this.conversation;
+    const clicked = messageId ?? before.messages[lastUserMessageIndex(before)]?.id;
+    const caught = await this.catchUp({
+      moved: {
+        test: () => this.conversation.messages[lastUserMessageIndex(this.conversation)]?.id !== clicked,
+        notice: l10n.t('Another window added a turn after this question, shown above: nothing was edited. Edit the last question to change it.'),
+      },
+    });
     const conv = this.conversation;
     const i = lastUserMessageIndex(conv);
-    if (i < 0) return;
+    if (this.running || caught === 'moved' || conv !== before || i < 0) return false;
     const text = conv.messages[i].content;
     conv.messages.splice(i);
     this.dropStaleSummary(conv);
@@ -438,6 +497,30 @@ export class ChatSession {
     this.emit({ type: 'conversationChanged' });
     this.emit({ type: 'inputReturned', text });
     await this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) }));
+    return true;
+  }
+
+  /**
+   * Deletes a saved conversation (History > Delete), the current one or another: whatever was kept
+   * for it goes too (conversationRemoved). The current one is replaced by one new conversation (one
+   * conversationChanged). Rejects when it could not be deleted: then nothing was.
+   */
+  async remove(id: string): Promise<void> {
+    const current = id === this.conversation.id;
+    if (current) {
+      if (this.restoring) await this.restoring;
+      if (this.running) {
+        this.stop();
+        await this.waitIdle();
+      }
+    }
+    const shown = this.conversation;
+    await this.deps.store.remove(id);
+    this.emit({ type: 'conversationRemoved', id });
+    if (shown.id !== id) return;
+    if (this.conversation === shown) this.deps.store.newConversation();
+    this.clearSendError();
+    this.emit({ type: 'conversationChanged' });
   }
 
   async newChat(): Promise<void> {
@@ -457,6 +540,8 @@ export class ChatSession {
    * `messageId`, and opens it (the original stays as it was). False when there is no such message.
    */
   async fork(messageId: string): Promise<boolean> {
+    if (this.running) return false;
+    await this.catchUp();
     if (this.running) return false;
     const forked = await this.deps.store.fork(messageId);
     return forked ? this.open(forked.id) : false;

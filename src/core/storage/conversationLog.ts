@@ -75,7 +75,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   const lines = text.split('\n');
   let header: z.infer<typeof HeaderRecord> | undefined;
   let untidy = false;
-  const order: string[] = [];
+  let order: string[] = [];
   const byKey = new Map<string, StoredMessage>();
   let title: string | undefined;
   let updatedAt: string | undefined;
@@ -114,7 +114,8 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
       byKey.set(rec.k, rec.m);
     } else if (rec.t === 'x') {
       untidy = true;
-      for (const k of rec.k) byKey.delete(k);
+      // A key written again after it was taken out goes where it is written again (once).
+      order = dropKeys(order, byKey, rec.k);
     } else if (rec.t === 's') {
       summary = rec.s ?? undefined;
     } else {
@@ -160,6 +161,15 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   return { conv, keys, untidy };
 }
 
+/** The keys an `x` record takes out, gone from the map and from the order. */
+function dropKeys<T>(order: string[], byKey: Map<string, T>, keys: readonly string[]): string[] {
+  let any = false;
+  for (const k of keys) any = byKey.delete(k) || any;
+  if (!any) return order;
+  const gone = new Set(keys);
+  return order.filter((k) => !gone.has(k));
+}
+
 const isText = (v: unknown, max = Infinity): v is string => typeof v === 'string' && v.length <= max;
 
 /**
@@ -172,7 +182,7 @@ const isText = (v: unknown, max = Infinity): v is string => typeof v === 'string
 export function peekLog(text: string, fallbackId?: string): ConversationSummary | undefined {
   type Peeked = { role?: unknown; content?: unknown; meta?: { model?: unknown } };
   let header: { id: string; createdAt: string; forkedFrom?: { id: string; title: string } } | undefined;
-  const order: string[] = [];
+  let order: string[] = [];
   const byKey = new Map<string, Peeked>();
   let title: string | undefined;
   let updatedAt: string | undefined;
@@ -206,7 +216,7 @@ export function peekLog(text: string, fallbackId?: string): ConversationSummary 
       byKey.set(data.k, m);
     } else if (data.t === 'x') {
       if (!Array.isArray(data.k) || !data.k.every((k) => isText(k))) return undefined;
-      for (const k of data.k) byKey.delete(k);
+      order = dropKeys(order, byKey, data.k as string[]);
     } else if (data.t === 'u') {
       if ((data.title !== undefined && !isText(data.title)) || (data.updatedAt !== undefined && !isText(data.updatedAt))) return undefined;
       if (data.title !== undefined) title = data.title;

@@ -739,8 +739,15 @@ export class ConversationStore {
   private async write(snap: Snapshot, streamingRef: StoredMessage | undefined): Promise<void> {
     const id = snap.conv.id;
     if (snap.messages.length === 0 && !snap.streaming) {
-      if (this.written.has(id) || (await this.storage.logSize(id)) !== undefined) await this.erase(id);
-      return;
+      // Left without messages: its log goes, unless another window wrote turns to it since (those
+      // are taken in and kept, never erased with this window's).
+      const w = this.written.get(id);
+      const size = await this.storage.logSize(id);
+      const theirs = w !== undefined && size !== undefined && size !== w.size && (await this.takeIn(snap, w, streamingRef)) && snap.messages.length > 0;
+      if (!theirs) {
+        if (w || size !== undefined) await this.erase(id);
+        return;
+      }
     }
     // Deleted (here, or by History while its reply was still streaming): it stays deleted.
     if (this.removed.has(id)) return;

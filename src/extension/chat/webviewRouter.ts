@@ -126,7 +126,8 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
       case 'dismissOutOfCredits':
         return controller.dismissOutOfCredits();
       case 'editLast':
-        return session.editLast();
+        await session.editLast(msg.messageId);
+        return;
       case 'fork':
         if (!(await controller.fork(msg.messageId)) && !session.busy) {
           void vscode.window.showWarningMessage(vscode.l10n.t('That message could not be forked: it is not in the conversation any more.'));

@@ -8,6 +8,7 @@ import {
   ConversationStore,
   replayLog,
   directTurns,
+  type ChatBackend,
   type SessionChatRequest,
   type SessionEvent,
 } from '../../../src/core';
@@ -23,7 +24,24 @@ function windowOn(storage: MemoryConversationStorage) {
   const store = new ConversationStore(storage, { newId: () => `w${w}-conv-${++n}`, searchPersistDelayMs: 5 });
   const requests: SessionChatRequest[] = [];
   const events: SessionEvent[] = [];
-  const backend = echoBackend(requests, (req) => `reply to ${req.messages.at(-1)?.content}`);
+  const echo = echoBackend(requests, (req) => `reply to ${req.messages.at(-1)?.content}`);
+  // A question marked "(fails)" gets part of a reply, then the connection drops.
+  const backend: ChatBackend = {
+    chat: (req, opts) => echo.chat(req, opts),
+    async chatStream(req, opts) {
+      const question = req.messages.at(-1)?.content ?? '';
+      if (!question.includes('(fails)')) return echo.chatStream(req, opts);
+      requests.push(structuredClone(req));
+      return {
+        abort() {},
+        async *[Symbol.asyncIterator]() {
+          yield { event: 'f', messageId: 'x' } as const;
+          yield { event: '0', data: `part of a reply to ${question}` } as const;
+          throw Object.assign(new Error('connection reset'), { kind: 'network' });
+        },
+      };
+    },
+  };
 
   const session = new ChatSession({
     store,
@@ -161,5 +179,131 @@ describe('two windows on one conversations folder', () => {
     appendMessage(a.current, 'user', 'Q1');
     await a.save();
     assert.deepEqual(contents(storage, id), ['Q0', 'A0', 'Q1']);
+  });
+
+  describe('P1: Edit and Retry take in what another window wrote first', () => {
+    const texts = (x: ReturnType<typeof windowOn>) => x.session.conversation.messages.map((m) => m.content);
+    for (const earlier of [0, 1]) {
+      it(`Edit of window A's last question after window B added a turn (${earlier} earlier turn of A): nothing is edited, B's turn is shown, on disk once and in the next request`, async () => {
+        const storage = new MemoryConversationStorage();
+        const A = windowOn(storage);
+        const B = windowOn(storage);
+        for (let i = 0; i < earlier; i++) await A.session.send('Q0 (an earlier turn of A)');
+        await A.session.send('Q1 from window A');
+        const id = A.session.conversation.id;
+        const clicked = A.session.conversation.messages.at(-2)?.id;
+        await A.store.flush();
+        assert.ok(await B.session.open(id));
+        await B.session.send('Q2 from window B');
+        await B.store.flush();
+        A.events.length = 0;
+        assert.equal(await A.session.editLast(clicked), false, 'nothing was edited');
+        await A.store.flush();
+        const all = [...(earlier ? ['Q0 (an earlier turn of A)', 'reply to Q0 (an earlier turn of A)'] : []), 'Q1 from window A', 'reply to Q1 from window A', 'Q2 from window B', 'reply to Q2 from window B'];
+        assert.deepEqual(contents(storage, id), all, "B's turn is on disk exactly once");
+        assert.deepEqual(texts(A), all, "window A shows B's turn");
+        const changed = A.events.filter((e) => e.type === 'conversationChanged');
+        assert.equal(changed.length, 1);
+        assert.match(changed[0].type === 'conversationChanged' ? (changed[0].notice ?? '') : '', /Another window added a turn after this question/);
+        assert.equal(A.events.some((e) => e.type === 'inputReturned'), false, 'no text goes back to the box');
+        await B.session.send('Q3 from window B');
+        assert.equal(B.session.conversation.id, id, 'window B goes on in the same conversation');
+        assert.deepEqual(B.requests.at(-1)?.messages.map((m) => m.content), [...all, 'Q3 from window B']);
+        // The Edit of the question that is now the last one does what it says.
+        await A.session.send('Q4 from window A');
+        assert.equal(await A.session.editLast(A.session.conversation.messages.at(-2)?.id), true);
+        await A.store.flush();
+        assert.deepEqual(contents(storage, id), [...all, 'Q3 from window B', 'reply to Q3 from window B']);
+      });
+    }
+
+    it("the log of A's only turn is not erased when another window appended to it after A last read it (Edit saved in a race)", async () => {
+      const storage = new MemoryConversationStorage();
+      const a = new ConversationStore(storage);
+      const conv = a.current;
+      appendMessage(conv, 'user', 'Q1 from window A');
+      appendMessage(conv, 'assistant', 'A1');
+      await a.save(conv);
+      const b = new ConversationStore(storage);
+      const other = await b.open(conv.id);
+      assert.ok(other);
+      appendMessage(other, 'user', 'Q2 from window B');
+      appendMessage(other, 'assistant', 'A2');
+      await b.save(other);
+      conv.messages.splice(0); // window A takes its only turn out without reading the disk first
+      await a.save(conv);
+      assert.deepEqual(contents(storage, conv.id), ['Q2 from window B', 'A2'], "B's turn stays, once");
+      assert.deepEqual(conv.messages.map((m) => m.content), ['Q2 from window B', 'A2']);
+      assert.equal((await new ConversationStore(storage).list()).some((c) => c.id === conv.id), true, 'still listed');
+    });
+
+    it('a turn taken out and another window\'s turn written after it replay once each, in order', async () => {
+      const storage = new MemoryConversationStorage();
+      const a = new ConversationStore(storage);
+      const conv = a.current;
+      for (const t of ['Q0', 'A0', 'Q1', 'A1']) appendMessage(conv, t.startsWith('Q') ? 'user' : 'assistant', t);
+      await a.save(conv);
+      const b = new ConversationStore(storage);
+      const other = await b.open(conv.id);
+      assert.ok(other);
+      appendMessage(other, 'user', 'Q2 from window B');
+      appendMessage(other, 'assistant', 'A2');
+      await b.save(other);
+      conv.messages.splice(2);
+      await a.save(conv);
+      assert.deepEqual(contents(storage, conv.id), ['Q0', 'A0', 'Q2 from window B', 'A2']);
+      assert.deepEqual((await new ConversationStore(storage).open(conv.id))?.messages.map((m) => m.content), ['Q0', 'A0', 'Q2 from window B', 'A2'], 'a new window opens it so');
+    });
+
+    it("Retry of window A's failed reply after window B added a turn: nothing is sent again, B's turn is shown and on disk once", async () => {
+      const storage = new MemoryConversationStorage();
+      const A = windowOn(storage);
+      const B = windowOn(storage);
+      await A.session.send('Q0');
+      await A.session.send('Q1 from window A (fails)');
+      assert.equal(A.session.conversation.messages.at(-1)?.status, 'error');
+      const id = A.session.conversation.id;
+      await A.store.flush();
+      assert.ok(await B.session.open(id));
+      await B.session.send('Q2 from window B');
+      await B.store.flush();
+      const sent = A.requests.length;
+      A.events.length = 0;
+      assert.equal(await A.session.retry(), false);
+      await A.store.flush();
+      assert.equal(A.requests.length, sent, 'no request');
+      const all = ['Q0', 'reply to Q0', 'Q1 from window A (fails)', 'part of a reply to Q1 from window A (fails)', 'Q2 from window B', 'reply to Q2 from window B'];
+      assert.deepEqual(contents(storage, id), all);
+      assert.deepEqual(texts(A), all);
+      const changed = A.events.find((e) => e.type === 'conversationChanged');
+      assert.match(changed?.type === 'conversationChanged' ? (changed.notice ?? '') : '', /Another window added a turn after this reply/);
+      // Nothing came in since: Retry resends as before.
+      await A.session.send('Q3 from window A (fails)');
+      assert.equal(await A.session.retry(), true);
+      // (A failed reply is not sent as context.)
+      assert.deepEqual(A.requests.at(-1)?.messages.map((m) => m.content), [...all.filter((t) => !t.startsWith('part of')), 'Q3 from window A (fails)']);
+    });
+
+    it("a window that gets the focus back shows another window's new turn, without a send", async () => {
+      const storage = new MemoryConversationStorage();
+      const A = windowOn(storage);
+      const B = windowOn(storage);
+      await A.session.send('Q1 from window A');
+      const id = A.session.conversation.id;
+      await A.store.flush();
+      assert.ok(await B.session.open(id));
+      A.events.length = 0;
+      assert.equal(await A.session.showLatest(), false, 'nothing new: nothing shown again');
+      assert.equal(A.events.length, 0);
+      await B.session.send('Q2 from window B');
+      assert.equal(await A.session.showLatest(), true);
+      assert.deepEqual(texts(A).slice(-2), ['Q2 from window B', 'reply to Q2 from window B']);
+      assert.deepEqual(A.events.map((e) => e.type), ['conversationChanged']);
+      assert.equal(A.requests.length, 1, 'no request');
+      // Deleted in window B: A keeps showing it until its next change.
+      await B.session.remove(id);
+      assert.equal(await A.session.showLatest(), false);
+      assert.equal(A.session.conversation.id, id);
+    });
   });
 });

@@ -157,13 +157,15 @@ export class ChatController {
   /** Translates one domain event of the session into what the webview is told. */
   toMessages(event: SessionEvent): HostMessage[] {
     // Told right after the event: the session's version is the event's.
-    return eventMessages(event, this.deps.session.version, this.status(), () => this.conversationMessage());
+    return eventMessages(event, this.deps.session.version, this.status(), (notice) => this.conversationMessage(notice));
   }
 
   /** Called with every event of the session. */
   onSessionEvent(event: SessionEvent): void {
     for (const m of this.toMessages(event)) this.deps.post(m);
     if (event.type === 'conversationChanged') this.queued.follow(event.restored === true);
+    // Its queued messages go with a deleted conversation, current or not.
+    if (event.type === 'conversationRemoved') this.queued.drop(event.id);
     if (event.type !== 'turnEnded' || this.queued.length === 0) return;
     // A reply that did not complete (error, 402, network, Stop) holds the queue until the user resumes it.
     if (event.message.status !== 'complete') {

@@ -50,7 +50,7 @@ export function conversationMessageOf(session: ChatSession, status: ChatStatus, 
 }
 
 /** One domain event of the session as what the webview is told, at the session's `version`. */
-export function eventMessages(event: SessionEvent, version: number, status: ChatStatus, conversation: () => HostMessage): HostMessage[] {
+export function eventMessages(event: SessionEvent, version: number, status: ChatStatus, conversation: (notice?: string) => HostMessage): HostMessage[] {
   switch (event.type) {
     case 'turnStarted':
       return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant), status, version }];
@@ -63,7 +63,10 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
     case 'messageChanged':
       return [{ type: 'messageChanged', message: messageView(event.message), version }];
     case 'conversationChanged':
-      return [conversation()];
+      return [conversation(event.notice)];
+    case 'conversationRemoved':
+      // What was kept for it goes (its queue); the chat is told by conversationChanged if it showed it.
+      return [];
     case 'sendErrorChanged':
       return [{ type: 'status', status, version }];
     case 'inputReturned':
