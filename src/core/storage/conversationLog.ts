@@ -216,7 +216,7 @@ export function peekLog(text: string, fallbackId?: string): ConversationSummary 
       byKey.set(data.k, m);
     } else if (data.t === 'x') {
       if (!Array.isArray(data.k) || !data.k.every((k) => isText(k))) return undefined;
-      order = dropKeys(order, byKey, data.k as string[]);
+      order = dropKeys(order, byKey, data.k);
     } else if (data.t === 'u') {
       if ((data.title !== undefined && !isText(data.title)) || (data.updatedAt !== undefined && !isText(data.updatedAt))) return undefined;
       if (data.title !== undefined) title = data.title;
