@@ -282,11 +282,7 @@ export class ChatPanelController implements vscode.Disposable {
       open: (id) => this.session.open(id),
       newChat: () => this.newChat(),
       show: () => this.show(),
-      currentRemoved: () => {
-        // Its queued messages go with it.
-        this.controller.queued.drop(this.session.conversation.id);
-        return this.session.newChat();
-      },
+      remove: (id) => this.session.remove(id),
       restoreCurrent: () => this.last.restore(),
       logger: this.deps.logger,
     });

@@ -10,8 +10,11 @@ export interface HistoryDeps {
   open(id: string): Promise<boolean>;
   newChat(): Promise<void>;
   show(): Promise<void>;
-  /** The current conversation was deleted (the chat shows a new one). */
-  currentRemoved(): Promise<void>;
+  /**
+   * Deletes a conversation through the session, which owns it (the current one is replaced by a
+   * new one; its queued messages go with it, current or not); rejects when nothing was deleted.
+   */
+  remove(id: string): Promise<void>;
   /**
    * Reopens the last window's conversation (a window's first History): called once the first page
    * is out, as its log can be long; a delete waits for it first (and the session makes a pick or
@@ -246,7 +249,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       const wasCurrent = id === deps.currentId();
       const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
       try {
-        await deps.store.remove(id);
+        await deps.remove(id);
       } catch (err) {
         // The file could not be removed (held open by another program): nothing was deleted, and
         // the conversation goes on being saved.
@@ -262,7 +265,6 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
         await reload().catch(() => undefined);
         return;
       }
-      if (wasCurrent) await deps.currentRemoved();
       await reload();
       const undo = vscode.l10n.t('Undo');
       void vscode.window.showInformationMessage(vscode.l10n.t('Deleted “{0}”.', title), undo).then(async (choice) => {

@@ -403,6 +403,37 @@ describe('chat controller: the queue across a reload, its model, and the limits'
     assert.equal(saved.value, undefined, 'the workspace state keeps no text of a deleted conversation');
   });
 
+  it('N9: History > Delete of a conversation that is not the current one drops its queued messages from the workspace state', async () => {
+    const saved: { value: unknown } = { value: undefined };
+    const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
+    const t = setup({ gated: true, queueStore });
+    const first = t.controller.send('first question of conversation A');
+    await tick();
+    assert.equal(await t.controller.send('my home address (queued in A)'), 'queued');
+    const a = t.session.conversation.id;
+    const leaving = t.session.newChat();
+    t.releases.shift()?.();
+    await first;
+    await leaving;
+    assert.deepEqual((saved.value as Array<{ conversationId: string }>).map((e) => e.conversationId), [a], 'kept with A while A is not shown');
+    const b = t.session.conversation.id;
+    await t.session.remove(a); // History > Delete of A, not the current conversation
+    assert.equal(saved.value, undefined, 'the workspace state keeps no text of a deleted conversation');
+    assert.equal(t.session.conversation.id, b, 'the current conversation stays');
+  });
+
+  it('deleting the current conversation from History gives exactly one "conversation changed" and one new conversation', async () => {
+    const t = setup();
+    await t.controller.send('a question');
+    const a = t.session.conversation.id;
+    const before = t.posted.length;
+    await t.session.remove(a);
+    const shown = t.posted.slice(before).filter((m) => m.type === 'conversation');
+    assert.equal(shown.length, 1);
+    assert.ok(shown[0].type === 'conversation' && shown[0].conversation.id !== a && shown[0].conversation.messages.length === 0);
+    assert.equal(shown[0].type === 'conversation' && shown[0].conversation.id, t.session.conversation.id, 'the one shown is the one the session holds');
+  });
+
   it('a queued message is fitted to the budget of the model it goes with, not the selected one', async () => {
     const sent: Array<{ model: string; chars: number }> = [];
     const storage = new MemoryConversationStorage();
