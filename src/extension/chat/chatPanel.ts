@@ -138,6 +138,7 @@ export class ChatPanelController implements vscode.Disposable {
       beforePost: (m) => (m.type === 'restoreInput' && this.sending && m.text === this.sending.full ? { ...m, text: this.sending.text } : m),
       // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
       panelClosed: () => this.session.stop(),
+      shown: () => this.showLatest(),
     });
     this.route = webviewRouter({
       ...deps,
@@ -170,7 +171,16 @@ export class ChatPanelController implements vscode.Disposable {
         this.meter.update();
       }),
       new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => this.meter.update() }),
+      // Back from another window (which may have added turns to this conversation): they are shown.
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused && this.isVisible) this.showLatest();
+      }),
     );
+  }
+
+  /** Shows what other windows added to the conversation on screen (the session takes it in). */
+  private showLatest(): void {
+    this.session.showLatest().catch((err: unknown) => this.deps.logger.warn('Could not read the conversation from disk', { message: String(err) }));
   }
 
   /** Every event of the session, for the surface showing the chat. */

@@ -26,6 +26,8 @@ export interface ChatSurfacesDeps {
   beforePost(message: HostMessage): HostMessage;
   /** The editor panel was closed by the user. */
   panelClosed(): void;
+  /** The chat's surface came back on screen (what other windows added is shown then). */
+  shown?(): void;
 }
 
 export type { Surface } from './surface';
@@ -157,7 +159,9 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     void this.deps.restoreCurrent();
     resolved.listeners.push(
       view.onDidChangeVisibility(() => {
-        if (view.visible && this.surface?.webview === view.webview) this.page.catchUp();
+        if (!view.visible || this.surface?.webview !== view.webview) return;
+        this.page.catchUp();
+        this.deps.shown?.();
       }),
       // A view moved to another side bar is disposed and resolved again: the reply goes on.
       view.onDidDispose(() => this.forgetView(resolved)),
@@ -265,7 +269,9 @@ export class ChatSurfaces implements vscode.Disposable, vscode.WebviewViewProvid
     this.attach({ kind: 'panel', webview: panel.webview, reveal: (preserveFocus) => panel.reveal(undefined, preserveFocus), visible: () => panel.visible }, [
       panel.onDidDispose(() => this.detachPanel(panel)),
       panel.onDidChangeViewState(() => {
-        if (panel.visible && this.panel === panel) this.page.catchUp();
+        if (!panel.visible || this.panel !== panel) return;
+        this.page.catchUp();
+        this.deps.shown?.();
       }),
     ]);
   }

@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
 import { answeredHereMetadata, nativeHistory, nativeTurns, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
+import { heldSendText, HeldSends, sendButtonTitle, sendQuery, type PreparedSend, type SlashAsk } from '../../../src/core/chat/heldSends';
+import { slashRequest } from '../../../src/core/context/promptFiles';
+import { modelPriceText } from '../../../src/core';
 import { scriptedBackend } from '../../support/backend';
 
 const baseUrl = 'https://chat.example/api';
@@ -160,5 +163,84 @@ describe('@aichat: the earlier turns read back from the Chat view', () => {
         { role: 'assistant', content: 'Set your API key first.' },
       ], JSON.stringify(metadata));
     }
+  });
+});
+
+describe('@aichat /name with a prompt that names another model than the selected one (P5)', () => {
+  /**
+   * The Chat view's requests to @aichat as the participant answers them (participant.ts: every
+   * request goes through HeldSends.answer; a held one shows its Send button). `sent`: every request
+   * that went to the service; `prepared`: how many times the prompt was expanded (its inputs asked).
+   */
+  function chatView(prompt: (ask: SlashAsk) => PreparedSend) {
+    const held = new HeldSends();
+    const sent: { prompt: string; model?: string }[] = [];
+    const buttons: { title: string; id: string }[] = [];
+    let prepared = 0;
+    const request = async (command: string | undefined, text: string) => {
+      const ask = slashRequest(command, text);
+      const step = await held.answer(ask, async () => (ask ? (prepared++, prompt(ask)) : { prompt: text }));
+      if (step.kind === 'send') sent.push({ prompt: step.prompt, ...(step.model ? { model: step.model } : {}) });
+      if (step.kind === 'held') buttons.push({ title: sendButtonTitle(modelPriceText('Deep Think', 3)), id: step.id });
+      return step;
+    };
+    /** The click on a Send button: what its command does, then the request it asks the Chat view for. */
+    const click = async (id: string) => {
+      const query = held.approve(id);
+      if (query === undefined) return undefined;
+      const m = /^@aichat \/(\S+) ?([\s\S]*)$/.exec(query);
+      assert.ok(m, `a query for @aichat: ${query}`);
+      return request(m[1], m[2]);
+    };
+    return { held, sent, buttons, request, click, prepared: () => prepared };
+  }
+  const review = () => ({ prompt: 'Review a.ts for naming:\n\nexport const total = 40 + 2;', model: 'deep-think' });
+
+  it('nothing is sent without the click; the Send button names the model and its price', async () => {
+    const view = chatView(review);
+    const step = await view.request('prompt', 'review naming');
+    assert.equal(step.kind, 'held');
+    assert.deepEqual(view.sent, [], 'no request went to the service');
+    assert.deepEqual(view.buttons.map((b) => b.title), ['Send with Deep Think · 3 credits']);
+    assert.equal(
+      heldSendText('/review', 'Deep Think', 'Swift Chat'),
+      'Nothing was sent yet: /review names the model Deep Think, not your selected model, Swift Chat. To send it with Deep Think, click the button below.',
+    );
+    // Asked again, typed as /review: held again, still nothing sent.
+    assert.equal((await view.request(undefined, '/review naming')).kind, 'held');
+    assert.deepEqual(view.sent, []);
+  });
+
+  it('the click sends that text with that model, once, without asking the prompt\'s inputs again', async () => {
+    const view = chatView(review);
+    const step = await view.request('prompt', 'review naming');
+    assert.ok(step.kind === 'held', `held, not sent: ${JSON.stringify(step)}`);
+    assert.equal(view.held.approve('no-such-button'), undefined);
+    const clicked = await view.click(step.id);
+    assert.deepEqual(clicked, { kind: 'send', prompt: review().prompt, model: 'deep-think', approved: true });
+    assert.deepEqual(view.sent, [{ prompt: review().prompt, model: 'deep-think' }]);
+    assert.equal(view.prepared(), 1, 'expanded once: its inputs are not asked again');
+    // A second click sends nothing more.
+    assert.equal(await view.click(step.id), undefined);
+    assert.equal(view.sent.length, 1);
+  });
+
+  it('an approval serves only the request its click asked for: another request first drops it', async () => {
+    const view = chatView(review);
+    const step = await view.request('prompt', 'review naming');
+    assert.ok(step.kind === 'held', `held, not sent: ${JSON.stringify(step)}`);
+    assert.equal(view.held.approve(step.id), sendQuery({ name: 'review', args: 'naming' }));
+    assert.equal(sendQuery({ name: 'review', args: 'naming' }), '@aichat /prompt review naming');
+    await view.request(undefined, 'What is a tide?');
+    assert.deepEqual(view.sent, [{ prompt: 'What is a tide?' }]);
+    assert.equal((await view.request('prompt', 'review naming')).kind, 'held', 'the same request typed later asks again');
+    assert.equal(view.sent.length, 1);
+  });
+
+  it('a prompt that names no other model is sent at once with the selected model, as before', async () => {
+    const view = chatView(() => ({ prompt: 'Fix issue #42.' }));
+    assert.deepEqual(await view.request(undefined, '/issue 42'), { kind: 'send', prompt: 'Fix issue #42.', approved: false });
+    assert.deepEqual(view.sent, [{ prompt: 'Fix issue #42.' }]);
+    assert.deepEqual(view.buttons, []);
   });
 });

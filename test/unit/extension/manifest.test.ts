@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PARTICIPANT_NAME } from '../../../src/core/chat/heldSends';
 /** The view id registered in src/extension/chat/chatLocation.ts (CHAT_SIDEBAR_VIEW; that module needs vscode). */
 const CHAT_SIDEBAR_VIEW = 'aiChat.chatView';
 /** CHAT_SECONDARY_VIEW of src/extension/chat/chatLocation.ts. */
@@ -68,6 +69,17 @@ describe('manifest: side bar view and walkthrough', () => {
     const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'summaryRoom.ts'), 'utf8');
     assert.match(source, /inspect<[^>]*>\('context\.autoSummarize'\)/, 'the summary room reads the levels, not the merged value');
     assert.doesNotMatch(source, /\.get<[^>]*>\('context\.autoSummarize'/);
+  });
+
+  it('P5: the command of @aichat\'s Send button (a prompt that names another model) is declared, and hidden from the palette (it needs the button\'s argument)', () => {
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'native', 'participant.ts'), 'utf8');
+    const id = /export const SEND_HELD_COMMAND = '([^']+)';/.exec(source)?.[1];
+    assert.ok(id && commandIds.has(id), `${id} is a declared command`);
+    assert.equal(contributes.menus.commandPalette.find((m) => m.command === id)?.when, 'false');
+    // The click asks the Chat view for `@aichat /prompt …` again: the participant's name and command as declared.
+    const participant = (pkg as unknown as { contributes: { chatParticipants: Array<{ name: string; commands: Array<{ name: string }> }> } }).contributes.chatParticipants[0];
+    assert.equal(participant.name, PARTICIPANT_NAME);
+    assert.ok(participant.commands.some((c) => c.name === 'prompt'));
   });
 
   it('the view title has New Chat, History, Go to Question and Open in Editor, each a declared command with an icon', () => {

@@ -5,9 +5,12 @@
 // Slash commands: the built-ins are the participant's commands (package.json: /explain, /fix,
 // /tests), and every prompt of the chat's `/` list runs as `/prompt name words` (or `/name words`),
 // expanded by the chat's own expansion (editor/promptExpansion.ts) and sent through the pipeline.
+// A prompt that names another model than the selected one is not sent at that model's price at
+// once: the answer says the price and offers a Send button (core/chat/heldSends.ts).
 import * as vscode from 'vscode';
 import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, escapeMarkdown, modelPriceText, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type ModelLike, type NativeTurn } from '../../../core';
 import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/context/promptFiles';
+import { heldSendText, HeldSends, sendButtonTitle, type PreparedSend, type SlashAsk } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
 import { preparePrompt, type PrepareDeps } from '../../editor/promptExpansion';
 import type { Logger } from '../../platform/log';
@@ -35,6 +38,8 @@ export interface ParticipantDeps {
 
 /** The command of a reply's Open in AI Chat button (its argument: the id of a kept reply). */
 export const OPEN_REPLY_COMMAND = 'aiChat.openReplyInChat';
+/** The command of a held slash command's Send button (its argument: the id of the held send). */
+export const SEND_HELD_COMMAND = 'aiChat.sendHeldPrompt';
 
 /**
  * The Chat view re-lays out its whole response for each update: text reaches it about ten times a
@@ -78,7 +83,8 @@ export function registerParticipant(deps: ParticipantDeps): vscode.Disposable | 
   }
   try {
     const cut = new CutReplies();
-    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answerRequest(deps, request, context, stream, token, cut));
+    const held = new HeldSends();
+    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answerRequest(deps, request, context, stream, token, cut, held));
     participant.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'chat-icon.svg');
     const open = vscode.commands.registerCommand(OPEN_REPLY_COMMAND, async (id: unknown) => {
       const reply = cut.take(id);
@@ -88,8 +94,9 @@ export function registerParticipant(deps: ParticipantDeps): vscode.Disposable | 
       }
       await deps.openInChat(reply.question, reply.answer, reply.model);
     });
+    const send = vscode.commands.registerCommand(SEND_HELD_COMMAND, (id: unknown) => sendHeld(held, id));
     deps.logger.info('@aichat registered in the Chat view');
-    return vscode.Disposable.from(participant, open);
+    return vscode.Disposable.from(participant, open, send);
   } catch (err) {
     deps.logger.warn('@aichat could not be registered', { message: String(err) });
     return undefined;
@@ -130,19 +137,98 @@ function listPrompts(stream: vscode.ChatResponseStream, entries: readonly Prompt
   stream.markdown(`${vscode.l10n.t('Run one with `@aichat /prompt name` and what it should work on, or `@aichat /name`:')}\n\n${lines.join('\n')}\n`);
 }
 
-/** What a slash command makes of an @aichat request: the text and model to send, or done (answered here). */
+/**
+ * A held slash command's Send button clicked: the Chat view is asked for the same request again, and
+ * that request sends the held text with the model it names (HeldSends). False when nothing was asked.
+ */
+export async function sendHeld(
+  held: HeldSends,
+  id: unknown,
+  ask: (query: string) => Thenable<unknown> = (query) => vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: false }),
+): Promise<boolean> {
+  const query = held.approve(id);
+  if (query === undefined) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('That prompt was sent already, or is no longer kept. Ask @aichat for it again.'));
+    return false;
+  }
+  try {
+    await ask(query);
+    return true;
+  } catch (err) {
+    held.withdraw();
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        "Nothing was sent: the Chat view could not be asked to send it ({0}). Choose the same prompt from the / list of AI Chat's own chat instead: it is sent with its model when you press Enter.",
+        err instanceof Error ? err.message : String(err),
+      ),
+    );
+    return false;
+  }
+}
+
+/** A request's text prepared to send, with what the Chat view is told about it (a slash command's name and notes). */
+interface PreparedRequest extends PreparedSend {
+  name?: string;
+  notes?: string[];
+}
+
+/**
+ * What a slash command makes of an @aichat request: the text and model to send, or done (answered
+ * here: a list, a refusal, or a prompt that names another model, held for its Send button).
+ */
 async function slashCommand(
   deps: ParticipantDeps,
   request: vscode.ChatRequest,
   stream: vscode.ChatResponseStream,
+  held: HeldSends,
 ): Promise<{ prompt: string; model?: string } | 'done'> {
   const slash = deps.prompts ? slashRequest(request.command, request.prompt) : undefined;
+  let prepared: PreparedRequest | undefined;
+  const step = await held.answer(slash, async () => (prepared = await prepareRequest(deps, request, stream, slash)));
+  /** The line said before the reply (or the button): the command, the model and its price. */
+  const header = (name: string | undefined, model: string | undefined, notes: readonly string[] = []) => {
+    if (!name) return;
+    const quote = deps.turns.quote(model);
+    const price = quote ? modelPriceText(quote.name, quote.cost) : '';
+    stream.markdown(`*${escapeMarkdown([`/${name}`, price].filter((p) => p).join(' · '))}*${notes.length ? `\n\n${escapeMarkdown(notes.join(' '))}` : ''}\n\n`);
+  };
+  switch (step.kind) {
+    case 'done':
+      return 'done';
+    case 'held': {
+      // Its price and a button that sends it, as the panel shows the price and waits for Enter.
+      header(prepared?.name, step.send.model, prepared?.notes);
+      const quote = deps.turns.quote(step.send.model);
+      const name = quote?.name ?? step.send.model;
+      stream.markdown(escapeMarkdown(heldSendText(`/${prepared?.name ?? slash?.name ?? ''}`, name, deps.turns.quote()?.name)));
+      stream.button({ command: SEND_HELD_COMMAND, arguments: [step.id], title: sendButtonTitle(quote ? modelPriceText(quote.name, quote.cost) : name) });
+      return 'done';
+    }
+    case 'send':
+      // Sent by its button's click: the text prepared then, with the model it names.
+      if (step.approved) header(slash?.name, step.model);
+      else header(prepared?.name, undefined, prepared?.notes);
+      return { prompt: step.prompt, ...(step.model ? { model: step.model } : {}) };
+  }
+}
+
+/**
+ * The request's text: a slash command expanded (its inputs asked, what is left out and its model
+ * named), or the text as typed; undefined when it was answered here (a list, a refusal, a cancelled
+ * question). `model`: another model than the selected one, named by the prompt.
+ */
+async function prepareRequest(
+  deps: ParticipantDeps,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  slash: SlashAsk | undefined,
+): Promise<PreparedRequest | undefined> {
   if (!slash || !deps.prompts) return { prompt: request.prompt };
   const prompts = deps.prompts();
   await prompts.recheck();
   if (!slash.name) {
     listPrompts(stream, prompts.entries);
-    return 'done';
+    return undefined;
   }
   // A text that starts with `/` but names no command is a question like any other.
   const named = prompts.find(slash.name);
@@ -162,23 +248,19 @@ async function slashCommand(
   switch (prepared.kind) {
     case 'cancelled':
       stream.markdown(vscode.l10n.t('Nothing was sent: a question of /{0} was cancelled.', slash.name));
-      return 'done';
+      return undefined;
     case 'refused':
       stream.markdown(escapeMarkdown(prepared.message));
-      return 'done';
+      return undefined;
     case 'action':
       stream.markdown(vscode.l10n.t('/{0} works in AI Chat\'s own chat.', prepared.entry.name));
       stream.button({ command: 'aiChat.openChat', title: vscode.l10n.t('Open AI Chat') });
-      return 'done';
+      return undefined;
     case 'text':
       break;
   }
   const { entry, text, notes, model } = prepared;
-  // What it sends with, said before the reply: the model and its price, and anything left out.
-  const quote = deps.turns.quote(model.kind === 'use' ? model.model.valueId : undefined);
-  const price = quote ? modelPriceText(quote.name, quote.cost) : '';
-  stream.markdown(`*${escapeMarkdown([`/${entry.name}`, price].filter((p) => p).join(' · '))}*${notes.length ? `\n\n${escapeMarkdown(notes.join(' '))}` : ''}\n\n`);
-  return { prompt: text, ...(model.kind === 'use' ? { model: model.model.valueId } : {}) };
+  return { prompt: text, name: entry.name, notes, ...(model.kind === 'use' ? { model: model.model.valueId } : {}) };
 }
 
 /** Answers one @aichat request (the participant's handler): the Chat view's turns in, the reply out. */
@@ -189,8 +271,9 @@ export async function answerRequest(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   cut: CutReplies = new CutReplies(),
+  held: HeldSends = new HeldSends(),
 ): Promise<vscode.ChatResult> {
-  const command = await slashCommand(deps, request, stream);
+  const command = await slashCommand(deps, request, stream, held);
   if (command === 'done') return { metadata: answeredHereMetadata() };
   const cancel = signalOf(token);
   // Text reaches the Chat view coalesced (never inside an open fence while it can wait), up to a size.

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore, API_KEY_SECRET } from '../../../../src/extension/account/keyStore';
-import { answerRequest, type ParticipantDeps } from '../../../../src/extension/chat/native/participant';
+import { answerRequest, SEND_HELD_COMMAND, sendHeld, type ParticipantDeps } from '../../../../src/extension/chat/native/participant';
+import { HeldSends } from '../../../../src/core/chat/heldSends';
 import { answerLmRequest } from '../../../../src/extension/chat/native/lmProvider';
 import { TurnService, type TurnServiceDeps } from '../../../../src/extension/chat/turnService';
 import { InstructionsService } from '../../../../src/extension/editor/instructions';
@@ -262,7 +263,11 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
   });
 
   /** One @aichat request through the pipeline: what the Chat view showed, and the request sent (if any). */
-  async function ask(request: { prompt: string; command?: string }, answers: string[] = [], opts: { unloaded?: boolean } = {}): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[]; result: vscode.ChatResult }> {
+  async function ask(
+    request: { prompt: string; command?: string },
+    answers: string[] = [],
+    opts: { unloaded?: boolean; held?: HeldSends } = {},
+  ): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[]; result: vscode.ChatResult }> {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
     let sent: { model: string; last: string } | undefined;
@@ -302,7 +307,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     };
     let result: vscode.ChatResult;
     try {
-      result = await answerRequest(deps, { prompt: request.prompt, command: request.command, references: [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+      result = await answerRequest(deps, { prompt: request.prompt, command: request.command, references: [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token, undefined, opts.held);
     } finally {
       instructions.dispose();
       keys.dispose();
@@ -318,21 +323,45 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     assert.match(r.shown, /\/explain · Swift Chat · 1 credit/);
   });
 
-  it('/prompt name: the prompt file expanded (its input asked), sent to the model it names at that model\'s price; what is not supported is named', async () => {
-    const r = await ask({ command: 'prompt', prompt: 'aichat-review' }, ['naming']);
-    assert.equal(r.asked[0]?.title, '/aichat-review');
-    assert.ok(r.sent, 'the request was sent');
+  /** The click on a held send's Send button: the query its command asks the Chat view for, as a request again. */
+  async function click(held: HeldSends, button: vscode.Command | undefined): Promise<{ prompt: string; command?: string }> {
+    assert.equal(button?.command, SEND_HELD_COMMAND);
+    const queries: string[] = [];
+    assert.equal(await sendHeld(held, button?.arguments?.[0], async (query) => void queries.push(query)), true);
+    const m = /^@aichat \/(\S+) ?([\s\S]*)$/.exec(queries[0] ?? '');
+    assert.ok(m, `the Chat view is asked for @aichat again: ${queries[0]}`);
+    return { command: m[1], prompt: m[2] };
+  }
+
+  it('/prompt name: the prompt file expanded (its input asked); it names another model, so nothing is sent until its Send button (with that model\'s price) is clicked; what is not supported is named', async () => {
+    const held = new HeldSends();
+    const offer = await ask({ command: 'prompt', prompt: 'aichat-review' }, ['naming'], { held });
+    assert.equal(offer.asked[0]?.title, '/aichat-review');
+    assert.equal(offer.sent, undefined, 'nothing was sent without the click');
+    assert.match(offer.shown, /\/aichat\\-review · Deep Think · 3 credits/);
+    assert.match(offer.shown, /Not supported, left out: tools\\\./);
+    assert.match(offer.shown, /Nothing was sent yet: \/aichat\\-review names the model Deep Think, not your selected model, Swift Chat\\\./);
+    assert.deepEqual(offer.buttons.map((b) => b.title), ['Send with Deep Think · 3 credits']);
+    assert.deepEqual(offer.result.metadata, { answeredHere: true }, 'later requests do not send the offer');
+    const r = await ask(await click(held, offer.buttons[0]), [], { held });
+    assert.equal(r.asked.length, 0, 'its input is not asked again');
+    assert.ok(r.sent, 'the click sent the request');
     assert.equal(r.sent.model, 'deep-think', 'the model the prompt names');
     assert.equal(r.sent.last, 'Review aichat-target.ts for naming:\n\nexport const total = 40 + 2;');
     assert.match(r.shown, /\/aichat\\-review · Deep Think · 3 credits/);
-    assert.match(r.shown, /Not supported, left out: tools\\\./);
     assert.match(r.shown, /Done\./);
     // A later request reads back the expanded text and the reply alone, not the price line shown above it.
     assert.deepEqual(r.result.metadata, { sent: { prompt: 'Review aichat-target.ts for naming:\n\nexport const total = 40 + 2;', reply: 'Done.' } });
+    // The same button again sends nothing more.
+    assert.equal(await sendHeld(held, offer.buttons[0]?.arguments?.[0], async () => assert.fail('not asked again')), false);
   });
 
-  it('the models not loaded yet: they are loaded, and the model the prompt names answers', async () => {
-    const r = await ask({ command: 'prompt', prompt: 'aichat-review' }, ['naming'], { unloaded: true });
+  it('the models not loaded yet: they are loaded, and the model the prompt names is offered, then answers', async () => {
+    const held = new HeldSends();
+    const offer = await ask({ command: 'prompt', prompt: 'aichat-review' }, ['naming'], { unloaded: true, held });
+    assert.equal(offer.sent, undefined);
+    assert.deepEqual(offer.buttons.map((b) => b.title), ['Send with Deep Think · 3 credits']);
+    const r = await ask(await click(held, offer.buttons[0]), [], { held });
     assert.equal(r.sent?.model, 'deep-think');
   });
 
