@@ -286,17 +286,28 @@ const IndexLine = z.union([
   }),
 ]);
 
+/** The version of the history index's lines; an index written whole starts with it ({"index":1}). */
+export const INDEX_VERSION = 1;
+const IndexHeader = z.object({ index: z.number() }).strict();
+
 export interface ReplayedIndex {
   entries: Map<string, ConversationSummary>;
   lines: number;
   /** Conversations whose last line says they were deleted (a rewrite of the index drops them). */
   gone: Set<string>;
+  /**
+   * Not an index this version can use: written by another version, or most of its lines do not
+   * parse (a power loss can leave a file of NULs; a crash, lines cut short). Rebuilt from the logs.
+   */
+  unreadable: boolean;
 }
 
 export function replayIndex(text: string): ReplayedIndex {
   const entries = new Map<string, ConversationSummary>();
   const gone = new Set<string>();
   let lines = 0;
+  let bad = 0;
+  let otherVersion = false;
   for (const line of text.split('\n')) {
     if (!line) continue;
     lines++;
@@ -304,10 +315,16 @@ export function replayIndex(text: string): ReplayedIndex {
     try {
       data = JSON.parse(line);
     } catch {
+      bad++;
       continue;
     }
     const r = IndexLine.safeParse(data);
-    if (!r.success) continue;
+    if (!r.success) {
+      const header = IndexHeader.safeParse(data);
+      if (header.success) otherVersion ||= header.data.index !== INDEX_VERSION;
+      else bad++;
+      continue;
+    }
     if ('gone' in r.data) {
       entries.delete(r.data.id);
       gone.add(r.data.id);
@@ -316,7 +333,14 @@ export function replayIndex(text: string): ReplayedIndex {
       gone.delete(r.data.id);
     }
   }
-  return { entries, lines, gone };
+  return { entries, lines, gone, unreadable: otherVersion || (bad > 0 && bad * 2 >= lines) };
+}
+
+/** A whole index (a compaction, a rebuild): its version first, then one line per conversation. */
+export function indexText(entries: Iterable<ConversationSummary>): string {
+  let out = JSON.stringify({ index: INDEX_VERSION }) + '\n';
+  for (const e of entries) out += indexLine(e);
+  return out;
 }
 
 export function indexLine(entry: ConversationSummary | { id: string; gone: true }): string {

@@ -13,7 +13,7 @@ import {
   type ConversationSummary,
   type StoredMessage,
 } from '../chat/conversation';
-import { encodeLog, headerLine, indexLine, peekLog, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedLog } from './conversationLog';
+import { encodeLog, headerLine, indexLine, indexText, peekLog, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedIndex, type ReplayedLog } from './conversationLog';
 import { HistorySearch, yieldTurn, type SearchHit } from './historySearch';
 
 /** How far the full-text index is built: `done` of `total` conversations read since the build began. */
@@ -160,7 +160,7 @@ export class ConversationStore {
   /** Distinguishes this store's side files and message keys from another window's. */
   private readonly writer: string;
   private keyCount = 0;
-  private index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> } | undefined;
+  private index: ReplayedIndex | undefined;
   /** Where the last read of the index file ended, for the index it made (a later read takes only what was appended since). */
   private indexRead: { index: object; cursor: IndexCursor; lines: number } | undefined;
   private searchIndex: Promise<HistorySearch> | undefined;
@@ -253,7 +253,8 @@ export class ConversationStore {
     if (this.rebuilding && this.index) return this.index.entries;
     const read = await this.readIndexFile();
     if (this.rebuilding && this.index) return this.index.entries;
-    if (read) {
+    // An index this version cannot use (another version's, or damaged) is rebuilt from the logs.
+    if (read && !read.index.unreadable) {
       const { index } = read;
       // An index that lacks conversations of an earlier version still to be brought in (written
       // meanwhile by a window that started before they were there) is rebuilt to list them.
@@ -304,7 +305,7 @@ export class ConversationStore {
   private async startRebuild(): Promise<Map<string, ConversationSummary>> {
     const ids = await this.storage.listLogs();
     if (this.rebuilding && this.index) return this.index.entries;
-    const index = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>() };
+    const index: ReplayedIndex = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>(), unreadable: false };
     if (ids.length <= this.rebuildInlineUpTo) {
       if (await this.rebuildIndex(index, ids, true)) this.index = index;
       return index.entries;
@@ -328,7 +329,7 @@ export class ConversationStore {
    * A log that cannot be read is tried again once at the end; still unreadable, nothing is written
    * and false is returned (the caller drops the index: the next listing reads them all again).
    */
-  private async rebuildIndex(index: { entries: Map<string, ConversationSummary>; lines: number; gone: Set<string> }, ids: string[], inline: boolean): Promise<boolean> {
+  private async rebuildIndex(index: ReplayedIndex, ids: string[], inline: boolean): Promise<boolean> {
     const withPartials = await this.partialIds();
     const search = inline ? undefined : await this.searchReady().catch(() => undefined);
     const total = ids.length;
@@ -443,8 +444,8 @@ export class ConversationStore {
       const listed = new Set(ids);
       const onDisk = replayIndex((await this.storage.readIndex().catch(() => undefined)) ?? '').entries;
       for (const [id, e] of onDisk) if (!listed.has(id) && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) index.entries.set(id, e);
-      await this.storage.rewriteIndex([...index.entries.values()].map((e) => indexLine(e)).join(''));
-      index.lines = index.entries.size;
+      await this.storage.rewriteIndex(indexText(index.entries.values()));
+      index.lines = index.entries.size + 1;
       index.gone.clear();
       return true;
     };
@@ -543,14 +544,20 @@ export class ConversationStore {
       if (sameSummary(entries.get(entry.id), entry)) return;
       entries.set(entry.id, entry);
     }
-    // Another window may have appended lines: read them back before a rewrite drops them.
     if (index.lines > 2 * entries.size + 100) {
-      const fresh = replayIndex((await this.storage.readIndex()) ?? '').entries;
-      for (const [id, e] of fresh) if (!entries.has(id) && !('gone' in entry && entry.id === id)) entries.set(id, e);
-      if ('gone' in entry) entries.delete(entry.id);
-      else entries.set(entry.id, entry);
-      await this.storage.rewriteIndex([...entries.values()].map((e) => indexLine(e)).join(''));
-      index.lines = entries.size;
+      // A compaction: what other windows appended since this one last read the file comes first
+      // (their saves, and their deletes: a conversation deleted elsewhere is never written back).
+      const fresh = await this.readIndexFile();
+      const now = fresh && !fresh.index.unreadable ? fresh.index : index;
+      if ('gone' in entry) now.entries.delete(entry.id);
+      else now.entries.set(entry.id, entry);
+      for (const id of this.removed) now.entries.delete(id);
+      await this.storage.rewriteIndex(indexText(now.entries.values()));
+      now.lines = now.entries.size + 1;
+      now.gone.clear();
+      this.index = now;
+      // The file was replaced: the next read takes it whole.
+      this.indexRead = undefined;
     } else {
       await this.storage.appendIndex(indexLine(entry));
       index.lines++;
@@ -1092,7 +1099,8 @@ export class ConversationStore {
   async search(query: string): Promise<Array<ConversationSummary & SearchHit>> {
     this.lastSearchAt = Date.now();
     const search = await this.searchReady();
-    const entries = this.index?.entries ?? (await this.enqueue(() => this.loadIndex()));
+    // Read again (what other windows appended since: a conversation deleted there is not found here).
+    const entries = await this.loadIndex();
     // The conversations History lists already are searched too (those of its first page are put in the index now).
     this.settlePage?.();
     return search
@@ -1143,6 +1151,12 @@ export class ConversationStore {
     const search = await this.searchIndex;
     this.searchChanges = 0;
     this.searchUrgent = false;
+    // Conversations another window deleted since this one read the history index leave the
+    // full-text index before it is written (their words never come back to the disk from here).
+    if (!this.rebuilding) {
+      const entries = await this.enqueue(() => this.loadIndex()).catch(() => undefined);
+      if (entries && !this.rebuilding) for (const id of search.stale(entries.values()).removed) search.remove(id);
+    }
     if (!search.dirty) return;
     await search.compact();
     await this.storage.writeSearchIndex(await search.toJSONAsync());
