@@ -47,7 +47,8 @@ export function readSmallFile(file: string, maxBytes: number): string | undefine
 /**
  * The file's lines from `since` on when `since` is of this same file (device and inode: a durable
  * rewrite is a new file) and it has not shrunk; else the whole file. Whole lines only: a line still
- * being appended (by another window) is left for the next read. Undefined when there is no file.
+ * being appended (by another window) is left for the next read (but not NULs, which no writer
+ * appends). Undefined when there is no file.
  */
 export async function readAppended(file: string, since: IndexCursor | undefined): Promise<{ text: string; cursor: IndexCursor; appended: boolean } | undefined> {
   let fh;
@@ -68,7 +69,11 @@ export async function readAppended(file: string, since: IndexCursor | undefined)
       if (bytesRead === 0) break;
       got += bytesRead;
     }
-    const end = buf.lastIndexOf(0x0a, got - 1) + 1;
+    let end = buf.lastIndexOf(0x0a, got - 1) + 1;
+    // NULs after the last line (a power loss can leave them) are no line being appended: they are
+    // read as a line that does not parse, so that an index made of them is seen to be damaged.
+    const nul = buf.indexOf(0, end);
+    if (nul !== -1 && nul < got) end = got;
     return { text: buf.toString('utf8', 0, end), cursor: { file: id, offset: start + end }, appended };
   } finally {
     await fh.close();

@@ -580,8 +580,9 @@ describe('history index: rebuilt in the background when missing', () => {
   });
 });
 
+/** The conversation lines of an index (not its version line). */
 function replayIndexCount(text: string | undefined): number {
-  return (text ?? '').split('\n').filter(Boolean).length;
+  return (text ?? '').split('\n').filter((l) => l && !l.startsWith('{"index":')).length;
 }
 
 describe('upgrade from 0.1.0 files, in the background', () => {
