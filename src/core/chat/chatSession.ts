@@ -68,6 +68,8 @@ export type SessionEvent =
    * back). `restored`: the conversation of the last window was reopened (after a reload or restart).
    */
   | { type: 'conversationChanged'; restored?: boolean; notice?: string }
+  /** A summary of earlier turns, a turn of the session, ended (kept or not): what waited for it goes on. */
+  | { type: 'summaryEnded' }
   /** A saved conversation was deleted (the current one or another): what was kept for it goes too. */
   | { type: 'conversationRemoved'; id: string }
   /** The error of the last send appeared or went away. */
@@ -113,6 +115,8 @@ export type RestoreResult = 'restored' | 'kept' | 'failed';
 
 export class ChatSession {
   private running: Running | undefined;
+  /** A summary of earlier turns being written: a turn of the session too (a send meanwhile is queued). */
+  private summarizing = false;
   /** Counts every change of what the chat shows (every event but `inputReturned`). */
   private stateVersion = 0;
   private restoring: Promise<RestoreResult> | undefined;
@@ -132,8 +136,9 @@ export class ChatSession {
     this.rangeWarning = warnOncePerField({ warn: (msg, data) => deps.logger?.warn(msg, data) });
   }
 
+  /** A reply is running, or a summary is being written. */
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running !== undefined || this.summarizing;
   }
 
   get sendError(): ErrorView | undefined {
@@ -154,7 +159,7 @@ export class ChatSession {
   }
 
   private emit(event: SessionEvent): void {
-    if (event.type !== 'inputReturned' && event.type !== 'turnSettled') this.stateVersion++;
+    if (event.type !== 'inputReturned' && event.type !== 'turnSettled' && event.type !== 'summaryEnded') this.stateVersion++;
     // The pointer to the current conversation follows it, so a reload reopens this one.
     if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
       this.deps.store.rememberCurrent().catch((err) => this.deps.logger?.warn('Could not record the current conversation', { error: String(err) }));
@@ -210,6 +215,23 @@ export class ChatSession {
     conv.summary = newSummary(plan, text, { ...facts, now: this.now() });
     this.summaryChanged(conv);
     return true;
+  }
+
+  /**
+   * A summary of earlier turns, run as a turn of the session: it first takes in what other windows
+   * wrote (as every change does), and while `write` runs the session is busy (a send is queued,
+   * Retry and Edit wait). Undefined when a reply or another summary runs; summaryEnded is told at its end.
+   */
+  async summary<T>(write: () => Promise<T>): Promise<T | undefined> {
+    if (this.busy) return undefined;
+    this.summarizing = true;
+    try {
+      await this.catchUp();
+      return await write();
+    } finally {
+      this.summarizing = false;
+      this.emit({ type: 'summaryEnded' });
+    }
   }
 
   /** The user's own text for the summary (an empty text changes nothing). */
@@ -337,7 +359,7 @@ export class ChatSession {
    */
   async send(text: string, opts: { model?: string } = {}): Promise<void> {
     if (this.restoring) await this.restoring;
-    if (this.running) {
+    if (this.busy) {
       this.emit({ type: 'inputReturned', text });
       return;
     }
@@ -346,7 +368,7 @@ export class ChatSession {
     // Another window may have added turns to this conversation, or deleted it: the request is
     // built from what is on disk, and the chat shows it.
     await this.catchUp();
-    if (this.running) {
+    if (this.busy) {
       this.emit({ type: 'inputReturned', text });
       return;
     }
@@ -368,7 +390,7 @@ export class ChatSession {
    * and says so), or there is nothing to retry.
    */
   async retry(): Promise<boolean> {
-    if (this.running) return false;
+    if (this.busy) return false;
     // The turn that failed last is the one to regenerate: a send that failed before any reply comes
     // first, never an older stopped reply above it.
     if (this.failedText !== undefined) {
@@ -416,7 +438,7 @@ export class ChatSession {
 
   /** After a reply cut at the model's length limit: asks the model to go on (a new turn). */
   async continueReply(): Promise<void> {
-    if (this.running) return;
+    if (this.busy) return;
     const target = this.conversation.messages.at(-1);
     if (!target || target.role !== 'assistant' || target.meta?.ending !== 'length') return;
     const caught = await this.catchUp({
@@ -540,7 +562,7 @@ export class ChatSession {
    * `messageId`, and opens it (the original stays as it was). False when there is no such message.
    */
   async fork(messageId: string): Promise<boolean> {
-    if (this.running) return false;
+    if (this.busy) return false;
     await this.catchUp();
     if (this.running) return false;
     const forked = await this.deps.store.fork(messageId);

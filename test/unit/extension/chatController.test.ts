@@ -422,6 +422,24 @@ describe('chat controller: the queue across a reload, its model, and the limits'
     assert.equal(t.session.conversation.id, b, 'the current conversation stays');
   });
 
+  it('a send while a summary of earlier turns is written is queued, and goes once the summary has ended', async () => {
+    const t = setup();
+    await t.controller.send('first question');
+    let finish: () => void = () => undefined;
+    const writing = t.session.summary(() => new Promise<void>((resolve) => (finish = resolve)));
+    await tick();
+    assert.equal(t.session.busy, true, 'the summary is a turn of the session');
+    assert.equal(await t.controller.send('typed while the summary is written'), 'queued');
+    assert.deepEqual(t.requests, ['first question'], 'nothing sent in the middle of the summary');
+    assert.equal(await t.session.summary(async () => 'a second one'), undefined, 'one turn at a time');
+    finish();
+    await writing;
+    await tick();
+    await tick();
+    assert.deepEqual(t.requests, ['first question', 'typed while the summary is written']);
+    assert.equal(t.session.busy, false);
+  });
+
   it('deleting the current conversation from History gives exactly one "conversation changed" and one new conversation', async () => {
     const t = setup();
     await t.controller.send('a question');

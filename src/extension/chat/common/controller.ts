@@ -166,6 +166,8 @@ export class ChatController {
     if (event.type === 'conversationChanged') this.queued.follow(event.restored === true);
     // Its queued messages go with a deleted conversation, current or not.
     if (event.type === 'conversationRemoved') this.queued.drop(event.id);
+    // Messages typed while a summary was written go once it has ended.
+    if (event.type === 'summaryEnded' && this.queued.length > 0) setTimeout(() => void this.sendNextQueued(), 0);
     if (event.type !== 'turnEnded' || this.queued.length === 0) return;
     // A reply that did not complete (error, 402, network, Stop) holds the queue until the user resumes it.
     if (event.message.status !== 'complete') {

@@ -64,6 +64,7 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
       return [{ type: 'messageChanged', message: messageView(event.message), version }];
     case 'conversationChanged':
       return [conversation(event.notice)];
+    case 'summaryEnded':
     case 'conversationRemoved':
       // What was kept for it goes (its queue); the chat is told by conversationChanged if it showed it.
       return [];

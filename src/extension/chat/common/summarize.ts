@@ -61,6 +61,18 @@ export class Summarizer {
     if (ask && quote && !(await this.deps.confirm(l10n.t('{0} ({1}). The turns stay in the conversation; the summary is sent in their place until you remove it.', label, quote.name), l10n.t('Summarize')))) {
       return 'cancelled';
     }
+    // A turn of the session: what other windows wrote comes in first, and a send meanwhile is queued.
+    const outcome = await session.summary(() => this.write(plan, quote));
+    if (outcome === undefined) {
+      this.deps.tell(l10n.t('A reply is still being generated. Summarize when it has finished.'));
+      return 'refused';
+    }
+    return outcome;
+  }
+
+  /** The summary's request through the pipeline, and the summary kept when the conversation still fits its plan. */
+  private async write(plan: SummaryPlan, quote: TurnQuote | undefined): Promise<SummarizeOutcome> {
+    const { session } = this.deps;
     const request = summaryRequest(session.conversation, plan, await this.deps.room());
     if (!request.ok) {
       this.deps.tell(l10n.t('The turns above the line are too long to summarize with this model. Pick a model with a larger context, or Fork a message to start a new conversation from it.'));
