@@ -49,7 +49,6 @@ export async function measureContext(): Promise<ContextFigures> {
       const copy = structuredClone(conv);
       copy.id = `conv-${m.valueId}`;
       await store.save(copy);
-      await store.open(copy.id);
       const b = budgetForModel(models, m.valueId);
       const session = new ChatSession({
         store,
@@ -60,6 +59,7 @@ export async function measureContext(): Promise<ContextFigures> {
         contextBudget: () => b.inputTokens,
         flushIntervalMs: 0,
       });
+      await session.open(copy.id);
       const before = srv.control.requests().length;
       await session.send(`${question} len:50`);
       const req = srv.control.requests().slice(before).find((r) => r.method === 'POST' && r.path === '/chat');

@@ -114,7 +114,7 @@ async function upgrade(dir: string, count: number): Promise<{ openMs: number; tu
     await store.finishUpgrade();
     return performance.now() - t0;
   })();
-  const id = await store.rememberedCurrentId();
+  const id = await store.lastOpenedId();
   const conv = id ? await store.open(id) : undefined;
   const openMs = performance.now() - t0;
   const p0 = performance.now();

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, encodeLog, type Conversation } from '../../src/core';
 import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
 import { rng, vocabulary, zipfText } from './words';
+import { WindowStore } from '../../test/support/windowStore';
 
 export interface StorageFigures {
   list1000Ms: number;
@@ -66,20 +67,20 @@ export async function measureStorage(): Promise<StorageFigures> {
     await seed(dir, 1000, 5, 600, words, rand);
     // Builds the history index once (in the background above 100 conversations: waited for here);
     // the full-text index it fed on the way is dropped, to be built and timed below.
-    const builder = new ConversationStore(new FileConversationStorage(dir));
+    const builder = new WindowStore(new FileConversationStorage(dir));
     await builder.catchUpSearch();
     await builder.flush();
     await rm(join(dir, 'conversations', '_search.json'), { force: true });
     const listTimes: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const store = new ConversationStore(new FileConversationStorage(dir));
+      const store = new WindowStore(new FileConversationStorage(dir));
       const t0 = performance.now();
       const list = await store.list();
       listTimes.push(performance.now() - t0);
       if (list.length !== 1000) throw new Error(`listed ${list.length} conversations, expected 1000`);
     }
 
-    const store = new ConversationStore(new FileConversationStorage(dir));
+    const store = new WindowStore(new FileConversationStorage(dir));
     let t0 = performance.now();
     await store.catchUpSearch();
     const searchBuildMs = performance.now() - t0;
@@ -88,7 +89,7 @@ export async function measureStorage(): Promise<StorageFigures> {
     // Queries: one or two words of the text, rarer words too (they are what users look for).
     const searchTimes: number[] = [];
     let found = 0;
-    const searcher = new ConversationStore(new FileConversationStorage(dir));
+    const searcher = new WindowStore(new FileConversationStorage(dir));
     t0 = performance.now();
     const reread = await searcher.catchUpSearch(); // loads the persisted index (nothing to re-read)
     const searchLoadMs = performance.now() - t0;
@@ -106,7 +107,7 @@ export async function measureStorage(): Promise<StorageFigures> {
     // A 300-turn conversation with 8 KB replies, then 30 more turns saved as the chat saves them.
     const long = join(root, 'long');
     const reply = text(words, rand, 8000);
-    const turnStore = new ConversationStore(new FileConversationStorage(long));
+    const turnStore = new WindowStore(new FileConversationStorage(long));
     await turnStore.catchUpSearch();
     const conv = turnStore.current;
     for (let t = 0; t < 300; t++) {

@@ -81,7 +81,6 @@ export async function chat(serverUrl: string, client: ChatServiceClient, convers
   const settings = { model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: serverUrl };
   const store = new ConversationStore(new MemoryConversationStorage());
   await store.save(conversation);
-  await store.open(conversation.id);
   const listeners: Array<(m: HostMessage) => void> = [];
   let controller: ChatController | undefined;
   const session = new ChatSession({
@@ -94,6 +93,7 @@ export async function chat(serverUrl: string, client: ChatServiceClient, convers
     // Only the turns that fit swift-chat's budget are sent (max_tokens 4096), as in the extension.
     contextBudget: () => requestBudget(4096).inputTokens,
   });
+  await session.open(conversation.id);
   controller = new ChatController({
     session,
     settings: () => settings,

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       appendMessage(conv, 'assistant', `Answer ${i}\n\n${reply}`, new Date(), { status: 'complete', meta: { model: 'swift-chat' } });
     }
     await t.store.save(conv);
-    await t.store.open(conv.id);
+    await t.session.open(conv.id);
     await give(page, t.controller.initialMessages());
     await frames(page, 5);
 

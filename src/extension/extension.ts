@@ -189,7 +189,7 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
   });
   // A save that fails is said once, with Retry; every conversation not yet written stays in memory
   // meanwhile, and Retry writes them all (not only the one on screen).
-  context.subscriptions.push(watchSaving(store, () => store.saveAll(), logger), chat);
+  context.subscriptions.push(watchSaving(store, () => session.saveAll(), logger), chat);
   // Conversations saved by 0.1.0 come into History in the background, with a notification.
   void upgradeHistoryInBackground(store, logger);
   return { chat, store };

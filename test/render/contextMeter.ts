@@ -30,7 +30,7 @@ async function feed(turns: number, replyChars: number, budget: number): Promise<
     controller: { pickModel: async () => true },
   });
   await store.save(conv);
-  await store.open(conv.id);
+  await session.open(conv.id);
   const posted: HostMessage[] = [];
   const meterFeed = new ContextMeterFeed({ session, attachments: () => [], source: () => 'model', post: (m) => posted.push(m) });
   const message = meterFeed.message();

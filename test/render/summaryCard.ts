@@ -27,7 +27,7 @@ async function fixture() {
     controller: { pickModel: async () => true },
   });
   await store.save(conv);
-  await store.open(conv.id);
+  await session.open(conv.id);
   const meter = new ContextMeterFeed({ session, attachments: () => [], source: () => 'model', post: () => undefined });
   return { session, controller, meter };
 }

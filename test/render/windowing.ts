@@ -19,14 +19,14 @@ async function conversationMessages(): Promise<HostMessage[]> {
     appendMessage(conv, 'user', `Question ${i}`, new Date());
     appendMessage(conv, 'assistant', `Answer ${i}\n\n${reply}`, new Date(), { status: 'complete', meta: { model: 'swift-chat' } });
   }
-  const { store, controller } = makeController({
+  const { session, store, controller } = makeController({
     backend: {
       chat: () => Promise.reject(new Error('no requests here')),
       chatStream: () => Promise.reject(new Error('no requests here')),
     },
   });
   await store.save(conv);
-  await store.open(conv.id);
+  await session.open(conv.id);
   return controller.initialMessages();
 }
 

@@ -114,6 +114,8 @@ interface Running {
 export type RestoreResult = 'restored' | 'kept' | 'failed';
 
 export class ChatSession {
+  /** The conversation the chat shows and works on: the session alone replaces it, and says so. */
+  private conv: Conversation;
   private running: Running | undefined;
   /** A summary of earlier turns being written: a turn of the session too (a send meanwhile is queued). */
   private summarizing = false;
@@ -134,6 +136,7 @@ export class ChatSession {
   constructor(private readonly deps: ChatSessionDeps) {
     this.now = deps.now ?? (() => new Date());
     this.rangeWarning = warnOncePerField({ warn: (msg, data) => deps.logger?.warn(msg, data) });
+    this.conv = deps.store.create();
   }
 
   /** A reply is running, or a summary is being written. */
@@ -147,7 +150,12 @@ export class ChatSession {
 
   /** The current conversation: only the session replaces it, and it says so (conversationChanged). */
   get conversation(): Conversation {
-    return this.deps.store.current;
+    return this.conv;
+  }
+
+  /** A new, empty conversation in place of the current one (the caller says so). */
+  private startNew(): void {
+    this.conv = this.deps.store.create();
   }
 
   /**
@@ -162,7 +170,7 @@ export class ChatSession {
     if (event.type !== 'inputReturned' && event.type !== 'turnSettled' && event.type !== 'summaryEnded') this.stateVersion++;
     // The pointer to the current conversation follows it, so a reload reopens this one.
     if (event.type === 'conversationChanged' || event.type === 'turnStarted') {
-      this.deps.store.rememberCurrent().catch((err) => this.deps.logger?.warn('Could not record the current conversation', { error: String(err) }));
+      this.deps.store.keepLastOpened(this.conv.id).catch((err: unknown) => this.deps.logger?.warn('Could not record the current conversation', { error: String(err) }));
     }
     this.deps.onEvent(event);
   }
@@ -309,7 +317,7 @@ export class ChatSession {
     if (shown !== this.conversation || this.running) return 'same';
     if (fromDisk === 'deleted') {
       if (opts.followDelete === false) return 'deleted';
-      this.deps.store.newConversation();
+      this.startNew();
       this.emit({ type: 'conversationChanged' });
       return 'deleted';
     }
@@ -345,6 +353,7 @@ export class ChatSession {
         return undefined;
       });
       if (!conv) return 'failed';
+      this.conv = conv;
       this.clearSendError();
       this.emit({ type: 'conversationChanged', restored: true });
       return 'restored';
@@ -540,9 +549,24 @@ export class ChatSession {
     await this.deps.store.remove(id);
     this.emit({ type: 'conversationRemoved', id });
     if (shown.id !== id) return;
-    if (this.conversation === shown) this.deps.store.newConversation();
+    if (this.conversation === shown) this.startNew();
     this.clearSendError();
     this.emit({ type: 'conversationChanged' });
+  }
+
+  /** Gives a saved conversation (the current one or another) a new title; the chat shows it. */
+  async rename(id: string, title: string): Promise<void> {
+    const open = id === this.conv.id ? this.conv : undefined;
+    await this.deps.store.rename(id, title, open);
+    if (open) this.emit({ type: 'conversationChanged' });
+  }
+
+  /**
+   * Saves the current conversation and every one whose turns could not be written yet (the Retry
+   * of the "could not save" warning); rejects with the first failure.
+   */
+  saveAll(): Promise<void> {
+    return this.deps.store.saveAll(this.conv);
   }
 
   async newChat(): Promise<void> {
@@ -552,7 +576,7 @@ export class ChatSession {
       this.stop();
       await this.waitIdle();
     }
-    this.deps.store.newConversation();
+    this.startNew();
     this.clearSendError();
     this.emit({ type: 'conversationChanged' });
   }
@@ -565,7 +589,7 @@ export class ChatSession {
     if (this.busy) return false;
     await this.catchUp();
     if (this.running) return false;
-    const forked = await this.deps.store.fork(messageId);
+    const forked = await this.deps.store.fork(this.conv, messageId);
     return forked ? this.open(forked.id) : false;
   }
 
@@ -576,11 +600,14 @@ export class ChatSession {
       this.stop();
       await this.waitIdle();
     }
-    const shown = this.conversation;
-    const conv = await this.deps.store.open(id);
-    if (!conv) return false;
-    // The conversation on screen, opened again: brought up to date with what other windows added.
-    if (conv === shown) await this.deps.store.refresh(conv).catch((err: unknown) => this.deps.logger?.warn('Could not read the conversation from disk', { error: String(err) }));
+    if (id === this.conv.id) {
+      // The conversation on screen, opened again: brought up to date with what other windows added.
+      await this.deps.store.refresh(this.conv).catch((err: unknown) => this.deps.logger?.warn('Could not read the conversation from disk', { error: String(err) }));
+    } else {
+      const conv = await this.deps.store.open(id);
+      if (!conv) return false;
+      this.conv = conv;
+    }
     this.clearSendError();
     this.emit({ type: 'conversationChanged' });
     return true;

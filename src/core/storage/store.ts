@@ -135,13 +135,16 @@ const PAGE_SETTLE_MS = 30;
 /** The full-text index is written (on its timer) only once no search came for this long. */
 const SEARCH_QUIET_MS = 1000;
 
+/** A title as the user typed it, on one line; empty when nothing is left. */
+export const cleanTitle = (title: string): string => title.replace(/\s+/g, ' ').trim();
+
 export class ConversationStore {
-  private currentConv: Conversation;
   private readonly newId: () => string;
   private readonly now: () => Date;
   /** Serialises writes so an older snapshot never overwrites a newer one. */
   private writing: Promise<void> = Promise.resolve();
-  private rememberedId: string | undefined;
+  /** The id last recorded as the window's open conversation. */
+  private lastOpened: string | undefined;
   private readonly written = new Map<string, Written>();
   /**
    * Conversations deleted here: a save still under way for one of them (a reply streaming) is
@@ -195,32 +198,25 @@ export class ConversationStore {
     this.searchPersistDelayMs = opts.searchPersistDelayMs ?? 5000;
     this.rebuildInlineUpTo = opts.rebuildInlineUpTo ?? 100;
     this.writer = Math.random().toString(36).slice(2, 10);
-    this.currentConv = createConversation(this.newId(), this.now());
   }
 
-  get current(): Conversation {
-    return this.currentConv;
-  }
-
-  /** Starts a new, empty conversation (saved once it has a message). */
-  newConversation(): Conversation {
-    this.currentConv = createConversation(this.newId(), this.now());
-    return this.currentConv;
+  /** A new, empty conversation with an id of this store's (saved once it has a message). Not kept here. */
+  create(): Conversation {
+    return createConversation(this.newId(), this.now());
   }
 
   /**
-   * Records which conversation is current, so that a reload or restart reopens it. Written with
-   * the conversations (not in VS Code's state, which a browser window saves only now and then).
+   * Records the conversation the window has open, so that a reload or restart reopens it. Written
+   * with the conversations (not in VS Code's state, which a browser window saves only now and then).
    */
-  rememberCurrent(): Promise<void> {
-    const id = this.currentConv.id;
-    if (id === this.rememberedId) return Promise.resolve();
-    this.rememberedId = id;
+  keepLastOpened(id: string): Promise<void> {
+    if (id === this.lastOpened) return Promise.resolve();
+    this.lastOpened = id;
     return this.enqueue(() => this.storage.writeCurrentId(id));
   }
 
-  /** The conversation that was current when the last window closed, if one was recorded. */
-  rememberedCurrentId(): Promise<string | undefined> {
+  /** The conversation the last window had open when it closed, if one was recorded. */
+  lastOpenedId(): Promise<string | undefined> {
     return this.storage.readCurrentId();
   }
 
@@ -594,24 +590,24 @@ export class ConversationStore {
     }
   }
 
-  /** A saved conversation as stored (for export or undo), without making it current. */
+  /** A saved conversation as stored (for export or undo), after the writes asked for so far. */
   async load(id: string): Promise<Conversation | undefined> {
     await this.writing;
-    if (id === this.currentConv.id && this.currentConv.messages.length > 0) return this.currentConv;
     // One whose last turns could not be written yet: as this window holds it.
     const held = this.unsaved.get(id);
     if (held) return held;
     return (await this.readStored(id))?.conv;
   }
 
-  /** Makes a saved conversation current; returns undefined when it is missing or unreadable. */
+  /**
+   * A saved conversation, read to be worked on (the window shows it; this store then writes what
+   * changes of it); undefined when it is missing or unreadable.
+   */
   async open(id: string): Promise<Conversation | undefined> {
-    if (id === this.currentConv.id) return this.currentConv;
     const held = this.unsaved.get(id);
     if (held) {
       // Its last turns are not on disk yet: the copy in memory is the whole conversation.
       this.removed.delete(id);
-      this.currentConv = held;
       return held;
     }
     const conv = await this.enqueue(async () => {
@@ -634,9 +630,7 @@ export class ConversationStore {
       }
       return r.conv;
     });
-    if (!conv) return undefined;
-    this.currentConv = conv;
-    return conv;
+    return conv ?? undefined;
   }
 
   private track(id: string, r: ReplayedLog): Written {
@@ -674,7 +668,7 @@ export class ConversationStore {
    * the last save is written (new messages appended; the reply streaming in a side file). A
    * conversation left without messages is not kept.
    */
-  save(conv: Conversation = this.currentConv): Promise<void> {
+  save(conv: Conversation): Promise<void> {
     const own = this.saveOne(conv);
     // Conversations whose turns could not be written (then left for another one) go again with it.
     for (const other of [...this.unsaved.values()]) if (other !== conv) this.saveOne(other).catch(() => undefined);
@@ -682,11 +676,11 @@ export class ConversationStore {
   }
 
   /**
-   * Saves the current conversation and every conversation whose turns could not be written yet
-   * (the Retry of the "could not save" warning); rejects with the first failure.
+   * Saves `shown` (the conversation the window shows) and every conversation whose turns could not
+   * be written yet (the Retry of the "could not save" warning); rejects with the first failure.
    */
-  async saveAll(): Promise<void> {
-    const all = [this.currentConv, ...[...this.unsaved.values()].filter((c) => c !== this.currentConv)];
+  async saveAll(shown: Conversation): Promise<void> {
+    const all = [shown, ...[...this.unsaved.values()].filter((c) => c !== shown)];
     const results = await Promise.allSettled(all.map((c) => this.saveOne(c)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -908,7 +902,7 @@ export class ConversationStore {
    * appended are taken in (before this window's unwritten ones). `changed`: its messages changed
    * (the chat should show it again); `deleted`: another window deleted it; `same`: nothing to do.
    */
-  refresh(conv: Conversation = this.currentConv): Promise<'same' | 'changed' | 'deleted'> {
+  refresh(conv: Conversation): Promise<'same' | 'changed' | 'deleted'> {
     return this.enqueue(async () => {
       const id = conv.id;
       const w = this.written.get(id);
@@ -952,18 +946,16 @@ export class ConversationStore {
 
   async remove(id: string): Promise<void> {
     await this.enqueue(() => this.erase(id, true));
-    if (id === this.currentConv.id) this.newConversation();
     // The conversation that could not be saved was the last one unwritten: nothing is lost any more.
     if (this.failure && this.unsaved.size === 0) this.saveSettled(undefined);
   }
 
   /**
-   * A new conversation with every message of the current one up to `messageId` (see
-   * forkConversation), saved and listed; the current conversation is unchanged. Undefined when
-   * there is no such message.
+   * A new conversation with every message of `conv` up to `messageId` (see forkConversation),
+   * saved and listed; `conv` is unchanged. Undefined when there is no such message.
    */
-  async fork(messageId: string): Promise<Conversation | undefined> {
-    const forked = forkConversation(this.currentConv, messageId, this.newId(), this.now());
+  async fork(conv: Conversation, messageId: string): Promise<Conversation | undefined> {
+    const forked = forkConversation(conv, messageId, this.newId(), this.now());
     if (!forked) return undefined;
     await this.restore(forked);
     return forked;
@@ -984,13 +976,16 @@ export class ConversationStore {
     });
   }
 
-  /** Gives a saved conversation a new title. */
-  async rename(id: string, title: string): Promise<void> {
-    const clean = title.replace(/\s+/g, ' ').trim();
+  /**
+   * Gives a saved conversation a new title. `open`: the window's copy of it, when it has it open
+   * (renamed and saved as a whole, so that its next save does not write the old title back).
+   */
+  async rename(id: string, title: string, open?: Conversation): Promise<void> {
+    const clean = cleanTitle(title);
     if (!clean) return;
-    if (id === this.currentConv.id) {
-      this.currentConv.title = clean;
-      return this.save(this.currentConv);
+    if (open?.id === id) {
+      open.title = clean;
+      return this.save(open);
     }
     await this.enqueue(async () => {
       if ((await this.storage.logSize(id)) === undefined) return;

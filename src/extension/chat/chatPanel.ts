@@ -293,6 +293,7 @@ export class ChatPanelController implements vscode.Disposable {
       newChat: () => this.newChat(),
       show: () => this.show(),
       remove: (id) => this.session.remove(id),
+      rename: (id, title) => this.session.rename(id, title),
       restoreCurrent: () => this.last.restore(),
       logger: this.deps.logger,
     });

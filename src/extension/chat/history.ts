@@ -15,6 +15,8 @@ export interface HistoryDeps {
    * new one; its queued messages go with it, current or not); rejects when nothing was deleted.
    */
   remove(id: string): Promise<void>;
+  /** Renames a conversation through the session (the one on screen shows its new title). */
+  rename(id: string, title: string): Promise<void>;
   /**
    * Reopens the last window's conversation (a window's first History): called once the first page
    * is out, as its log can be long; a delete waits for it first (and the session makes a pick or
@@ -217,7 +219,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
         box.busy = true;
         box.enabled = false;
         try {
-          await deps.store.rename(id, box.value);
+          await deps.rename(id, box.value);
         } catch (err) {
           deps.logger.warn('A conversation could not be renamed', { message: String(err) });
           void vscode.window.showErrorMessage(vscode.l10n.t('The conversation could not be renamed: {0}. Check that the disk has space and can be written to, then rename it again.', String(err)));

@@ -34,7 +34,7 @@ export class LastConversation {
   restore(preferred?: string): Promise<void> {
     this.restored ??= (async () => {
       // The recorded pointer wins: a browser window may reload before it saved the panel's state.
-      const id = (await this.deps.store.rememberedCurrentId()) ?? preferred;
+      const id = (await this.deps.store.lastOpenedId()) ?? preferred;
       if (!id || !isSafeConversationId(id)) return;
       const result = await this.deps.session.restore(id);
       if (result === 'failed') {

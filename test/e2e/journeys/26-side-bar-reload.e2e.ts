@@ -13,6 +13,7 @@ import { e2e } from '../setup';
 import { feedStalled, makeStalled } from '../stalledFile';
 import { chatRequests, readyWithKey, resetServer, userSetting, waitForChatRequests } from '../steps';
 import { Chat, waitFor, type Workbench } from '../workbench';
+import { WindowStore } from '../../support/windowStore';
 
 const LONG_TURNS = 300;
 
@@ -130,7 +131,7 @@ function windowStorage(): string {
  * writes them): questions `<tag>-q<i>`, replies ending `<tag>-a<i>-end`. Its log file.
  */
 async function seedCurrent(tag: string, turns = LONG_TURNS): Promise<string> {
-  const store = new ConversationStore(
+  const store = new WindowStore(
     new FileConversationStorage(path.dirname(conversationsDir()), windowStorage()),
   );
   const conv = store.newConversation();

@@ -188,7 +188,7 @@ describe('chat session', () => {
       assert.doesNotMatch(JSON.stringify(p), /progress|rating/, `${p.type} carries no data or annotation`);
     }
     // A fork carries the reply with its thinking and what was kept.
-    const fork = await t.store.fork(reply.id);
+    const fork = await t.store.fork(t.session.conversation, reply.id);
     assert.equal(fork?.messages[1].meta?.reasoning, 'Weighing it up.');
     assert.equal(fork?.messages[1].meta?.extras, reply.meta?.extras);
     assert.equal(fork?.messages[1].content, reply.content);

@@ -305,7 +305,7 @@ function sessionOn(conv: Conversation, budget: number | undefined, systemPrompt 
     events,
     open: async () => {
       await store.save(conv);
-      await store.open(conv.id);
+      await session.open(conv.id);
     },
   };
 }

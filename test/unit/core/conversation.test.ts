@@ -14,6 +14,7 @@ import {
   type Conversation,
 } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { WindowStore } from '../../support/windowStore';
 
 const t0 = new Date('2026-11-21T10:00:00Z');
 
@@ -135,7 +136,7 @@ describe('conversation store', () => {
 
   it('saves only conversations with messages and lists newest first', async () => {
     const storage = new MemoryConversationStorage();
-    const store = new ConversationStore(storage, opts);
+    const store = new WindowStore(storage, opts);
     await store.save(); // empty: not written
     assert.equal(storage.data.size, 0);
     const first = store.current;
@@ -150,7 +151,7 @@ describe('conversation store', () => {
 
   it('drops a saved conversation once it has no messages left', async () => {
     const storage = new MemoryConversationStorage();
-    const store = new ConversationStore(storage, opts);
+    const store = new WindowStore(storage, opts);
     appendMessage(store.current, 'user', 'only', t0);
     await store.save();
     assert.equal(storage.data.size, 1);
@@ -161,12 +162,12 @@ describe('conversation store', () => {
 
   it('reopens a saved conversation with its messages', async () => {
     const storage = new MemoryConversationStorage();
-    const store = new ConversationStore(storage, opts);
+    const store = new WindowStore(storage, opts);
     const c = store.current;
     appendMessage(c, 'user', 'hello', t0);
     appendMessage(c, 'assistant', 'hi', t0, { meta: { model: 'swift-chat', credits: 1 } });
     await store.save();
-    const again = new ConversationStore(storage, opts);
+    const again = new WindowStore(storage, opts);
     const opened = await again.open(c.id);
     assert.ok(opened);
     assert.deepEqual(opened.messages.map((m) => m.content), ['hello', 'hi']);
@@ -176,7 +177,7 @@ describe('conversation store', () => {
 
   it('writes a snapshot, not a live reference', async () => {
     const storage = new MemoryConversationStorage();
-    const store = new ConversationStore(storage, opts);
+    const store = new WindowStore(storage, opts);
     appendMessage(store.current, 'user', 'one', t0);
     const done = store.save();
     appendMessage(store.current, 'assistant', 'two', t0);
@@ -188,7 +189,7 @@ describe('conversation store', () => {
   it('returns undefined for a missing conversation; one failing its schema opens with what can be read', async () => {
     const storage = new MemoryConversationStorage();
     storage.data.set('bad', JSON.stringify({ id: 'bad', messages: 'nope' }));
-    const store = new ConversationStore(storage, opts);
+    const store = new WindowStore(storage, opts);
     assert.equal(await store.open('missing'), undefined);
     const bad = await store.open('bad');
     assert.equal(bad?.id, 'bad');

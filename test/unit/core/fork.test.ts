@@ -9,6 +9,7 @@ import {
   type Conversation,
 } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { WindowStore } from '../../support/windowStore';
 
 /** A conversation of `turns` question/reply pairs. */
 function longConversation(turns: number): Conversation {
@@ -52,7 +53,7 @@ describe('fork: a new conversation from an earlier message', () => {
   it('the store saves the fork, lists it as a fork of the original, and reopens it with its origin', async () => {
     const storage = new MemoryConversationStorage();
     let n = 0;
-    const store = new ConversationStore(storage, { newId: () => `conv-${++n}`, searchPersistDelayMs: 5 });
+    const store = new WindowStore(storage, { newId: () => `conv-${++n}`, searchPersistDelayMs: 5 });
     const conv = store.current;
     appendMessage(conv, 'user', 'first question');
     appendMessage(conv, 'assistant', 'first answer about herons', undefined, { status: 'complete' });
@@ -60,7 +61,7 @@ describe('fork: a new conversation from an earlier message', () => {
     appendMessage(conv, 'assistant', 'second answer', undefined, { status: 'complete' });
     conv.title = 'Herons';
     await store.save();
-    const fork = await store.fork(conv.messages[1].id);
+    const fork = await store.forkCurrent(conv.messages[1].id);
     assert.ok(fork);
     assert.equal(store.current.id, conv.id, 'the current conversation is still the original');
     const listed = await store.list();
@@ -69,7 +70,7 @@ describe('fork: a new conversation from an earlier message', () => {
     assert.equal(entry?.messageCount, 2);
     assert.equal(listed.find((e) => e.id === conv.id)?.messageCount, 4);
     // From disk, in another window.
-    const other = new ConversationStore(storage, { newId: () => 'other', searchPersistDelayMs: 5 });
+    const other = new WindowStore(storage, { newId: () => 'other', searchPersistDelayMs: 5 });
     const opened = await other.open(fork.id);
     assert.equal(opened?.forkedFrom?.id, conv.id);
     assert.deepEqual(

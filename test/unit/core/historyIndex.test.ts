@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, indexLine, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
+import { WindowStore } from '../../support/windowStore';
 
 function conversation(id: string, minute: number, texts: string[]): Conversation {
   const at = new Date(Date.UTC(2026, 0, 1, 0, minute));
@@ -87,7 +88,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
       const storage = new MemoryConversationStorage();
       seed(storage, [conversation('a', 1, ['where is thing 217', 'here']), conversation('b', 2, ['something else', 'ok'])]);
       storage.searchIndex = torn;
-      const store = new ConversationStore(storage, { searchPersistDelayMs: 1 });
+      const store = new WindowStore(storage, { searchPersistDelayMs: 1 });
       assert.equal(await store.catchUpSearch(), 2);
       assert.deepEqual(
         (await store.search('thing 217')).map((h) => h.id),
@@ -101,7 +102,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
   it('a persisted index is used as it is: only conversations changed since are read', async () => {
     const storage = new GatedStorage();
     seed(storage, [conversation('a', 1, ['alpha words', 'ok']), conversation('b', 2, ['beta words', 'ok'])]);
-    const first = new ConversationStore(storage, { searchPersistDelayMs: 1 });
+    const first = new WindowStore(storage, { searchPersistDelayMs: 1 });
     await first.catchUpSearch();
     await first.flush();
     seed(storage, [conversation('b', 3, ['beta changed', 'gamma'])]);
@@ -110,7 +111,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     assert.ok(entry);
     storage.index += JSON.stringify({ ...entry, updatedAt: '2026-01-01T00:03:00.000Z' }) + '\n';
     storage.reads = [];
-    const second = new ConversationStore(storage);
+    const second = new WindowStore(storage);
     assert.equal(await second.catchUpSearch(), 1);
     assert.deepEqual(storage.reads, ['b']);
     assert.equal((await second.search('gamma')).length, 1);
@@ -121,7 +122,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const storage = new GatedStorage();
     const convs = Array.from({ length: 6 }, (_, i) => conversation(`c${i}`, i, [`how do I do thing ${i}7?`, `like this ${i}`]));
     seed(storage, convs);
-    const store = new ConversationStore(storage, { searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { searchPersistDelayMs: 60_000 });
     await store.list(); // the history index, from the logs
     storage.reads = [];
     storage.gated = true;
@@ -158,7 +159,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const storage = new GatedStorage();
     seed(storage, [conversation('old1', 1, ['first', 'one']), conversation('old2', 2, ['second', 'two'])]);
     let n = 0;
-    const store = new ConversationStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
     await store.list();
     storage.gated = true;
     const build = store.catchUpSearch();
@@ -177,7 +178,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const storage = new GatedStorage();
     seed(storage, [conversation('a', 1, ['alpha', 'ok'])]);
     let n = 0;
-    const store = new ConversationStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
     await store.catchUpSearch();
     let release: () => void = () => undefined;
     storage.writeGate = new Promise<void>((resolve) => (release = resolve));
@@ -198,7 +199,7 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
       Array.from({ length: 100 }, (_, i) => conversation(`c${i}`, i, [`question ${i}`, 'ok'])),
     );
     let n = 0;
-    const store = new ConversationStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 1 });
+    const store = new WindowStore(storage, { newId: () => `new-${++n}`, searchPersistDelayMs: 1 });
     await store.catchUpSearch();
     const settle = () => new Promise((r) => setTimeout(r, 30));
     await settle();
@@ -231,17 +232,17 @@ describe('full-text index: incremental, persisted, and searchable while it is bu
     const storage = new GatedStorage();
     seed(storage, [conversation('a', 1, ['alpha', 'ok']), conversation('c', 3, ['gamma', 'ok'])]);
     // A window that stopped while a reply streamed: its log, and the reply in a side file.
-    const writer = new ConversationStore(storage, { newId: () => 'b' });
+    const writer = new WindowStore(storage, { newId: () => 'b' });
     appendMessage(writer.current, 'user', 'beta question');
     appendMessage(writer.current, 'assistant', 'interrupted reply', new Date(), { status: 'streaming' });
     await writer.save();
     assert.equal(storage.partials.get('b')?.size, 1);
     storage.index = undefined; // the history index is rebuilt from the logs
-    const expected = await new ConversationStore(storage).list();
+    const expected = await new WindowStore(storage).list();
     storage.index = undefined;
     storage.partialLookups = [];
     storage.partialIds = async () => new Set(storage.partials.keys());
-    const store = new ConversationStore(storage);
+    const store = new WindowStore(storage);
     const list = await store.list();
     assert.deepEqual(list, expected);
     assert.equal(list.find((e) => e.id === 'b')?.messageCount, 2, 'the reply in the side file is counted');
@@ -263,7 +264,7 @@ describe('full-text index: files written by earlier versions', () => {
     const storage = new MemoryConversationStorage();
     seed(storage, [conversation('a', 1, ['where do pelicans sleep', 'on the water']), conversation('b', 2, ['pelicans again', 'ok'])]);
     storage.searchIndex = text;
-    const store = new ConversationStore(storage, { searchPersistDelayMs: 1 });
+    const store = new WindowStore(storage, { searchPersistDelayMs: 1 });
     assert.equal(await store.catchUpSearch(), 2);
     assert.deepEqual((await store.search('pelicans')).map((h) => h.id), ['b', 'a'], 'the newest first when both match alike');
     await store.flush();
@@ -329,7 +330,7 @@ describe('history index: rebuilt in the background when missing', () => {
     const storage = new GatedStorage();
     seed(storage, many(8));
     let n = 0;
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, newId: () => `new-${++n}`, searchPersistDelayMs: 60_000 });
     storage.gated = true;
     const seen: SearchProgress[] = [];
     store.onSearchProgress((p) => seen.push(p));
@@ -351,7 +352,7 @@ describe('history index: rebuilt in the background when missing', () => {
     const list = await store.list();
     assert.deepEqual(list.map((c) => c.id).sort(), ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'new-1']);
     assert.equal(seen.at(-1)?.building, false);
-    const fresh = await new ConversationStore(storage).list();
+    const fresh = await new WindowStore(storage).list();
     assert.deepEqual(fresh.map((c) => c.id).sort(), list.map((c) => c.id).sort(), 'the index written is whole');
     assert.equal((await store.search('word3')).length, 1, 'fed to the full-text index as the logs were read');
     assert.deepEqual(await store.search('word7'), []);
@@ -360,7 +361,7 @@ describe('history index: rebuilt in the background when missing', () => {
   it('a stop half way leaves no index file: the next start rebuilds it whole', async () => {
     const storage = new GatedStorage();
     seed(storage, many(6));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0 });
     storage.gated = true;
     const listing = store.list();
     await storage.release(2);
@@ -368,7 +369,7 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal(storage.index, undefined);
     // The window closes here; a new one starts on the same files.
     storage.gated = false;
-    const next = new ConversationStore(storage, { rebuildInlineUpTo: 0 });
+    const next = new WindowStore(storage, { rebuildInlineUpTo: 0 });
     await next.catchUpSearch();
     assert.equal((await next.list()).length, 6);
     assert.equal(replayIndexCount(storage.index), 6);
@@ -394,16 +395,16 @@ describe('history index: rebuilt in the background when missing', () => {
       seed(passing, many(6));
       const id = [...passing.data.keys()][2];
       passing.failures.set(id, 1);
-      const store = new ConversationStore(passing, options);
+      const store = new WindowStore(passing, options);
       await store.list();
       await store.catchUpSearch();
       assert.equal(replayIndexCount(passing.index), 6);
-      assert.equal((await new ConversationStore(passing, options).list()).length, 6);
+      assert.equal((await new WindowStore(passing, options).list()).length, 6);
       // An error that lasts: no index file without it; once the file reads again, it is listed.
       const lasting = new FailingStorage();
       seed(lasting, many(6));
       lasting.failures.set(id, 1_000);
-      const first = new ConversationStore(lasting, options);
+      const first = new WindowStore(lasting, options);
       await first.list();
       await first.catchUpSearch();
       assert.equal(lasting.index, undefined, 'no index written without the unreadable log');
@@ -455,7 +456,7 @@ describe('history index: rebuilt in the background when missing', () => {
     const log = encodeLog(long, long.messages.map((_, i) => `s.${i}`)) + JSON.stringify({ t: 'u', title: 'Glanced', nextSeq: -1 }) + '\n';
     storage.data.set('long', log);
     seed(storage, many(5));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
     storage.gated = true;
     const first = store.list();
     await storage.release(3);
@@ -498,7 +499,7 @@ describe('history index: rebuilt in the background when missing', () => {
     const newest = conversation('newest', 500, ['the newest question', 'its answer']);
     storage.data.set('newest', encodeLog(newest, ['s.0', 's.1']));
     seed(storage, many(80));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
     const page = await store.list();
     assert.equal(page[0]?.id, 'newest', `the page waited for the newest log: ${page.length} listed`);
     assert.ok(page.length >= 50, `the page: ${page.length}`);
@@ -512,7 +513,7 @@ describe('history index: rebuilt in the background when missing', () => {
   it('a conversation another window saves while the index is rebuilt stays in the index file the rebuild writes', async () => {
     const storage = new GatedStorage();
     seed(storage, many(5));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
     storage.gated = true;
     const first = store.list();
     await storage.release(2);
@@ -526,7 +527,7 @@ describe('history index: rebuilt in the background when missing', () => {
     await rebuilt;
     assert.ok(replayIndex(storage.index ?? '').entries.has('other'), 'kept in the index file');
     assert.equal(replayIndex(storage.index ?? '').entries.size, 6);
-    assert.ok((await new ConversationStore(storage).list()).some((c) => c.id === 'other'), 'listed by the next window');
+    assert.ok((await new WindowStore(storage).list()).some((c) => c.id === 'other'), 'listed by the next window');
   });
 
   it('a log whose glance finds no message is replayed, never dropped: the index file keeps it', async () => {
@@ -546,19 +547,19 @@ describe('history index: rebuilt in the background when missing', () => {
     assert.equal(peekLog(log, 'odd'), undefined, 'not plainly a log to a glance');
     storage.data.set('odd', log);
     seed(storage, many(5));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
     await store.list();
     await store.catchUpSearch();
     assert.ok((await store.list()).some((c) => c.id === 'odd'), 'listed');
     assert.ok(replayIndex(storage.index ?? '').entries.has('odd'), 'in the index file');
-    assert.ok((await new ConversationStore(storage).list()).some((c) => c.id === 'odd'), 'listed by the next window');
+    assert.ok((await new WindowStore(storage).list()).some((c) => c.id === 'odd'), 'listed by the next window');
   });
 
   it('a search typed as soon as History’s first page is out finds a phrase of a conversation on it', async () => {
     const storage = new GatedStorage();
     storage.partialIds = async () => new Set(storage.partials.keys());
     seed(storage, many(8));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
     storage.gated = true;
     const first = store.list();
     await storage.release(3);
@@ -573,10 +574,10 @@ describe('history index: rebuilt in the background when missing', () => {
   it('a torn last line of the index file loses only that line', async () => {
     const storage = new MemoryConversationStorage();
     seed(storage, many(3));
-    const store = new ConversationStore(storage);
+    const store = new WindowStore(storage);
     await store.list();
     storage.index = (storage.index ?? '') + '{"id":"c9","title":"cut sh';
-    assert.equal((await new ConversationStore(storage).list()).length, 3);
+    assert.equal((await new WindowStore(storage).list()).length, 3);
   });
 });
 
@@ -602,9 +603,9 @@ describe('upgrade from 0.1.0 files, in the background', () => {
     const convs = Array.from({ length: 12 }, (_, i) => conversation(`old-${i}`, i, [`how do I do thing ${i}17?`, `like so ${i}`]));
     const folder = await legacy(convs, 'old-3');
     await writeFile(join(folder, 'bad.json'), '{"version":1,"id":"bad","tit');
-    const store = new ConversationStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
+    const store = new WindowStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
     assert.equal(await store.pendingUpgrade(), 13);
-    const opened = await store.open((await store.rememberedCurrentId()) ?? '');
+    const opened = await store.open((await store.lastOpenedId()) ?? '');
     assert.equal(opened?.messages[0].content, 'how do I do thing 317?');
     assert.ok((await readdir(folder)).includes('old-3.jsonl'), 'the current one is brought in first');
     await store.catchUpSearch();
@@ -621,7 +622,7 @@ describe('upgrade from 0.1.0 files, in the background', () => {
     assert.equal((await readdir(join(folder, '0.1.0'))).filter((n) => n.startsWith('old-5')).length, 0, 'deleted before it was brought in: gone for good');
     await store.flush();
     // The next start: nothing left to bring in (the bad file is marked), and the index is kept.
-    const next = new ConversationStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
+    const next = new WindowStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
     assert.equal(await next.pendingUpgrade(), 0);
     assert.equal((await next.list()).length, 11);
     assert.equal(next.listingPartial, false);
@@ -629,7 +630,7 @@ describe('upgrade from 0.1.0 files, in the background', () => {
 
   it('an index written by another window after this one found 0.1.0 files (it lacks them) is rebuilt to list them', async () => {
     const folder = await legacy([conversation('old-a', 1, ['first question', 'first answer'])]);
-    const first = new ConversationStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
+    const first = new WindowStore(new FileConversationStorage(dir), { rebuildInlineUpTo: 0 });
     await first.catchUpSearch();
     await first.finishUpgrade();
     await first.flush();
@@ -641,7 +642,7 @@ describe('upgrade from 0.1.0 files, in the background', () => {
     assert.equal(await storage.pendingUpgrade(), 1);
     // ... and then the other window, which never saw them, writes its index again.
     await writeFile(join(folder, '_index.jsonl'), written);
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0 });
     await store.catchUpSearch();
     assert.deepEqual((await store.list()).map((c) => c.id).sort(), ['old-a', 'old-b']);
     assert.deepEqual((await store.search('thing 42')).map((h) => h.id), ['old-b']);

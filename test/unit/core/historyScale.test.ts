@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, type Conversation } from '../../../src/core';
 import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
+import { WindowStore } from '../../support/windowStore';
 
 /** The text form of a list as it was written one number at a time (the reference for the faster writer). */
 function reference(list: readonly number[], increasing = true): string {
@@ -52,7 +53,7 @@ describe('History at scale', () => {
     storage.gated = true;
     const convs = Array.from({ length: 6 }, (_, i) => conversation(`c${i}`, i, [`question ${i} kestrel${i}`, `answer ${i}`]));
     for (const c of convs) storage.data.set(c.id, encodeLog(c, c.messages.map((_, i) => `s.${i}`)));
-    const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
+    const store = new WindowStore(storage, { rebuildInlineUpTo: 0, searchPersistDelayMs: 60_000 });
     const page = store.list();
     await storage.release(2);
     // Fewer than a page read: the page is given after its wait, the two read so far on it.
@@ -77,7 +78,7 @@ describe('History at scale', () => {
   it('the full-text index is written on its timer only once the user pauses searching; flush() writes it at once', async () => {
     const storage = new MemoryConversationStorage();
     let n = 0;
-    const store = new ConversationStore(storage, { searchPersistDelayMs: 5, newId: () => `s-${++n}` });
+    const store = new WindowStore(storage, { searchPersistDelayMs: 5, newId: () => `s-${++n}` });
     await store.search('anything');
     appendMessage(store.current, 'user', 'a question about herons');
     await store.save();

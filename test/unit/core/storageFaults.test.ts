@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { appendMessage, ChatSession, ConversationStore, replayLog, directTurns, type ChatBackend } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { WindowStore } from '../../support/windowStore';
 
 /** The in-memory port with a disk that can fail: the next appends throw, after writing `keep` of their text. */
 class FailingStorage extends MemoryConversationStorage {
@@ -19,9 +20,9 @@ const contents = (storage: MemoryConversationStorage, id: string) => replayLog(s
 
 describe('conversation storage that cannot lie: failed and partial writes', () => {
   let n = 0;
-  const newStore = (storage: MemoryConversationStorage) => new ConversationStore(storage, { newId: () => `conv-${++n}`, searchPersistDelayMs: 5 });
+  const newStore = (storage: MemoryConversationStorage) => new WindowStore(storage, { newId: () => `conv-${++n}`, searchPersistDelayMs: 5 });
 
-  async function turn(s: ConversationStore, q: string, a: string): Promise<unknown> {
+  async function turn(s: WindowStore, q: string, a: string): Promise<unknown> {
     appendMessage(s.current, 'user', q);
     appendMessage(s.current, 'assistant', a);
     return s.save().then(
@@ -226,7 +227,7 @@ const echo: ChatBackend = {
 
 function sessionOn(storage: MemoryConversationStorage) {
   let n = 0;
-  const store = new ConversationStore(storage, { newId: () => `conv-${Math.random().toString(36).slice(2, 8)}-${++n}`, searchPersistDelayMs: 5 });
+  const store = new WindowStore(storage, { newId: () => `conv-${Math.random().toString(36).slice(2, 8)}-${++n}`, searchPersistDelayMs: 5 });
   const states: string[] = [];
   store.onDidChangeSaveState((f) => states.push(f ? 'failing' : 'working'));
   const session = new ChatSession({
@@ -370,7 +371,7 @@ describe('storage faults: a failed delete, a failed save left behind, a failed i
 
   it('N3: a failed append to the history index is not counted as written: Retry writes it, History lists it', async () => {
     const storage = new FaultyStorage();
-    const s = new ConversationStore(storage);
+    const s = new WindowStore(storage);
     const states: string[] = [];
     s.onDidChangeSaveState((f) => states.push(f ? 'failing' : 'working'));
     await s.list(); // History was opened once (the index is loaded)
@@ -383,12 +384,12 @@ describe('storage faults: a failed delete, a failed save left behind, a failed i
     assert.deepEqual(states, ['failing', 'working']);
     assert.deepEqual(contents(storage, conv.id), ['an important question', 'its answer']);
     assert.ok((await s.list()).some((c) => c.id === conv.id), 'History lists it');
-    assert.ok((await new ConversationStore(storage).list()).some((c) => c.id === conv.id), 'another window lists it');
+    assert.ok((await new WindowStore(storage).list()).some((c) => c.id === conv.id), 'another window lists it');
   });
 
   it('N3: a failed index rewrite (the index compacted) is not counted either', async () => {
     const storage = new FaultyStorage();
-    const s = new ConversationStore(storage);
+    const s = new WindowStore(storage);
     await s.list();
     const conv = s.current;
     const rewrite = storage.rewriteIndex.bind(storage);
@@ -406,7 +407,7 @@ describe('storage faults: a failed delete, a failed save left behind, a failed i
     assert.ok(failed > 0, 'the compaction was tried and failed');
     failRewrite = false;
     await s.save(conv);
-    const listed = (await new ConversationStore(storage).list()).find((c) => c.id === conv.id);
+    const listed = (await new WindowStore(storage).list()).find((c) => c.id === conv.id);
     assert.equal(listed?.messageCount, 150);
   });
 });

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { appendMessage, ConversationStore, replayLog } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { WindowStore } from '../../support/windowStore';
 
 describe('conversation store: index and search kept up to date', () => {
   let n = 0;
-  const newStore = (storage: MemoryConversationStorage) => new ConversationStore(storage, { newId: () => `conv-${++n}`, searchPersistDelayMs: 5 });
+  const newStore = (storage: MemoryConversationStorage) => new WindowStore(storage, { newId: () => `conv-${++n}`, searchPersistDelayMs: 5 });
 
   it('keeps the index file short: rewritten once most of its lines are stale', async () => {
     const storage = new MemoryConversationStorage();

@@ -14,6 +14,7 @@ import {
 } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
 import { echoBackend } from '../../support/backend';
+import { WindowStore } from '../../support/windowStore';
 
 const contents = (storage: MemoryConversationStorage, id: string) => replayLog(storage.data.get(id) ?? '', [], id)?.conv.messages.map((m) => m.content);
 
@@ -21,7 +22,7 @@ let windows = 0;
 function windowOn(storage: MemoryConversationStorage) {
   const w = ++windows;
   let n = 0;
-  const store = new ConversationStore(storage, { newId: () => `w${w}-conv-${++n}`, searchPersistDelayMs: 5 });
+  const store = new WindowStore(storage, { newId: () => `w${w}-conv-${++n}`, searchPersistDelayMs: 5 });
   const requests: SessionChatRequest[] = [];
   const events: SessionEvent[] = [];
   const echo = echoBackend(requests, (req) => `reply to ${req.messages.at(-1)?.content}`);
@@ -57,7 +58,7 @@ function windowOn(storage: MemoryConversationStorage) {
 
 /** A conversation on disk with one turn, and its id. */
 async function seeded(storage: MemoryConversationStorage): Promise<string> {
-  const seed = new ConversationStore(storage);
+  const seed = new WindowStore(storage);
   appendMessage(seed.current, 'user', 'Q0');
   appendMessage(seed.current, 'assistant', 'A0');
   await seed.save();
@@ -147,12 +148,12 @@ describe('two windows on one conversations folder', () => {
 
   it('N7: a reply that ends after the other window deleted its conversation keeps only what this window added', async () => {
     const storage = new MemoryConversationStorage();
-    const a = new ConversationStore(storage);
+    const a = new WindowStore(storage);
     const conv = a.current;
     appendMessage(conv, 'user', 'Q1 (deleted later)');
     appendMessage(conv, 'assistant', 'A1 (deleted later)');
     await a.save(conv);
-    const b = new ConversationStore(storage);
+    const b = new WindowStore(storage);
     await b.remove(conv.id);
     // A turn was already running in window A: it saves when its reply ends.
     appendMessage(conv, 'user', 'Q2 typed in window A');
@@ -165,12 +166,12 @@ describe('two windows on one conversations folder', () => {
     appendMessage(conv, 'user', 'Q3');
     await a.save(conv);
     assert.deepEqual(contents(storage, conv.id), ['Q2 typed in window A', 'A2', 'Q3']);
-    assert.equal((await new ConversationStore(storage).list()).find((c) => c.id === conv.id)?.messageCount, 3);
+    assert.equal((await new WindowStore(storage).list()).find((c) => c.id === conv.id)?.messageCount, 3);
   });
 
   it('a log removed by hand while the index still lists it is written again whole, header first', async () => {
     const storage = new MemoryConversationStorage();
-    const a = new ConversationStore(storage);
+    const a = new WindowStore(storage);
     appendMessage(a.current, 'user', 'Q0');
     appendMessage(a.current, 'assistant', 'A0');
     await a.save();
@@ -219,12 +220,12 @@ describe('two windows on one conversations folder', () => {
 
     it("the log of A's only turn is not erased when another window appended to it after A last read it (Edit saved in a race)", async () => {
       const storage = new MemoryConversationStorage();
-      const a = new ConversationStore(storage);
+      const a = new WindowStore(storage);
       const conv = a.current;
       appendMessage(conv, 'user', 'Q1 from window A');
       appendMessage(conv, 'assistant', 'A1');
       await a.save(conv);
-      const b = new ConversationStore(storage);
+      const b = new WindowStore(storage);
       const other = await b.open(conv.id);
       assert.ok(other);
       appendMessage(other, 'user', 'Q2 from window B');
@@ -234,16 +235,16 @@ describe('two windows on one conversations folder', () => {
       await a.save(conv);
       assert.deepEqual(contents(storage, conv.id), ['Q2 from window B', 'A2'], "B's turn stays, once");
       assert.deepEqual(conv.messages.map((m) => m.content), ['Q2 from window B', 'A2']);
-      assert.equal((await new ConversationStore(storage).list()).some((c) => c.id === conv.id), true, 'still listed');
+      assert.equal((await new WindowStore(storage).list()).some((c) => c.id === conv.id), true, 'still listed');
     });
 
     it('a turn taken out and another window\'s turn written after it replay once each, in order', async () => {
       const storage = new MemoryConversationStorage();
-      const a = new ConversationStore(storage);
+      const a = new WindowStore(storage);
       const conv = a.current;
       for (const t of ['Q0', 'A0', 'Q1', 'A1']) appendMessage(conv, t.startsWith('Q') ? 'user' : 'assistant', t);
       await a.save(conv);
-      const b = new ConversationStore(storage);
+      const b = new WindowStore(storage);
       const other = await b.open(conv.id);
       assert.ok(other);
       appendMessage(other, 'user', 'Q2 from window B');
@@ -252,7 +253,7 @@ describe('two windows on one conversations folder', () => {
       conv.messages.splice(2);
       await a.save(conv);
       assert.deepEqual(contents(storage, conv.id), ['Q0', 'A0', 'Q2 from window B', 'A2']);
-      assert.deepEqual((await new ConversationStore(storage).open(conv.id))?.messages.map((m) => m.content), ['Q0', 'A0', 'Q2 from window B', 'A2'], 'a new window opens it so');
+      assert.deepEqual((await new WindowStore(storage).open(conv.id))?.messages.map((m) => m.content), ['Q0', 'A0', 'Q2 from window B', 'A2'], 'a new window opens it so');
     });
 
     it("Retry of window A's failed reply after window B added a turn: nothing is sent again, B's turn is shown and on disk once", async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
 import { readAppended, readSmallFile } from '../../../src/extension/platform/appendedRead';
 import { FileConversationStorage, writeDurably } from '../../../src/extension/platform/conversationFiles';
+import { WindowStore } from '../../support/windowStore';
 
 describe('the history index read from where the last read ended', () => {
   let dir: string;
@@ -38,8 +39,8 @@ describe('the history index read from where the last read ended', () => {
 
   it('a window lists what another one saved, renamed and deleted since, and a rewrite of the index by it', async () => {
     let n = 0;
-    const a = new ConversationStore(new FileConversationStorage(dir), { newId: () => `a-${++n}` });
-    const b = new ConversationStore(new FileConversationStorage(dir), { newId: () => `b-${++n}` });
+    const a = new WindowStore(new FileConversationStorage(dir), { newId: () => `a-${++n}` });
+    const b = new WindowStore(new FileConversationStorage(dir), { newId: () => `b-${++n}` });
     for (const store of [a, b, a]) {
       appendMessage(store.current, 'user', `hello from ${store === a ? 'a' : 'b'}`);
       await store.save();
@@ -58,7 +59,7 @@ describe('the history index read from where the last read ended', () => {
     await writeDurably(indexFile, await readFile(indexFile, 'utf8'));
     await b.rename('b-2', 'renamed again');
     assert.deepEqual(await ids(a), ['a-1:renamed by b', 'b-2:renamed again', 'b-4:another from b']);
-    assert.deepEqual(await ids(a), await ids(new ConversationStore(new FileConversationStorage(dir))));
+    assert.deepEqual(await ids(a), await ids(new WindowStore(new FileConversationStorage(dir))));
   });
 
   it('a small plain file is read at once; a missing one is undefined; a pipe, a folder or a longer file is left to an asynchronous read', async () => {

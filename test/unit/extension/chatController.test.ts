@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
+  type Conversation,
   ChatSession,
   ConversationStore,
   appendMessage,
@@ -103,8 +104,7 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
 const bytes = (m: HostMessage) => Buffer.byteLength(JSON.stringify(m));
 
 /** A conversation of `turns` turns with replies of about `replyChars` characters. */
-function fill(store: ConversationStore, turns: number, replyChars: number) {
-  const conv = store.current;
+function fill(conv: Conversation, turns: number, replyChars: number) {
   const reply = 'A line of a reply with `code` and **bold** words.\n'.repeat(Math.ceil(replyChars / 50)).slice(0, replyChars);
   for (let i = 0; i < turns; i++) {
     appendMessage(conv, 'user', `Question ${i}`, new Date());
@@ -126,7 +126,7 @@ describe('chat controller', () => {
 
   it('turns a streamed turn into turnStarted, chunks and the final message, never the whole conversation', async () => {
     const t = setup();
-    fill(t.store, 5, 100);
+    fill(t.session.conversation, 5, 100);
     await t.controller.send('Hi');
     assert.deepEqual(
       t.posted.map((m) => m.type),
@@ -288,7 +288,7 @@ describe('chat controller', () => {
   it('a settings change posts a settings snapshot whose size does not depend on the conversation', () => {
     const small = setup();
     const large = setup();
-    fill(large.store, 300, 8000);
+    fill(large.session.conversation, 300, 8000);
     small.controller.settingsChanged();
     large.controller.settingsChanged();
     assert.deepEqual(small.posted.map((m) => m.type), ['settings']);
@@ -314,7 +314,7 @@ describe('chat controller', () => {
 
   it('a new surface gets the settings, then the conversation', () => {
     const t = setup();
-    fill(t.store, 2, 10);
+    fill(t.session.conversation, 2, 10);
     const msgs = t.controller.initialMessages();
     assert.deepEqual(msgs.map((m) => m.type), ['settings', 'conversation', 'queue']);
     assert.ok(msgs[1].type === 'conversation' && msgs[1].conversation.messages.length === 4);
@@ -456,7 +456,6 @@ describe('chat controller: the queue across a reload, its model, and the limits'
     const sent: Array<{ model: string; chars: number }> = [];
     const storage = new MemoryConversationStorage();
     const store = new ConversationStore(storage);
-    fill(store, 40, 2_000);
     let release: () => void = () => undefined;
     const backend: ChatBackend = {
       chat: () => Promise.reject(new Error('not used')),
@@ -477,6 +476,7 @@ describe('chat controller: the queue across a reload, its model, and the limits'
       onEvent: (e) => controller.onSessionEvent(e),
       flushIntervalMs: 0,
     });
+    fill(session.conversation, 40, 2_000);
     const controller: ChatController = new ChatController({
       session,
       settings: () => settings,
@@ -548,7 +548,7 @@ describe('chat controller: the queue across a reload, its model, and the limits'
 
   it('leaves out of a reply what the webview would refuse (a negative price, an overflowing token count), never the reply', () => {
     const t = setup();
-    const conv = t.store.current;
+    const conv = t.session.conversation;
     appendMessage(conv, 'user', 'q');
     appendMessage(conv, 'assistant', 'paid reply', new Date(), { meta: { model: 'm', credits: -3, promptTokens: 1e308, completionTokens: 12 } });
     const m = t.controller.conversationMessage();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { appendMessage, ConversationStore, createConversation, encodeLog } from '../../../src/core';
 import { appendDurably, FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
+import { WindowStore } from '../../support/windowStore';
 
 describe('conversation files', () => {
   let dir: string;
@@ -19,7 +20,7 @@ describe('conversation files', () => {
   const newStore = () => {
     const window = ++stores;
     let n = 0;
-    return new ConversationStore(new FileConversationStorage(dir), { newId: () => `w${window}-conv-${++n}` });
+    return new WindowStore(new FileConversationStorage(dir), { newId: () => `w${window}-conv-${++n}` });
   };
 
   it('saves conversations as files, lists them and reads them back in another store', async () => {
@@ -47,7 +48,7 @@ describe('conversation files', () => {
     await a.rememberCurrent();
 
     const b = newStore();
-    assert.equal(await b.rememberedCurrentId(), older);
+    assert.equal(await b.lastOpenedId(), older);
     assert.equal((await b.list())[0].title.startsWith('newer'), true, 'the newest is another one');
   });
 
@@ -163,9 +164,9 @@ describe('conversation files', () => {
         return super.listLogs();
       }
     }
-    const store = new ConversationStore(new Counting(dir));
+    const store = new WindowStore(new Counting(dir));
     for (let i = 0; i < 4; i++) assert.deepEqual((await store.list()).map((c) => c.id), ['legacy-full']);
-    const fresh = new ConversationStore(new Counting(dir));
+    const fresh = new WindowStore(new Counting(dir));
     assert.deepEqual((await fresh.list()).map((c) => c.id), ['legacy-full']);
     assert.equal(listings, 1, 'the logs were listed once, to build the index');
   });
@@ -187,7 +188,7 @@ describe('conversation files', () => {
     };
     try {
       const storage = new FileConversationStorage(dir);
-      const store = new ConversationStore(storage, { rebuildInlineUpTo: 0, newId: () => 'new-one' });
+      const store = new WindowStore(storage, { rebuildInlineUpTo: 0, newId: () => 'new-one' });
       // As the chat starts: the upgrade looked for, then History listed (the start, the logs, the side files).
       await store.pendingUpgrade();
       assert.equal((await store.list()).length > 0, true);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore, type Conversation } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
+import { WindowStore } from '../../support/windowStore';
 
 describe('history index on files: deletes in other windows, damaged indexes', () => {
   let dir: string;
@@ -18,7 +19,7 @@ describe('history index on files: deletes in other windows, damaged indexes', ()
   const windowOn = (opts: { searchPersistDelayMs?: number; rebuildInlineUpTo?: number } = {}) => {
     const w = ++windows;
     let n = 0;
-    return new ConversationStore(new FileConversationStorage(dir), { newId: () => `w${w}-conv-${++n}`, ...opts });
+    return new WindowStore(new FileConversationStorage(dir), { newId: () => `w${w}-conv-${++n}`, ...opts });
   };
   const indexFile = () => join(dir, 'conversations', '_index.jsonl');
   const turn = async (store: ConversationStore, conv: Conversation, q: string) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore, type Conversation } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
+import { WindowStore } from '../../support/windowStore';
 
 const FIXTURE_0_1_0 = join(__dirname, '..', '..', 'fixtures', 'storage-0.1.0');
 const REPLY = 'A reply of about eight kilobytes. '.repeat(240);
@@ -20,7 +21,7 @@ describe('conversation storage (logs, index, search, windows, 0.1.0 migration)',
   const newStore = (windowDir?: string, storage?: FileConversationStorage) => {
     const w = ++windows;
     let n = 0;
-    return new ConversationStore(storage ?? new FileConversationStorage(dir, windowDir ?? join(dir, `window-${w}`)), {
+    return new WindowStore(storage ?? new FileConversationStorage(dir, windowDir ?? join(dir, `window-${w}`)), {
       newId: () => `w${w}-conv-${++n}`,
       searchPersistDelayMs: 10,
     });
@@ -140,8 +141,8 @@ describe('conversation storage (logs, index, search, windows, 0.1.0 migration)',
     turn(b.current, 'in workspace B', 'y');
     await b.save();
     await b.rememberCurrent();
-    assert.equal(await newStore(join(dir, 'ws-a')).rememberedCurrentId(), a.current.id);
-    assert.equal(await newStore(join(dir, 'ws-b')).rememberedCurrentId(), b.current.id);
+    assert.equal(await newStore(join(dir, 'ws-a')).lastOpenedId(), a.current.id);
+    assert.equal(await newStore(join(dir, 'ws-b')).lastOpenedId(), b.current.id);
   });
 
   it('lists from the index without reading any conversation, with title, dates, count, model and first line', async () => {
@@ -239,7 +240,7 @@ describe('conversation storage (logs, index, search, windows, 0.1.0 migration)',
       const s = newStore();
       const list = await s.list();
       assert.deepEqual(list.map((c) => c.title), ['Explain the borrow checker', 'How do I debounce a function in TypeScript?']);
-      assert.equal(await s.rememberedCurrentId(), 'a3c91d7e-88b2-4f0a-b5c3-6e4d2a1f9b70', 'the 0.1.0 current conversation');
+      assert.equal(await s.lastOpenedId(), 'a3c91d7e-88b2-4f0a-b5c3-6e4d2a1f9b70', 'the 0.1.0 current conversation');
       for (const c of list) {
         const old = JSON.parse(originals.get(`${c.id}.json`) as string) as Conversation;
         const opened = await s.open(c.id);
