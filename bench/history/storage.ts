@@ -12,7 +12,7 @@ import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { appendMessage, ConversationStore, createConversation, encodeLog, type Conversation } from '../../src/core';
+import { appendMessage, createConversation, encodeLog, type Conversation } from '../../src/core';
 import { FileConversationStorage } from '../../src/extension/platform/conversationFiles';
 import { rng, vocabulary, zipfText } from './words';
 import { WindowStore } from '../../test/support/windowStore';

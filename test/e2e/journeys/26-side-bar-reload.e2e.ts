@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConversationStore, appendMessage } from '../../../src/core';
+import { appendMessage } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { EXTENSION_ID } from '../launcher';
 import { e2e } from '../setup';

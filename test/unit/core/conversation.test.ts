@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import {
   appendMessage,
   buildHistory,
-  ConversationStore,
   createConversation,
   deriveTitle,
   formatMessageId,

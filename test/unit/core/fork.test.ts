@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
   appendMessage,
-  ConversationStore,
   createConversation,
   forkConversation,
   parseConversation,

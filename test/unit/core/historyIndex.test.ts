@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, HistorySearch, indexLine, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../src/core';
+import { appendMessage, createConversation, decodeList, encodeList, encodeLog, HistorySearch, indexLine, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
 import { WindowStore } from '../../support/windowStore';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, ConversationStore, createConversation, decodeList, encodeList, encodeLog, type Conversation } from '../../../src/core';
+import { appendMessage, createConversation, decodeList, encodeList, encodeLog, type Conversation } from '../../../src/core';
 import { GatedStorage, MemoryConversationStorage } from '../../support/memoryStorage';
 import { WindowStore } from '../../support/windowStore';
 

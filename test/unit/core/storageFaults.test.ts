@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, ChatSession, ConversationStore, replayLog, directTurns, type ChatBackend } from '../../../src/core';
+import { appendMessage, ChatSession, replayLog, directTurns, type ChatBackend } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
 import { WindowStore } from '../../support/windowStore';
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, ConversationStore, replayLog } from '../../../src/core';
+import { appendMessage, replayLog } from '../../../src/core';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
 import { WindowStore } from '../../support/windowStore';
 

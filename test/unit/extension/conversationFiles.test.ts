@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, open, readdir, readFile, rm, utimes, writeFile } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { appendMessage, ConversationStore, createConversation, encodeLog } from '../../../src/core';
+import { appendMessage, createConversation, encodeLog } from '../../../src/core';
 import { appendDurably, FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { WindowStore } from '../../support/windowStore';
 

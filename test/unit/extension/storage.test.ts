@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cp, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendMessage, ConversationStore, type Conversation } from '../../../src/core';
+import { appendMessage, type Conversation } from '../../../src/core';
 import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
 import { WindowStore } from '../../support/windowStore';
 
