@@ -1,7 +1,9 @@
-// The conversation store: the current conversation plus the saved ones, persisted through a port.
-// A save appends what changed to the conversation's log (see conversationLog.ts); the reply that
-// is streaming goes to a small side file. A history index lists conversations without reading
-// them, and a full-text index finds them by any word of any message.
+// The conversation store: the saved conversations, persisted through a port (port.ts). A save
+// appends what changed to the conversation's log (see conversationLog.ts), after taking in what
+// other windows appended to it; the reply that is streaming goes to a small side file. It keeps no
+// current conversation: the chat session holds the one the window shows. Its parts: the history
+// index (historyIndex.ts) lists conversations without reading them, and the full-text index
+// (searchIndex.ts) finds them by any word of any message.
 import {
   createConversation,
   forkConversation,
@@ -13,75 +15,14 @@ import {
   type ConversationSummary,
   type StoredMessage,
 } from '../chat/conversation';
-import { encodeLog, headerLine, indexLine, indexText, peekLog, recordLine, replayIndex, replayLog, sameSummary, type LogRecord, type ReplayedIndex, type ReplayedLog } from './conversationLog';
-import { HistorySearch, yieldTurn, type SearchHit } from './historySearch';
+import { encodeLog, headerLine, recordLine, replayLog, type LogRecord, type ReplayedLog } from './conversationLog';
+import type { SearchHit } from './historySearch';
+import { HistoryIndex } from './historyIndex';
+import type { ConversationStoragePort, SearchProgress } from './port';
+import { SearchIndex } from './searchIndex';
 
-/** How far the full-text index is built: `done` of `total` conversations read since the build began. */
-export interface SearchProgress {
-  done: number;
-  total: number;
-  /** False once every conversation is indexed. */
-  building: boolean;
-}
+export type { ConversationStoragePort, IndexCursor, SearchProgress } from './port';
 
-/** Where conversations are kept (the extension writes files; tests use memory). */
-export interface ConversationStoragePort {
-  /** Ids of every conversation log (to rebuild a missing index), newest first where the storage can tell. */
-  listLogs(): Promise<string[]>;
-  /**
-   * How many conversations saved by an earlier version (0.1.0) are still to be brought in
-   * (optional). Each is brought in when first read; the history index is then rebuilt.
-   */
-  pendingUpgrade?(): Promise<number>;
-  /** The ids of those conversations (optional). */
-  pendingUpgradeIds?(): Promise<string[]>;
-  /** Brings in every conversation of an earlier version not brought in yet (optional). */
-  upgrade?(progress?: (done: number, total: number) => void): Promise<void>;
-  readLog(id: string): Promise<string | undefined>;
-  /**
-   * The log read at once, synchronously (optional), for History's first page while the history
-   * index is rebuilt: a few dozen small files read one after another in a few milliseconds, where
-   * as many asynchronous reads each wait their turn. `false` when it cannot be read so (not a
-   * plain file, a large one, a conversation of an earlier version): the caller uses readLog.
-   */
-  readLogAtOnce?(id: string): string | undefined | false;
-  /** Size of the log now (bytes for files), undefined when there is none. */
-  logSize(id: string): Promise<number | undefined>;
-  /** Appends to the log (creating it); resolves with its size after the append. */
-  appendLog(id: string, text: string): Promise<number>;
-  /** Replaces the log durably. With `expectedSize`, gives up (false) when the log changed size meanwhile. */
-  rewriteLog(id: string, text: string, expectedSize?: number): Promise<boolean>;
-  /** Removes the log and its side files. */
-  removeLog(id: string): Promise<void>;
-  readPartials(id: string): Promise<string[]>;
-  /**
-   * Ids of the conversations that have side files, in one look (optional): reading many
-   * conversations then skips the side-file lookup of each of the others.
-   */
-  partialIds?(): Promise<Set<string>>;
-  writePartial(id: string, writer: string, text: string): Promise<void>;
-  removePartials(id: string, writer?: string): Promise<void>;
-  readIndex(): Promise<string | undefined>;
-  /**
-   * The history index read from where an earlier read of it ended (optional): with `since` from
-   * the same file, only the lines appended after it (`appended`); else the whole of it. Whole lines
-   * only (one being appended is read next time). Undefined when there is no index.
-   */
-  readIndexSince?(since: IndexCursor | undefined): Promise<{ text: string; cursor: IndexCursor; appended: boolean } | undefined>;
-  appendIndex(text: string): Promise<void>;
-  rewriteIndex(text: string): Promise<void>;
-  readSearchIndex(): Promise<string | undefined>;
-  writeSearchIndex(text: string): Promise<void>;
-  /** Which conversation was current in this window (workspace), written at once. */
-  readCurrentId(): Promise<string | undefined>;
-  writeCurrentId(id: string): Promise<void>;
-}
-
-/** Where a read of the history index ended: which file (a rewrite makes a new one) and how far. */
-export interface IndexCursor {
-  file: string;
-  offset: number;
-}
 
 export interface ConversationStoreOptions {
   newId?: () => string;
@@ -124,16 +65,6 @@ interface Snapshot {
 
 const summarySig = (conv: Conversation): string => (conv.summary ? JSON.stringify(conv.summary) : '');
 
-/** While the history index is rebuilt, History lists what is read once this many are (or this long has passed). */
-const FIRST_PAGE_SIZE = 50;
-const FIRST_PAGE_WAIT_MS = 150;
-/**
- * The conversations read before that first page are put in the full-text index this long after it
- * (a long one takes a while): the page reaches the window first.
- */
-const PAGE_SETTLE_MS = 30;
-/** The full-text index is written (on its timer) only once no search came for this long. */
-const SEARCH_QUIET_MS = 1000;
 
 /** A title as the user typed it, on one line; empty when nothing is left. */
 export const cleanTitle = (title: string): string => title.replace(/\s+/g, ' ').trim();
@@ -163,31 +94,9 @@ export class ConversationStore {
   /** Distinguishes this store's side files and message keys from another window's. */
   private readonly writer: string;
   private keyCount = 0;
-  private index: ReplayedIndex | undefined;
-  /** Where the last read of the index file ended, for the index it made (a later read takes only what was appended since). */
-  private indexRead: { index: object; cursor: IndexCursor; lines: number } | undefined;
-  private searchIndex: Promise<HistorySearch> | undefined;
-  private searchTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly searchPersistDelayMs: number;
-  private readonly rebuildInlineUpTo: number;
-  /** The full-text index is written apart from the conversations: a large one never holds a save or History. */
-  private searchWriting: Promise<void> = Promise.resolve();
-  /** Conversations re-indexed since the index was last written, and whether one was removed or rebuilt (written soon, whatever the count). */
-  private searchChanges = 0;
-  private searchUrgent = false;
-  /** When History last searched (the index is written once the user pauses). */
-  private lastSearchAt = 0;
-  private catchingUp: Promise<number> | undefined;
-  private progress: SearchProgress = { done: 0, total: 0, building: false };
-  /** The history index being rebuilt from the logs (no index file: first start after an upgrade, or after a crash). */
-  private rebuilding: Promise<void> | undefined;
-  private startingRebuild: Promise<Map<string, ConversationSummary>> | undefined;
-  /** While the history index is rebuilt: how many of the newest logs are read, none missing between. */
-  private newestRead = 0;
-  private pageSize = FIRST_PAGE_SIZE;
-  /** While the history index is rebuilt: puts what was read for History's first page in the full-text index now. */
-  private settlePage: (() => void) | undefined;
-  private readonly progressListeners = new Set<(p: SearchProgress) => void>();
+  /** The history index (what History lists) and the full-text index (what it searches). */
+  private readonly history: HistoryIndex;
+  private readonly fullText: SearchIndex;
 
   constructor(
     private readonly storage: ConversationStoragePort,
@@ -195,9 +104,32 @@ export class ConversationStore {
   ) {
     this.newId = opts.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = opts.now ?? (() => new Date());
-    this.searchPersistDelayMs = opts.searchPersistDelayMs ?? 5000;
-    this.rebuildInlineUpTo = opts.rebuildInlineUpTo ?? 100;
     this.writer = Math.random().toString(36).slice(2, 10);
+    const read = (id: string, withPartials?: Set<string>) => this.readStored(id, withPartials);
+    const partialIds = () => this.partialIds();
+    this.fullText = new SearchIndex({
+      storage,
+      persistDelayMs: opts.searchPersistDelayMs ?? 5000,
+      read,
+      partialIds,
+      history: {
+        read: () => this.history.load(),
+        readInTurn: () => this.enqueue(() => this.history.load()),
+        known: () => this.history.entries,
+        rebuilt: () => this.history.rebuilt(),
+        rebuilding: () => this.history.partial,
+        settlePage: () => this.history.settleFirstPage(),
+      },
+    });
+    this.history = new HistoryIndex({
+      storage,
+      read,
+      partialIds,
+      removed: this.removed,
+      enqueue: (task) => this.enqueue(task),
+      search: this.fullText,
+      rebuildInlineUpTo: opts.rebuildInlineUpTo ?? 100,
+    });
   }
 
   /** A new, empty conversation with an id of this store's (saved once it has a message). Not kept here. */
@@ -232,9 +164,7 @@ export class ConversationStore {
   /** Waits for every write asked for so far, and persists the search index. */
   async flush(): Promise<void> {
     await this.writing;
-    if (this.searchTimer) clearTimeout(this.searchTimer);
-    this.searchTimer = undefined;
-    await this.enqueueSearchWrite();
+    await this.fullText.flush();
   }
 
   /** Same as flush(); the extension awaits it on deactivate. */
@@ -242,259 +172,10 @@ export class ConversationStore {
     return this.flush();
   }
 
-  // ---- history index ----
-
-  private async loadIndex(): Promise<Map<string, ConversationSummary>> {
-    // Being rebuilt: what is read so far (the file is written once it is whole).
-    if (this.rebuilding && this.index) return this.index.entries;
-    const read = await this.readIndexFile();
-    if (this.rebuilding && this.index) return this.index.entries;
-    // An index this version cannot use (another version's, or damaged) is rebuilt from the logs.
-    if (read && !read.index.unreadable) {
-      const { index } = read;
-      // An index that lacks conversations of an earlier version still to be brought in (written
-      // meanwhile by a window that started before they were there) is rebuilt to list them.
-      const pending = (await this.storage.pendingUpgradeIds?.().catch(() => [])) ?? [];
-      if (this.rebuilding && this.index) return this.index.entries;
-      if (pending.every((id) => index.entries.has(id))) {
-        this.index = index;
-        this.indexRead = read.cursor ? { index, cursor: read.cursor, lines: index.lines } : undefined;
-        return index.entries;
-      }
-    }
-    // No index (first start after an upgrade, or after a crash): rebuilt from the logs, newest
-    // first; many of them in the background, History listing what is read so far meanwhile.
-    // Callers that find no index meanwhile join the one start.
-    this.startingRebuild ??= this.startRebuild().finally(() => (this.startingRebuild = undefined));
-    return this.startingRebuild;
-  }
-
-  /**
-   * The index file as it is now: when the storage can tell what was appended since the last read,
-   * those lines only, taken into the index in memory (each History open of ten thousand
-   * conversations would otherwise parse them all again); else the whole file.
-   */
-  private async readIndexFile(): Promise<{ index: NonNullable<ConversationStore['index']>; cursor?: IndexCursor } | undefined> {
-    if (!this.storage.readIndexSince) {
-      const text = await this.storage.readIndex();
-      return text === undefined ? undefined : { index: replayIndex(text) };
-    }
-    const base = this.index && this.indexRead?.index === this.index ? { index: this.index, read: this.indexRead } : undefined;
-    const r = await this.storage.readIndexSince(base?.read.cursor);
-    if (!r) return undefined;
-    if (!r.appended || !base || this.index !== base.index) return { index: replayIndex(r.text), cursor: r.cursor };
-    const tail = replayIndex(r.text);
-    const { entries, gone } = base.index;
-    for (const id of tail.gone) {
-      entries.delete(id);
-      gone.add(id);
-    }
-    for (const [id, e] of tail.entries) {
-      entries.set(id, e);
-      gone.delete(id);
-    }
-    // Lines this window appended since are among those read: counted once.
-    base.index.lines = base.read.lines + tail.lines;
-    return { index: base.index, cursor: r.cursor };
-  }
-
-  private async startRebuild(): Promise<Map<string, ConversationSummary>> {
-    const ids = await this.storage.listLogs();
-    if (this.rebuilding && this.index) return this.index.entries;
-    const index: ReplayedIndex = { entries: new Map<string, ConversationSummary>(), lines: 0, gone: new Set<string>(), unreadable: false };
-    if (ids.length <= this.rebuildInlineUpTo) {
-      if (await this.rebuildIndex(index, ids, true)) this.index = index;
-      return index.entries;
-    }
-    this.index = index;
-    // Not whole, or failed: tried again on the next listing.
-    const dropUnlessWhole = (whole: boolean) => {
-      if (!whole && this.index === index) this.index = undefined;
-    };
-    const rebuilding = this.rebuildIndex(index, ids, false).then(dropUnlessWhole, () => dropUnlessWhole(false));
-    this.rebuilding = rebuilding;
-    void rebuilding.finally(() => {
-      if (this.rebuilding === rebuilding) this.rebuilding = undefined;
-    });
-    return index.entries;
-  }
-
-  /**
-   * Reads every log a few at a time (each also goes into the full-text index, so nothing is read
-   * twice), telling progress as the full-text build does; writes the index file once it is whole.
-   * A log that cannot be read is tried again once at the end; still unreadable, nothing is written
-   * and false is returned (the caller drops the index: the next listing reads them all again).
-   */
-  private async rebuildIndex(index: ReplayedIndex, ids: string[], inline: boolean): Promise<boolean> {
-    const withPartials = await this.partialIds();
-    const search = inline ? undefined : await this.searchReady().catch(() => undefined);
-    const total = ids.length;
-    let next = 0;
-    let done = 0;
-    let slice = Date.now();
-    if (!inline) this.setProgress({ done, total, building: true });
-    /** Logs that could not be read (a passing error: tried again once at the end). */
-    const failed: string[] = [];
-    const started = Date.now();
-    let settling: ReturnType<typeof setTimeout> | undefined;
-    let pageOut = false;
-    /** Read before History's first page is out: put in the full-text index once it is. */
-    const deferred: Conversation[] = [];
-    /** Puts a conversation read from its log in the full-text index, unless it has that state already. */
-    const searchable = (conv: Conversation) => {
-      if (!search || search.has(conv.id, conv.updatedAt)) return;
-      search.update(conv);
-      this.scheduleSearchPersist();
-    };
-    const indexDeferred = () => {
-      for (const conv of deferred.splice(0)) {
-        // Not when a save of this window indexed a later state meanwhile, or it was deleted.
-        if (search && !search.has(conv.id) && index.entries.get(conv.id)?.updatedAt === conv.updatedAt) {
-          search.update(conv);
-          this.scheduleSearchPersist();
-        }
-      }
-    };
-    /**
-     * The logs of History's first page (the newest), read before it is out: listed from a glance at
-     * them (peekLog, a tenth of a replay: messages not checked), replayed in full once it is out
-     * (and put in the full-text index: a search typed on that page finds them); that summary
-     * replaces the glance.
-     */
-    const glanced: Array<{ id: string; text: string; summary: ConversationSummary }> = [];
-    const replayGlanced = () => {
-      for (const g of glanced.splice(0)) {
-        // A save or a delete of this window meanwhile knows better than what was read.
-        if (index.entries.get(g.id) !== g.summary) continue;
-        const r = replayLog(g.text, [], g.id);
-        if (!r || r.conv.messages.length === 0) {
-          index.entries.delete(g.id);
-          continue;
-        }
-        index.entries.set(g.id, summarize(r.conv));
-        searchable(r.conv);
-      }
-    };
-    const take = async (id: string, at: number): Promise<boolean> => {
-      let r: ReplayedLog | undefined;
-      try {
-        if (inline || pageOut || at >= pageSize || !withPartials || withPartials.has(id)) r = await this.readStored(id, withPartials);
-        else {
-          // Before the page is out, a small log is read at once: a few dozen of them in a few milliseconds.
-          const atOnce = this.storage.readLogAtOnce ? this.storage.readLogAtOnce(id) : false;
-          const text = atOnce === false ? await this.storage.readLog(id) : atOnce;
-          const glance = text !== undefined && !pageOut ? peekLog(text, id) : undefined;
-          // A glance that finds no message never drops a log on its own: the replay decides.
-          if (text !== undefined && glance && glance.messageCount > 0) {
-            if (!index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
-              index.entries.set(id, glance);
-              glanced.push({ id, text, summary: glance });
-            }
-            return true;
-          }
-          r = text === undefined ? undefined : replayLog(text, [], id);
-        }
-      } catch {
-        return false;
-      }
-      // A save or a delete of this window meanwhile knows better than what was read.
-      if (r && r.conv.messages.length > 0 && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) {
-        index.entries.set(id, summarize(r.conv));
-        if (pageOut) searchable(r.conv);
-        else if (search && !search.has(id, r.conv.updatedAt)) deferred.push(r.conv);
-      }
-      return true;
-    };
-    /** Which logs are read (newest first): the page is the newest ones, whichever read ends first. */
-    const read = new Uint8Array(ids.length);
-    const pageSize = Math.min(FIRST_PAGE_SIZE, ids.length);
-    this.newestRead = 0;
-    this.pageSize = pageSize;
-    const reader = async () => {
-      while (next < ids.length) {
-        const at = next++;
-        const id = ids[at];
-        if (!(await take(id, at))) failed.push(id);
-        ++done;
-        read[at] = 1;
-        while (this.newestRead < ids.length && read[this.newestRead]) this.newestRead++;
-        if (inline) continue;
-        if (!settling && (this.newestRead >= pageSize || Date.now() - started >= FIRST_PAGE_WAIT_MS)) {
-          settling = setTimeout(() => (pageOut = true), PAGE_SETTLE_MS);
-        }
-        if (pageOut && glanced.length) replayGlanced();
-        if (pageOut && deferred.length) indexDeferred();
-        this.setProgress({ done, total, building: true });
-        if (Date.now() - slice > 12) {
-          await yieldTurn();
-          slice = Date.now();
-        }
-      }
-    };
-    /** False when a log is still unreadable: the index is not written without it (it would leave History for good). */
-    const write = async (): Promise<boolean> => {
-      for (const id of failed.splice(0)) if (!(await take(id, ids.length))) failed.push(id);
-      if (failed.length) return false;
-      // A conversation another window wrote since this one listed the folder is in the index file
-      // (that window appended it): kept, not dropped by the rewrite.
-      const listed = new Set(ids);
-      const onDisk = replayIndex((await this.storage.readIndex().catch(() => undefined)) ?? '').entries;
-      for (const [id, e] of onDisk) if (!listed.has(id) && !index.entries.has(id) && !index.gone.has(id) && !this.removed.has(id)) index.entries.set(id, e);
-      await this.storage.rewriteIndex(indexText(index.entries.values()));
-      index.lines = index.entries.size + 1;
-      index.gone.clear();
-      return true;
-    };
-    if (inline) {
-      // (Called from a listing or a save, in turn with the writes: the index is written at once.)
-      await Promise.all(Array.from({ length: Math.min(8, ids.length) }, reader));
-      return write();
-    }
-    const settle = () => {
-      clearTimeout(settling);
-      pageOut = true;
-      replayGlanced();
-      indexDeferred();
-    };
-    this.settlePage = settle;
-    try {
-      await Promise.all(Array.from({ length: Math.min(4, ids.length) }, reader));
-      settle();
-      // After the saves under way: each of them put its entry in, and those after it append to the file.
-      return await this.enqueue(async () => {
-        const whole = await write();
-        this.rebuilding = undefined;
-        return whole;
-      });
-    } finally {
-      if (this.settlePage === settle) this.settlePage = undefined;
-      this.setProgress({ done, total, building: false });
-    }
-  }
-
-  /**
-   * Resolves once History has a page to show while the index is rebuilt (or at once): the newest
-   * logs read (a long one read last among them is waited for), or what is read after a while.
-   */
-  private firstPage(): Promise<void> {
-    const rebuilding = this.rebuilding;
-    const page = () => this.newestRead >= this.pageSize;
-    if (!rebuilding || page()) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, FIRST_PAGE_WAIT_MS);
-      const off = this.onSearchProgress(() => page() && finish());
-      function finish(): void {
-        clearTimeout(timer);
-        off();
-        resolve();
-      }
-      void rebuilding.then(finish, finish);
-    });
-  }
 
   /** True while the history index is rebuilt: list() gives what is read so far. */
   get listingPartial(): boolean {
-    return this.rebuilding !== undefined;
+    return this.history.partial;
   }
 
   /** Brings in the conversations of an earlier version that are left (after the indexes are built from them). */
@@ -507,66 +188,33 @@ export class ConversationStore {
     return (await this.storage.pendingUpgrade?.().catch(() => 0)) ?? 0;
   }
 
-  /**
-   * Counted as written only once the index file took it: after a failure the index is read from
-   * disk again, so the next save finds the entry missing and writes it.
-   */
-  private async putIndex(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
-    try {
-      await this.putIndexEntry(entry);
-    } catch (err) {
-      this.index = undefined;
-      throw err;
-    }
-  }
-
-  private async putIndexEntry(entry: ConversationSummary | { id: string; gone: true }): Promise<void> {
-    const entries = this.index?.entries ?? (await this.loadIndex());
-    const index = this.index;
-    // No whole index (a log could not be read): the next listing reads the logs again, this save's too.
-    if (!index) return;
-    if (this.rebuilding) {
-      // Written with the whole index at the end of the rebuild.
-      if ('gone' in entry) {
-        entries.delete(entry.id);
-        index.gone.add(entry.id);
-      } else entries.set(entry.id, entry);
-      return;
-    }
-    if ('gone' in entry) {
-      if (!entries.has(entry.id)) return;
-      entries.delete(entry.id);
-    } else {
-      if (sameSummary(entries.get(entry.id), entry)) return;
-      entries.set(entry.id, entry);
-    }
-    if (index.lines > 2 * entries.size + 100) {
-      // A compaction: what other windows appended since this one last read the file comes first
-      // (their saves, and their deletes: a conversation deleted elsewhere is never written back).
-      const fresh = await this.readIndexFile();
-      const now = fresh && !fresh.index.unreadable ? fresh.index : index;
-      if ('gone' in entry) now.entries.delete(entry.id);
-      else now.entries.set(entry.id, entry);
-      for (const id of this.removed) now.entries.delete(id);
-      await this.storage.rewriteIndex(indexText(now.entries.values()));
-      now.lines = now.entries.size + 1;
-      now.gone.clear();
-      this.index = now;
-      // The file was replaced: the next read takes it whole.
-      this.indexRead = undefined;
-    } else {
-      await this.storage.appendIndex(indexLine(entry));
-      index.lines++;
-    }
-  }
-
-  /** Saved conversations, newest first, from the index (no conversation is read). */
+  /** Saved conversations, newest first, from the history index (no conversation is read). */
   async list(): Promise<ConversationSummary[]> {
     await this.writing;
-    // Read each time: another window may have added or changed conversations.
-    const entries = await this.loadIndex();
-    await this.firstPage();
-    return [...entries.values()].filter((c) => c.messageCount > 0).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return this.history.list();
+  }
+
+  /** How far the full-text index is built (History says "Indexing… N of M" meanwhile). */
+  get searchProgress(): SearchProgress {
+    return this.fullText.progress;
+  }
+
+  /** Called as the full-text index (or the history index, rebuilt) is built: each conversation read, and once at the end. */
+  onSearchProgress(listener: (p: SearchProgress) => void): () => void {
+    return this.fullText.onProgress(listener);
+  }
+
+  /**
+   * Brings the full-text index up to date with the history index (see SearchIndex.catchUp);
+   * resolves with how many conversations were read.
+   */
+  catchUpSearch(progress?: (done: number, total: number) => void): Promise<number> {
+    return this.fullText.catchUp(progress);
+  }
+
+  /** Conversations with a message containing every word of the query, best match first. */
+  search(query: string): Promise<Array<ConversationSummary & SearchHit>> {
+    return this.fullText.search(query);
   }
 
   // ---- reading ----
@@ -759,7 +407,7 @@ export class ConversationStore {
       this.written.set(id, w);
     }
     if (size === undefined && w.size !== undefined) {
-      if (await this.deletedElsewhere(id)) {
+      if (await this.history.deletedElsewhere(id)) {
         // Deleted in another window while this one showed it: what was deleted stays deleted (on
         // disk, on screen and in later requests); only what this window added is kept.
         const deleted = new Set(w.messages);
@@ -824,12 +472,8 @@ export class ConversationStore {
       w.partial = false;
     }
     const view: Conversation = { ...snap.conv, title: snap.title, updatedAt: snap.updatedAt, messages: snap.streaming ? [...snap.messages, snap.streaming] : snap.messages };
-    await this.putIndex(summarize(view));
-    if (this.searchIndex) {
-      const search = await this.searchIndex;
-      search.update({ ...view, messages: snap.messages }, p);
-      this.scheduleSearchPersist();
-    }
+    await this.history.put(summarize(view));
+    await this.fullText.put({ ...view, messages: snap.messages }, p);
   }
 
   /** Merges messages another window appended to a conversation into the one in memory. */
@@ -887,17 +531,6 @@ export class ConversationStore {
   }
 
   /**
-   * A log that vanished was deleted in another window when the index says so (its `gone` line), or
-   * no longer lists it (the index was rewritten since). One the index still lists was removed by
-   * other means (by hand, a sync client) and is written again whole.
-   */
-  private async deletedElsewhere(id: string): Promise<boolean> {
-    const entries = await this.loadIndex();
-    if (this.rebuilding) return this.index?.gone.has(id) === true;
-    return this.index?.gone.has(id) === true || !entries.has(id);
-  }
-
-  /**
    * Brings a conversation this window shows up to date with its log: turns another window
    * appended are taken in (before this window's unwritten ones). `changed`: its messages changed
    * (the chat should show it again); `deleted`: another window deleted it; `same`: nothing to do.
@@ -910,7 +543,7 @@ export class ConversationStore {
       if (!w || this.removed.has(id)) return changed ? 'changed' : 'same';
       const size = await this.storage.logSize(id);
       if (size === undefined) {
-        if (w.size !== undefined && (await this.deletedElsewhere(id))) return 'deleted';
+        if (w.size !== undefined && (await this.history.deletedElsewhere(id))) return 'deleted';
         return changed ? 'changed' : 'same';
       }
       if (size !== w.size) {
@@ -936,12 +569,9 @@ export class ConversationStore {
     if (deleted) this.removed.add(id);
     this.unsaved.delete(id);
     this.written.delete(id);
-    await this.putIndex({ id, gone: true });
-    if (this.searchIndex) {
-      (await this.searchIndex).remove(id);
-      // A deleted conversation's words leave the disk soon.
-      this.scheduleSearchPersist(true);
-    }
+    await this.history.put({ id, gone: true });
+    // A deleted conversation's words leave the disk soon.
+    await this.fullText.drop(id);
   }
 
   async remove(id: string): Promise<void> {
@@ -968,11 +598,8 @@ export class ConversationStore {
       const keys = conv.messages.map(() => `${this.writer}.${(++this.keyCount).toString(36)}`);
       await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
       this.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
-      await this.putIndex(summarize(conv));
-      if (this.searchIndex) {
-        (await this.searchIndex).update(conv);
-        this.scheduleSearchPersist();
-      }
+      await this.history.put(summarize(conv));
+      await this.fullText.put(conv);
     });
   }
 
@@ -995,165 +622,8 @@ export class ConversationStore {
         if (w.size !== undefined && size - w.size < 200) w.size = size;
         w.title = clean;
       }
-      const entry = (this.index?.entries ?? (await this.loadIndex())).get(id);
-      if (entry) await this.putIndex({ ...entry, title: clean });
+      const entry = (this.history.entries ?? (await this.history.load())).get(id);
+      if (entry) await this.history.put({ ...entry, title: clean });
     });
-  }
-
-  // ---- search ----
-
-  private searchReady(): Promise<HistorySearch> {
-    this.searchIndex ??= (async () => HistorySearch.loadAsync(await this.storage.readSearchIndex()))();
-    return this.searchIndex;
-  }
-
-  /** How far the full-text index is built (History says "Indexing… N of M" meanwhile). */
-  get searchProgress(): SearchProgress {
-    return { ...this.progress };
-  }
-
-  /** Called as the full-text index is built (each conversation read, and once at the end). */
-  onSearchProgress(listener: (p: SearchProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
-  }
-
-  private setProgress(p: SearchProgress): void {
-    this.progress = p;
-    for (const l of this.progressListeners) l({ ...p });
-  }
-
-  /**
-   * Brings the full-text index up to date with the history index (conversations changed by
-   * another window, or before the index existed; after a crash or an upgrade, the whole index),
-   * newest conversations first, giving the event loop a turn as it goes; the index is persisted
-   * now and then meanwhile. Resolves with how many were read. Called again while under way, it
-   * joins the build under way.
-   */
-  catchUpSearch(progress?: (done: number, total: number) => void): Promise<number> {
-    const off = progress ? this.onSearchProgress((p) => p.building && progress(p.done, p.total)) : undefined;
-    this.catchingUp ??= this.buildSearch().finally(() => {
-      this.catchingUp = undefined;
-    });
-    const run = this.catchingUp;
-    if (off) void run.then(off, off);
-    return run;
-  }
-
-  private async buildSearch(): Promise<number> {
-    // Loading a persisted index takes a while too: told as a build of 0 of 0.
-    const loading = !this.searchIndex;
-    if (loading) this.setProgress({ done: 0, total: 0, building: true });
-    let search: HistorySearch;
-    let entries: Map<string, ConversationSummary>;
-    try {
-      search = await this.searchReady();
-      entries = await this.enqueue(() => this.loadIndex());
-      // Rebuilt from the logs: they go into the full-text index as they are read.
-      while (this.rebuilding) await this.rebuilding;
-      entries = this.index?.entries ?? (await this.enqueue(() => this.loadIndex()));
-    } catch (err) {
-      if (loading) this.setProgress({ done: 0, total: 0, building: false });
-      throw err;
-    }
-    const { outdated, removed } = search.stale(entries.values());
-    if (loading && outdated.length === 0) this.setProgress({ done: 0, total: 0, building: false });
-    for (const id of removed) search.remove(id);
-    outdated.sort((a, b) => (entries.get(b)?.updatedAt ?? '').localeCompare(entries.get(a)?.updatedAt ?? ''));
-    const total = outdated.length;
-    if (total > 0) {
-      this.setProgress({ done: 0, total, building: true });
-      const withPartials = await this.partialIds();
-      let done = 0;
-      let slice = Date.now();
-      try {
-        for (const id of outdated) {
-          const entry = this.index?.entries.get(id);
-          // Indexed meanwhile by a save of this window, or deleted: nothing to read.
-          if (entry && !search.has(id, entry.updatedAt)) {
-            const r = await this.readStored(id, withPartials);
-            if (r) search.update(r.conv);
-            else search.remove(id);
-            this.scheduleSearchPersist();
-          } else if (!entry) search.remove(id);
-          this.setProgress({ done: ++done, total, building: true });
-          if (Date.now() - slice > 12) {
-            await yieldTurn();
-            slice = Date.now();
-          }
-        }
-      } finally {
-        this.setProgress({ done, total, building: false });
-      }
-    }
-    if (outdated.length || removed.length) this.scheduleSearchPersist(true);
-    return outdated.length;
-  }
-
-  /** Conversations with a message containing every word of the query, best match first. */
-  async search(query: string): Promise<Array<ConversationSummary & SearchHit>> {
-    this.lastSearchAt = Date.now();
-    const search = await this.searchReady();
-    // Read again (what other windows appended since: a conversation deleted there is not found here).
-    const entries = await this.loadIndex();
-    // The conversations History lists already are searched too (those of its first page are put in the index now).
-    this.settlePage?.();
-    return search
-      .search(query)
-      .map((h) => {
-        const e = entries.get(h.id);
-        return e ? { ...e, ...h } : undefined;
-      })
-      .filter((h): h is ConversationSummary & SearchHit => h !== undefined);
-  }
-
-  /**
-   * Writes the full-text index a while after it changed: at once after a delete or a build, else
-   * once a fiftieth of the conversations changed (a large index takes seconds to write; a window
-   * started meanwhile re-reads only the conversations changed since). flush() writes it whatever.
-   */
-  private scheduleSearchPersist(urgent = false): void {
-    this.searchChanges++;
-    if (urgent) this.searchUrgent = true;
-    if (!this.searchTimer) this.armSearchPersist(this.searchPersistDelayMs);
-  }
-
-  private armSearchPersist(delay: number): void {
-    this.searchTimer = setTimeout(() => {
-      this.searchTimer = undefined;
-      // Not while the user searches (writing a large index takes a while): once they pause.
-      const since = Date.now() - this.lastSearchAt;
-      if (since < SEARCH_QUIET_MS) return this.armSearchPersist(SEARCH_QUIET_MS - since);
-      void (async () => {
-        const size = this.searchIndex ? (await this.searchIndex).size : 0;
-        if (this.searchUrgent || this.searchChanges * 50 >= size) await this.enqueueSearchWrite();
-      })().catch(() => undefined);
-    }, delay);
-    (this.searchTimer as { unref?: () => void }).unref?.();
-  }
-
-  private enqueueSearchWrite(): Promise<void> {
-    const next = this.searchWriting.then(() => this.persistSearch());
-    this.searchWriting = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
-  }
-
-  private async persistSearch(): Promise<void> {
-    if (!this.searchIndex) return;
-    const search = await this.searchIndex;
-    this.searchChanges = 0;
-    this.searchUrgent = false;
-    // Conversations another window deleted since this one read the history index leave the
-    // full-text index before it is written (their words never come back to the disk from here).
-    if (!this.rebuilding) {
-      const entries = await this.enqueue(() => this.loadIndex()).catch(() => undefined);
-      if (entries && !this.rebuilding) for (const id of search.stale(entries.values()).removed) search.remove(id);
-    }
-    if (!search.dirty) return;
-    await search.compact();
-    await this.storage.writeSearchIndex(await search.toJSONAsync());
   }
 }
