@@ -4,21 +4,12 @@
 // current conversation: the chat session holds the one the window shows. Its parts: the history
 // index (historyIndex.ts) lists conversations without reading them, and the full-text index
 // (searchIndex.ts) finds them by any word of any message.
-import {
-  createConversation,
-  forkConversation,
-  formatMessageId,
-  MESSAGE_ID_SPACE,
-  refreshTitle,
-  summarize,
-  type Conversation,
-  type ConversationSummary,
-  type StoredMessage,
-} from '../chat/conversation';
-import { encodeLog, headerLine, recordLine, replayLog, type LogRecord, type ReplayedLog } from './conversationLog';
+import { createConversation, forkConversation, summarize, type Conversation, type ConversationSummary } from '../chat/conversation';
+import { encodeLog, recordLine, replayLog, type ReplayedLog } from './conversationLog';
 import type { SearchHit } from './historySearch';
 import { HistoryIndex } from './historyIndex';
 import type { ConversationStoragePort, SearchProgress } from './port';
+import { LogWriter } from './logWriter';
 import { SearchIndex } from './searchIndex';
 
 export type { ConversationStoragePort, IndexCursor, SearchProgress } from './port';
@@ -33,38 +24,6 @@ export interface ConversationStoreOptions {
   rebuildInlineUpTo?: number;
 }
 
-/** What this store last wrote of one conversation. */
-interface Written {
-  /** The messages written as final records, in order (the same objects as in memory). */
-  messages: StoredMessage[];
-  /** Content length and status of each when written (a message changed in place is rewritten). */
-  sigs: string[];
-  keys: WeakMap<StoredMessage, string>;
-  size: number | undefined;
-  title?: string;
-  updatedAt?: string;
-  nextSeq?: number;
-  /** The summary as last written (its JSON; '' for none). */
-  summary?: string;
-  partial: boolean;
-}
-
-const sig = (m: StoredMessage) => `${m.status}:${m.content.length}`;
-
-/** The state of a conversation at the moment save() was called (messages are not copied). */
-interface Snapshot {
-  conv: Conversation;
-  messages: StoredMessage[];
-  streaming?: StoredMessage;
-  title: string;
-  updatedAt: string;
-  nextSeq: number;
-  /** The summary's JSON ('' for none). */
-  summary: string;
-}
-
-const summarySig = (conv: Conversation): string => (conv.summary ? JSON.stringify(conv.summary) : '');
-
 
 /** A title as the user typed it, on one line; empty when nothing is left. */
 export const cleanTitle = (title: string): string => title.replace(/\s+/g, ' ').trim();
@@ -76,7 +35,6 @@ export class ConversationStore {
   private writing: Promise<void> = Promise.resolve();
   /** The id last recorded as the window's open conversation. */
   private lastOpened: string | undefined;
-  private readonly written = new Map<string, Written>();
   /**
    * Conversations deleted here: a save still under way for one of them (a reply streaming) is
    * dropped. Lifted when the conversation is opened again (another window wrote it back) or restored.
@@ -91,12 +49,11 @@ export class ConversationStore {
   private readonly changedFromDisk = new Set<string>();
   private failure: Error | undefined;
   private readonly saveListeners = new Set<(failure: Error | undefined) => void>();
-  /** Distinguishes this store's side files and message keys from another window's. */
-  private readonly writer: string;
-  private keyCount = 0;
   /** The history index (what History lists) and the full-text index (what it searches). */
   private readonly history: HistoryIndex;
   private readonly fullText: SearchIndex;
+  /** What this window wrote of each conversation, and the writes of what changed since. */
+  private readonly log: LogWriter;
 
   constructor(
     private readonly storage: ConversationStoragePort,
@@ -104,7 +61,6 @@ export class ConversationStore {
   ) {
     this.newId = opts.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = opts.now ?? (() => new Date());
-    this.writer = Math.random().toString(36).slice(2, 10);
     const read = (id: string, withPartials?: Set<string>) => this.readStored(id, withPartials);
     const partialIds = () => this.partialIds();
     this.fullText = new SearchIndex({
@@ -129,6 +85,15 @@ export class ConversationStore {
       enqueue: (task) => this.enqueue(task),
       search: this.fullText,
       rebuildInlineUpTo: opts.rebuildInlineUpTo ?? 100,
+    });
+    this.log = new LogWriter({
+      storage,
+      read: (id) => this.readStored(id),
+      removed: this.removed,
+      changedFromDisk: this.changedFromDisk,
+      history: this.history,
+      fullText: this.fullText,
+      erase: (id) => this.erase(id),
     });
   }
 
@@ -264,7 +229,7 @@ export class ConversationStore {
       if (!r) return undefined;
       // Deleted here once, but its log is back (another window wrote it): it is a live conversation again.
       this.removed.delete(id);
-      const w = this.track(id, r);
+      const w = this.log.track(id, r);
       w.size = size;
       if (r.untidy) {
         // Compaction: the log rewritten without dropped records and side files folded in.
@@ -272,41 +237,12 @@ export class ConversationStore {
         if (await this.storage.rewriteLog(id, text, size)) {
           await this.storage.removePartials(id);
           w.size = await this.storage.logSize(id);
-          w.messages = [...r.conv.messages];
-          w.sigs = w.messages.map(sig);
+          this.log.rewritten(w, r.conv.messages);
         }
       }
       return r.conv;
     });
     return conv ?? undefined;
-  }
-
-  private track(id: string, r: ReplayedLog): Written {
-    const keys = new WeakMap<StoredMessage, string>();
-    r.conv.messages.forEach((m, i) => keys.set(m, r.keys[i]));
-    const final = r.conv.messages.filter((m) => m.status !== 'streaming');
-    const w: Written = {
-      messages: final,
-      sigs: final.map(sig),
-      keys,
-      size: undefined,
-      title: r.conv.title,
-      updatedAt: r.conv.updatedAt,
-      nextSeq: r.conv.nextSeq,
-      summary: summarySig(r.conv),
-      partial: false,
-    };
-    this.written.set(id, w);
-    return w;
-  }
-
-  private keyOf(w: Written, m: StoredMessage): string {
-    let k = w.keys.get(m);
-    if (!k) {
-      k = `${this.writer}.${(++this.keyCount).toString(36)}`;
-      w.keys.set(m, k);
-    }
-    return k;
   }
 
   // ---- writing ----
@@ -334,24 +270,9 @@ export class ConversationStore {
     if (failed) throw failed.reason;
   }
 
-  private snapshot(conv: Conversation): { snap: Snapshot; streamingRef: StoredMessage | undefined } {
-    const last = conv.messages[conv.messages.length - 1];
-    const streaming = last && last.status === 'streaming' ? { ...last } : undefined;
-    const snap: Snapshot = {
-      conv,
-      messages: streaming ? conv.messages.slice(0, -1) : conv.messages.slice(),
-      ...(streaming ? { streaming } : {}),
-      title: conv.title,
-      updatedAt: conv.updatedAt,
-      nextSeq: conv.nextSeq,
-      summary: summarySig(conv),
-    };
-    return { snap, streamingRef: streaming ? last : undefined };
-  }
-
   private saveOne(conv: Conversation): Promise<void> {
-    const { snap, streamingRef } = this.snapshot(conv);
-    return this.enqueue(() => this.write(snap, streamingRef)).then(
+    const { snap, streamingRef } = this.log.snapshot(conv);
+    return this.enqueue(() => this.log.write(snap, streamingRef)).then(
       () => {
         if (this.unsaved.get(conv.id) === conv) this.unsaved.delete(conv.id);
         // Saving works again only once no conversation is left unwritten.
@@ -385,151 +306,6 @@ export class ConversationStore {
     if (changed) for (const l of this.saveListeners) l(failure);
   }
 
-  private async write(snap: Snapshot, streamingRef: StoredMessage | undefined): Promise<void> {
-    const id = snap.conv.id;
-    if (snap.messages.length === 0 && !snap.streaming) {
-      // Left without messages: its log goes, unless another window wrote turns to it since (those
-      // are taken in and kept, never erased with this window's).
-      const w = this.written.get(id);
-      const size = await this.storage.logSize(id);
-      const theirs = w !== undefined && size !== undefined && size !== w.size && (await this.takeIn(snap, w, streamingRef)) && snap.messages.length > 0;
-      if (!theirs) {
-        if (w || size !== undefined) await this.erase(id);
-        return;
-      }
-    }
-    // Deleted (here, or by History while its reply was still streaming): it stays deleted.
-    if (this.removed.has(id)) return;
-    let w = this.written.get(id);
-    let size = await this.storage.logSize(id);
-    if (!w) {
-      w = { messages: [], sigs: [], keys: new WeakMap(), size: undefined, partial: false };
-      this.written.set(id, w);
-    }
-    if (size === undefined && w.size !== undefined) {
-      if (await this.history.deletedElsewhere(id)) {
-        // Deleted in another window while this one showed it: what was deleted stays deleted (on
-        // disk, on screen and in later requests); only what this window added is kept.
-        const deleted = new Set(w.messages);
-        const conv = snap.conv;
-        for (let i = conv.messages.length - 1; i >= 0; i--) if (deleted.has(conv.messages[i])) conv.messages.splice(i, 1);
-        snap.messages = snap.messages.filter((m) => !deleted.has(m));
-        refreshTitle(conv);
-        snap.title = conv.title;
-        this.changedFromDisk.add(id);
-        if (snap.messages.length === 0 && !snap.streaming) {
-          this.written.delete(id);
-          return;
-        }
-      }
-      // The log vanished: written anew, header first (removed by hand: the whole conversation).
-      this.forget(w);
-    }
-    if (size !== w.size && size !== undefined) {
-      // Another window wrote this conversation since (or an earlier append of ours failed part
-      // way): its messages are taken in, before ours; ours not known to be written go again.
-      const readable = await this.takeIn(snap, w, streamingRef);
-      if (!readable) {
-        // No header to build on (a first append cut short): the log is written whole.
-        this.forget(w);
-        await this.storage.rewriteLog(id, '');
-        size = 0;
-      }
-    }
-    let out = w.size === undefined && !size ? headerLine(snap.conv) : '';
-    let p = 0;
-    while (p < w.messages.length && p < snap.messages.length && snap.messages[p] === w.messages[p] && sig(snap.messages[p]) === w.sigs[p]) p++;
-    if (p < w.messages.length) out += recordLine({ t: 'x', k: w.messages.slice(p).map((m) => this.keyOf(w, m)) });
-    const added = snap.messages.slice(p);
-    for (const m of added) out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
-    const metaChanged = snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq;
-    if (metaChanged) out += recordLine({ t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq } satisfies LogRecord);
-    // A log written from scratch has no summary yet; otherwise it is written when it changed.
-    const summaryChanged = snap.summary !== (w.summary ?? '');
-    if (summaryChanged) out += recordLine({ t: 's', s: snap.summary ? (JSON.parse(snap.summary) as Conversation['summary']) ?? null : null });
-    if (out) {
-      // Counted as written only once the append resolved: after a failure the next save reads
-      // the log's real size back and appends again what is missing (records are keyed, so a
-      // record that did reach the disk is replaced in place, not doubled).
-      w.size = await this.storage.appendLog(id, out);
-    }
-    w.messages.length = p;
-    w.sigs.length = p;
-    w.messages.push(...added);
-    w.sigs.push(...added.map(sig));
-    if (summaryChanged) w.summary = snap.summary;
-    if (metaChanged) {
-      w.title = snap.title;
-      w.updatedAt = snap.updatedAt;
-      w.nextSeq = snap.nextSeq;
-    }
-    if (snap.streaming && streamingRef) {
-      const k = this.keyOf(w, streamingRef);
-      await this.storage.writePartial(id, this.writer, JSON.stringify({ t: 'm', k, m: snap.streaming }));
-      w.partial = true;
-    } else if (w.partial) {
-      await this.storage.removePartials(id, this.writer);
-      w.partial = false;
-    }
-    const view: Conversation = { ...snap.conv, title: snap.title, updatedAt: snap.updatedAt, messages: snap.streaming ? [...snap.messages, snap.streaming] : snap.messages };
-    await this.history.put(summarize(view));
-    await this.fullText.put({ ...view, messages: snap.messages }, p);
-  }
-
-  /** Merges messages another window appended to a conversation into the one in memory. */
-  private async takeIn(snap: Snapshot, w: Written, streamingRef: StoredMessage | undefined): Promise<boolean> {
-    const id = snap.conv.id;
-    const r = await this.readStored(id);
-    w.size = await this.storage.logSize(id);
-    if (!r) return false;
-    const known = new Map<string, StoredMessage>();
-    for (const m of w.messages) known.set(this.keyOf(w, m), m);
-    const foreign: StoredMessage[] = [];
-    r.conv.messages.forEach((m, i) => {
-      const k = r.keys[i];
-      if (known.has(k) || k.startsWith(this.writer + '.')) return;
-      if (m.status === 'streaming') return;
-      w.keys.set(m, k);
-      foreign.push(m);
-    });
-    if (foreign.length === 0) return true;
-    this.changedFromDisk.add(id);
-    const conv = snap.conv;
-    const taken = new Set(conv.messages.map((m) => m.id));
-    for (const m of foreign) {
-      if (taken.has(m.id)) {
-        // Same id as one of ours (both windows counted from the same point): a fresh one.
-        let seq = conv.nextSeq;
-        while (taken.has(formatMessageId(seq))) seq++;
-        m.id = formatMessageId(seq);
-        conv.nextSeq = (seq + 1) % MESSAGE_ID_SPACE;
-      }
-      taken.add(m.id);
-    }
-    // Theirs go after what both had written, before what this window has not written yet.
-    const at = w.messages.length;
-    const firstUnwritten = snap.messages[at] ?? streamingRef;
-    const i = firstUnwritten ? conv.messages.indexOf(firstUnwritten) : -1;
-    conv.messages.splice(i < 0 ? conv.messages.length : i, 0, ...foreign);
-    snap.messages.splice(at, 0, ...foreign);
-    // Foreign messages are already in the log: count them as written.
-    w.messages.push(...foreign);
-    w.sigs.push(...foreign.map(sig));
-    snap.nextSeq = conv.nextSeq;
-    return true;
-  }
-
-  /** Nothing of the conversation counts as written any more: the next save writes it all. */
-  private forget(w: Written): void {
-    w.messages = [];
-    w.sigs = [];
-    w.size = undefined;
-    w.title = undefined;
-    w.summary = undefined;
-    w.updatedAt = undefined;
-    w.nextSeq = undefined;
-  }
-
   /**
    * Brings a conversation this window shows up to date with its log: turns another window
    * appended are taken in (before this window's unwritten ones). `changed`: its messages changed
@@ -538,7 +314,7 @@ export class ConversationStore {
   refresh(conv: Conversation): Promise<'same' | 'changed' | 'deleted'> {
     return this.enqueue(async () => {
       const id = conv.id;
-      const w = this.written.get(id);
+      const w = this.log.get(id);
       let changed = this.changedFromDisk.delete(id);
       if (!w || this.removed.has(id)) return changed ? 'changed' : 'same';
       const size = await this.storage.logSize(id);
@@ -548,9 +324,9 @@ export class ConversationStore {
       }
       if (size !== w.size) {
         const before = w.size;
-        const { snap, streamingRef } = this.snapshot(conv);
+        const { snap, streamingRef } = this.log.snapshot(conv);
         // (An unreadable log is left to the next save, which writes it whole.)
-        if (!(await this.takeIn(snap, w, streamingRef))) w.size = before;
+        if (!(await this.log.takeIn(snap, w, streamingRef))) w.size = before;
         changed = this.changedFromDisk.delete(id) || changed;
       }
       return changed ? 'changed' : 'same';
@@ -568,7 +344,7 @@ export class ConversationStore {
     }
     if (deleted) this.removed.add(id);
     this.unsaved.delete(id);
-    this.written.delete(id);
+    this.log.drop(id);
     await this.history.put({ id, gone: true });
     // A deleted conversation's words leave the disk soon.
     await this.fullText.drop(id);
@@ -595,9 +371,9 @@ export class ConversationStore {
   restore(conv: Conversation): Promise<void> {
     return this.enqueue(async () => {
       this.removed.delete(conv.id);
-      const keys = conv.messages.map(() => `${this.writer}.${(++this.keyCount).toString(36)}`);
+      const keys = this.log.newKeys(conv.messages.length);
       await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
-      this.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
+      this.log.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
       await this.history.put(summarize(conv));
       await this.fullText.put(conv);
     });
@@ -616,7 +392,7 @@ export class ConversationStore {
     }
     await this.enqueue(async () => {
       if ((await this.storage.logSize(id)) === undefined) return;
-      const w = this.written.get(id);
+      const w = this.log.get(id);
       const size = await this.storage.appendLog(id, recordLine({ t: 'u', title: clean }));
       if (w) {
         if (w.size !== undefined && size - w.size < 200) w.size = size;
