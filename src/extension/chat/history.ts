@@ -1,7 +1,8 @@
 // History: a quick pick of saved conversations with live full-text search as the user types,
 // and per-item buttons to rename, export and delete (with undo).
 import * as vscode from 'vscode';
-import { conversationToMarkdown, type ConversationStore, type ConversationSummary } from '../../core';
+import type { ConversationStore, ConversationSummary } from '../../core';
+import { ITEM_BUTTONS, itemButton } from './historyItems';
 import type { Logger } from '../platform/log';
 
 export interface HistoryDeps {
@@ -28,9 +29,6 @@ export interface HistoryDeps {
 
 type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
 
-const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
-const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export as Markdown') };
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
 /** Keystrokes closer together than this are searched once, after the last; one after a pause at once. */
 const SEARCH_DELAY_MS = 30;
 /**
@@ -50,7 +48,7 @@ function toItem(c: ConversationSummary, currentId: string, matches?: number): It
     description: parts.join(' · '),
     detail: matches !== undefined ? `$(search) ${matches === 1 ? vscode.l10n.t('1 matching message') : vscode.l10n.t('{0} matching messages', matches)}${c.firstLine ? ' · ' + c.firstLine : ''}` : c.firstLine || undefined,
     id: c.id,
-    buttons: [RENAME, EXPORT, DELETE],
+    buttons: ITEM_BUTTONS,
     // Items are matched by content, not only by label: the quick pick must not filter them out.
     alwaysShow: true,
   };
@@ -202,81 +200,15 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   });
   qp.onDidTriggerItemButton(async ({ item, button }) => {
     if (!item.id) return;
-    const id = item.id;
-    const summary = all.find((c) => c.id === id);
-    if (button === RENAME) {
-      // Each step replaces the one before it without closing the quick input: a closed one gives
-      // the focus back to the editor or the chat, which can take it again from the next step.
-      const query = qp.value;
-      const box = vscode.window.createInputBox();
-      box.title = vscode.l10n.t('Rename conversation');
-      box.value = summary?.title ?? '';
-      let accepted = false;
-      box.onDidChangeValue((v) => (box.validationMessage = v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')));
-      box.onDidAccept(async () => {
-        if (accepted || !box.value.trim()) return;
-        accepted = true;
-        box.busy = true;
-        box.enabled = false;
-        try {
-          await deps.rename(id, box.value);
-        } catch (err) {
-          deps.logger.warn('A conversation could not be renamed', { message: String(err) });
-          void vscode.window.showErrorMessage(vscode.l10n.t('The conversation could not be renamed: {0}. Check that the disk has space and can be written to, then rename it again.', String(err)));
-        }
-        void showHistory(deps, query);
-      });
-      box.onDidHide(() => {
-        box.dispose();
-        // Escape: back to History as it was.
-        if (!accepted) void showHistory(deps, query);
-      });
-      box.show();
-      return;
-    }
-    if (button === EXPORT) {
-      const conv = await deps.store.load(id);
-      if (!conv) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be read: its file is missing or damaged.'));
-        return;
-      }
-      qp.hide();
-      const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
-      await vscode.window.showTextDocument(doc, { preview: false });
-      return;
-    }
-    if (button === DELETE) {
-      const conv = await deps.store.load(id).catch(() => undefined);
-      await restored();
-      const wasCurrent = id === deps.currentId();
-      const title = summary?.title ?? conv?.title ?? vscode.l10n.t('the conversation');
-      try {
-        await deps.remove(id);
-      } catch (err) {
-        // The file could not be removed (held open by another program): nothing was deleted, and
-        // the conversation goes on being saved.
-        const reason = err instanceof Error ? err.message : String(err);
-        deps.logger.warn('A conversation could not be deleted', { message: reason });
-        void vscode.window.showErrorMessage(
-          vscode.l10n.t(
-            '“{0}” could not be deleted ({1}); nothing was deleted. Close the program that holds its file open (a virus scan, a sync client or an editor), then delete it again.',
-            title,
-            reason,
-          ),
-        );
-        await reload().catch(() => undefined);
-        return;
-      }
-      await reload();
-      const undo = vscode.l10n.t('Undo');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Deleted “{0}”.', title), undo).then(async (choice) => {
-        if (choice !== undo || !conv) return;
-        await deps.store.restore(conv);
-        if (wasCurrent) await deps.open(id);
-        await reload().catch(() => undefined);
-        vscode.window.setStatusBarMessage(vscode.l10n.t('$(history) Restored “{0}”', title), 3000);
-      });
-    }
+    await itemButton(button, item.id, {
+      deps,
+      summary: all.find((c) => c.id === item.id),
+      query: qp.value,
+      hide: () => qp.hide(),
+      reload,
+      restored,
+      again: (query) => void showHistory(deps, query),
+    });
   });
 
   qp.busy = true;
