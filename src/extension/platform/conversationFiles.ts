@@ -4,12 +4,13 @@
 //   conversations/_index.jsonl          the history index
 //   conversations/_search.json          the full-text index
 //   conversations/0.1.0/<id>.json       0.1.0 files, kept after they are brought in (legacyConversations.ts)
-// Rewritten files are written durably (temporary file, fsync, rename, fsync of the folder); a new log's folder is flushed
-// too; temporary files a crash left behind are removed on start. The current conversation is recorded per window.
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// Rewritten files are written durably (durableFiles.ts); temporary files a crash left behind are
+// removed on start. The current conversation is recorded per window.
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ConversationStoragePort, IndexCursor } from '../../core';
 import { readAppended, readSmallFile, readText } from './appendedRead';
+import { appendDurably, TMP_EXT, writeDurably } from './durableFiles';
 import { LegacyConversations, newestFirst } from './legacyConversations';
 import { isSafeConversationId } from './links';
 
@@ -19,7 +20,6 @@ const INDEX_FILE = '_index.jsonl';
 const SEARCH_FILE = '_search.json';
 const LOG_EXT = '.jsonl';
 const PARTIAL_EXT = '.partial';
-const TMP_EXT = '.tmp';
 /** A temporary file older than this is left over from a crash (a live write takes milliseconds). */
 const STRAY_TMP_MS = 60_000;
 /**
@@ -32,73 +32,6 @@ const LISTING_REUSE_MS = 1000;
 const AT_ONCE_MAX_BYTES = 1024 * 1024;
 /** A read at once slower than this (a network or sleeping disk) ends reading at once in this window: each would hold the extension host. */
 const AT_ONCE_SLOW_MS = 20;
-
-let tmpCount = 0;
-
-/**
- * Flushes a folder, so that a rename or a new file in it survives a crash (the file's own fsync
- * does not record its name). Where a folder cannot be opened for this (Windows), the file
- * system records names itself, and nothing is done.
- */
-export async function syncFolder(folder: string): Promise<void> {
-  let fh;
-  try {
-    fh = await open(folder, 'r');
-  } catch {
-    return;
-  }
-  try {
-    await fh.sync();
-  } catch (err) {
-    // A file system that cannot flush a folder (EINVAL, EISDIR, EPERM) has nothing more to give.
-    const code = (err as { code?: string }).code;
-    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF') throw err;
-  } finally {
-    await fh.close();
-  }
-}
-
-/** Writes a file so that a crash leaves either the old or the new content: temp file, fsync, rename, fsync of the folder. */
-export async function writeDurably(target: string, text: string): Promise<void> {
-  const tmp = `${target}.${process.pid}.${++tmpCount}${TMP_EXT}`;
-  const fh = await open(tmp, 'w');
-  try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, target);
-  await syncFolder(dirname(target));
-}
-
-/**
- * Appends and flushes to disk; resolves with the file's size after the append. A file that does
- * not end in a newline (an earlier append cut short) gets one first, so the new records are not
- * glued to the torn line.
- */
-export async function appendDurably(file: string, text: string): Promise<number> {
-  const fh = await open(file, 'a+');
-  let created = false;
-  let after: number;
-  try {
-    const { size } = await fh.stat();
-    created = size === 0;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) text = '\n' + text;
-    }
-    await fh.appendFile(text, 'utf8');
-    await fh.datasync();
-    after = (await fh.stat()).size;
-  } finally {
-    await fh.close();
-  }
-  // A new file: its name is recorded in the folder, flushed too.
-  if (created) await syncFolder(dirname(file));
-  return after;
-}
 
 export class FileConversationStorage implements ConversationStoragePort {
   private readonly dir: string;

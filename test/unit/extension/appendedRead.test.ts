@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendMessage, ConversationStore } from '../../../src/core';
 import { readAppended, readSmallFile } from '../../../src/extension/platform/appendedRead';
-import { FileConversationStorage, writeDurably } from '../../../src/extension/platform/conversationFiles';
+import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
+import { writeDurably } from '../../../src/extension/platform/durableFiles';
 import { WindowStore } from '../../support/windowStore';
 
 describe('the history index read from where the last read ended', () => {

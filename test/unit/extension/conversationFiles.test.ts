@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { appendMessage, createConversation, encodeLog } from '../../../src/core';
-import { appendDurably, FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
+import { FileConversationStorage } from '../../../src/extension/platform/conversationFiles';
+import { appendDurably } from '../../../src/extension/platform/durableFiles';
 import { WindowStore } from '../../support/windowStore';
 
 describe('conversation files', () => {
