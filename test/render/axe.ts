@@ -2,7 +2,7 @@
 // a user meets: empty, a conversation with code, tables and links, user messages with links (and
 // the Edit link of the last one), a reply streaming, an error, the out-of-credits card, the queue,
 // the find bar open. The goal: no violation of impact serious or critical. Every violation found
-// is printed with its impact (the README lists the others). Each state is checked in a dark and
+// is printed with its impact (docs/TESTING.md lists the others). Each state is checked in a dark and
 // two light themes (VS Code's own variables and body class), so contrast is judged on each.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -2,7 +2,7 @@
 // reply has a heading, a list, a table and a code block naming a file (so its toolbar and the
 // reply's actions are there); axe-core runs inside the chat's webview frame in a dark, a light and
 // both high-contrast themes. Goal: no violation of impact serious or critical. One
-// `axe e2e <theme>:` line per theme gives the figures the README lists.
+// `axe e2e <theme>:` line per theme gives the figures docs/TESTING.md lists.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
