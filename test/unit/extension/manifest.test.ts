@@ -72,7 +72,7 @@ describe('manifest: side bar view and walkthrough', () => {
   });
 
   it('P5: the command of @aichat\'s Send button (a prompt that names another model) is declared, and hidden from the palette (it needs the button\'s argument)', () => {
-    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'native', 'participant.ts'), 'utf8');
+    const source = readFileSync(path.join(root, 'src', 'extension', 'chat', 'native', 'slashCommands.ts'), 'utf8');
     const id = /export const SEND_HELD_COMMAND = '([^']+)';/.exec(source)?.[1];
     assert.ok(id && commandIds.has(id), `${id} is a declared command`);
     assert.equal(contributes.menus.commandPalette.find((m) => m.command === id)?.when, 'false');

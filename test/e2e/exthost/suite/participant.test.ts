@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore, API_KEY_SECRET } from '../../../../src/extension/account/keyStore';
-import { answerRequest, SEND_HELD_COMMAND, sendHeld, type ParticipantDeps } from '../../../../src/extension/chat/native/participant';
+import { answerRequest, type ParticipantDeps } from '../../../../src/extension/chat/native/participant';
+import { SEND_HELD_COMMAND, sendHeld } from '../../../../src/extension/chat/native/slashCommands';
 import { HeldSends } from '../../../../src/core/chat/heldSends';
 import { answerLmRequest } from '../../../../src/extension/chat/native/lmProvider';
 import { TurnService, type TurnServiceDeps } from '../../../../src/extension/chat/turnService';
