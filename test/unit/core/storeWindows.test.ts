@@ -64,6 +64,16 @@ async function seeded(storage: MemoryConversationStorage): Promise<string> {
   return seed.current.id;
 }
 
+/** Another window opens the conversation and adds a turn to it (written to its log). */
+async function otherWindowAdds(storage: MemoryConversationStorage, id: string, question: string, answer: string): Promise<void> {
+  const b = new WindowStore(storage);
+  const other = await b.open(id);
+  assert.ok(other);
+  appendMessage(other, 'user', question);
+  appendMessage(other, 'assistant', answer);
+  await b.save(other);
+}
+
 describe('two windows on one conversations folder', () => {
   it("H2: window B's request carries window A's turn, and A's next request carries B's", async () => {
     const storage = new MemoryConversationStorage();
@@ -224,12 +234,7 @@ describe('two windows on one conversations folder', () => {
       appendMessage(conv, 'user', 'Q1 from window A');
       appendMessage(conv, 'assistant', 'A1');
       await a.save(conv);
-      const b = new WindowStore(storage);
-      const other = await b.open(conv.id);
-      assert.ok(other);
-      appendMessage(other, 'user', 'Q2 from window B');
-      appendMessage(other, 'assistant', 'A2');
-      await b.save(other);
+      await otherWindowAdds(storage, conv.id, 'Q2 from window B', 'A2');
       conv.messages.splice(0); // window A takes its only turn out without reading the disk first
       await a.save(conv);
       assert.deepEqual(contents(storage, conv.id), ['Q2 from window B', 'A2'], "B's turn stays, once");
@@ -243,12 +248,7 @@ describe('two windows on one conversations folder', () => {
       const conv = a.current;
       for (const t of ['Q0', 'A0', 'Q1', 'A1']) appendMessage(conv, t.startsWith('Q') ? 'user' : 'assistant', t);
       await a.save(conv);
-      const b = new WindowStore(storage);
-      const other = await b.open(conv.id);
-      assert.ok(other);
-      appendMessage(other, 'user', 'Q2 from window B');
-      appendMessage(other, 'assistant', 'A2');
-      await b.save(other);
+      await otherWindowAdds(storage, conv.id, 'Q2 from window B', 'A2');
       conv.messages.splice(2);
       await a.save(conv);
       assert.deepEqual(contents(storage, conv.id), ['Q0', 'A0', 'Q2 from window B', 'A2']);
