@@ -1,15 +1,16 @@
 // Edit in the editor: AI Chat: Edit Selection… asks what to change (showing the model and its
-// price), streams the reply through the one turn pipeline (surface "edit") into the editor as a diff
-// in place (inlineEditLive.ts), then reviews the new code where it is: Keep/Undo per hunk (CodeLens)
-// and Keep Edit/Undo Edit for all. Stop, Escape, a failure or a reply without code give the
-// document back exactly as it was (and clean when it was clean).
+// price), streams the reply through the one turn pipeline (surface "edit", inlineEditProgress.ts)
+// into the editor as a diff in place (inlineEditLive.ts), then reviews the new code where it is:
+// Keep/Undo per hunk (CodeLens) and Keep Edit/Undo Edit for all. Stop, Escape, a failure or a reply
+// without code give the document back exactly as it was (and clean when it was clean).
 import * as vscode from 'vscode';
 import { actionCommand, actionTitle } from '../../core';
-import { buildEditPrompt, EDIT_SYSTEM_PROMPT } from '../../core/edit/prompt';
+import { buildEditPrompt } from '../../core/edit/prompt';
 import type { SurfaceTurnResult, TurnQuote, TurnService } from '../chat/turnService';
 import type { Logger } from '../platform/log';
 import { askInstruction, EditLenses } from './inlineEditUi';
 import { InlineEditLive } from './inlineEditLive';
+import { streamReply } from './inlineEditProgress';
 import { InlineEditReview, type ReviewEnd } from './inlineEditReview';
 import { EDITABLE_SCHEMES, refusal, targetOf, type EditTarget } from './inlineEditTarget';
 
@@ -23,9 +24,6 @@ export interface InlineEditDeps {
   /** Keeps the instruction and the reply as a conversation of History's (to go on with it in the chat). */
   keep?: (instruction: string, reply: string, model: string) => Promise<unknown>;
 }
-
-/** The streamed line count in the progress is brought up to date at most this often, ms. */
-const PROGRESS_MS = 250;
 
 /** What an edit ended as (for callers and tests). */
 export type EditOutcome = 'refused' | 'cancelled' | 'stopped' | 'failed' | 'noCode' | 'unchanged' | 'moved' | 'reviewing';
@@ -138,7 +136,7 @@ export class InlineEditor implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', true);
     let ran: SurfaceTurnResult;
     try {
-      ran = await this.stream(live, prompt, controller);
+      ran = await streamReply(this.deps.turns, live, prompt, controller);
     } catch (err) {
       await live.revert();
       live.dispose();
@@ -175,52 +173,6 @@ export class InlineEditor implements vscode.Disposable {
     } finally {
       live.dispose();
     }
-  }
-
-  private async stream(live: InlineEditLive, prompt: string, controller: AbortController): Promise<SurfaceTurnResult> {
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AI Chat: editing'), cancellable: true },
-      async (progress, token) => {
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        // The count of lines so far, in the notification and after the last line: at most every
-        // PROGRESS_MS (each new text is work for the window: the notification is measured again, the
-        // editor gets a new style for the note), so the streamed lines themselves go in sooner.
-        let lines = 0;
-        let reported = 0;
-        let later: ReturnType<typeof setTimeout> | undefined;
-        const report = () => {
-          later = undefined;
-          reported = Date.now();
-          lines = live.stream.code.length;
-          const message = vscode.l10n.t('{0} lines so far · Stop (Escape) leaves the file as it was', String(lines));
-          progress.report({ message });
-          live.status(message);
-        };
-        live.status(vscode.l10n.t('Waiting for the reply…'));
-        try {
-          return await this.deps.turns.run(
-            { surface: 'edit', prompt, system: EDIT_SYSTEM_PROMPT },
-            {
-              text: (chunk) => {
-                live.push(chunk);
-                if (live.stream.code.length === lines || later) return;
-                const wait = reported + PROGRESS_MS - Date.now();
-                if (wait <= 0) report();
-                else later = setTimeout(report, wait);
-              },
-              status: (s) => {
-                if (s) progress.report({ message: s });
-                live.status(s || vscode.l10n.t('Waiting for the reply…'));
-              },
-            },
-            controller.signal,
-          );
-        } finally {
-          clearTimeout(later);
-          cancel.dispose();
-        }
-      },
-    );
   }
 
   /** The reply is complete: its code (from the whole reply) is made the region's text, for review. */
