@@ -161,7 +161,7 @@ export async function summaryCardChecks(browser: Browser, record: Recorder): Pro
     await page.keyboard.press('Enter');
     await frames(page, 1);
     const removes = await posted(page);
-    f.session.removeSummary();
+    await f.session.removeSummary();
     await give(page, [f.controller.conversationMessage(), f.meter.message()]);
     await frames(page);
     const gone = await card(page);

@@ -243,10 +243,12 @@ export class ChatSession {
   }
 
   /** The user's own text for the summary (an empty text changes nothing). */
-  editSummary(text: string): boolean {
-    const conv = this.conversation;
+  async editSummary(text: string): Promise<boolean> {
     const trimmed = text.trim();
-    if (!conv.summary || !trimmed) return false;
+    if (!trimmed || this.busy) return false;
+    await this.catchUp();
+    const conv = this.conversation;
+    if (!conv.summary) return false;
     if (trimmed === conv.summary.text) return true;
     conv.summary = { ...conv.summary, text: trimmed.slice(0, MAX_SUMMARY_TEXT), edited: true };
     this.summaryChanged(conv);
@@ -259,7 +261,9 @@ export class ChatSession {
   }
 
   /** Removes the summary (the undo of Summarize): requests send the turns it replaced again. */
-  removeSummary(): boolean {
+  async removeSummary(): Promise<boolean> {
+    if (this.busy) return false;
+    await this.catchUp();
     const conv = this.conversation;
     if (!conv.summary) return false;
     delete conv.summary;

@@ -91,12 +91,12 @@ describe('Summarize earlier turns (core)', () => {
     await t.session.send('One');
     const plan = t.session.summaryPlan()!;
     t.session.applySummary(plan, 'first text', { model: 'swift-chat', cost: 1, unread: 0 });
-    assert.equal(t.session.editSummary('  my own words  '), true);
+    assert.equal(await t.session.editSummary('  my own words  '), true);
     assert.equal(t.session.conversation.summary?.text, 'my own words');
     assert.equal(t.session.conversation.summary?.edited, true);
     await t.session.send('Two');
     assert.match(systems(t.requests[1])[1], /my own words/);
-    assert.equal(t.session.removeSummary(), true);
+    assert.equal(await t.session.removeSummary(), true);
     assert.equal(t.session.conversation.summary, undefined);
     const preview = t.session.previewContext('Three');
     assert.ok(preview.ok && preview.omittedTurns > 0 && preview.summarySent === undefined, 'turns above the line again');

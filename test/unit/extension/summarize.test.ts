@@ -96,7 +96,7 @@ describe('Summarizer (Summarize Earlier Turns)', () => {
     await f.summarizer.edit('with the key');
     assert.equal(f.session.conversation.summary?.text, 'SUMMARY of the turns');
     assert.match(f.told.at(-1) ?? '', /API key/);
-    f.summarizer.remove();
+    await f.summarizer.remove();
     assert.equal(f.session.conversation.summary, undefined);
   });
 

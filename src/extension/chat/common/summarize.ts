@@ -147,12 +147,12 @@ export class Summarizer {
       this.deps.session.showAgain();
       return;
     }
-    this.deps.session.editSummary(text);
+    await this.deps.session.editSummary(text);
   }
 
   /** Removes the summary: the turns it replaced are sent again (those that fit). */
-  remove(): void {
-    this.deps.session.removeSummary();
+  async remove(): Promise<void> {
+    await this.deps.session.removeSummary();
   }
 
   /** Every event of the session: a switch of conversation stops a summary; after a reply, the automatic one when it is on. */
