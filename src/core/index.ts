@@ -27,6 +27,7 @@ export * from './chat/questions';
 export * from './chat/turn';
 export * from './chat/turnRecord';
 export * from './chat/sendGate';
+export * from './chat/sendJudge';
 export * from './chat/surfaceTurn';
 export * from './chat/coalesce';
 export * from './chat/summary';

@@ -3,7 +3,8 @@
 // rest fitted to the model's budget newest first, and the gate's verdict on all of it.
 import type { HistoryMessage } from './conversation';
 import { nativeContext, turnsWithout, type NativeTurn } from './nativeChat';
-import { sendGate, type GateInput, type GateVerdict } from './sendGate';
+import type { GateInput, GateVerdict } from './sendGate';
+import { judgeRequest } from './sendJudge';
 
 export interface SurfaceRequestInput {
   /** The new user message. */
@@ -24,12 +25,8 @@ export type SurfaceRequest = { verdict: Exclude<GateVerdict, { kind: 'send' }> }
 
 export function surfaceRequest(input: SurfaceRequestInput): SurfaceRequest {
   const fit = nativeContext(turnsWithout(input.earlier ?? [], input.gate.holdsKey), input.prompt, input.system, input.budget);
-  const verdict = sendGate({
-    ...input.gate,
-    // The surface's own parts and instructions are part of what it sends.
-    text: [...(input.also ?? []), input.ownSystem ?? '', input.prompt].filter((t) => t !== '').join('\n'),
-    fit,
-  });
+  // The surface's own parts and instructions are part of what it sends.
+  const verdict = judgeRequest(input.gate, [...(input.also ?? []), input.ownSystem ?? '', input.prompt], fit);
   if (verdict.kind === 'send' && fit.ok) return { verdict, messages: fit.messages };
   return { verdict: verdict.kind === 'send' ? { kind: 'queue' } : verdict };
 }

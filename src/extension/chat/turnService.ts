@@ -5,9 +5,9 @@
 // the one accounting, which returns the charge to its caller.
 import type * as vscode from 'vscode';
 import {
-  budgetForModel, runTurn, sendGate, surfaceRequest, totalCredits,
-  type ChatBackend, type GateVerdict, type SurfaceRequest, type NativeTurn, type RefusalReason, type TurnCharge, type TurnPort,
-  type TurnResult, type TurnSink, type TurnSurface,
+  budgetForModel, cannotPay, judgeRequest, runTurn, surfaceRequest, totalCredits,
+  type ChatBackend, type GateInput, type GateVerdict, type SendFacts, type SendJudge, type SendJudgement, type SendQuestion,
+  type SurfaceRequest, type NativeTurn, type RefusalReason, type TurnCharge, type TurnPort, type TurnResult, type TurnSink, type TurnSurface,
 } from '../../core';
 import type { ErrorView } from '../../protocol';
 import type { ApiKeyStore } from '../account/keyStore';
@@ -31,19 +31,7 @@ export interface TurnServiceDeps {
   logger: Logger;
 }
 
-/** What a send needs, read once. */
-export interface SendFacts {
-  hasKey: boolean;
-  /** The model that would answer ('' when none is selected). */
-  model: string;
-  cost: number | null;
-  balance: number | undefined;
-  /** The user's aiChat.systemPrompt and the project instructions as they would be sent. */
-  systemSetting: string;
-  instructions: string;
-  /** Input budget of a request to the model, in estimated tokens. */
-  budget: number;
-}
+export type { SendFacts } from '../../core';
 
 /** A request of a surface other than the chat panel. */
 export interface SurfaceTurnRequest {
@@ -77,7 +65,7 @@ export interface TurnQuote {
   cost: number | null;
 }
 
-export class TurnService {
+export class TurnService implements SendJudge {
   constructor(private readonly deps: TurnServiceDeps) {}
 
   /** A backend that gets the client when a request goes out (a client that cannot load fails that request, described). */
@@ -104,26 +92,66 @@ export class TurnService {
     await instructions.ready;
     const settings = this.deps.config.settings;
     const target = model || settings.model;
-    const state = this.deps.balance.state;
     return {
       hasKey: !!key,
       model: target,
       cost: target ? this.deps.models.costOf(target) : null,
-      balance: state.balance && !state.error ? totalCredits(state.balance) : undefined,
+      balance: this.balance(),
       systemSetting: settings.systemPrompt,
       instructions: instructions.systemPrompt(''),
       budget: budgetForModel(this.deps.models.models, target, settings.contextMaxTokens).inputTokens,
     };
   }
 
-  /** Whether a text holds the user's API key (the key was read by `facts`). */
-  holdsKey(text: string): boolean {
+  /** The credit balance as last read, when known. */
+  balance(): number | undefined {
+    const state = this.deps.balance.state;
+    return state.balance && !state.error ? totalCredits(state.balance) : undefined;
+  }
+
+  /** Whether a text holds the user's API key (the key is read first). */
+  async holdsKey(text: string): Promise<boolean> {
+    await this.deps.keys.get();
+    return this.holds(text);
+  }
+
+  /** Whether a text holds the key read by `facts`. */
+  private holds(text: string): boolean {
     return this.deps.keys.holds(text);
   }
 
-  /** The gate's verdict on a send with these facts. */
-  verdict(facts: SendFacts, input: Omit<Parameters<typeof sendGate>[0], keyof SendFacts | 'holdsKey' | 'models'>): GateVerdict {
-    return sendGate({ ...facts, ...input, holdsKey: (text) => this.holdsKey(text), models: this.deps.models.models });
+  /** What the gate reads besides the request's texts: the facts, the key check and the models. */
+  private gate(facts: SendFacts): Omit<GateInput, 'text' | 'fit'> {
+    return { ...facts, holdsKey: (text) => this.holds(text), models: this.deps.models.models };
+  }
+
+  /**
+   * Reads the facts for `model` and judges with them. The balance shown may be old (credits bought
+   * since): a verdict that it cannot pay is given only after the balance was fetched again and the
+   * facts read again. The one place of that rule, for the chat panel and every other surface.
+   */
+  private async judged<T>(model: string | undefined, judge: (facts: SendFacts) => T, verdictOf: (judged: T) => GateVerdict): Promise<{ facts: SendFacts; judged: T }> {
+    let facts = await this.facts(model);
+    let judged = judge(facts);
+    if (cannotPay(verdictOf(judged))) {
+      await this.deps.balance.fetchTotal();
+      facts = await this.facts(model);
+      judged = judge(facts);
+    }
+    return { facts, judged };
+  }
+
+  /** The chat panel's send, Retry or Continue, judged by the gate with the facts read here. */
+  async judge(question: SendQuestion): Promise<SendJudgement> {
+    const { facts, judged } = await this.judged(
+      question.model,
+      (f) => {
+        const { fit, ...queue } = question.state?.() ?? {};
+        return judgeRequest({ ...this.gate(f), ...queue, maxChars: question.maxChars }, [question.text], fit);
+      },
+      (verdict) => verdict,
+    );
+    return { verdict: judged, facts };
   }
 
   /** What the next request with `model` (default: the selected one) costs; undefined when no model is selected. */
@@ -147,7 +175,7 @@ export class TurnService {
       system,
       ...(req.system ? { ownSystem: req.system } : {}),
       budget: req.budget ?? facts.budget,
-      gate: { ...facts, ...own, holdsKey: (text) => this.holdsKey(text), models: this.deps.models.models },
+      gate: { ...this.gate(facts), ...own },
     });
   }
 
@@ -156,14 +184,7 @@ export class TurnService {
    * (returned as a promise: the charge settles after the balance shows it).
    */
   async run(req: SurfaceTurnRequest, sink: TurnSink, signal: AbortSignal): Promise<SurfaceTurnResult> {
-    let facts = await this.facts(req.model);
-    let built = this.build(req, facts);
-    if (!('messages' in built) && built.verdict.kind === 'refuse' && built.verdict.reason === 'cannotPay') {
-      // The balance shown may be old (credits bought since): asked for again before refusing.
-      await this.deps.balance.fetchTotal();
-      facts = await this.facts(req.model);
-      built = this.build(req, facts);
-    }
+    const { facts, judged: built } = await this.judged(req.model, (f) => this.build(req, f), (b) => b.verdict);
     if (!('messages' in built)) {
       const refused = built.verdict.kind === 'refuse' ? built.verdict : undefined;
       return { kind: 'refused', reason: refused?.reason ?? 'busy', error: refused?.error ?? { kind: 'validation', message: '', actions: [] } };
