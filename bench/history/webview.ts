@@ -25,6 +25,7 @@ import { launchChromium, serveChatPanel } from '../../test/render/harness';
 import { generateReply } from '../render/generate';
 import { longestMainThreadTask } from '../render/trace';
 import { MemoryConversationStorage } from '../../test/support/memoryStorage';
+import { makeTurns } from '../../test/support/turns';
 
 const TURNS = 300;
 const REPLY_BYTES = 8 * 1024;
@@ -104,7 +105,7 @@ export async function chat(serverUrl: string, client: ChatServiceClient, convers
       costOf: () => 1,
     }),
     hasKey: () => true,
-    loadKey: async () => true,
+    turns: makeTurns({ key: () => DEMO_KEY, model: () => settings.model }).turns,
     pickModel: async () => true,
     notifyBusy: () => undefined,
     post: (m) => listeners.forEach((l) => l(m)),

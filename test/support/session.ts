@@ -3,6 +3,7 @@
 import { ChatSession, ConversationStore, directTurns, type ChatBackend, type SessionEvent, type SessionSettings } from '../../src/core';
 import { ChatController, type ChatControllerDeps } from '../../src/extension/chat/common/controller';
 import { MemoryConversationStorage } from './memoryStorage';
+import { makeTurns } from './turns';
 
 export interface SessionFixture {
   session: ChatSession;
@@ -51,7 +52,7 @@ export function makeController(
     settings: () => ({ model: s.model, search: s.search, temperature: s.temperature, fontSize: 0, baseUrl: s.baseUrl }),
     models: () => ({ models: undefined, loading: false, error: undefined, costOf: () => 1 }),
     hasKey: () => true,
-    loadKey: async () => true,
+    turns: makeTurns({ key: () => 'sk-test-key-0123456789', model: () => s.model, costOf: opts.modelCost ?? (() => 1) }).turns,
     pickModel: async () => false,
     notifyBusy: () => undefined,
     post: () => undefined,

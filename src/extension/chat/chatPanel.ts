@@ -3,7 +3,7 @@
 // and the commands' entry points (show, focus, send, new chat, history). What a surface shows
 // comes from the chat controller; the conversation is the session's.
 import * as vscode from 'vscode';
-import { budgetForModel, totalCredits, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
+import { budgetForModel, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
 import type { HostMessage, WebviewMessage } from '../../protocol';
 import { ChatSurfaces } from './chatSurfaces';
 import { ChatController } from './common/controller';
@@ -41,7 +41,7 @@ export interface ChatPanelDeps {
   keys: ApiKeyStore;
   models: ModelService;
   balance: BalanceService;
-  /** The one turn pipeline: the gate's facts and the session's port. */
+  /** The one turn pipeline: the verdict on each send (the gate's facts are read there) and the session's port. */
   turns: TurnService;
   store: ConversationStore;
   editors: EditorTracker;
@@ -87,18 +87,16 @@ export class ChatPanelController implements vscode.Disposable {
     this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
     this.controller = new ChatController({
       session: deps.session,
+      turns: deps.turns,
       settings: () => deps.config.settings,
       models: () => deps.models,
       hasKey: () => deps.keys.hasKey,
       addressNotice: () => addressNotice(deps.config),
       modelNotice: () => deps.models.workspaceNotice(),
       instructions: () => deps.instructions.view(),
-      loadKey: async () => !!(await deps.keys.get()),
       pickModel: async () => !!(await deps.models.pick()),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post: (m) => this.post(m),
-      balanceTotal: () => (deps.balance.state.balance && !deps.balance.state.error ? totalCredits(deps.balance.state.balance) : undefined),
-      refreshBalance: () => deps.balance.fetchTotal(),
       // The card in the chat says it; a notification only when the chat is not on screen.
       notifyCannotPay: () => {
         if (!this.isVisible) deps.onCannotPay?.();
@@ -107,9 +105,6 @@ export class ChatPanelController implements vscode.Disposable {
         void vscode.window.showWarningMessage(
           vscode.l10n.t('The message is too long to send: {0} characters, at most {1}. It is still in the message box.', length.toLocaleString(), max.toLocaleString()),
         ),
-      holdsKey: (text) => this.holdsKey(text),
-      // The gate checks what the request carries besides the message (N5: the panel refuses these too).
-      systemTexts: () => ({ setting: deps.config.settings.systemPrompt, instructions: deps.instructions.systemPrompt('') }),
       notifyHoldsKey: () =>
         void vscode.window.showWarningMessage(vscode.l10n.t('AI Chat: the queued message was not changed: the new text holds your API key. Take the key out.')),
       queueStore: {
@@ -126,7 +121,7 @@ export class ChatPanelController implements vscode.Disposable {
       source: () => budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens).source,
       post: (m) => this.post(m),
     });
-    this.summaries = summaryRoom({ session: deps.session, turns: deps.turns, meter: this.meter, post: (m) => this.post(m), holdsKey: (t) => this.holdsKey(t) });
+    this.summaries = summaryRoom({ session: deps.session, turns: deps.turns, meter: this.meter, post: (m) => this.post(m), holdsKey: (t) => deps.turns.holdsKey(t) });
     this.surfaces = new ChatSurfaces({
       extensionUri: deps.context.extensionUri,
       logger: deps.logger,
@@ -151,7 +146,7 @@ export class ChatPanelController implements vscode.Disposable {
       restoreCurrent: () => this.last.restore(),
       sendText: (text, model) => this.sendText(text, model),
       openHistory: () => this.openHistory(),
-      holdsKey: (text) => this.holdsKey(text),
+      holdsKey: (text) => deps.turns.holdsKey(text),
       prompts: this.prompts.menu({
         editor: () => deps.editors.lastEditor(),
         models: () => deps.models.models,
@@ -256,12 +251,6 @@ export class ChatPanelController implements vscode.Disposable {
 
   private post(message: HostMessage): void {
     this.surfaces.page.post(message);
-  }
-
-  /** Whether `text` holds the window's API key (the stored one, or one being checked). */
-  async holdsKey(text: string): Promise<boolean> {
-    await this.deps.keys.get();
-    return this.deps.keys.holds(text);
   }
 
   /** Sends a message from the panel, a selection or a command (opens the panel first). */

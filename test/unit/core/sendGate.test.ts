@@ -8,6 +8,7 @@ import {
 } from '../../../src/core';
 import { ErrorActionSchema } from '../../../src/protocol';
 import { makeController } from '../../support/session';
+import { makeTurns } from '../../support/turns';
 
 const KEY = 'sk-gate-check-0123456789abcdef';
 const models: ModelLike[] = [
@@ -70,10 +71,16 @@ async function panelRefusal(input: GateInput): Promise<{ message: string | undef
     controller: {
       models: () => ({ models: input.models, loading: false, error: undefined, costOf: () => input.cost }),
       hasKey: () => input.hasKey,
-      loadKey: async () => input.hasKey,
-      balanceTotal: () => input.balance,
-      holdsKey: async (t) => input.holdsKey(t),
-      systemTexts: () => ({ setting: input.systemSetting, instructions: input.instructions }),
+      turns: makeTurns({
+        key: () => (input.hasKey ? 'sk-another-key-0000' : undefined),
+        model: () => input.model,
+        models: () => input.models,
+        costOf: () => input.cost,
+        balance: () => input.balance,
+        holds: input.holdsKey,
+        systemSetting: () => input.systemSetting,
+        instructions: () => input.instructions,
+      }).turns,
     },
   });
   await t.controller.send(input.text);

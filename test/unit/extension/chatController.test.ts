@@ -14,6 +14,7 @@ import { MAX_INSTRUCTIONS_NAME, MAX_NOTICE, MAX_TEXT, parseHostMessage, type Hos
 import { ChatController, type QueueStore } from '../../../src/extension/chat/common/controller';
 import { sendWithAttachments } from '../../../src/extension/chat/common/sendWithAttachments';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { makeTurns, type TurnsOptions } from '../../support/turns';
 
 const events = (...texts: string[]): SessionStreamEvent[] => [
   { event: 'f', messageId: 'srv' },
@@ -52,6 +53,11 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
   let n = 0;
   const store = opts.store ?? new ConversationStore(new MemoryConversationStorage(), { newId: () => `conv-${++n}` });
   const costOf = (id: string) => (opts.prices ? (opts.prices[id] ?? null) : 1);
+  const models = [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }];
+  // The one turn pipeline: the key, the selected model, its price and the balance are read there.
+  const turnsWith = (more: Partial<TurnsOptions> = {}) =>
+    makeTurns({ key: () => ((opts.key ?? true) ? 'sk-test-key-0123456789' : undefined), model: () => settings.model, models: () => models, costOf, balance: () => opts.total, ...more });
+  const pipeline = turnsWith();
   // The session reaches the controller through its events, as in the composition root.
   let controller: ChatController | undefined;
   const session = new ChatSession({
@@ -65,17 +71,16 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
   controller = new ChatController({
     session,
     settings: () => settings,
-    models: () => ({ models: [{ valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true }], loading: false, error: undefined, costOf }),
+    models: () => ({ models, loading: false, error: undefined, costOf }),
     hasKey: () => opts.key ?? true,
     ...(opts.modelNotice ? { modelNotice: opts.modelNotice } : {}),
-    loadKey: async () => opts.key ?? true,
+    turns: pipeline.turns,
     pickModel: async () => {
       picks++;
       if (opts.pickGives) settings.model = opts.pickGives;
       return !!opts.pickGives;
     },
     notifyBusy: () => busyNotes++,
-    balanceTotal: () => opts.total,
     notifyCannotPay: (cost, total) => cannotPay.push([cost, total]),
     ...(opts.queueStore ? { queueStore: opts.queueStore } : {}),
     post: (m) => {
@@ -98,6 +103,8 @@ function setup(opts: { key?: boolean; model?: string; pickGives?: string; total?
     busyNotes: () => busyNotes,
     cannotPay,
     releases,
+    turnsWith,
+    balanceFetches: pipeline.fetches,
   };
 }
 
@@ -482,7 +489,7 @@ describe('chat controller: the queue across a reload, its model, and the limits'
       settings: () => settings,
       models: () => ({ models: undefined, loading: false, error: undefined, costOf: () => 1 }),
       hasKey: () => true,
-      loadKey: async () => true,
+      turns: makeTurns({ key: () => 'sk-test-key-0123456789', model: () => settings.model }).turns,
       pickModel: async () => true,
       notifyBusy: () => undefined,
       post: () => undefined,
@@ -631,7 +638,7 @@ describe('a message that holds the API key', () => {
   const withKeyCheck = (t: ReturnType<typeof setup>, notes: string[] = []) =>
     new ChatController({
       ...(t.controller as unknown as { deps: ConstructorParameters<typeof ChatController>[0] }).deps,
-      holdsKey: async (text) => text.includes(KEY),
+      turns: t.turnsWith({ holds: (text) => text.includes(KEY) }).turns,
       notifyHoldsKey: () => notes.push('told'),
     });
 

@@ -6,6 +6,7 @@ import { ChatSession, ConversationStore, modelCost, replayLog, directTurns } fro
 import { ChatController } from '../../../src/extension/chat/common/controller';
 import { parseHostMessage, type HostMessage } from '../../../src/protocol';
 import { MemoryConversationStorage } from '../../support/memoryStorage';
+import { makeTurns } from '../../support/turns';
 
 // Out-of-range values from the service (a price below 0, token counts that overflow when the steps
 // are summed) taken the way a user meets them: the real client against a loopback service, the
@@ -65,7 +66,7 @@ async function setup(svc: Service) {
     settings: () => settings,
     models: () => ({ models, loading: false, error: undefined, costOf: (id) => modelCost(models, id) }),
     hasKey: () => true,
-    loadKey: async () => true,
+    turns: makeTurns({ key: () => 'sk-test-123456', model: () => settings.model, models: () => models, costOf: (id) => modelCost(models, id) }).turns,
     pickModel: async () => {
       picks++;
       return false;
