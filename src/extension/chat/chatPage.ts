@@ -7,6 +7,7 @@ import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMess
 import type { Logger } from '../platform/log';
 import { WebviewHost } from '../platform/webviewHost';
 import { chatPage } from './chatPages';
+import { unshownConversationOf } from './common/presenter';
 import type { Surface } from './surface';
 
 export interface ChatPageDeps {
@@ -97,13 +98,7 @@ export class ChatPage implements vscode.Disposable {
       surface.stale = true;
       this.post(this.deps.conversationMessage());
     } else if (message.type === 'conversation') {
-      this.post({
-        type: 'conversation',
-        conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
-        status: message.status,
-        ...(message.version !== undefined ? { version: message.version } : {}),
-        notice: vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.'),
-      });
+      this.post(unshownConversationOf(message, vscode.l10n.t('This conversation cannot be shown here. Export it with "AI Chat: Export Chat", or start a new chat.')));
     }
   }
 

@@ -8,6 +8,7 @@ import type { HostMessage, WebviewMessage } from '../../protocol';
 import { ChatSurfaces } from './chatSurfaces';
 import { ChatController } from './common/controller';
 import { ContextMeterFeed } from './common/contextMeter';
+import { box, chipsMessageOf, promptListMessageOf, transcript } from './common/presenter';
 import { sendWithAttachments } from './common/sendWithAttachments';
 import { summaryRoom } from './summaryRoom';
 import { webviewRouter } from './webviewRouter';
@@ -130,7 +131,7 @@ export class ChatPanelController implements vscode.Disposable {
       queueMessage: () => this.controller.queueMessage(),
       restoreCurrent: (preferred) => this.last.restore(preferred),
       // A returned input gets back only the text the user typed (not the attached files).
-      beforePost: (m) => (m.type === 'restoreInput' && this.sending && m.text === this.sending.full ? { ...m, text: this.sending.text } : m),
+      beforePost: (m) => (m.type === 'restoreInput' && this.sending && m.text === this.sending.full ? box.restore(this.sending.text) : m),
       // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
       panelClosed: () => this.session.stop(),
       shown: () => this.showLatest(),
@@ -158,11 +159,11 @@ export class ChatPanelController implements vscode.Disposable {
     });
     this.disposables.push(
       this.prompts,
-      this.prompts.onDidChange(() => this.post(this.prompts.message())),
+      this.prompts.onDidChange(() => this.post(promptListMessageOf(this.prompts.view()))),
       this.surfaces,
       this.attachments,
       this.attachments.onDidChange(() => {
-        this.post({ type: 'contextChips', chips: this.attachments.chips() });
+        this.post(chipsMessageOf(this.attachments.chips()));
         this.meter.update();
       }),
       new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => this.meter.update() }),
@@ -213,13 +214,13 @@ export class ChatPanelController implements vscode.Disposable {
   /** Shows the chat and puts the cursor in its message box. */
   async focusInput(): Promise<void> {
     await this.show();
-    this.post({ type: 'focusInput' });
+    this.post(box.focus());
   }
 
   /** Shows the chat and opens its find bar. */
   async findInChat(query?: string): Promise<void> {
     await this.show();
-    this.post({ type: 'find', ...(query ? { query } : {}) });
+    this.post(transcript.find(query));
   }
 
   /** Lists the user's messages of the current conversation; the one chosen is shown in the chat. */
@@ -228,13 +229,13 @@ export class ChatPanelController implements vscode.Disposable {
     const id = await pickQuestion(this.session.conversation.messages);
     if (!id) return;
     await this.show();
-    this.post({ type: 'revealMessage', messageId: id });
+    this.post(transcript.reveal(id));
   }
 
   /** Shows the chat and adds an editable prompt to its message box (not sent); `model`: a prompt's own model for that send. */
   async insertPrompt(text: string, model?: { id: string; label: string }): Promise<void> {
     await this.show();
-    this.post({ type: 'insertPrompt', text, ...(model ? { model } : {}) });
+    this.post(box.insert(text, model));
   }
 
   /** Called by the WebviewPanelSerializer after a window reload. */
@@ -271,7 +272,7 @@ export class ChatPanelController implements vscode.Disposable {
   async newChat(): Promise<void> {
     await this.session.newChat();
     await this.show();
-    this.post({ type: 'focusInput' });
+    this.post(box.focus());
   }
 
   async openHistory(): Promise<void> {

@@ -13,6 +13,7 @@ import { REVIEW_COMMAND } from '../platform/serviceAddress';
 import type { ChatSurfaces } from './chatSurfaces';
 import { runCodeAction, type CodeActionDeps } from './codeActions';
 import type { ContextMeterFeed } from './common/contextMeter';
+import { box, chipsMessageOf, promptListMessageOf, type PromptListView } from './common/presenter';
 import type { ChatController } from './common/controller';
 import type { Summarizer } from './common/summarize';
 
@@ -65,7 +66,7 @@ export interface WebviewRouterDeps extends CodeActionDeps {
   /** Whether a text holds the user's API key. */
   holdsKey(text: string): Promise<boolean>;
   /** The slash commands: their list for the `/` menu, and the one chosen put in the box. */
-  prompts?: { message(): HostMessage; expand(name: string, args?: string): Promise<unknown>; recheck(): Promise<void> };
+  prompts?: { view(): PromptListView; expand(name: string, args?: string): Promise<unknown>; recheck(): Promise<void> };
 }
 
 export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) => Promise<void> {
@@ -86,11 +87,11 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         if (surface) surface.stale = false;
         post(deps.conversationMessage());
         post(controller.queueMessage());
-        post({ type: 'contextChips', chips: attachments.chips() });
-        if (deps.prompts) post(deps.prompts.message());
+        post(chipsMessageOf(attachments.chips()));
+        if (deps.prompts) post(promptListMessageOf(deps.prompts.view()));
         // The webview keeps its draft in its own state; the host's copy covers a reload that lost it.
         const draft = deps.context.workspaceState.get<string>(DRAFT_KEY);
-        if (draft) post({ type: 'restoreInput', text: draft });
+        if (draft) post(box.restore(draft));
         for (const m of queued) post(m);
         meter.setDraft(draft ?? '', false);
         meter.update(true);
@@ -173,7 +174,7 @@ export function webviewRouter(deps: WebviewRouterDeps): (msg: WebviewMessage) =>
         // the webview is told, so that it neither keeps it in its own state nor lets it go unsaid.
         const holds = !!msg.text && (await deps.holdsKey(msg.text));
         await deps.context.workspaceState.update(DRAFT_KEY, holds ? undefined : msg.text || undefined);
-        post({ type: 'draftHoldsKey', holds });
+        post(box.draftHoldsKey(holds));
         return;
       }
       case 'sendFewer':

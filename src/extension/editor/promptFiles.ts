@@ -20,10 +20,16 @@ import {
   type PromptEntry,
   type PromptFileKind,
 } from '../../core/context/promptFiles';
-import { clip, MAX_NOTICE, MAX_PROMPTS, type HostMessage, type PromptItem } from '../../protocol';
+import { clip, MAX_NOTICE, MAX_PROMPTS, type PromptItem } from '../../protocol';
 import type { Logger } from '../platform/log';
 import { folderExists, listUserFolder, readPromptFile, relativeTo, userPromptsFolder, USER_FOLDER_SETTING } from './promptFileRead';
 import { expandChosenPrompt, type ExpandDeps } from './promptExpansion';
+
+/** What the `/` menu lists (the chat's presenter makes the message of it), and why some prompt files are not in it. */
+export interface PromptList {
+  prompts: PromptItem[];
+  notice?: string;
+}
 
 const KINDS = Object.keys(PROMPT_FILE_GLOBS) as PromptFileKind[];
 /** What the watchers look at: each kind's files wherever they are (an event of another folder's is passed over). */
@@ -81,7 +87,7 @@ export class PromptFiles implements vscode.Disposable {
 
   /** The `/` menu's feed: the list as the chat shows it, and the choice of one expanded into the box. */
   menu(chat: Omit<ExpandDeps, 'prompts' | 'ask' | 'info' | 'warn'>): {
-    message(): HostMessage;
+    view(): PromptList;
     expand(name: string, args?: string): Promise<string | undefined>;
     recheck(): Promise<void>;
   } {
@@ -92,7 +98,7 @@ export class PromptFiles implements vscode.Disposable {
       info: (m) => vscode.window.showInformationMessage(m),
       warn: (m) => vscode.window.showWarningMessage(m),
     };
-    return { message: () => this.message(), expand: (name, args) => expandChosenPrompt(deps, name, args), recheck: () => this.recheck() };
+    return { view: () => this.view(), expand: (name, args) => expandChosenPrompt(deps, name, args), recheck: () => this.recheck() };
   }
 
   /** The list the `/` menu shows, in its order. */
@@ -104,14 +110,14 @@ export class PromptFiles implements vscode.Disposable {
     return this.list.find((e) => e.name === name) ?? this.list.find((e) => e.name.toLowerCase() === name.toLowerCase());
   }
 
-  /** The `promptList` message for the webview. */
-  message(): HostMessage {
+  /** What the `/` menu lists, and why some prompt files are not in it. */
+  view(): PromptList {
     const prompts: PromptItem[] = this.list.slice(0, MAX_PROMPTS).map((e) => toItem(e));
     const restricted = vscode.workspace.workspaceFolders?.length && !vscode.workspace.isTrusted
       ? vscode.l10n.t('Prompt files of this workspace are not read in Restricted Mode. Trust the workspace to use them.')
       : undefined;
     const notice = [restricted, this.userFolderError].filter((n) => n).join(' ');
-    return { type: 'promptList', prompts, ...(notice ? { notice: clip(notice, MAX_NOTICE) } : {}) };
+    return { prompts, ...(notice ? { notice } : {}) };
   }
 
   private watch(): Promise<void> {

@@ -7,6 +7,7 @@ import * as l10n from '@vscode/l10n';
 import { cannotPay, type ChatSession, type GateVerdict, type SendJudge, type SendJudgement, type SendSurfaceState, type SessionEvent } from '../../../core';
 import { MAX_QUEUED, MAX_TEXT, type HostMessage } from '../../../protocol';
 import type { ConversationQueue } from './conversationQueue';
+import { box } from './presenter';
 
 /** What became of a message given to `send`. */
 export type SendOutcome = 'sent' | 'queued' | 'refused';
@@ -75,7 +76,7 @@ export class ChatSends {
     const reason = verdict.reason;
     if (reason === 'tooLong' || reason === 'busy' || reason === 'noModel' || reason === 'cannotPay') {
       // The text stays in the box; a notification, the model list or the out-of-credits card says why.
-      this.deps.post({ type: 'restoreInput', text });
+      this.deps.post(box.restore(text));
       if (reason === 'tooLong') this.deps.notifyTooLong?.(text.length, MAX_TEXT);
       else if (reason === 'busy') this.deps.notifyBusy();
       else if (reason === 'noModel') this.deps.settingsChanged();

@@ -3,6 +3,7 @@
 // against the model's budget. VS Code-free; posts only when the figures change.
 import { assembleMessage, toContextMeter, type Attachment, type ChatSession, type RequestBudget } from '../../../core';
 import type { HostMessage } from '../../../protocol';
+import { contextMeterMessageOf } from './presenter';
 
 export interface ContextMeterDeps {
   session: ChatSession;
@@ -37,7 +38,7 @@ export class ContextMeterFeed {
   message(): Extract<HostMessage, { type: 'contextMeter' }> {
     const { text, attachmentChars } = this.next();
     const selection = this.deps.session.previewContext(text, attachmentChars);
-    return { type: 'contextMeter', meter: toContextMeter(selection, this.deps.source()) };
+    return contextMeterMessageOf(toContextMeter(selection, this.deps.source()));
   }
 
   /** Posts the figures when they changed since the last post (`force`: a surface that starts anew). */

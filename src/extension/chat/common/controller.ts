@@ -4,7 +4,7 @@
 import type { ChatSession, ModelLike, SendJudge, SessionEvent } from '../../../core';
 import type { ChatSettings, ChatStatus, HostMessage, InstructionsView } from '../../../protocol';
 import { ChatSends, type SendOutcome } from './chatSends';
-import { conversationMessageOf, eventMessages, settingsView } from './presenter';
+import { conversationMessageOf, eventMessages, settingsMessageOf, settingsView } from './presenter';
 import { ConversationQueue } from './conversationQueue';
 import { OutOfCreditsCardState } from './outOfCreditsCard';
 import type { QueueStore } from './savedQueue';
@@ -122,7 +122,7 @@ export class ChatController {
   }
 
   settingsMessage(): HostMessage {
-    return { type: 'settings', settings: this.settings() };
+    return settingsMessageOf(this.settings());
   }
 
   /** Everything a surface needs when it (re)starts: settings, then the conversation. */

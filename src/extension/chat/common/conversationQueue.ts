@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { clearQueue, editQueued, emptyQueue, enqueue, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, type QueuedMessage } from '../../../core';
 import type { HostMessage } from '../../../protocol';
+import { queueMessageOf } from './presenter';
 import { loadQueue, saveQueue, type QueueStore } from './savedQueue';
 
 export interface ConversationQueueDeps {
@@ -29,8 +30,7 @@ export class ConversationQueue {
 
   /** What the chat shows of the queue. */
   message(): HostMessage {
-    const q = this.queue;
-    return { type: 'queue', items: q.items.map((m) => ({ id: m.id, text: m.text, ...(m.cost !== undefined ? { cost: m.cost } : {}) })), state: q.state, ...(q.reason ? { reason: q.reason } : {}) };
+    return queueMessageOf(this.queue);
   }
 
   private set(q: MessageQueue): void {

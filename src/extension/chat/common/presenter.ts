@@ -1,10 +1,12 @@
-// What the webview is told, built from the session's state and events: the one translation from
-// the domain's messages to the protocol's views (values the webview would refuse are left out or
-// cut, never the message). VS Code-free.
-import { toConversationView, toModelSummaries, type ChatSession, type ModelLike, type OutOfCreditsCard, type SessionEvent, type StoredMessage } from '../../../core';
+// What the webview is told, built from the session's state and events and from what the host
+// holds (the queue, the chips, the slash commands, the meter, the box): the one place that builds
+// the protocol's messages for the chat (values the webview would refuse are left out or cut, never
+// the message). VS Code-free.
+import { toConversationView, toModelSummaries, type ChatSession, type MessageQueue, type ModelLike, type OutOfCreditsCard, type SessionEvent, type StoredMessage } from '../../../core';
 import {
-  MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_REASONING, clip,
-  type ChatSettings, type ChatStatus, type HostMessage, type InstructionsView, type MessageView, type ReplyMeta,
+  MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_PROMPTS, MAX_REASONING, clip,
+  type ChatSettings, type ChatStatus, type ContextChip, type ContextMeter, type HostMessage, type InstructionsView, type MessageView,
+  type PromptItem, type ReplyMeta,
 } from '../../../protocol';
 
 const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
@@ -49,6 +51,19 @@ export function conversationMessageOf(session: ChatSession, status: ChatStatus, 
   };
 }
 
+type ConversationMessage = Extract<HostMessage, { type: 'conversation' }>;
+
+/** A conversation the webview refused even cut: it is shown empty with `notice`, never an older one. */
+export function unshownConversationOf(message: ConversationMessage, notice: string): HostMessage {
+  return {
+    type: 'conversation',
+    conversation: { id: message.conversation.id, title: message.conversation.title, messages: [] },
+    status: message.status,
+    ...(message.version !== undefined ? { version: message.version } : {}),
+    notice: clip(notice, MAX_NOTICE),
+  };
+}
+
 /** One domain event of the session as what the webview is told, at the session's `version`. */
 export function eventMessages(event: SessionEvent, version: number, status: ChatStatus, conversation: (notice?: string) => HostMessage): HostMessage[] {
   switch (event.type) {
@@ -71,7 +86,7 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
     case 'sendErrorChanged':
       return [{ type: 'status', status, version }];
     case 'inputReturned':
-      return [{ type: 'restoreInput', text: event.text }];
+      return [box.restore(event.text)];
     case 'turnSettled':
       // The charge reaches the reply as messageChanged; the settlement itself shows nothing.
       return [];
@@ -113,3 +128,45 @@ export function settingsView(input: SettingsViewInput): ChatSettings {
     ...(card ? { outOfCredits: { ...card, model: clip(card.model, MAX_MODEL_ID) } } : {}),
   };
 }
+
+export function settingsMessageOf(settings: ChatSettings): HostMessage {
+  return { type: 'settings', settings };
+}
+
+/** The messages typed while a reply streams, with the price each card shows. */
+export function queueMessageOf(q: MessageQueue): HostMessage {
+  return { type: 'queue', items: q.items.map((m) => ({ id: m.id, text: m.text, ...(m.cost !== undefined ? { cost: m.cost } : {}) })), state: q.state, ...(q.reason ? { reason: q.reason } : {}) };
+}
+
+/** The chips of the next message. */
+export function chipsMessageOf(chips: ContextChip[]): HostMessage {
+  return { type: 'contextChips', chips };
+}
+
+/** The slash commands of the `/` menu, and why some are missing. */
+export interface PromptListView {
+  prompts: PromptItem[];
+  notice?: string;
+}
+
+export function promptListMessageOf(list: PromptListView): HostMessage {
+  return { type: 'promptList', prompts: list.prompts.slice(0, MAX_PROMPTS), ...(list.notice ? { notice: clip(list.notice, MAX_NOTICE) } : {}) };
+}
+
+export function contextMeterMessageOf(meter: ContextMeter): Extract<HostMessage, { type: 'contextMeter' }> {
+  return { type: 'contextMeter', meter };
+}
+
+/** What the chat's message box is told: text back into it, the cursor in it, a prompt added to it, a draft that holds the key. */
+export const box = {
+  restore: (text: string): HostMessage => ({ type: 'restoreInput', text }),
+  focus: (): HostMessage => ({ type: 'focusInput' }),
+  insert: (text: string, model?: { id: string; label: string }): HostMessage => ({ type: 'insertPrompt', text, ...(model ? { model } : {}) }),
+  draftHoldsKey: (holds: boolean): HostMessage => ({ type: 'draftHoldsKey', holds }),
+};
+
+/** The find bar opened (with `query`), and a message brought into view. */
+export const transcript = {
+  find: (query?: string): HostMessage => ({ type: 'find', ...(query ? { query } : {}) }),
+  reveal: (messageId: string): HostMessage => ({ type: 'revealMessage', messageId }),
+};

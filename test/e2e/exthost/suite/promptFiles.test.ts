@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { PromptFiles } from '../../../../src/extension/editor/promptFiles';
+import { promptListMessageOf } from '../../../../src/extension/chat/common/presenter';
 import { expandChosenPrompt, type ExpandDeps } from '../../../../src/extension/editor/promptExpansion';
 import { silent } from './fakes';
 
@@ -93,7 +94,7 @@ describe('Prompt files in a real workspace', function () {
       assert.match(out?.error ?? '', /outside the workspace/);
       assert.equal(out?.body, '');
     }
-    const message = service.message();
+    const message = promptListMessageOf(service.view());
     assert.equal(message.type, 'promptList');
     if (message.type === 'promptList') assert.ok(message.prompts.some((p) => p.name === 'broken' && p.error));
   });
@@ -230,7 +231,7 @@ describe('The user\'s prompts folder (aiChat.userPromptsFolder)', function () {
     assert.match(service.find('linked')?.error ?? '', /outside your prompts folder/);
     assert.equal(service.find('linked')?.body, '');
     assert.equal(service.find('notes'), undefined);
-    const message = service.message();
+    const message = promptListMessageOf(service.view());
     assert.ok(message.type === 'promptList');
     const item = message.prompts.find((p) => p.name === 'standup');
     assert.equal(item?.source, 'your prompts folder: standup.prompt.md');
@@ -252,7 +253,7 @@ describe('The user\'s prompts folder (aiChat.userPromptsFolder)', function () {
     const s = service;
     await config().update('userPromptsFolder', 'relative/prompts', vscode.ConfigurationTarget.Global);
     await until(s, () => !s.find('standup'), 'the folder gone');
-    const message = s.message();
+    const message = promptListMessageOf(s.view());
     assert.ok(message.type === 'promptList');
     assert.match(message.notice ?? '', /must be an absolute path/);
   });
