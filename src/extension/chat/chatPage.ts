@@ -18,8 +18,6 @@ export interface ChatPageDeps {
   /** The whole state of the conversation, at the session's version. */
   conversationMessage(): HostMessage;
   queueMessage(): HostMessage;
-  /** Last look at a message before it is posted. */
-  beforePost(message: HostMessage): HostMessage;
 }
 
 export class ChatPage implements vscode.Disposable {
@@ -64,7 +62,7 @@ export class ChatPage implements vscode.Disposable {
 
   /** Posts to the page (kept until it says `ready`), checked with the schema the page parses it with. */
   post(message: HostMessage): void {
-    this.surface?.host?.post(this.deps.beforePost(message));
+    this.surface?.host?.post(message);
   }
 
   /** The surface is shown again: when a change did not reach it, the whole state, at the session's version. */

@@ -1,17 +1,16 @@
-// The chat in VS Code: one controller for every surface (side bar view, secondary side bar view,
-// editor panel; see chat/chatSurfaces.ts), the webview's requests routed by chat/webviewRouter.ts,
-// and the commands' entry points (show, focus, send, new chat, history). What a surface shows
-// comes from the chat controller; the conversation is the session's.
+// The chat in VS Code, wired: one controller for every surface (side bar view, secondary side bar
+// view, editor panel; see chat/chatSurfaces.ts), which takes every message of the webview and
+// builds what is posted back; the host that does in VS Code what the webview asks
+// (chat/chatHost.ts); and the commands' entry points (show, focus, send, new chat, history). The
+// conversation is the session's; a send is judged by the one turn pipeline (TurnService).
 import * as vscode from 'vscode';
 import { budgetForModel, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
-import type { HostMessage, WebviewMessage } from '../../protocol';
+import type { HostMessage } from '../../protocol';
+import { chatHost } from './chatHost';
 import { ChatSurfaces } from './chatSurfaces';
 import { ChatController } from './common/controller';
 import { ContextMeterFeed } from './common/contextMeter';
-import { box, chipsMessageOf, promptListMessageOf, transcript } from './common/presenter';
-import { sendWithAttachments } from './common/sendWithAttachments';
 import { summaryRoom } from './summaryRoom';
-import { webviewRouter } from './webviewRouter';
 import { ContextAttachments } from '../editor/attachments';
 import { PromptFiles } from '../editor/promptFiles';
 import type { TurnService } from './turnService';
@@ -42,7 +41,7 @@ export interface ChatPanelDeps {
   keys: ApiKeyStore;
   models: ModelService;
   balance: BalanceService;
-  /** The one turn pipeline: the verdict on each send (the gate's facts are read there) and the session's port. */
+  /** The one turn pipeline: the gate's facts and the session's port. */
   turns: TurnService;
   store: ConversationStore;
   editors: EditorTracker;
@@ -65,27 +64,45 @@ export class ChatPanelController implements vscode.Disposable {
   readonly attachments: ContextAttachments;
   /** The slash commands of the `/` menu (built-ins, the user's own, the workspace's prompt files). */
   readonly prompts: PromptFiles;
-  /** The message being sent with attachments: a returned input gets back only the user's text. */
-  private sending: { full: string; text: string } | undefined;
   /** The conversation of the last window, reopened once. */
   private readonly last: LastConversation;
-  /** The context meter and boundary line (the next request against the model's budget). */
-  private readonly meter: ContextMeterFeed;
   /** Summaries of earlier turns (the meter's button, /summarize, the command). */
   readonly summaries: ReturnType<typeof summaryRoom>;
-  /** What the webview asks for, to the controller, the session or VS Code. */
-  private readonly route: (message: WebviewMessage) => Promise<void>;
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.session = deps.session;
-    this.last = new LastConversation({
-      session: deps.session,
-      store: deps.store,
-      logger: deps.logger,
-      noticeChanged: () => this.post(this.controller.conversationMessage(this.last.notice)),
-    });
+    this.last = new LastConversation({ session: deps.session, store: deps.store, logger: deps.logger, noticeChanged: () => this.controller.showConversation() });
     this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor());
     this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
+    const post = (m: HostMessage) => this.surfaces.page.post(m);
+    // The context meter and boundary line (the next request against the model's budget).
+    const meter = new ContextMeterFeed({
+      session: deps.session,
+      attachments: () => this.attachments.attachments,
+      source: () => budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens).source,
+      post,
+    });
+    this.summaries = summaryRoom({ session: deps.session, turns: deps.turns, meter, post });
+    const menu = this.prompts.menu({
+      editor: () => deps.editors.lastEditor(),
+      models: () => deps.models.models,
+      selectedModel: () => deps.config.settings.model,
+      insert: (text, model) => this.insertPrompt(text, model),
+      newChat: () => this.session.newChat(),
+      summarize: () => this.summaries.start(true),
+    });
+    // Every message of the webview goes to the controller, built just below (messages come later).
+    this.surfaces = new ChatSurfaces({
+      extensionUri: deps.context.extensionUri,
+      logger: deps.logger,
+      receive: (message) => this.controller.receive(message),
+      conversationMessage: () => this.controller.conversationMessage(),
+      queueMessage: () => this.controller.queueMessage(),
+      restoreCurrent: (preferred) => this.last.restore(preferred),
+      // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
+      panelClosed: () => this.session.stop(),
+      shown: () => this.showLatest(),
+    });
     this.controller = new ChatController({
       session: deps.session,
       turns: deps.turns,
@@ -95,9 +112,10 @@ export class ChatPanelController implements vscode.Disposable {
       addressNotice: () => addressNotice(deps.config),
       modelNotice: () => deps.models.workspaceNotice(),
       instructions: () => deps.instructions.view(),
+      notice: () => this.last.notice,
       pickModel: async () => !!(await deps.models.pick()),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
-      post: (m) => this.post(m),
+      post,
       // The card in the chat says it; a notification only when the chat is not on screen.
       notifyCannotPay: () => {
         if (!this.isVisible) deps.onCannotPay?.();
@@ -115,58 +133,19 @@ export class ChatPanelController implements vscode.Disposable {
             deps.logger.warn('Could not keep the queued messages', { message: String(err) }),
           ),
       },
-    });
-    this.meter = new ContextMeterFeed({
-      session: deps.session,
-      attachments: () => this.attachments.attachments,
-      source: () => budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens).source,
-      post: (m) => this.post(m),
-    });
-    this.summaries = summaryRoom({ session: deps.session, turns: deps.turns, meter: this.meter, post: (m) => this.post(m), holdsKey: (t) => deps.turns.holdsKey(t) });
-    this.surfaces = new ChatSurfaces({
-      extensionUri: deps.context.extensionUri,
-      logger: deps.logger,
-      receive: (message) => this.route(message),
-      conversationMessage: () => this.controller.conversationMessage(this.last.notice),
-      queueMessage: () => this.controller.queueMessage(),
-      restoreCurrent: (preferred) => this.last.restore(preferred),
-      // A returned input gets back only the text the user typed (not the attached files).
-      beforePost: (m) => (m.type === 'restoreInput' && this.sending && m.text === this.sending.full ? box.restore(this.sending.text) : m),
-      // Closing the panel stops a reply in progress (its partial text is kept); the chat goes back to the view.
-      panelClosed: () => this.session.stop(),
-      shown: () => this.showLatest(),
-    });
-    this.route = webviewRouter({
-      ...deps,
-      controller: this.controller,
-      surfaces: this.surfaces,
       attachments: this.attachments,
-      meter: this.meter,
+      meter,
       summaries: this.summaries,
-      conversationMessage: () => this.controller.conversationMessage(this.last.notice),
-      restoreCurrent: () => this.last.restore(),
-      sendText: (text, model) => this.sendText(text, model),
-      openHistory: () => this.openHistory(),
-      holdsKey: (text) => deps.turns.holdsKey(text),
-      prompts: this.prompts.menu({
-        editor: () => deps.editors.lastEditor(),
-        models: () => deps.models.models,
-        selectedModel: () => deps.config.settings.model,
-        insert: (text, model) => this.insertPrompt(text, model),
-        newChat: () => this.session.newChat(),
-        summarize: () => this.summaries.start(true),
-      }),
+      prompts: () => this.prompts.view(),
+      host: chatHost({ ...deps, surfaces: this.surfaces, attachments: this.attachments, restoreCurrent: () => this.last.restore(), openHistory: () => this.openHistory(), prompts: menu }),
     });
     this.disposables.push(
       this.prompts,
-      this.prompts.onDidChange(() => this.post(promptListMessageOf(this.prompts.view()))),
+      this.prompts.onDidChange(() => this.controller.promptsChanged()),
       this.surfaces,
       this.attachments,
-      this.attachments.onDidChange(() => {
-        this.post(chipsMessageOf(this.attachments.chips()));
-        this.meter.update();
-      }),
-      new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => this.meter.update() }),
+      this.attachments.onDidChange(() => this.controller.chipsChanged()),
+      new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => meter.update() }),
       // Back from another window (which may have added turns to this conversation): they are shown.
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused && this.isVisible) this.showLatest();
@@ -179,17 +158,11 @@ export class ChatPanelController implements vscode.Disposable {
     this.session.showLatest().catch((err: unknown) => this.deps.logger.warn('Could not read the conversation from disk', { message: String(err) }));
   }
 
-  /** Every event of the session, for the surface showing the chat. */
+  /** Every event of the session: the controller tells the surface showing the chat. */
   onSessionEvent(event: SessionEvent): void {
     if (event.type === 'conversationChanged') this.last.conversationChanged();
     this.controller.onSessionEvent(event);
-    this.summaries.onSessionEvent(event);
-    if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.meter.update();
-    // A turn settled: refused for want of credits, the card shows it with the balance just refreshed.
-    if (event.type === 'turnSettled') {
-      if (event.errorKind === 'credits') this.controller.showOutOfCredits();
-      this.deps.onReplyCharged?.(event.charged, event.errorKind);
-    }
+    if (event.type === 'turnSettled') this.deps.onReplyCharged?.(event.charged, event.errorKind);
   }
 
   get isOpen(): boolean {
@@ -214,13 +187,13 @@ export class ChatPanelController implements vscode.Disposable {
   /** Shows the chat and puts the cursor in its message box. */
   async focusInput(): Promise<void> {
     await this.show();
-    this.post(box.focus());
+    this.controller.focusInput();
   }
 
   /** Shows the chat and opens its find bar. */
   async findInChat(query?: string): Promise<void> {
     await this.show();
-    this.post(transcript.find(query));
+    this.controller.openFind(query);
   }
 
   /** Lists the user's messages of the current conversation; the one chosen is shown in the chat. */
@@ -229,13 +202,13 @@ export class ChatPanelController implements vscode.Disposable {
     const id = await pickQuestion(this.session.conversation.messages);
     if (!id) return;
     await this.show();
-    this.post(transcript.reveal(id));
+    this.controller.reveal(id);
   }
 
   /** Shows the chat and adds an editable prompt to its message box (not sent); `model`: a prompt's own model for that send. */
   async insertPrompt(text: string, model?: { id: string; label: string }): Promise<void> {
     await this.show();
-    this.post(box.insert(text, model));
+    this.controller.insertPrompt(text, model);
   }
 
   /** Called by the WebviewPanelSerializer after a window reload. */
@@ -250,16 +223,12 @@ export class ChatPanelController implements vscode.Disposable {
     this.surfaces.adoptRestoredPanel(panel);
   }
 
-  private post(message: HostMessage): void {
-    this.surfaces.page.post(message);
-  }
-
   /** Sends a message from the panel, a selection or a command (opens the panel first). */
   async sendText(text: string, model?: string): Promise<void> {
     if (!this.surfaces.isOpen) await this.show(true);
     // The project's instructions are read when the chat is first built: the first message waits for that read.
     await this.deps.instructions.ready;
-    await sendWithAttachments(text, this.attachments, this.controller, this.session, (s) => (this.sending = s), model);
+    await this.controller.sendTyped(text, model);
   }
 
   /** A question and its answer from another surface, kept as a conversation of its own and opened here. */
@@ -272,7 +241,7 @@ export class ChatPanelController implements vscode.Disposable {
   async newChat(): Promise<void> {
     await this.session.newChat();
     await this.show();
-    this.post(box.focus());
+    this.controller.focusInput();
   }
 
   async openHistory(): Promise<void> {

@@ -22,8 +22,6 @@ export interface ChatSurfacesDeps {
   queueMessage(): HostMessage;
   /** Reopens the conversation of the last window (once); `preferred` is a restored panel's. */
   restoreCurrent(preferred?: string): Promise<void>;
-  /** Last look at a message before it is posted. */
-  beforePost(message: HostMessage): HostMessage;
   /** The editor panel was closed by the user. */
   panelClosed(): void;
   /** The chat's surface came back on screen (what other windows added is shown then). */

@@ -13,7 +13,6 @@ export interface SummaryRoomDeps {
   turns: TurnService;
   meter: ContextMeterFeed;
   post: (message: HostMessage) => void;
-  holdsKey: (text: string) => Promise<boolean>;
 }
 
 /** An error with a button per action that VS Code can run; a plain notice otherwise. */
@@ -43,7 +42,7 @@ export function summaryRoom(deps: SummaryRoomDeps): Summarizer {
     post: deps.post,
     confirm: async (question, action) => (await vscode.window.showInformationMessage(question, { modal: true }, action)) === action,
     tell: (message, error) => void tell(message, error),
-    holdsKey: deps.holdsKey,
+    holdsKey: (text) => deps.turns.holdsKey(text),
     // The user's own value only (a workspace's is not used: each summary costs a message).
     auto: () => {
       const levels = vscode.workspace.getConfiguration('aiChat').inspect<boolean>('context.autoSummarize');

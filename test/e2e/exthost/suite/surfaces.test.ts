@@ -53,7 +53,6 @@ function surfaces(restoreCurrent: () => Promise<void> = async () => {}) {
     conversationMessage: () => ({ type: 'conversation', conversation: { id: 'c1', title: 'T', messages: [] }, status: { busy: false } }) as unknown as HostMessage,
     queueMessage: () => ({ type: 'queue', items: [], paused: false }) as unknown as HostMessage,
     restoreCurrent,
-    beforePost: (m) => m,
     panelClosed: () => void closed++,
   });
   return { s, received, closed: () => closed };
