@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { actionCommand, actionTitle } from '../../core';
 import { buildEditPrompt } from '../../core/edit/prompt';
+import { documentsValue, editInScope, REVIEWED_DOCUMENTS, STREAMING_DOCUMENTS } from '../../core/edit/scope';
 import type { SurfaceTurnResult, TurnQuote, TurnService } from '../chat/turnService';
 import type { Logger } from '../platform/log';
 import { askInstruction, EditLenses } from './inlineEditUi';
@@ -45,7 +46,6 @@ export class InlineEditor implements vscode.Disposable {
   constructor(private readonly deps: InlineEditDeps) {}
 
   register(): vscode.Disposable[] {
-    const review = (uri?: vscode.Uri) => this.reviewOf(uri ?? vscode.window.activeTextEditor?.document.uri);
     return [
       this,
       vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.lenses),
@@ -58,14 +58,34 @@ export class InlineEditor implements vscode.Disposable {
         void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: open a file and select the code to edit first.'));
         return 'refused';
       }),
-      vscode.commands.registerCommand('aiChat.keepEdit', (uri?: vscode.Uri) => this.finish(review(uri), true)),
-      vscode.commands.registerCommand('aiChat.undoEdit', (uri?: vscode.Uri) => this.finish(review(uri), false)),
-      vscode.commands.registerCommand('aiChat.keepHunk', (uri?: vscode.Uri, i?: number) => this.decide(review(uri), i, true)),
-      vscode.commands.registerCommand('aiChat.undoHunk', (uri?: vscode.Uri, i?: number) => this.decide(review(uri), i, false)),
-      vscode.commands.registerCommand('aiChat.stopEdit', () => {
-        for (const c of this.streaming.values()) c.abort();
-      }),
+      // The others act on the edit of the document they are given (the CodeLens passes its own), else
+      // of the active editor's document; never on another document's (core/edit/scope.ts).
+      vscode.commands.registerCommand('aiChat.keepEdit', (uri?: unknown) => this.endEdit(uri, true)),
+      vscode.commands.registerCommand('aiChat.undoEdit', (uri?: unknown) => this.endEdit(uri, false)),
+      vscode.commands.registerCommand('aiChat.keepHunk', (uri?: unknown, i?: number) => this.decideIn(uri, i, true)),
+      vscode.commands.registerCommand('aiChat.undoHunk', (uri?: unknown, i?: number) => this.decideIn(uri, i, false)),
+      vscode.commands.registerCommand('aiChat.stopEdit', (uri?: unknown) => this.stop(uri)),
     ];
+  }
+
+  /** The edit in `edits` of the document `uri` if one is given, else of the active editor's document. */
+  private inScope<T>(edits: ReadonlyMap<string, T>, uri: unknown): T | undefined {
+    const given = uri instanceof vscode.Uri ? uri.toString() : undefined;
+    return editInScope(edits, { given, active: vscode.window.activeTextEditor?.document.uri.toString() });
+  }
+
+  /** Stop (Escape): stops the reply streaming into the document `uri` (default: the active editor's); whether one was. */
+  stop(uri?: unknown): boolean {
+    const controller = this.inScope(this.streaming, uri);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  /** Keep Edit (`keep`) or Undo Edit of the document `uri` (default: the active editor's); while its reply streams, Undo Edit stops it. */
+  async endEdit(uri: unknown, keep: boolean): Promise<void> {
+    const review = this.inScope(this.reviews, uri);
+    if (!review && !keep && this.stop(uri)) return;
+    await this.finish(review, keep);
   }
 
   /** Whether a reply for the document `uri` is streaming. */
@@ -73,21 +93,21 @@ export class InlineEditor implements vscode.Disposable {
     return this.streaming.has(uri.toString());
   }
 
-  /** The review of the document `uri` (or of the only one running). */
-  reviewOf(uri: vscode.Uri | undefined): InlineEditReview | undefined {
-    const found = uri ? this.reviews.get(uri.toString()) : undefined;
-    return found ?? (this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined);
+  /** The review of the document `uri`. */
+  reviewOf(uri: vscode.Uri): InlineEditReview | undefined {
+    return this.reviews.get(uri.toString());
   }
 
-  /** Ends the review: Keep Edit (`keep`) or Undo Edit; during a reply, Undo Edit stops it. */
+  /** Ends the review: Keep Edit (`keep`) or Undo Edit. */
   async finish(review: InlineEditReview | undefined, keep: boolean): Promise<void> {
-    if (!review) {
-      if (!keep && this.streaming.size > 0) for (const c of this.streaming.values()) c.abort();
-      else void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: no edit is under review.'));
-      return;
-    }
+    if (!review) return void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: no edit is under review.'));
     if (keep) review.keepAll();
     else if (!(await review.undoAll())) void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not undo the edit. Use Undo (Ctrl+Z) in the editor.'));
+  }
+
+  /** Keep/Undo Hunk in the review of the document `uri` (default: the active editor's). */
+  decideIn(uri: unknown, i: number | undefined, keep: boolean): Promise<void> {
+    return this.decide(this.inScope(this.reviews, uri), i, keep);
   }
 
   /** Keeps or undoes hunk `i` (default: the one at the cursor, else the first pending one). */
@@ -133,7 +153,7 @@ export class InlineEditor implements vscode.Disposable {
     }
     const live = new InlineEditLive(document, target, () => controller.abort());
     this.streaming.set(key, controller);
-    void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', true);
+    this.publish();
     let ran: SurfaceTurnResult;
     try {
       ran = await streamReply(this.deps.turns, live, prompt, controller);
@@ -143,7 +163,7 @@ export class InlineEditor implements vscode.Disposable {
       throw err;
     } finally {
       this.streaming.delete(key);
-      void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', this.streaming.size > 0);
+      this.publish();
     }
     try {
       if (ran.kind === 'ran') ran.charge.catch((err: unknown) => this.deps.logger.warn('Edit: the charge was not settled', { err: String(err) }));
@@ -224,9 +244,15 @@ export class InlineEditor implements vscode.Disposable {
   }
 
   private changed(): void {
-    void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditReviewing', this.reviews.size > 0);
+    this.publish();
     this.lenses.refresh();
     this.changes.fire();
+  }
+
+  /** The documents with a streaming reply and with a review, for the keys' and the palette's `when` clauses. */
+  private publish(): void {
+    void vscode.commands.executeCommand('setContext', STREAMING_DOCUMENTS, documentsValue(this.streaming.keys()));
+    void vscode.commands.executeCommand('setContext', REVIEWED_DOCUMENTS, documentsValue(this.reviews.keys()));
   }
 
   private refuse(message: string): EditOutcome {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inDocuments, REVIEWED_DOCUMENTS, STREAMING_DOCUMENTS } from '../../../src/core/edit/scope';
 
 // Edit in the editor in the manifest: its commands, menus and keys. A key of ours must not take
 // one VS Code already uses: the list below is VS Code's own bindings near ours (1.139 defaults).
@@ -62,8 +63,6 @@ describe('edit in the editor: the manifest', () => {
     for (const k of ours) {
       if (k.key === 'escape') {
         assert.equal(k.command, 'aiChat.stopEdit');
-        assert.match(k.when ?? '', /aiChat\.inlineEditStreaming/);
-        assert.match(k.when ?? '', /!suggestWidgetVisible/);
         continue;
       }
       for (const key of [k.key, k.mac ?? k.key]) {
@@ -78,12 +77,33 @@ describe('edit in the editor: the manifest', () => {
     assert.equal(new Set(all).size, all.length, 'no two of our keybindings share a key');
   });
 
-  it('the editor context menu offers Edit Selection…; the review\'s commands are in the palette only during a review', () => {
+  it('Escape stops an edit only in the editor of the document it streams into, and leaves Escape to what else it closes there', () => {
+    const escape = keybindings.filter((k) => k.key === 'escape' && EDIT_COMMANDS.includes(k.command));
+    assert.equal(escape.length, 1);
+    const terms = (escape[0].when ?? '').split(' && ');
+    assert.ok(terms.includes('editorTextFocus'), 'only with the focus in a text editor');
+    assert.ok(terms.includes(inDocuments(STREAMING_DOCUMENTS)), `only where the reply streams: ${escape[0].when}`);
+    // Escape first closes what VS Code itself closes with it: suggestions, the find widget, a
+    // snippet's placeholders, extra cursors, parameter hints, an inline suggestion.
+    for (const shown of ['suggestWidgetVisible', 'findWidgetVisible', 'inSnippetMode', 'editorHasMultipleSelections', 'parameterHintsVisible', 'inlineSuggestionVisible']) {
+      assert.ok(terms.includes(`!${shown}`), `not while ${shown}: ${escape[0].when}`);
+    }
+    assert.doesNotMatch(escape[0].when ?? '', /aiChat\.inlineEditStreaming(?!Documents)/, 'no window-wide key');
+  });
+
+  it('the hunk keys act only in the editor of the document under review', () => {
+    for (const id of ['aiChat.keepHunk', 'aiChat.undoHunk']) {
+      const k = keybindings.find((x) => x.command === id);
+      assert.equal(k?.when, `editorTextFocus && ${inDocuments(REVIEWED_DOCUMENTS)}`, id);
+    }
+  });
+
+  it('the editor context menu offers Edit Selection…; the review\'s commands are in the palette only in the document under review, Stop only in the one a reply streams into', () => {
     const item = menus['editor/context'].find((m) => m.command === 'aiChat.editSelection');
     assert.ok(item, 'in the editor context menu');
     assert.match(item.group ?? '', /^9_aiChat@/);
     const palette = (id: string) => menus.commandPalette.find((m) => m.command === id)?.when;
-    for (const id of ['aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk']) assert.equal(palette(id), 'aiChat.inlineEditReviewing');
-    assert.equal(palette('aiChat.stopEdit'), 'aiChat.inlineEditStreaming');
+    for (const id of ['aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk']) assert.equal(palette(id), inDocuments(REVIEWED_DOCUMENTS), id);
+    assert.equal(palette('aiChat.stopEdit'), inDocuments(STREAMING_DOCUMENTS));
   });
 });

@@ -402,7 +402,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
       while (!inline.isStreaming(ed.document.uri) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       assert.ok(inline.isStreaming(ed.document.uri), 'the reply streams');
       // Undo Edit while the reply streams stops it.
-      await inline.finish(undefined, false);
+      await inline.endEdit(ed.document.uri, false);
       assert.equal(await running, 'stopped');
       assert.equal(ed.document.getText(), SOURCE);
       assert.equal(ed.document.isDirty, false);
@@ -415,6 +415,66 @@ describe('Edit in the editor (Edit Selection…)', () => {
       assert.equal(ed.document.getText(), SOURCE);
     } finally {
       prose.dispose();
+    }
+  });
+
+  /** Shows `doc` in its editor (the focus left where it is) and waits until it is the active editor. */
+  async function activate(doc: vscode.TextDocument): Promise<void> {
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+    const end = Date.now() + 10_000;
+    while (vscode.window.activeTextEditor?.document !== doc && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(vscode.window.activeTextEditor?.document, doc, `${doc.uri.path} is the active editor's`);
+  }
+
+  it('Stop (Escape) and Undo Edit in the editor of another file leave the reply streaming; in its own editor Stop stops it', async () => {
+    const other = (await open('export const other = 1;\n', 0, 1)).document;
+    const ed = await open(SOURCE, 2, 6);
+    const inline = editor(fakeTurns(reply, [], true));
+    try {
+      const running = inline.edit(ed);
+      const end = Date.now() + 10_000;
+      while (!inline.isStreaming(ed.document.uri) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(inline.isStreaming(ed.document.uri), 'the reply streams');
+      await activate(other);
+      assert.equal(inline.stop(), false, 'no reply streams into the other file');
+      await inline.endEdit(undefined, false);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.ok(inline.isStreaming(ed.document.uri), 'the reply into the first file still streams');
+      assert.equal(other.getText(), 'export const other = 1;\n');
+      await activate(ed.document);
+      assert.equal(inline.stop(), true);
+      assert.equal(await running, 'stopped');
+      assert.equal(ed.document.getText(), SOURCE);
+      assert.equal(ed.document.isDirty, false);
+    } finally {
+      inline.dispose();
+    }
+  });
+
+  it('Keep/Undo of a hunk and Keep Edit/Undo Edit in the editor of another file leave the review alone; in its own editor they act on it', async () => {
+    const other = (await open('export const other = 1;\n', 0, 1)).document;
+    const ed = await open(SOURCE, 2, 6);
+    const changed = SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};');
+    const inline = editor(fakeTurns(reply, []));
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      const review = inline.reviewOf(ed.document.uri);
+      assert.ok(review);
+      await activate(other);
+      await inline.decideIn(undefined, undefined, false);
+      await inline.decideIn(undefined, undefined, true);
+      await inline.endEdit(undefined, false);
+      await inline.endEdit(undefined, true);
+      assert.equal(inline.reviewOf(ed.document.uri), review, 'the review goes on');
+      assert.deepEqual(review.review.pending(), [0], 'its hunk is still pending');
+      assert.equal(ed.document.getText(), changed);
+      await activate(ed.document);
+      await inline.decideIn(undefined, undefined, false);
+      assert.equal(inline.reviewOf(ed.document.uri), undefined, 'its only hunk undone: the review is over');
+      assert.equal(ed.document.getText(), SOURCE);
+      await ed.document.save();
+    } finally {
+      inline.dispose();
     }
   });
 
@@ -518,7 +578,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
     const { notebook, shown, doc, ed } = await longNotebook(vscode.Uri.joinPath(folder(), `edit-${Date.now()}-${n++}.ipynb`));
     assert.equal(notebook.isDirty, false);
     // Stop (Undo Edit while the reply streams) once the cell holds the fourth line.
-    const inline: InlineEditor = editor(scriptedTurns(scrolledReply(doc, shown, () => inline.finish(undefined, false))));
+    const inline: InlineEditor = editor(scriptedTurns(scrolledReply(doc, shown, () => inline.endEdit(doc.uri, false))));
     try {
       assert.equal(await inline.edit(ed), 'stopped');
       assert.equal(doc.getText(), SOURCE);
@@ -569,7 +629,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
       while (!stop && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       assert.ok(stop, 'every line reached the document while the reply streamed');
       assert.ok(doc.isDirty);
-      await inline.finish(undefined, false);
+      await inline.endEdit(doc.uri, false);
       stop();
       assert.equal(await running, 'stopped');
       assert.equal(doc.getText(), SOURCE, 'byte for byte');
