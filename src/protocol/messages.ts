@@ -346,6 +346,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** The webview found a change of the conversation missing: it asks for the whole state again. */
   z.object({ type: z.literal('resync') }),
+  /** The chat got the focus (the user came back to it): what other windows added is shown. */
+  z.object({ type: z.literal('chatFocused') }),
   /** `model`: a slash command's own model for this send (default: the selected one). */
   z.object({ type: z.literal('send'), text: text.min(1), model: z.string().min(1).max(200).optional() }),
   z.object({ type: z.literal('stop') }),

@@ -284,6 +284,8 @@ class ChatApp {
     this.conversationId = undefined;
 
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
+    // Back in the chat (from the editor, or another window): the host shows what other windows added.
+    window.addEventListener('focus', () => this.post({ type: 'chatFocused' }));
     this.post({ type: 'ready' });
     this.askAgainUnheard(1);
     // No focus of its own here: a view restored or recreated in the background must not take the

@@ -256,7 +256,7 @@ describe('chat controller', () => {
     opts.total = 0;
     t.controller.showOutOfCredits();
     assert.equal(card()?.balance, 0);
-    t.controller.dismissOutOfCredits();
+    await t.controller.receive({ type: 'dismissOutOfCredits' });
     assert.equal(card(), undefined);
   });
 
@@ -445,6 +445,33 @@ describe('chat controller: the queue across a reload, its model, and the limits'
     await tick();
     assert.deepEqual(t.requests, ['first question', 'typed while the summary is written']);
     assert.equal(t.session.busy, false);
+  });
+
+  it("the chat getting the focus back shows the turn another window added to its conversation, without a send", async () => {
+    const storage = new MemoryConversationStorage();
+    const t = setup({ store: new ConversationStore(storage) });
+    await t.controller.send('asked in this window');
+    const other = new ChatSession({
+      store: new ConversationStore(storage),
+      turns: directTurns(() => ({
+        chat: () => Promise.reject(new Error('not used')),
+        chatStream: async () => ({ abort() {}, async *[Symbol.asyncIterator]() { yield* events('answered in the other window'); } }),
+      })),
+      settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: '' }),
+      modelCost: () => 1,
+      onEvent: () => undefined,
+      flushIntervalMs: 0,
+    });
+    assert.ok(await other.open(t.session.conversation.id));
+    await other.send('asked in the other window');
+    const before = t.posted.length;
+    await t.controller.receive({ type: 'chatFocused' });
+    const shown = t.posted.slice(before).filter((m) => m.type === 'conversation');
+    assert.equal(shown.length, 1);
+    assert.deepEqual(shown[0].type === 'conversation' && shown[0].conversation.messages.map((m) => m.content).slice(-2), ['asked in the other window', 'answered in the other window']);
+    assert.deepEqual(t.requests, ['asked in this window'], 'nothing sent');
+    await t.controller.receive({ type: 'chatFocused' });
+    assert.equal(t.posted.slice(before).filter((m) => m.type === 'conversation').length, 1, 'nothing new: nothing shown again');
   });
 
   it('deleting the current conversation from History gives exactly one "conversation changed" and one new conversation', async () => {

@@ -150,6 +150,7 @@ const validWebview: unknown[] = [
   { type: 'queueResume' },
   { type: 'queueClear' },
   { type: 'dismissOutOfCredits' },
+  { type: 'chatFocused' },
   { type: 'dropUris', uris: ['file:///w/a.ts'], total: 1, outsideFiles: 0 },
   { type: 'sendFewer' },
   { type: 'sendFewer', text: 'the same question' },

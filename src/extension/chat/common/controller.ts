@@ -22,8 +22,8 @@ export type { QueueStore } from './savedQueue';
 export class ChatController {
   /** The messages typed while a reply streams, with their conversation (remove, clear, drop go straight to it). */
   readonly queued: ConversationQueue;
-  /** The out-of-credits card. */
-  private readonly card = new OutOfCreditsCardState();
+  /** The out-of-credits card (it opens and closes itself; the settings snapshot carries it). */
+  private readonly card = new OutOfCreditsCardState(() => this.settingsChanged());
   private readonly sends: ChatSends;
   /** The message being sent with attachments: a returned input gets back only the user's text. */
   private sending: { full: string; text: string } | undefined;
@@ -64,7 +64,7 @@ export class ChatController {
       case 'queueClear':
         return this.queued.clear();
       case 'dismissOutOfCredits':
-        return this.dismissOutOfCredits();
+        return this.card.dismiss();
       case 'editLast':
         await session.editLast(msg.messageId);
         return;
@@ -94,6 +94,10 @@ export class ChatController {
         return summaries?.edit(msg.text);
       case 'summaryRemove':
         return summaries?.remove();
+      case 'chatFocused':
+        // What other windows added to the conversation, shown without a send.
+        await session.showLatest();
+        return;
       default:
         await this.deps.host?.act(msg);
         // A model picked (or refused): the settings say which one is selected.
@@ -195,13 +199,7 @@ export class ChatController {
 
   /** A message the balance could not pay (refused here or by the service): the card in the chat. */
   showOutOfCredits(): void {
-    this.card.open = true;
-    this.settingsChanged();
-  }
-
-  dismissOutOfCredits(): void {
-    this.card.open = false;
-    this.settingsChanged();
+    this.card.show();
   }
 
   /**
