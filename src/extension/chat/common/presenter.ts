@@ -2,9 +2,9 @@
 // holds (the queue, the chips, the slash commands, the meter, the box): the one place that builds
 // the protocol's messages for the chat (values the webview would refuse are left out or cut, never
 // the message). VS Code-free.
-import { toConversationView, toModelSummaries, type ChatSession, type MessageQueue, type ModelLike, type OutOfCreditsCard, type SessionEvent, type StoredMessage } from '../../../core';
+import { toConversationView, toModelSummaries, type ChatSession, type MessageQueue, type ModelLike, type OutOfCreditsCard, type SessionEvent, type StoredMessage, type SummaryPlan } from '../../../core';
 import {
-  MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_PROMPTS, MAX_REASONING, clip,
+  MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_PROMPTS, MAX_REASONING, MAX_SUMMARY_VIEW, clip,
   type ChatSettings, type ChatStatus, type ContextChip, type ContextMeter, type HostMessage, type InstructionsView, type MessageView,
   type PromptItem, type ReplyMeta,
 } from '../../../protocol';
@@ -169,4 +169,16 @@ export const box = {
 export const transcript = {
   find: (query?: string): HostMessage => ({ type: 'find', ...(query ? { query } : {}) }),
   reveal: (messageId: string): HostMessage => ({ type: 'revealMessage', messageId }),
+};
+
+/** A summary of earlier turns being written (its turns, where it ends, its text so far), and its end. */
+export const summaryProgress = {
+  running: (plan: Pick<SummaryPlan, 'newTurns' | 'throughId'>, text: string): HostMessage => ({
+    type: 'summaryProgress',
+    running: true,
+    turns: plan.newTurns,
+    throughId: plan.throughId,
+    text: text.slice(0, MAX_SUMMARY_VIEW),
+  }),
+  done: (): HostMessage => ({ type: 'summaryProgress', running: false }),
 };

@@ -5,7 +5,8 @@
 // remove. Never automatic unless aiChat.context.autoSummarize is on. VS Code-free.
 import * as l10n from '@vscode/l10n';
 import { planStillFits, summaryRequest, type ChatSession, type SessionEvent, type SummaryPlan, type TurnSink } from '../../../core';
-import { MAX_SUMMARY_VIEW, summarizeText, type ErrorView, type HostMessage } from '../../../protocol';
+import { summarizeText, type ErrorView, type HostMessage } from '../../../protocol';
+import { summaryProgress } from './presenter';
 import type { SurfaceTurnRequest, SurfaceTurnResult, TurnQuote } from '../turnService';
 
 export interface SummarizerDeps {
@@ -86,7 +87,7 @@ export class Summarizer {
     const controller = new AbortController();
     this.running = { controller, plan };
     const progress = (text: string) =>
-      this.deps.post({ type: 'summaryProgress', running: true, turns: plan.newTurns, throughId: plan.throughId, text: text.slice(0, MAX_SUMMARY_VIEW) });
+      this.deps.post(summaryProgress.running(plan, text));
     let text = '';
     let timer: ReturnType<typeof setTimeout> | undefined;
     progress('');
@@ -130,7 +131,7 @@ export class Summarizer {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       this.running = undefined;
-      this.deps.post({ type: 'summaryProgress', running: false });
+      this.deps.post(summaryProgress.done());
     }
   }
 
