@@ -119,6 +119,22 @@ function fill(conv: Conversation, turns: number, replyChars: number) {
   }
 }
 
+/** Conversation A with a message queued while its reply streamed, then left for a new one (New Chat): A's queue is kept for it. */
+async function queuedInALeft() {
+  const saved: { value: unknown } = { value: undefined };
+  const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
+  const t = setup({ gated: true, queueStore });
+  const first = t.controller.send('first question of conversation A');
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(await t.controller.send('my home address (queued in A)'), 'queued');
+  const a = t.session.conversation.id;
+  const leaving = t.session.newChat();
+  t.releases.shift()?.();
+  await first;
+  await leaving;
+  return { t, saved, a };
+}
+
 describe('chat controller', () => {
   it('the settings snapshot says when the workspace chose the model or a workspace model was ignored, and only then', () => {
     let notice: string | undefined = 'This workspace\'s settings choose the model deep-think; it is ignored unless you pick it for this workspace. Your model swift-chat is used.';
@@ -380,17 +396,7 @@ describe('chat controller: the queue across a reload, its model, and the limits'
   });
 
   it('queued messages stay with their conversation: New Chat holds them there, Resume sends nothing into the new one, and they come back with it; a Delete drops them', async () => {
-    const saved: { value: unknown } = { value: undefined };
-    const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
-    const t = setup({ gated: true, queueStore });
-    const first = t.controller.send('first question of conversation A');
-    await tick();
-    assert.equal(await t.controller.send('my home address (queued in A)'), 'queued');
-    const a = t.session.conversation.id;
-    const leaving = t.session.newChat();
-    t.releases.shift()?.();
-    await first;
-    await leaving;
+    const { t, saved, a } = await queuedInALeft();
     const shown = () => [...t.posted].reverse().find((m) => m.type === 'queue');
     const inB = shown();
     assert.ok(inB?.type === 'queue' && inB.items.length === 0, 'the new conversation shows no queue of A');
@@ -411,17 +417,7 @@ describe('chat controller: the queue across a reload, its model, and the limits'
   });
 
   it('N9: History > Delete of a conversation that is not the current one drops its queued messages from the workspace state', async () => {
-    const saved: { value: unknown } = { value: undefined };
-    const queueStore: QueueStore = { load: () => saved.value, save: (v) => (saved.value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown)) };
-    const t = setup({ gated: true, queueStore });
-    const first = t.controller.send('first question of conversation A');
-    await tick();
-    assert.equal(await t.controller.send('my home address (queued in A)'), 'queued');
-    const a = t.session.conversation.id;
-    const leaving = t.session.newChat();
-    t.releases.shift()?.();
-    await first;
-    await leaving;
+    const { t, saved, a } = await queuedInALeft();
     assert.deepEqual((saved.value as Array<{ conversationId: string }>).map((e) => e.conversationId), [a], 'kept with A while A is not shown');
     const b = t.session.conversation.id;
     await t.session.remove(a); // History > Delete of A, not the current conversation

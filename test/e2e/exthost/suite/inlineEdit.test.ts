@@ -393,14 +393,19 @@ describe('Edit in the editor (Edit Selection…)', () => {
     }
   });
 
+  /** Waits (10 s at most) until the reply streams into `uri`. */
+  async function untilStreaming(inline: { isStreaming(uri: vscode.Uri): boolean }, uri: vscode.Uri): Promise<void> {
+    const end = Date.now() + 10_000;
+    while (!inline.isStreaming(uri) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(inline.isStreaming(uri), 'the reply streams');
+  }
+
   it('Stop while the reply streams leaves the document as it was; a reply without code changes nothing', async () => {
     const ed = await open(SOURCE, 2, 6);
     const inline = editor(fakeTurns(reply, [], true));
     try {
       const running = inline.edit(ed);
-      const end = Date.now() + 10_000;
-      while (!inline.isStreaming(ed.document.uri) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(inline.isStreaming(ed.document.uri), 'the reply streams');
+      await untilStreaming(inline, ed.document.uri);
       // Undo Edit while the reply streams stops it.
       await inline.endEdit(ed.document.uri, false);
       assert.equal(await running, 'stopped');
@@ -432,9 +437,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
     const inline = editor(fakeTurns(reply, [], true));
     try {
       const running = inline.edit(ed);
-      const end = Date.now() + 10_000;
-      while (!inline.isStreaming(ed.document.uri) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(inline.isStreaming(ed.document.uri), 'the reply streams');
+      await untilStreaming(inline, ed.document.uri);
       await activate(other);
       assert.equal(inline.stop(), false, 'no reply streams into the other file');
       await inline.endEdit(undefined, false);
