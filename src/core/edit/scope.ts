@@ -24,15 +24,17 @@ export const STREAMING_DOCUMENTS = 'aiChat.inlineEditStreamingDocuments';
 export const REVIEWED_DOCUMENTS = 'aiChat.inlineEditReviewDocuments';
 
 /**
- * A `when` clause that holds in the editor of a document named by the context key `key`: VS Code
- * gives the editor's document as `resource`, and a notebook cell's as `notebookCellResource` (there
- * `resource` is the notebook), both as `Uri.toString()` gives them.
+ * A `when` clause that holds in the editor of a document named by the context key `key`, by its
+ * path: in a remote window (code-server, SSH, a container) the workbench names the editor's
+ * document with another scheme than the extension host does (`vscode-remote:` against `file:`),
+ * but the path is the same on both sides; a notebook cell's document has its notebook's path,
+ * which is the cell editor's `resourcePath`.
  */
 export function inDocuments(key: string): string {
-  return `(resource in ${key} || notebookCellResource in ${key})`; // l10n-ignore: a when clause
+  return `resourcePath in ${key}`; // l10n-ignore: a when clause
 }
 
-/** The value of such a context key: the documents' keys, sorted, each once. */
+/** The value of such a context key: the documents' paths (`Uri.path`), sorted, each once. */
 export function documentsValue(keys: Iterable<string>): string[] {
   return [...new Set(keys)].sort();
 }

@@ -251,8 +251,12 @@ export class InlineEditor implements vscode.Disposable {
 
   /** The documents with a streaming reply and with a review, for the keys' and the palette's `when` clauses. */
   private publish(): void {
-    void vscode.commands.executeCommand('setContext', STREAMING_DOCUMENTS, documentsValue(this.streaming.keys()));
-    void vscode.commands.executeCommand('setContext', REVIEWED_DOCUMENTS, documentsValue(this.reviews.keys()));
+    const paths = (keys: Iterable<string>) => [...keys].map((k) => vscode.Uri.parse(k).path);
+    // The command palette's entries hold in the whole window (it may be opened from the chat).
+    void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditStreaming', this.streaming.size > 0);
+    void vscode.commands.executeCommand('setContext', 'aiChat.inlineEditReviewing', this.reviews.size > 0);
+    void vscode.commands.executeCommand('setContext', STREAMING_DOCUMENTS, documentsValue(paths(this.streaming.keys())));
+    void vscode.commands.executeCommand('setContext', REVIEWED_DOCUMENTS, documentsValue(paths(this.reviews.keys())));
   }
 
   private refuse(message: string): EditOutcome {

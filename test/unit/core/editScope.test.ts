@@ -42,7 +42,7 @@ describe('edit in the editor: the context keys of the documents under edit', () 
   });
 
   it('the clause holds in a file\'s editor and in a notebook cell\'s', () => {
-    assert.equal(inDocuments(STREAMING_DOCUMENTS), '(resource in aiChat.inlineEditStreamingDocuments || notebookCellResource in aiChat.inlineEditStreamingDocuments)');
+    assert.equal(inDocuments(STREAMING_DOCUMENTS), 'resourcePath in aiChat.inlineEditStreamingDocuments');
     assert.notEqual(STREAMING_DOCUMENTS, REVIEWED_DOCUMENTS);
   });
 });
