@@ -245,8 +245,9 @@ export class ChatSession {
   /** The user's own text for the summary (an empty text changes nothing). */
   async editSummary(text: string): Promise<boolean> {
     const trimmed = text.trim();
-    if (!trimmed || this.busy) return false;
-    await this.catchUp();
+    if (!trimmed) return false;
+    // (While a turn runs, what other windows wrote is taken in when it is saved.)
+    if (!this.busy) await this.catchUp();
     const conv = this.conversation;
     if (!conv.summary) return false;
     if (trimmed === conv.summary.text) return true;
@@ -262,8 +263,7 @@ export class ChatSession {
 
   /** Removes the summary (the undo of Summarize): requests send the turns it replaced again. */
   async removeSummary(): Promise<boolean> {
-    if (this.busy) return false;
-    await this.catchUp();
+    if (!this.busy) await this.catchUp();
     const conv = this.conversation;
     if (!conv.summary) return false;
     delete conv.summary;
