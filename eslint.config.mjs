@@ -2,6 +2,10 @@
 // real bugs, and the layer rules of the design (what each folder of src/ may import).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+/** The feature rooms of src/extension, each named as its pure part's folder in src/core. */
+const FEATURES = ['applyToFile', 'context', 'editorPrompts', 'history', 'inlineEdit', 'lightbulb', 'promptFiles', 'sourceControl', 'terminal'];
 
 /** Folders of src/, whether each may import vscode and Node modules, and the src/ folders it may not import. */
 const layers = {
@@ -10,15 +14,20 @@ const layers = {
   core: { vscode: false, forbidden: ['extension', 'webview'] },
   webview: { vscode: false, node: false, forbidden: ['client', 'core', 'extension'] },
   extension: { vscode: true, forbidden: ['webview'] },
-  // The rooms of src/extension: the platform and the account serve the chat and the editor, never
-  // the other way round (design.md, The chat path).
-  'extension/platform': { vscode: true, forbidden: ['webview', 'chat', 'editor'] },
-  'extension/account': { vscode: true, forbidden: ['webview', 'chat', 'editor'] },
+  // The rooms of src/extension (docs/ARCHITECTURE.md, Rooms): the platform serves everyone; the
+  // account serves the pipeline, the features and the chat; the pipeline (one turn for every
+  // surface) serves the features and the chat; a feature never imports the chat (it reaches the
+  // message box through pipeline/chatBox.ts, which extension.ts wires).
+  'extension/platform': { vscode: true, forbidden: ['webview', 'account', 'pipeline', 'chat', ...FEATURES] },
+  'extension/account': { vscode: true, forbidden: ['webview', 'pipeline', 'chat', ...FEATURES] },
+  'extension/pipeline': { vscode: true, forbidden: ['webview', 'chat', ...FEATURES] },
+  ...Object.fromEntries(FEATURES.map((feature) => [`extension/${feature}`, { vscode: true, forbidden: ['webview', 'chat'] }])),
   // The pure parts of the rooms (no vscode, so unit-tested directly) live in their common/ folders.
   'extension/chat/common': { vscode: false, forbidden: ['webview'] },
-  'extension/platform/common': { vscode: false, forbidden: ['webview', 'chat', 'editor'] },
+  'extension/platform/common': { vscode: false, forbidden: ['webview', 'account', 'pipeline', 'chat', ...FEATURES] },
+  'extension/pipeline/common': { vscode: false, forbidden: ['webview', 'chat', ...FEATURES] },
   // The native adapters translate between VS Code's chat APIs and the one turn pipeline
-  // (chat/turnService.ts): no key, charge or client of their own.
+  // (pipeline/turnService.ts): no key, charge or client of their own.
   'extension/chat/native': { vscode: true, forbidden: ['webview', 'account', 'platform/clientProvider'] },
 };
 
@@ -81,7 +90,7 @@ function layerRules(folder, { vscode, node = true, forbidden: own }) {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'media/dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.cache/**', '.vscode-test/**', '**/*.vsix'],
+    ignores: ['test/fixtures/lint/**', 'dist/**', 'media/dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.cache/**', '.vscode-test/**', '**/*.vsix'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -116,6 +125,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   ...Object.entries(layers).flatMap(([folder, layer]) => layerRules(folder, layer)),
+  {
+    // No import circles in src: a module that imports itself through others cannot be understood,
+    // tested or loaded on its own. (test/fixtures/lint/cycle: the circle the lint tests show it rejects.)
+    files: ['src/**/*.ts', 'test/fixtures/lint/cycle/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     // The one module allowed to load undici's parts directly, and the types of those parts.
     files: ['src/client/undici.ts', 'src/client/undici-modules.d.ts'],

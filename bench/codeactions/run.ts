@@ -5,7 +5,7 @@
 //
 //   npm run bench:codeactions            10,000 calls a set
 //   npm run bench:codeactions -- 50000   other counts
-import { chooseCodeAction, type CodeActionQuery, type DiagnosticFacts, type Span } from '../../src/core/context/codeActionChoice';
+import { chooseCodeAction, type CodeActionQuery, type DiagnosticFacts, type Span } from '../../src/core/lightbulb/codeActionChoice';
 
 const CALLS = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 10_000;
 const span = (l1: number, c1: number, l2: number, c2: number): Span => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });

@@ -23,10 +23,10 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ChatServiceClient } from '../../src/client';
 import type { TurnCharge, TurnResult } from '../../src/core';
-import type { SurfaceTurnResult, TurnService } from '../../src/extension/chat/turnService';
-import { InlineEditor } from '../../src/extension/editor/inlineEdit';
-import { InlineEditLive } from '../../src/extension/editor/inlineEditLive';
-import { OwnEdits } from '../../src/extension/editor/inlineEditUndo';
+import type { SurfaceTurnResult, TurnService } from '../../src/extension/pipeline/turnService';
+import { InlineEditor } from '../../src/extension/inlineEdit/inlineEdit';
+import { InlineEditLive } from '../../src/extension/inlineEdit/inlineEditLive';
+import { OwnEdits } from '../../src/extension/inlineEdit/inlineEditUndo';
 import type { Logger } from '../../src/extension/platform/log';
 
 export interface BenchConfig {

@@ -10,26 +10,29 @@ import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController, type ChatPanelDeps } f
 import { ClientProvider } from './platform/clientProvider';
 import { registerAccountCommands } from './account/accountCommands';
 import { registerChatCommands } from './chat/chatCommands';
-import { registerContextCommands } from './editor/contextCommands';
+import { registerContextCommands } from './context/contextCommands';
 import { CreditsService } from './account/credits';
-import { registerEditorPromptCommands } from './editor/editorPromptCommands';
-import { registerProblemHelp } from './editor/problemHelp';
-import { registerInlineEdit } from './editor/inlineEdit';
+import { registerEditorPromptCommands } from './editorPrompts/editorPromptCommands';
+import { registerQuickFix } from './lightbulb/quickFix';
+import { registerCommitMessage } from './sourceControl/commitMessageCommand';
+import { registerTerminalFailure } from './terminal/explainTerminalFailure';
+import type { ChatBox } from './pipeline/chatBox';
+import { registerInlineEdit } from './inlineEdit/inlineEdit';
 import { ConfigService } from './platform/config';
 import { FileConversationStorage } from './platform/conversationFiles';
-import { upgradeHistoryInBackground } from './chat/historyUpgrade';
-import { ApplyToFile } from './editor/applyToFile';
-import { InstructionsService } from './editor/instructions';
+import { upgradeHistoryInBackground } from './history/historyUpgrade';
+import { ApplyToFile } from './applyToFile/applyToFile';
+import { InstructionsService } from './pipeline/instructionsFile';
 import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
-import { EditorTracker } from './editor/editorTracker';
+import { EditorTracker } from './platform/editorTracker';
 import { ApiKeyStore } from './account/keyStore';
 import { createChannelLogger } from './platform/log';
 import { ModelService } from './account/modelService';
 import { ServiceAddress } from './platform/serviceAddress';
 import { StatusBarController } from './account/statusBar';
 import { TurnAccounting } from './account/turnAccounting';
-import { TurnService } from './chat/turnService';
+import { TurnService } from './pipeline/turnService';
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
@@ -71,7 +74,13 @@ export function activate(context: vscode.ExtensionContext): void {
     get chat() {
       return room().chat;
     },
-    };
+  };
+  /** The chat's message box for the features (the chat built on their first use of it). */
+  const chatBox: ChatBox = {
+    insertPrompt: (text) => lazy.chat.insertPrompt(text),
+    sendText: (text) => lazy.chat.sendText(text),
+    show: (preserveFocus) => lazy.chat.show(preserveFocus),
+  };
 
   context.subscriptions.push(
     channel,
@@ -89,8 +98,11 @@ export function activate(context: vscode.ExtensionContext): void {
     // Each room registers its own commands.
     ...registerAccountCommands({ config, keys, models, balance, clients, address, logger, credits }),
     ...registerChatCommands(() => lazy.chat, logger),
-    ...registerEditorPromptCommands(() => lazy.chat, logger),
-    ...registerProblemHelp({ turns, chat: () => lazy.chat }),
+    ...registerEditorPromptCommands(chatBox, logger),
+    // Help where the problem shows up: the lightbulb, Source Control, the terminal.
+    ...registerQuickFix((text) => chatBox.insertPrompt(text)),
+    ...registerCommitMessage(turns),
+    ...registerTerminalFailure((text) => chatBox.insertPrompt(text)),
     ...registerInlineEdit({ turns, logger, state: context.globalState, keep: (instruction, reply, model) => lazy.chat.session.keepTurn(instruction, reply, { model }) }),
     ...[
       registerParticipant({

@@ -2,7 +2,7 @@
 // the selected model, the models and their prices, the balance (each fetch counted, and able to
 // change it: credits bought meanwhile), the user's system prompt and the project instructions.
 import type { ChatBackend, ModelLike, TurnCharge } from '../../src/core';
-import { TurnService, type TurnServiceDeps } from '../../src/extension/chat/turnService';
+import { TurnService, type TurnServiceDeps } from '../../src/extension/pipeline/turnService';
 
 export interface TurnsOptions {
   /** The stored API key (none: no key is set). */

@@ -100,7 +100,7 @@ export type LmRequest =
  * The request's messages: the text parts of each message joined, empty messages left out, system
  * messages together. Tool calls, tool results and images cannot be sent to the service: refused
  * with a message that says so, never dropped in silence. The key guard, the budget and the ids are
- * the pipeline's (chat/turnService.ts), as for every surface.
+ * the pipeline's (pipeline/turnService.ts), as for every surface.
  */
 export function lmRequest(messages: readonly LmMessage[]): LmRequest {
   const system: string[] = [];

@@ -5,14 +5,14 @@
 import * as vscode from 'vscode';
 import type { AllowedCommand } from '../../protocol';
 import type { ConfigService } from '../platform/config';
-import type { ContextAttachments } from '../editor/attachments';
+import type { ContextAttachments } from '../context/attachments';
 import type { ApiKeyStore } from '../account/keyStore';
 import { safeExternalUrl } from '../platform/links';
 import type { Logger } from '../platform/log';
 import type { ModelService } from '../account/modelService';
 import { REVIEW_COMMAND } from '../platform/serviceAddress';
 import type { ChatSurfaces } from './chatSurfaces';
-import { runCodeAction, type CodeActionDeps } from './codeActions';
+import { runCodeAction, type CodeActionDeps } from './codeBlockActions';
 import type { ChatHost, HostAction } from './common/controller';
 
 export const DRAFT_KEY = 'aiChat.draft';

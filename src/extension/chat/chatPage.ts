@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { fitHostMessage, parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../protocol';
 import type { Logger } from '../platform/log';
 import { WebviewHost } from '../platform/webviewHost';
-import { chatPage } from './chatPages';
+import { chatPage } from './chatPageHtml';
 import { unshownConversationOf } from './common/presenter';
 import type { Surface } from './surface';
 

@@ -7,7 +7,7 @@ import type { ApiKeyStore } from '../account/keyStore';
 import type { BalanceService } from '../account/balanceService';
 import type { ModelService } from '../account/modelService';
 import type { ConfigService } from '../platform/config';
-import type { InstructionsService } from '../editor/instructions';
+import type { InstructionsService } from '../pipeline/instructionsFile';
 import type { ChatController } from './common/controller';
 
 export interface SettingsFeedDeps {

@@ -6,7 +6,7 @@ import { actionCommand, actionTitle, autoSummarizeOn, messageTokens, type ChatSe
 import type { ErrorView, HostMessage } from '../../protocol';
 import type { ContextMeterFeed } from './common/contextMeter';
 import { Summarizer } from './common/summarize';
-import type { TurnService } from './turnService';
+import type { TurnService } from '../pipeline/turnService';
 
 export interface SummaryRoomDeps {
   session: ChatSession;

@@ -4,9 +4,8 @@
 import * as vscode from 'vscode';
 import type { AuthenticationError } from '../../client';
 import { clientModule } from './clientModule';
-import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyQuestion } from '../../core/account/address';
+import { BASE_URL_SETTING, KeyGate, isCleartext, keyConsentText, originOf, type BaseUrlChoice, type KeyBinding, type KeyQuestion } from '../../core/account/address';
 import type { ConfigService } from './config';
-import type { ApiKeyStore } from '../account/keyStore';
 import type { Logger } from './log';
 
 export const REVIEW_COMMAND = 'aiChat.reviewServiceAddress';
@@ -37,6 +36,14 @@ export function addressNotice(config: Pick<ConfigService, 'baseUrlChoice'>): str
   return invalidAddressNotice(choice);
 }
 
+/** The key and its bound origin as this file needs them (account/keyStore.ts's ApiKeyStore). */
+export interface KeyBindings {
+  get(): Promise<string | undefined>;
+  getBinding(): Promise<KeyBinding>;
+  bind(origin: string): Promise<KeyBinding>;
+  approve(origin: string): Promise<void>;
+}
+
 export class ServiceAddress implements vscode.Disposable {
   /** Binding, questions and refusals (core/account/address.ts); this class shows the questions. */
   private readonly gate: KeyGate;
@@ -47,7 +54,7 @@ export class ServiceAddress implements vscode.Disposable {
 
   constructor(
     private readonly config: ConfigService,
-    private readonly keys: ApiKeyStore,
+    private readonly keys: KeyBindings,
     private readonly logger: Logger,
   ) {
     this.gate = new KeyGate({

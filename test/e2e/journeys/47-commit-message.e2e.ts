@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { commitMessageFromReply } from '../../../src/core/context/commitMessage';
+import { commitMessageFromReply } from '../../../src/core/sourceControl/commitMessage';
 import { generateReply } from '../../server/reply';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer } from '../steps';

@@ -188,7 +188,7 @@ describe('Apply to File: where a named path lands on disk', () => {
 });
 
 /**
- * The host side of Apply to File (src/extension/editor/applyToFile.ts) run against a small
+ * The host side of Apply to File (src/extension/applyToFile/applyToFile.ts) run against a small
  * stand-in of the `vscode` API whose file system is the real disk: what it reads, shows and asks.
  */
 describe('Apply to File in the editor: what is read, shown and asked', () => {
@@ -284,7 +284,7 @@ describe('Apply to File in the editor: what is read, shown and asked', () => {
     },
   };
 
-  let ApplyToFileClass: typeof import('../../../src/extension/editor/applyToFile').ApplyToFile;
+  let ApplyToFileClass: typeof import('../../../src/extension/applyToFile/applyToFile').ApplyToFile;
   const logger = { info() {}, warn() {}, error() {}, debug() {}, trace() {} };
   const sparse = (path: string, bytes: number) => {
     mkdirSync(dirname(path), { recursive: true });
@@ -300,7 +300,7 @@ describe('Apply to File in the editor: what is read, shown and asked', () => {
       return request === 'vscode' ? FAKE_ID : realResolve.call(this, request, ...rest);
     };
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    ApplyToFileClass = (require('../../../src/extension/editor/applyToFile') as typeof import('../../../src/extension/editor/applyToFile')).ApplyToFile;
+    ApplyToFileClass = (require('../../../src/extension/applyToFile/applyToFile') as typeof import('../../../src/extension/applyToFile/applyToFile')).ApplyToFile;
   });
   after(() => {
     Module._resolveFilename = realResolve;

@@ -10,7 +10,7 @@ import {
   MAX_PROMPT_LINES,
   type DiagnosticFacts,
   type Span,
-} from '../../../src/core/context/codeActionChoice';
+} from '../../../src/core/lightbulb/codeActionChoice';
 
 const span = (l1: number, c1: number, l2: number, c2: number): Span => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 const diag = (severity: DiagnosticFacts['severity'], range: Span, message = `${severity} here`, code = '', source = ''): DiagnosticFacts => ({

@@ -14,7 +14,7 @@ import {
   splitDiff,
   MAX_SUBJECTS,
   type ChangedFile,
-} from '../../../src/core/context/commitMessage';
+} from '../../../src/core/sourceControl/commitMessage';
 
 const fileDiff = (path: string, lines: number, fill = 'x') =>
   `diff --git a/${path} b/${path}\nindex 1111111..2222222 100644\n--- a/${path}\n+++ b/${path}\n@@ -1,${lines} +1,${lines} @@\n${Array.from({ length: lines }, (_, i) => `+${fill}${i}`).join('\n')}\n`;

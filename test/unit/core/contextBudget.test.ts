@@ -241,7 +241,7 @@ describe('context budget: the same budget for @aichat and the language model pro
 
   it('the provider refuses a request whose last message alone is over the budget, and trims the rest', () => {
     const text = (role: 'user' | 'assistant', value: string) => ({ role, parts: [{ kind: 'text' as const, value }] });
-    // The provider's request read, then fitted as the pipeline fits it (chat/turnService.ts).
+    // The provider's request read, then fitted as the pipeline fits it (pipeline/turnService.ts).
     const lmToServiceMessages = (messages: ReturnType<typeof text>[], budget: number) => {
       const r = lmRequest(messages);
       if (!r.ok) return r;

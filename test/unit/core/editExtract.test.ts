@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { extractReplacement, fencedBlocks, looksLikeProse, type EditRegion } from '../../../src/core/edit/extract';
-import { buildEditPrompt, enclosingBlock } from '../../../src/core/edit/prompt';
+import { extractReplacement, fencedBlocks, looksLikeProse, type EditRegion } from '../../../src/core/inlineEdit/extract';
+import { buildEditPrompt, enclosingBlock } from '../../../src/core/inlineEdit/prompt';
 
 const FILE = [
   "import { readFile } from 'node:fs/promises';",

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { diffLines, EditReview, regionShift, splitLines } from '../../../src/core/edit/hunks';
+import { diffLines, EditReview, regionShift, splitLines } from '../../../src/core/inlineEdit/hunks';
 
 describe('edit in the editor: hunks', () => {
   it('splits lines keeping each line end, a last line without one included', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { documentsValue, editInScope, inDocuments, REVIEWED_DOCUMENTS, STREAMING_DOCUMENTS } from '../../../src/core/edit/scope';
+import { documentsValue, editInScope, inDocuments, REVIEWED_DOCUMENTS, STREAMING_DOCUMENTS } from '../../../src/core/inlineEdit/scope';
 
 // Edit in the editor, with edits in several documents: which one a command (Stop/Escape, Keep or
 // Undo of a hunk, Keep Edit/Undo Edit) acts on.

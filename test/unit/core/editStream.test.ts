@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { EditRegion } from '../../../src/core/edit/extract';
-import { splitLines, type LineEdit } from '../../../src/core/edit/hunks';
-import { CodeGate, EditStream, lineEdit, LineSplitter, proseLine, type StreamView } from '../../../src/core/edit/stream';
+import type { EditRegion } from '../../../src/core/inlineEdit/extract';
+import { splitLines, type LineEdit } from '../../../src/core/inlineEdit/hunks';
+import { CodeGate, EditStream, lineEdit, LineSplitter, proseLine, type StreamView } from '../../../src/core/inlineEdit/stream';
 import { generateReply } from '../../server/reply';
 
 /** A region of `doc` (lines [start, end)), as the extension makes it. */

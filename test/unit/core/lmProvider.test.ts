@@ -11,7 +11,7 @@ const catalogue: ModelLike[] = [
 ];
 
 /**
- * A request of the provider through the pipeline's pure steps, as chat/turnService.ts runs them:
+ * A request of the provider through the pipeline's pure steps, as pipeline/turnService.ts runs them:
  * the request read (lmRequest), then built and judged by the one gate (surfaceRequest).
  */
 function lmToServiceMessages(messages: readonly LmMessage[], budget = Number.POSITIVE_INFINITY, holdsKey: (t: string) => boolean = () => false) {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../src/client';
 import { answeredHereMetadata, nativeHistory, nativeTurns, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../src/core';
 import { heldSendText, HeldSends, sendButtonTitle, sendQuery, type PreparedSend, type SlashAsk } from '../../../src/core/chat/heldSends';
-import { slashRequest } from '../../../src/core/context/promptFiles';
+import { slashRequest } from '../../../src/core/promptFiles/promptFiles';
 import { modelPriceText } from '../../../src/core';
 import { scriptedBackend } from '../../support/backend';
 

@@ -15,7 +15,7 @@ import {
   sortPromptFiles,
   userPrompts,
   type PromptEntry,
-} from '../../../src/core/context/promptFiles';
+} from '../../../src/core/promptFiles/promptFiles';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

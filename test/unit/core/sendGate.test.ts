@@ -1,6 +1,6 @@
 // The one gate of every turn (core/chat/sendGate.ts): each refusal reason, worded once, the same
 // through the chat panel (ChatController), @aichat and the language model provider (surfaceRequest,
-// which chat/turnService.ts runs for both).
+// which pipeline/turnService.ts runs for both).
 import { strict as assert } from 'node:assert';
 import {
   REFUSAL_REASONS, actionCommand, actionTitle, refusalView,

@@ -6,7 +6,7 @@ import {
   plainOutput,
   MAX_OUTPUT_CHARS,
   MAX_OUTPUT_LINES,
-} from '../../../src/core/context/terminalFailure';
+} from '../../../src/core/terminal/terminalFailure';
 
 describe('Explain Last Terminal Failure: the output and the prompt', () => {
   it('plain output: colours, cursor moves, titles and shell integration marks are taken out; \\r keeps a line\'s last state', () => {

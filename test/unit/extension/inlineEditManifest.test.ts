@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inDocuments, REVIEWED_DOCUMENTS, STREAMING_DOCUMENTS } from '../../../src/core/edit/scope';
+import { inDocuments, REVIEWED_DOCUMENTS, STREAMING_DOCUMENTS } from '../../../src/core/inlineEdit/scope';
 
 // Edit in the editor in the manifest: its commands, menus and keys. A key of ours must not take
 // one VS Code already uses: the list below is VS Code's own bindings near ours (1.139 defaults).
@@ -104,7 +104,7 @@ describe('edit in the editor: the manifest', () => {
     assert.match(item.group ?? '', /^9_aiChat@/);
     const palette = (id: string) => menus.commandPalette.find((m) => m.command === id)?.when;
     // The palette may be opened from the chat (no editor focused): its entries hold in the whole
-    // window, and each command acts only on the active editor's document (core/edit/scope.ts).
+    // window, and each command acts only on the active editor's document (core/inlineEdit/scope.ts).
     for (const id of ['aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk']) assert.equal(palette(id), 'aiChat.inlineEditReviewing', id);
     assert.equal(palette('aiChat.stopEdit'), 'aiChat.inlineEditStreaming');
   });

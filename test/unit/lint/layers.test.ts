@@ -53,15 +53,40 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
     await accepts('src/client/a.ts', "import { x } from './errors';\nimport * as z from 'zod';\nexport const y = [x, z];\n");
   });
 
-  it('src/extension/platform and src/extension/account import neither the chat nor the editor rooms', async () => {
+  it('src/extension/platform and src/extension/account import neither the chat, the pipeline nor a feature', async () => {
     for (const room of ['platform', 'account']) {
       const file = `src/extension/${room}/a.ts`;
-      await rejects(file, "import { x } from '../chat/common/controller';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
-      await rejects(file, "import { x } from '../editor/attachments';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
-      await rejects(file, "import { x } from '../../webview/main';\nexport const y = x;\n", new RegExp(`src/extension/${room} must not`));
+      const mustNot = new RegExp(`src/extension/${room} must not`);
+      await rejects(file, "import { x } from '../chat/common/controller';\nexport const y = x;\n", mustNot);
+      await rejects(file, "import { x } from '../pipeline/turnService';\nexport const y = x;\n", mustNot);
+      await rejects(file, "import { x } from '../context/attachments';\nexport const y = x;\n", mustNot);
+      await rejects(file, "import { x } from '../inlineEdit/inlineEdit';\nexport const y = x;\n", mustNot);
+      await rejects(file, "import { x } from '../../webview/main';\nexport const y = x;\n", mustNot);
       await accepts(file, "import { x } from '../platform/log';\nimport { y } from '../../core';\nexport const z = [x, y];\n");
     }
-    await accepts('src/extension/chat/a.ts', "import { x } from '../account/keyStore';\nimport { y } from '../editor/attachments';\nexport const z = [x, y];\n");
+    await accepts('src/extension/chat/a.ts', "import { x } from '../account/keyStore';\nimport { y } from '../context/attachments';\nexport const z = [x, y];\n");
+  });
+
+  it('src/extension/platform does not import the account (the key reaches it through a port)', async () => {
+    await rejects('src/extension/platform/a.ts', "import type { ApiKeyStore } from '../account/keyStore';\nexport type K = ApiKeyStore;\n", /src\/extension\/platform must not/);
+    await accepts('src/extension/account/a.ts', "import type { Logger } from '../platform/log';\nexport type L = Logger;\n");
+  });
+
+  it('the pipeline (one turn for every surface) imports no feature and not the chat', async () => {
+    const file = 'src/extension/pipeline/a.ts';
+    await rejects(file, "import { x } from '../chat/chatPanel';\nexport const y = x;\n", /src\/extension\/pipeline must not/);
+    for (const feature of ['inlineEdit', 'sourceControl', 'terminal', 'promptFiles', 'lightbulb', 'applyToFile', 'history', 'context', 'editorPrompts']) {
+      await rejects(file, `import { x } from '../${feature}/a';\nexport const y = x;\n`, /src\/extension\/pipeline must not/);
+    }
+    await accepts(file, "import { a } from '../account/keyStore';\nimport { b } from '../platform/log';\nimport { c } from '../../core';\nexport const d = [a, b, c];\n");
+  });
+
+  it('a feature does not import the chat: it reaches the message box through pipeline/chatBox.ts', async () => {
+    for (const feature of ['inlineEdit', 'sourceControl', 'terminal', 'promptFiles', 'lightbulb', 'applyToFile', 'history', 'context', 'editorPrompts']) {
+      const file = `src/extension/${feature}/a.ts`;
+      await rejects(file, "import type { ChatPanelController } from '../chat/chatPanel';\nexport type C = ChatPanelController;\n", new RegExp(`src/extension/${feature} must not`));
+      await accepts(file, "import type { ChatBox } from '../pipeline/chatBox';\nimport type { TurnService } from '../pipeline/turnService';\nexport type C = [ChatBox, TurnService];\n");
+    }
   });
 
   it('src/protocol imports nothing from the other src folders', async () => {
@@ -127,15 +152,26 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
     await rejects(file, "import { ApiKeyStore } from '../../account/keyStore';\nexport const k = ApiKeyStore;\n", /chat\/native must not/);
     await rejects(file, "import { TurnAccounting } from '../../account/turnAccounting';\nexport const t = TurnAccounting;\n", /chat\/native must not/);
     await rejects(file, "import { ClientProvider } from '../../platform/clientProvider';\nexport const c = ClientProvider;\n", /chat\/native must not/);
-    await accepts(file, "import * as vscode from 'vscode';\nimport { signalOf } from '../turnService';\nimport type { Logger } from '../../platform/log';\nexport const x: [unknown, unknown, Logger?] = [vscode, signalOf];\n");
+    await accepts(file, "import * as vscode from 'vscode';\nimport { signalOf } from '../../pipeline/turnService';\nimport type { Logger } from '../../platform/log';\nexport const x: [unknown, unknown, Logger?] = [vscode, signalOf];\n");
   });
 
   it('only src/core/chat/turn.ts (the one stream loop) assembles a reply in src/core and src/extension', async () => {
     const code = "import { ReplyAssembler } from '../../client/reply';\nexport const r = new ReplyAssembler();\n";
-    for (const file of ['src/core/chat/a.ts', 'src/extension/chat/native/a.ts', 'src/extension/editor/a.ts']) {
+    for (const file of ['src/core/chat/a.ts', 'src/extension/chat/native/a.ts', 'src/extension/inlineEdit/a.ts']) {
       await rejects(file, code.replace('../../client', file.startsWith('src/extension/chat/native') ? '../../../client' : file.startsWith('src/extension') ? '../../client' : '../../client'), /Only src\/core\/chat\/turn\.ts/);
     }
     await accepts('src/core/chat/turn.ts', code);
+  });
+
+  it('no import circles: two modules that import each other are rejected', async () => {
+    // The fixture lies outside the linted tree (eslint.config.mjs ignores it); linted here on purpose.
+    const cycles = new ESLint({ cwd: root, ignore: false, overrideConfig: [tseslint.configs.disableTypeChecked] });
+    const results = await cycles.lintFiles(['test/fixtures/lint/cycle/a.ts', 'test/fixtures/lint/cycle/b.ts']);
+    for (const result of results) {
+      const circles = result.messages.filter((m) => m.ruleId === 'import-x/no-cycle');
+      assert.equal(circles.length, 1, `${result.filePath}: ${JSON.stringify(result.messages)}`);
+      assert.match(circles[0].message, /cycle/i);
+    }
   });
 
   it('src never imports test/ (test/support holds the fixtures, such as the in-memory storage)', async () => {

@@ -1,13 +1,13 @@
 // The service's models as a VS Code language model provider (vendor "aichat"): listed in the
 // model picker with their cost per message, answering through the one turn pipeline
-// (chat/turnService.ts: the same gate, client and accounting as the panel). A thin adapter between
+// (pipeline/turnService.ts: the same gate, client and accounting as the panel). A thin adapter between
 // VS Code's API and the pipeline. Registered only where the host offers
 // `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104+); elsewhere nothing happens.
 import * as vscode from 'vscode';
 import { LM_SETUP_MODEL_ID, LM_VENDOR, actionTitle, estimateTokens, lmModels, lmRequest, lmSetupModel, type LmModelInfo, type LmPart } from '../../../core';
 import type { ErrorView } from '../../../protocol';
 import type { Logger } from '../../platform/log';
-import { signalOf, type TurnService } from '../turnService';
+import { signalOf, type TurnService } from '../../pipeline/turnService';
 
 /** What the provider lists: whether a key is set, the service's models, the context setting. */
 export interface LmModelSource {

@@ -1,17 +1,17 @@
 // @aichat in VS Code's Chat view: a thin adapter between VS Code's Chat API and the one turn
-// pipeline (chat/turnService.ts): the Chat view's turns go in, the reply, its progress and its
+// pipeline (pipeline/turnService.ts): the Chat view's turns go in, the reply, its progress and its
 // refusals come out. Registered only where the host offers the Chat API.
 //
 // Slash commands (/explain, /fix, /tests and every prompt of the chat's `/` list) are read in
 // slashCommands.ts.
 import * as vscode from 'vscode';
 import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type ModelLike, type NativeTurn } from '../../../core';
-import type { PromptEntry } from '../../../core/context/promptFiles';
+import type { PromptEntry } from '../../../core/promptFiles/promptFiles';
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
-import type { PrepareDeps } from '../../editor/promptExpansion';
+import type { PrepareDeps } from '../../promptFiles/promptExpansion';
 import type { Logger } from '../../platform/log';
-import { signalOf, type TurnService } from '../turnService';
+import { signalOf, type TurnService } from '../../pipeline/turnService';
 import { SEND_HELD_COMMAND, sendHeld, slashCommand } from './slashCommands';
 
 export const PARTICIPANT_ID = 'aiChat.participant';

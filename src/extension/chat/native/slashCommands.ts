@@ -1,13 +1,13 @@
 // Slash commands of @aichat: the built-ins are the participant's commands (package.json: /explain,
 // /fix, /tests), and every prompt of the chat's `/` list runs as `/prompt name words` (or
-// `/name words`), expanded by the chat's own expansion (editor/promptExpansion.ts) and sent through
+// `/name words`), expanded by the chat's own expansion (promptFiles/promptExpansion.ts) and sent through
 // the pipeline. A prompt that names another model than the selected one is not sent at that model's
 // price at once: the answer says the price and offers a Send button (core/chat/heldSends.ts).
 import * as vscode from 'vscode';
 import { escapeMarkdown, modelPriceText } from '../../../core';
-import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/context/promptFiles';
+import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/promptFiles/promptFiles';
 import { heldSendText, sendButtonTitle, type HeldSends, type PreparedSend, type SlashAsk } from '../../../core/chat/heldSends';
-import { preparePrompt } from '../../editor/promptExpansion';
+import { preparePrompt } from '../../promptFiles/promptExpansion';
 import type { ParticipantDeps } from './participant';
 
 /** The command of a held slash command's Send button (its argument: the id of the held send). */

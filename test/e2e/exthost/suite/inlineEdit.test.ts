@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TurnCharge, TurnResult } from '../../../../src/core';
-import { InlineEditor, LENS_SELECTOR } from '../../../../src/extension/editor/inlineEdit';
-import type { SurfaceTurnRequest, SurfaceTurnResult, TurnService } from '../../../../src/extension/chat/turnService';
+import { InlineEditor, LENS_SELECTOR } from '../../../../src/extension/inlineEdit/inlineEdit';
+import type { SurfaceTurnRequest, SurfaceTurnResult, TurnService } from '../../../../src/extension/pipeline/turnService';
 import { silent } from './fakes';
 
 const SOURCE = [

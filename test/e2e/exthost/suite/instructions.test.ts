@@ -3,7 +3,7 @@
 // system API.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { InstructionsService } from '../../../../src/extension/editor/instructions';
+import { InstructionsService } from '../../../../src/extension/pipeline/instructionsFile';
 import { memento, silent } from './fakes';
 
 describe('Project instructions built on first use', () => {

@@ -8,9 +8,9 @@ import { answerRequest, type ParticipantDeps } from '../../../../src/extension/c
 import { SEND_HELD_COMMAND, sendHeld } from '../../../../src/extension/chat/native/slashCommands';
 import { HeldSends } from '../../../../src/core/chat/heldSends';
 import { answerLmRequest } from '../../../../src/extension/chat/native/lmProvider';
-import { TurnService, type TurnServiceDeps } from '../../../../src/extension/chat/turnService';
-import { InstructionsService } from '../../../../src/extension/editor/instructions';
-import { PromptFiles } from '../../../../src/extension/editor/promptFiles';
+import { TurnService, type TurnServiceDeps } from '../../../../src/extension/pipeline/turnService';
+import { InstructionsService } from '../../../../src/extension/pipeline/instructionsFile';
+import { PromptFiles } from '../../../../src/extension/promptFiles/promptFileWatcher';
 import type { ModelLike } from '../../../../src/core';
 import { memento, secretStorage, silent } from './fakes';
 

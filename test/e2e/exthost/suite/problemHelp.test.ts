@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { TurnCharge, TurnResult } from '../../../../src/core';
-import type { SendFacts, SurfaceTurnRequest, SurfaceTurnResult } from '../../../../src/extension/chat/turnService';
-import { runQuickFix, type QuickFixArgs } from '../../../../src/extension/editor/quickFix';
-import { explainLastFailure, FailureHint, TerminalFailures, type ShellExecution, type ShellExecutionEnd, type ShellExecutionStart } from '../../../../src/extension/editor/terminalFailure';
-import { repositoryInstructions, writeCommitMessage, type CommitDeps } from '../../../../src/extension/editor/commitMessage';
+import type { SendFacts, SurfaceTurnRequest, SurfaceTurnResult } from '../../../../src/extension/pipeline/turnService';
+import { runQuickFix, type QuickFixArgs } from '../../../../src/extension/lightbulb/quickFix';
+import { explainLastFailure, FailureHint, TerminalFailures, type ShellExecution, type ShellExecutionEnd, type ShellExecutionStart } from '../../../../src/extension/terminal/explainTerminalFailure';
+import { repositoryInstructions, writeCommitMessage, type CommitDeps } from '../../../../src/extension/sourceControl/commitMessageCommand';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
-import { gitAccess, type GitApi, type GitRepository } from '../../../../src/extension/editor/gitApi';
+import { gitAccess, type GitApi, type GitRepository } from '../../../../src/extension/sourceControl/gitApi';
 
 const folder = () => {
   const f = vscode.workspace.workspaceFolders?.[0];

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { PromptFiles } from '../../../../src/extension/editor/promptFiles';
+import { PromptFiles } from '../../../../src/extension/promptFiles/promptFileWatcher';
 import { promptListMessageOf } from '../../../../src/extension/chat/common/presenter';
-import { expandChosenPrompt, type ExpandDeps } from '../../../../src/extension/editor/promptExpansion';
+import { expandChosenPrompt, type ExpandDeps } from '../../../../src/extension/promptFiles/promptExpansion';
 import { silent } from './fakes';
 
 const REVIEW = (description: string) => `---

@@ -1,0 +1,285 @@
+// The attachments of the next message (the chips above the message box) and the gatherers
+// that make them from the editor, the Problems and the terminal.
+import * as vscode from 'vscode';
+import {
+  attachmentLimitMessage,
+  attachmentRoom,
+  chipLabel,
+  fileAttachment,
+  problemsAttachment,
+  readFileAttachment,
+  readThroughClipboard,
+  replaces,
+  textAttachment,
+  workspaceFilesOf,
+  type Attachment,
+  type Diagnostic,
+  type FileResult,
+} from '../../core';
+import type { ContextChip } from '../../protocol';
+import { MAX_VIRTUAL_FILE_BYTES, SEVERITY, fit, maxKB, relPath } from '../platform/editorFacts';
+
+type AddOutcome = 'added' | 'failed' | 'count' | 'size';
+
+export class ContextAttachments implements vscode.Disposable {
+  private items: Attachment[] = [];
+  private next = 1;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  /** `editor`: the text editor the user last worked in (the chat itself may have the focus). */
+  constructor(private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor) {}
+
+  get attachments(): readonly Attachment[] {
+    return this.items;
+  }
+
+  chips(): ContextChip[] {
+    return this.items.map((a) => {
+      const label = chipLabel(a);
+      return { id: a.id, icon: label.icon, name: fit(label.name, 300), detail: fit(label.detail, 300), path: fit(a.path, 2000) };
+    });
+  }
+
+  remove(id: string): void {
+    const before = this.items.length;
+    this.items = this.items.filter((a) => a.id !== id);
+    if (this.items.length !== before) this.changed.fire();
+  }
+
+  clear(): void {
+    if (!this.items.length) return;
+    this.items = [];
+    this.changed.fire();
+  }
+
+  /**
+   * Exactly these attachments went with a message, sent or queued: take them off (new ones added
+   * meanwhile stay). The panel calls it as soon as the message is queued too, or the files would
+   * go out again with the next message.
+   */
+  sent(attachments: readonly Attachment[]): void {
+    const ids = new Set(attachments.map((a) => a.id));
+    this.items = this.items.filter((a) => !ids.has(a.id));
+    this.changed.fire();
+  }
+
+  private id(): string {
+    return `ctx_${this.next++}`;
+  }
+
+  /** Adds a chip unless the message would hold too many or too much (then says nothing: the caller does). */
+  private push(a: Attachment): AddOutcome {
+    const room = attachmentRoom(this.items, a);
+    if (room !== 'ok') return room;
+    this.items = this.items.filter((o) => !replaces(a, o));
+    this.items.push(a);
+    this.changed.fire();
+    return 'added';
+  }
+
+  /** Adds one chip, telling the user when a limit left it out. */
+  private pushOne(a: Attachment): boolean {
+    const outcome = this.push(a);
+    if (outcome === 'count' || outcome === 'size') void vscode.window.showWarningMessage(attachmentLimitMessage(outcome, [a.path]));
+    return outcome === 'added';
+  }
+
+  /** A file from disk or an open document (the editor's unsaved text when it is open). */
+  async addFile(uri: vscode.Uri): Promise<boolean> {
+    return this.addFiles([uri]).then((n) => n > 0);
+  }
+
+  /** Several files; one message for those a limit left out. Returns how many were attached. */
+  async addFiles(uris: readonly vscode.Uri[]): Promise<number> {
+    let added = 0;
+    const leftOut: string[] = [];
+    let reason: 'count' | 'size' = 'count';
+    for (const uri of uris) {
+      const outcome = await this.addFileOutcome(uri);
+      if (outcome === 'added') added++;
+      else if (outcome === 'count' || outcome === 'size') {
+        reason = leftOut.length ? reason : outcome;
+        leftOut.push(relPath(uri));
+      }
+    }
+    if (leftOut.length) void vscode.window.showWarningMessage(attachmentLimitMessage(reason, leftOut));
+    return added;
+  }
+
+  private async addFileOutcome(uri: vscode.Uri): Promise<AddOutcome> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    let result: FileResult;
+    try {
+      if (open) {
+        // Already in memory: only the part that is kept is encoded.
+        const text = open.getText();
+        const max = maxKB() * 1024 + 4;
+        const bytes = new TextEncoder().encode(text.length > max ? text.slice(0, max) : text);
+        const size = text.length > max ? new TextEncoder().encode(text).length : bytes.length;
+        result = fileAttachment(this.id(), relPath(uri), bytes, maxKB(), open.languageId, size);
+      } else {
+        const stat = await vscode.workspace.fs.stat(uri);
+        if (stat.type & vscode.FileType.Directory) {
+          void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a folder. Attach the files you need one by one.', relPath(uri)));
+          return 'failed';
+        }
+        if (uri.scheme === 'file') {
+          // Only what is kept is read (F1): a stat, then maxFileKB and a few bytes.
+          result = await readFileAttachment(this.id(), relPath(uri), uri.fsPath, maxKB());
+        } else if (stat.size > MAX_VIRTUAL_FILE_BYTES) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('{0} is {1} MB, too large to read from this file system. Select the part you need and attach the selection.', relPath(uri), (stat.size / 1e6).toFixed(0)),
+          );
+          return 'failed';
+        } else {
+          result = fileAttachment(this.id(), relPath(uri), await vscode.workspace.fs.readFile(uri), maxKB());
+        }
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOTFILE') {
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not a regular file and was not attached.', relPath(uri)));
+        return 'failed';
+      }
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not read {0}: {1}. Check that the file exists and can be read, then attach it again.', relPath(uri), String(err)));
+      return 'failed';
+    }
+    if (!result.ok) {
+      void vscode.window.showWarningMessage(result.message);
+      return 'failed';
+    }
+    return this.push(result.attachment);
+  }
+
+  async addCurrentFile(): Promise<boolean> {
+    const editor = this.editor();
+    if (!editor) return this.nothing(vscode.l10n.t('No file is open in the editor. Open the file you want to attach, then try again.'));
+    return this.addFile(editor.document.uri);
+  }
+
+  /** The files of the workspace open in editor tabs; the other tabs are named and left out. */
+  async addOpenEditors(): Promise<boolean> {
+    const uris = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined))
+      .filter((u): u is vscode.Uri => !!u);
+    const unique = [...new Map(uris.map((u) => [u.toString(), u])).values()];
+    if (!unique.length) return this.nothing(vscode.l10n.t('No files are open in the editor. Open the files you want to attach, then try again.'));
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const { files, others } = workspaceFilesOf(unique, folders);
+    if (others.length) {
+      const names = others.slice(0, 3).map((u) => (u.scheme === 'file' ? u.fsPath : u.path.split('/').pop() || u.toString()));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Open Editors attaches only files of this workspace; left out: {0}. Attach one of them with "+" > Files… if you mean it.', names.join(', ') + (others.length > 3 ? ', …' : '')),
+      );
+    }
+    if (!files.length) return false;
+    return (await this.addFiles(files)) > 0;
+  }
+
+  addSelection(): boolean {
+    const editor = this.editor();
+    if (!editor || editor.selection.isEmpty) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
+    const sel = editor.selection;
+    const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
+    return this.pushOne(textAttachment(this.id(), 'selection', relPath(editor.document.uri), editor.document.languageId, editor.document.getText(sel), maxKB(), { start: sel.start.line + 1, end: endLine }));
+  }
+
+  addProblems(uri?: vscode.Uri): boolean {
+    const target = uri ?? this.editor()?.document.uri;
+    if (!target) return this.nothing(vscode.l10n.t('No file is open in the editor. Open the file whose problems you want to attach, then try again.'));
+    const diagnostics = vscode.languages.getDiagnostics(target).map<Diagnostic>((d) => ({
+      line: d.range.start.line + 1,
+      severity: SEVERITY[d.severity],
+      message: d.message,
+      ...(d.source ? { source: d.source } : {}),
+    }));
+    if (!diagnostics.length) return this.nothing(vscode.l10n.t('{0} has no problems to attach.', relPath(target)));
+    return this.pushOne(problemsAttachment(this.id(), relPath(target), diagnostics, maxKB()));
+  }
+
+  /** The terminal's selection, read through the clipboard (its text is put back whatever happens). */
+  async addTerminalSelection(): Promise<boolean> {
+    const terminal = vscode.window.activeTerminal;
+    if (!terminal) return this.nothing(vscode.l10n.t('No terminal is open. Open a terminal and select its text, then try again.'));
+    let text: string;
+    try {
+      text = await readThroughClipboard(vscode.env.clipboard, () => vscode.commands.executeCommand('workbench.action.terminal.copySelection'));
+    } catch (err) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The terminal selection could not be copied: {0}', String(err)));
+      return false;
+    }
+    if (!text.trim()) return this.nothing(vscode.l10n.t('Nothing is selected in the terminal. Select the text you want to attach, then try again.'));
+    return this.pushOne(textAttachment(this.id(), 'terminal', terminal.name, '', text, maxKB()));
+  }
+
+  /** The "+" button: a quick pick of what can be attached. */
+  async pick(): Promise<boolean> {
+    type Item = vscode.QuickPickItem & { run: () => boolean | Promise<boolean> };
+    const items: Item[] = [
+      { label: `$(file) ${vscode.l10n.t('Current File')}`, run: () => this.addCurrentFile() },
+      { label: `$(files) ${vscode.l10n.t('Open Editors')}`, run: () => this.addOpenEditors() },
+      { label: `$(selection) ${vscode.l10n.t('Selection')}`, run: () => this.addSelection() },
+      { label: `$(warning) ${vscode.l10n.t('Problems of the Current File')}`, run: () => this.addProblems() },
+      { label: `$(terminal) ${vscode.l10n.t('Terminal Selection')}`, run: () => this.addTerminalSelection() },
+      { label: `$(folder-opened) ${vscode.l10n.t('Files…')}`, run: () => this.pickFiles() },
+    ];
+    const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach to the Next Message'), placeHolder: vscode.l10n.t('What should the next message include?') });
+    return choice ? choice.run() : false;
+  }
+
+  private async pickFiles(): Promise<boolean> {
+    const uris = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Attach') });
+    return (await this.addFiles(uris ?? [])) > 0;
+  }
+
+  /**
+   * Files dropped on the chat: each URI that a file system of this window reads is attached like a
+   * file from the Explorer (folders refused with a message); anything else is named and left out.
+   */
+  async addDropped(uris: readonly string[], total: number, outsideFiles: number): Promise<number> {
+    if (!uris.length) {
+      this.nothing(
+        outsideFiles > 0
+          ? vscode.l10n.t('Files dragged from outside VS Code cannot be attached here. Drag them from the Explorer or an editor tab (hold Shift while dropping), or use "+" > Files….')
+          : vscode.l10n.t('Nothing in what was dropped can be attached. Drag files from the Explorer or an editor tab, holding Shift while dropping.'),
+      );
+      return 0;
+    }
+    const refused: string[] = [];
+    const files: vscode.Uri[] = [];
+    for (const raw of uris) {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(raw, true);
+      } catch {
+        refused.push(raw);
+        continue;
+      }
+      if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === undefined) {
+        refused.push(raw);
+        continue;
+      }
+      files.push(uri);
+    }
+    const added = await this.addFiles(files);
+    if (refused.length) {
+      const shown = refused.slice(0, 3).map((r) => (r.length > 80 ? `${r.slice(0, 77)}…` : r));
+      void vscode.window.showWarningMessage(vscode.l10n.t('Only files can be attached; left out: {0}', shown.join(', ') + (refused.length > 3 ? ', …' : '')));
+    }
+    if (total > uris.length) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} files were dropped; the first {1} were taken. Attach the others in a second drop.', String(total), String(uris.length)));
+    }
+    return added;
+  }
+
+  private nothing(message: string): false {
+    void vscode.window.showInformationMessage(message);
+    return false;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
