@@ -1,31 +1,10 @@
 // History: a quick pick of saved conversations with live full-text search as the user types,
 // and per-item buttons to rename, export and delete (with undo).
 import * as vscode from 'vscode';
-import type { ConversationStore, ConversationSummary } from '../../core';
-import { ITEM_BUTTONS, itemButton } from './historyItems';
-import type { Logger } from '../platform/log';
+import type { ConversationSummary } from '../../core';
+import { ITEM_BUTTONS, itemButton, type HistoryDeps } from './historyItems';
 
-export interface HistoryDeps {
-  store: ConversationStore;
-  currentId(): string;
-  open(id: string): Promise<boolean>;
-  newChat(): Promise<void>;
-  show(): Promise<void>;
-  /**
-   * Deletes a conversation through the session, which owns it (the current one is replaced by a
-   * new one; its queued messages go with it, current or not); rejects when nothing was deleted.
-   */
-  remove(id: string): Promise<void>;
-  /** Renames a conversation through the session (the one on screen shows its new title). */
-  rename(id: string, title: string): Promise<void>;
-  /**
-   * Reopens the last window's conversation (a window's first History): called once the first page
-   * is out, as its log can be long; a delete waits for it first (and the session makes a pick or
-   * New Chat wait for it).
-   */
-  restoreCurrent?(): Promise<void>;
-  logger: Logger;
-}
+export type { HistoryDeps } from './historyItems';
 
 type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
 

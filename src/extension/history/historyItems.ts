@@ -1,8 +1,31 @@
 // History's item buttons: Rename, Export as Markdown, and Delete with Undo. A rename and a delete
 // go through the chat session, which owns the conversation (the one on screen shows it at once).
 import * as vscode from 'vscode';
-import { conversationToMarkdown, type ConversationSummary } from '../../core';
-import type { HistoryDeps } from './history';
+import { conversationToMarkdown, type ConversationStore, type ConversationSummary } from '../../core';
+import type { Logger } from '../platform/log';
+
+/** What History needs: the store, and the session's operations on a conversation. */
+export interface HistoryDeps {
+  store: ConversationStore;
+  currentId(): string;
+  open(id: string): Promise<boolean>;
+  newChat(): Promise<void>;
+  show(): Promise<void>;
+  /**
+   * Deletes a conversation through the session, which owns it (the current one is replaced by a
+   * new one; its queued messages go with it, current or not); rejects when nothing was deleted.
+   */
+  remove(id: string): Promise<void>;
+  /** Renames a conversation through the session (the one on screen shows its new title). */
+  rename(id: string, title: string): Promise<void>;
+  /**
+   * Reopens the last window's conversation (a window's first History): called once the first page
+   * is out, as its log can be long; a delete waits for it first (and the session makes a pick or
+   * New Chat wait for it).
+   */
+  restoreCurrent?(): Promise<void>;
+  logger: Logger;
+}
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export as Markdown') };

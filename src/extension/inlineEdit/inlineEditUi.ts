@@ -4,7 +4,6 @@
 import * as vscode from 'vscode';
 import { modelPriceText } from '../../core';
 import type { TurnQuote } from '../pipeline/turnService';
-import type { InlineEditReview } from './inlineEditReview';
 
 /** "Chat Small · 2 credits" (or the price unknown). */
 function quoteText(quote: TurnQuote | undefined): string {
@@ -76,11 +75,19 @@ export const streamingDecoration = vscode.window.createTextEditorDecorationType(
 });
 
 /** Keep/Undo above each pending hunk, and Keep Edit/Undo Edit above the first. */
+/** What the lenses read of a review (inlineEditReview.ts's InlineEditReview). */
+export interface ReviewedDocument {
+  readonly document: vscode.TextDocument;
+  readonly isOver: boolean;
+  readonly review: { pending(): readonly number[] };
+  hunkLine(i: number): number;
+}
+
 export class EditLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.emitter.event;
 
-  constructor(private readonly reviewOf: (uri: vscode.Uri) => InlineEditReview | undefined) {}
+  constructor(private readonly reviewOf: (uri: vscode.Uri) => ReviewedDocument | undefined) {}
 
   refresh(): void {
     this.emitter.fire();

@@ -4,11 +4,11 @@
 import * as vscode from 'vscode';
 import { modelPriceText, type ModelLike } from '../../core';
 import { expandPrompt, promptInputs, promptModel, type PromptEntry, type PromptModel } from '../../core/promptFiles/promptFiles';
-import type { PromptFiles } from './promptFileWatcher';
 
 /** What expanding a prompt reads and asks. */
 export interface PrepareDeps {
-  prompts: Pick<PromptFiles, 'find'>;
+  /** The prompt files found (promptFileWatcher.ts's PromptFiles). */
+  prompts: { find(name: string): PromptEntry | undefined };
   /** The editor the user worked in last (the chat has the focus now). */
   editor(): vscode.TextEditor | undefined;
   models(): readonly ModelLike[] | undefined;

@@ -2,7 +2,7 @@
 // chips go once the message is in the conversation or in the queue (else they would be sent again
 // with the next message). On any refusal the chips stay. VS Code-free, unit-tested directly.
 import { assembleMessage, type Attachment, type ChatSession } from '../../../core';
-import type { ChatController, SendOutcome } from './controller';
+import type { SendOutcome } from './chatSends';
 
 /** The chips of the next message (ContextAttachments satisfies it). */
 export interface AttachmentList {
@@ -18,7 +18,7 @@ export interface AttachmentList {
 export async function sendWithAttachments(
   text: string,
   chips: AttachmentList,
-  controller: ChatController,
+  controller: { send(text: string, model?: string): Promise<SendOutcome> },
   session: ChatSession,
   sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
   model?: string,

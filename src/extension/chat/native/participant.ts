@@ -5,34 +5,16 @@
 // Slash commands (/explain, /fix, /tests and every prompt of the chat's `/` list) are read in
 // slashCommands.ts.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type ModelLike, type NativeTurn } from '../../../core';
-import type { PromptEntry } from '../../../core/promptFiles/promptFiles';
+import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn } from '../../../core';
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
-import type { PrepareDeps } from '../../promptFiles/promptExpansion';
-import type { Logger } from '../../platform/log';
-import { signalOf, type TurnService } from '../../pipeline/turnService';
+import { signalOf } from '../../pipeline/turnService';
+import type { ParticipantDeps } from './participantDeps';
 import { SEND_HELD_COMMAND, sendHeld, slashCommand } from './slashCommands';
 
-export const PARTICIPANT_ID = 'aiChat.participant';
+export type { ParticipantDeps } from './participantDeps';
 
-export interface ParticipantDeps {
-  extensionUri: vscode.Uri;
-  /** The one turn pipeline (gate, turn, accounting). */
-  turns: TurnService;
-  logger: Logger;
-  /** Opens a question and its whole answer in AI Chat's own chat (a conversation of its own). */
-  openInChat: (question: string, answer: string, model: string) => Promise<void>;
-  /** The chat's slash commands (built-ins, the user's own, prompt files); none: no slash commands. */
-  prompts?: () => PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; recheck(): Promise<void> };
-  /** The service's models and the selected one (a prompt's `model` is matched against them). */
-  models?: () => readonly ModelLike[] | undefined;
-  /** Loads the service's models when they are not yet (a prompt that names a model is matched against them). */
-  loadModels?: () => Promise<unknown>;
-  selectedModel?: () => string;
-  /** Asks for a prompt's `${input:…}` (default: VS Code's input box). */
-  ask?: PrepareDeps['ask'];
-}
+export const PARTICIPANT_ID = 'aiChat.participant';
 
 /** The command of a reply's Open in AI Chat button (its argument: the id of a kept reply). */
 export const OPEN_REPLY_COMMAND = 'aiChat.openReplyInChat';

@@ -8,7 +8,7 @@ import { escapeMarkdown, modelPriceText } from '../../../core';
 import { promptSourceLabel, slashRequest, type PromptEntry } from '../../../core/promptFiles/promptFiles';
 import { heldSendText, sendButtonTitle, type HeldSends, type PreparedSend, type SlashAsk } from '../../../core/chat/heldSends';
 import { preparePrompt } from '../../promptFiles/promptExpansion';
-import type { ParticipantDeps } from './participant';
+import type { ParticipantDeps } from './participantDeps';
 
 /** The command of a held slash command's Send button (its argument: the id of the held send). */
 export const SEND_HELD_COMMAND = 'aiChat.sendHeldPrompt';
