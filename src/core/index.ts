@@ -10,6 +10,7 @@ export * from './context/selection';
 export * from './chat/export';
 export * from './account/subscriptions';
 export * from './chat/chatSession';
+export * from './chat/sessionPorts';
 export * from './account/charge';
 export * from './account/turnAccounting';
 export * from './context/instructions';

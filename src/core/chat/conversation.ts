@@ -156,6 +156,11 @@ export function summaryEnd(conv: Pick<Conversation, 'messages' | 'summary'>): nu
   return i >= 0 ? i + 1 : undefined;
 }
 
+/** A summary whose messages were taken out (Edit of a turn it replaced, a turn taken back) goes with them. */
+export function dropStaleSummary(conv: Conversation): void {
+  if (conv.summary && summaryEnd(conv) === undefined) delete conv.summary;
+}
+
 export interface HistoryMessage {
   id?: string;
   role: 'user' | 'assistant' | 'system';

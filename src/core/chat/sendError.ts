@@ -1,0 +1,55 @@
+// The error of the chat's last send, shown with the chat's status until the next send (or until its
+// cause is fixed), and the text of a send that failed before any reply: what Retry sends when the
+// box was emptied. VS Code-free.
+import type { ErrorView } from '../../protocol';
+import type { SessionEvent } from './sessionPorts';
+
+export class SendError {
+  private error: ErrorView | undefined;
+  private text: string | undefined;
+
+  constructor(private readonly emit: (event: SessionEvent) => void) {}
+
+  get view(): ErrorView | undefined {
+    return this.error;
+  }
+
+  /** Text of a send that failed before any reply, for Retry when the box was emptied. */
+  get failedText(): string | undefined {
+    return this.text;
+  }
+
+  /** The send's turn was taken back (nothing of a reply came): the caller tells the chat. */
+  failed(error: ErrorView, text: string): void {
+    this.error = error;
+    this.text = text;
+  }
+
+  /** A send refused before any request: the error is shown and the text goes back to the box. */
+  reject(text: string, error: ErrorView, keepForRetry: boolean): void {
+    this.error = error;
+    // A text that must not be sent as it is (it holds the API key) is not kept for Retry either.
+    this.text = keepForRetry ? text : undefined;
+    this.emit({ type: 'sendErrorChanged' });
+    this.emit({ type: 'inputReturned', text });
+  }
+
+  /** A Retry or Continue refused before any request: the error is shown. */
+  show(error: ErrorView): void {
+    this.error = error;
+    this.emit({ type: 'sendErrorChanged' });
+  }
+
+  /** The error goes (e.g. its cause was fixed), and the chat is told. */
+  dismiss(): void {
+    if (!this.error) return;
+    this.clear();
+    this.emit({ type: 'sendErrorChanged' });
+  }
+
+  /** The error goes with the next send or conversation (whoever clears it tells the chat). */
+  clear(): void {
+    this.error = undefined;
+    this.text = undefined;
+  }
+}
