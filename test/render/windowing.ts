@@ -10,7 +10,7 @@ import { serveChatPanel, frames, give, type Recorder as Record } from './harness
 import { makeController } from '../support/session';
 
 const TURNS = 300;
-const WINDOW_PAGE = 12; // src/webview/main.ts
+const WINDOW_PAGE = 12; // src/webview/conversationView.ts
 
 async function conversationMessages(): Promise<HostMessage[]> {
   const conv = createConversation('conv-window');

@@ -189,6 +189,9 @@ describe('the transcript of the chat webview', () => {
       assert.equal(old.state.messages[1].content, 'Hello world');
       assert.deepEqual(old.effects, []);
       assert.equal(old.state.version, 7, 'its version still counts');
+      const again = reduce(old.state, chunk(1, 6, 'world', 8));
+      assert.deepEqual(again.effects, [], 'a chunk ending where the text ends adds nothing');
+      assert.equal(again.state.messages, old.state.messages);
     });
 
     it('a chunk for a message the transcript does not have changes nothing', () => {
