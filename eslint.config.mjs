@@ -9,9 +9,13 @@ const FEATURES = ['applyToFile', 'context', 'editorPrompts', 'history', 'inlineE
 
 /** Folders of src/, whether each may import vscode and Node modules, and the src/ folders it may not import. */
 const layers = {
-  client: { vscode: false, forbidden: ['core', 'protocol', 'extension', 'webview'] },
+  client: { vscode: false, forbidden: ['core', 'protocol', 'extension', 'webview', 'wording'] },
+  // The wording shared by the host and the panel (credits, prices, a reply's figures): a leaf that
+  // src/core, src/protocol, src/webview and src/extension may import.
+  wording: { vscode: false, node: false, forbidden: ['client', 'core', 'protocol', 'extension', 'webview'] },
   protocol: { vscode: false, forbidden: ['client', 'core', 'extension', 'webview'] },
-  core: { vscode: false, forbidden: ['extension', 'webview'] },
+  // A core that knows no webview: the protocol's view types are the extension's to map to (presenter.ts).
+  core: { vscode: false, forbidden: ['protocol', 'extension', 'webview'] },
   webview: { vscode: false, node: false, forbidden: ['client', 'core', 'extension'] },
   extension: { vscode: true, forbidden: ['webview'] },
   // The rooms of src/extension (docs/ARCHITECTURE.md, Rooms): the platform serves everyone; the

@@ -6,6 +6,7 @@ export * from './account/cost';
 export * from './account/statusBar';
 export * from './account/models';
 export * from './chat/errors';
+export * from './chat/replyFacts';
 export * from './context/selection';
 export * from './chat/export';
 export * from './account/subscriptions';

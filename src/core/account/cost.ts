@@ -1,5 +1,5 @@
-// Credits and cost maths (their wording is shared with the panel: src/protocol/wording.ts).
-export { creditsText, formatNumber, modelPriceText, nextMessageText, replyMetaText } from '../../protocol/wording';
+// Credits and cost maths (their wording is shared with the panel: src/wording).
+export { creditsText, formatNumber, modelPriceText, nextMessageText, replyMetaText } from '../../wording';
 
 /** Credits charged for a reply: what the service reported, else the model's cost per use. */
 export function creditsCharged(reported: number | undefined, modelCost: number | null | undefined): number | undefined {

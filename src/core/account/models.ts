@@ -1,5 +1,4 @@
 // Which models can be used for chat, and the items of the model quick pick.
-import type { ModelSummary } from '../../protocol';
 import { creditsText, formatNumber } from './cost';
 import * as l10n from '@vscode/l10n';
 
@@ -128,20 +127,6 @@ export function buildModelPickItems(input: ModelPickInput): ModelPickItem[] {
     }
   }
   return items;
-}
-
-/** The models as the webview sees them. */
-export function toModelSummaries(models: readonly ModelLike[]): ModelSummary[] {
-  return models.map((m) => {
-    const u = modelUsability(m);
-    return {
-      valueId: m.valueId,
-      name: m.name,
-      cost: hasUsablePrice(m) ? m.costInCreditPerUse : 0,
-      usable: u.usable,
-      ...(u.usable ? {} : { reason: u.reason }),
-    };
-  });
 }
 
 /** The cost per message of the model `valueId`; null when unknown (not listed, or no usable price). */

@@ -6,7 +6,8 @@
 // (sendError.ts). VS Code-free: the store, the turn pipeline and the clock are injected
 // (sessionPorts.ts), and what happens is told as domain events (SessionEvent).
 import * as l10n from '@vscode/l10n';
-import type { ErrorView, ReplyMeta } from '../../protocol';
+import type { ChatError } from './errors';
+import type { ReplyFacts } from './replyFacts';
 import { appendMessage, createConversation, dropStaleSummary, lastUserMessageIndex, refreshTitle, type Conversation } from './conversation';
 import type { SummaryPlan } from './summary';
 import { SessionSummary } from './sessionSummary';
@@ -61,7 +62,7 @@ export class ChatSession {
     return this.runner.running || this.summaries.running;
   }
 
-  get sendError(): ErrorView | undefined {
+  get sendError(): ChatError | undefined {
     return this.lastSend.view;
   }
 
@@ -305,12 +306,12 @@ export class ChatSession {
   }
 
   /** A Retry or Continue refused before any request (e.g. the instructions hold the key): the error is shown. */
-  showSendError(error: ErrorView): void {
+  showSendError(error: ChatError): void {
     this.lastSend.show(error);
   }
 
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
-  rejectSend(text: string, error: ErrorView, keepForRetry = true): void {
+  rejectSend(text: string, error: ChatError, keepForRetry = true): void {
     this.lastSend.reject(text, error, keepForRetry);
   }
 
@@ -318,7 +319,7 @@ export class ChatSession {
    * Keeps a question and its answer asked elsewhere (@aichat, edit in the editor) as a conversation
    * of its own, saved and listed in History; the current conversation is unchanged. Its id.
    */
-  async keepTurn(question: string, answer: string, meta?: ReplyMeta): Promise<string> {
+  async keepTurn(question: string, answer: string, meta?: ReplyFacts): Promise<string> {
     const conv = createConversation(this.deps.newId?.() ?? globalThis.crypto.randomUUID(), this.now());
     appendMessage(conv, 'user', question, this.now());
     appendMessage(conv, 'assistant', answer, this.now(), meta ? { meta } : {});

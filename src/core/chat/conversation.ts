@@ -1,7 +1,8 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
 import * as z from 'zod';
-import { ErrorViewSchema, MAX_SUMMARY_VIEW, ReplyMetaSchema, SummaryViewSchema, type ConversationView, type ErrorView, type ReplyMeta } from '../../protocol';
 import * as l10n from '@vscode/l10n';
+import { ChatErrorSchema, type ChatError } from './errors';
+import { ReplyFactsSchema, type ReplyFacts } from './replyFacts';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
@@ -13,8 +14,8 @@ export const StoredMessageSchema = z.object({
   content: z.string(),
   createdAt: z.string(),
   status: z.enum(['complete', 'streaming', 'stopped', 'error']),
-  meta: ReplyMetaSchema.optional(),
-  error: ErrorViewSchema.optional(),
+  meta: ReplyFactsSchema.optional(),
+  error: ChatErrorSchema.optional(),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
@@ -22,15 +23,25 @@ export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 export const ForkOriginSchema = z.object({ id: z.string().min(1).max(200), title: z.string().max(500), messageId: z.string().max(20) });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
-/** Longest summary of earlier turns kept (the model's reply, or the user's edit of it): as long as its card shows. */
-export const MAX_SUMMARY_TEXT = MAX_SUMMARY_VIEW;
+/** Longest summary of earlier turns kept (the model's reply, or the user's edit of it). */
+export const MAX_SUMMARY_TEXT = 100_000;
 
 /**
  * A summary of the conversation's first messages (up to and including `throughId`): requests send
- * it instead of them; the messages themselves stay in the conversation. See summary.ts. What its
- * card shows (SummaryViewSchema), and:
+ * it instead of them; the messages themselves stay in the conversation. See summary.ts.
  */
-export const TurnSummarySchema = SummaryViewSchema.extend({
+export const TurnSummarySchema = z.object({
+  text: z.string().min(1).max(MAX_SUMMARY_TEXT),
+  /** The last message it replaces: its card goes below it, above the turns still sent. */
+  throughId: z.string().regex(MESSAGE_ID_PATTERN),
+  turns: z.number().int().nonnegative(),
+  /** The oldest of those turns its request could not hold. */
+  unread: z.number().int().nonnegative().optional(),
+  model: z.string().max(200),
+  /** The price shown before it was asked for (null: unknown); `credits`: what it cost, once known. */
+  cost: z.number().nonnegative().nullable(),
+  credits: z.number().nonnegative().optional(),
+  edited: z.boolean().optional(),
   /** How many messages it replaces (the first ones of the conversation). */
   messageCount: z.number().int().positive(),
   createdAt: z.string(),
@@ -111,7 +122,7 @@ export function appendMessage(
   role: 'user' | 'assistant',
   content: string,
   now: Date = new Date(),
-  extra: { status?: StoredMessage['status']; meta?: ReplyMeta; error?: ErrorView } = {},
+  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError } = {},
 ): StoredMessage {
   const message: StoredMessage = {
     id: nextMessageId(conv),
@@ -202,30 +213,6 @@ export function buildHistory(messages: readonly StoredMessage[], opts: HistoryOp
   while (picked.length > 1 && picked[0].role === 'assistant') picked.shift();
   const system = opts.systemPrompt?.trim();
   return system ? [{ role: 'system', content: system }, ...picked] : picked;
-}
-
-export function toConversationView(conv: Conversation): ConversationView {
-  const s = conv.summary;
-  const end = summaryEnd(conv);
-  return {
-    id: conv.id,
-    title: conv.title,
-    // The card goes below the last message the summary replaces (as it is now).
-    ...(s && end !== undefined
-      ? {
-          // As stored, but for what the card does not show; below the message that now ends it.
-          summary: (({ messageCount: _count, createdAt: _at, ...view }) => ({ ...view, throughId: conv.messages[end - 1].id }))(s),
-        }
-      : {}),
-    messages: conv.messages.map((m) => ({
-      id: m.id,
-      role: m.role,
-      content: m.content,
-      status: m.status,
-      ...(m.meta ? { meta: m.meta } : {}),
-      ...(m.error ? { error: m.error } : {}),
-    })),
-  };
 }
 
 export function summarize(conv: Conversation): ConversationSummary {
@@ -383,7 +370,7 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
     const meta = repairMeta(raw.meta);
     if (meta) msg.meta = meta;
   }
-  const error = ErrorViewSchema.safeParse(raw.error);
+  const error = ChatErrorSchema.safeParse(raw.error);
   if (error.success) msg.error = error.data;
   else if (status === 'error') msg.error = { kind: 'unknown', message: l10n.t('The reply failed.'), actions: ['retry'] };
   problems.push(`${where} repaired`);
@@ -391,15 +378,15 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
 }
 
 /** Reply meta field by field: what fails its rule (e.g. negative credits) is left out. */
-function repairMeta(raw: unknown): ReplyMeta | undefined {
-  const ok = ReplyMetaSchema.safeParse(raw);
+function repairMeta(raw: unknown): ReplyFacts | undefined {
+  const ok = ReplyFactsSchema.safeParse(raw);
   if (ok.success) return ok.data;
   if (!isRecord(raw) || typeof raw.model !== 'string') return undefined;
   const meta: Record<string, unknown> = { model: raw.model };
-  for (const [key, schema] of Object.entries(ReplyMetaSchema.shape)) {
+  for (const [key, schema] of Object.entries(ReplyFactsSchema.shape)) {
     if (key === 'model' || raw[key] === undefined) continue;
     const r = schema.safeParse(raw[key]);
     if (r.success) meta[key] = r.data;
   }
-  return meta as ReplyMeta;
+  return meta as ReplyFacts;
 }

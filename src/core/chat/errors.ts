@@ -1,9 +1,54 @@
-// Errors of the service client turned into what the chat panel shows and the action that fixes it.
-import { ErrorKindSchema, type ErrorAction, type ErrorKind, type ErrorView } from '../../protocol';
+// The chat's errors (ChatError: what went wrong, worded for the user, and the actions that fix it,
+// kept with a failed reply in the conversation's log), and the errors of the service client turned
+// into them.
+import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../account/cost';
 
-const KINDS: readonly ErrorKind[] = ErrorKindSchema.options.filter((k) => k !== 'unknown');
+/** What fixes an error; the chat shows one button per action. */
+export const ChatErrorActionSchema = z.enum([
+  'setApiKey',
+  'showSubscriptions',
+  'retry',
+  'openSettings',
+  'fewerMessages',
+  'selectModel',
+  'openInstructions',
+  'toggleInstructions',
+  'openSystemPrompt',
+]);
+export type ChatErrorAction = z.infer<typeof ChatErrorActionSchema>;
+
+export const ChatErrorKindSchema = z.enum([
+  'auth',
+  'invalid',
+  'credits',
+  'rate-limit',
+  'server',
+  'connection',
+  'timeout',
+  'aborted',
+  'protocol',
+  'stream',
+  'too-large',
+  'validation',
+  'unknown',
+]);
+export type ChatErrorKind = z.infer<typeof ChatErrorKindSchema>;
+
+export const ChatErrorSchema = z.object({
+  kind: ChatErrorKindSchema,
+  message: z.string(),
+  actions: z.array(ChatErrorActionSchema),
+  /** Rate limit: seconds to wait before Retry is offered. */
+  retryAfterSeconds: z.number().int().min(0).optional(),
+  /** Connection/timeout: the base URL that was tried. */
+  baseUrl: z.string().optional(),
+  traceId: z.string().optional(),
+});
+export type ChatError = z.infer<typeof ChatErrorSchema>;
+
+const KINDS: readonly ChatErrorKind[] = ChatErrorKindSchema.options.filter((k) => k !== 'unknown');
 
 /** Default wait when a 429 carries no Retry-After. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
@@ -21,9 +66,9 @@ interface ErrorLike {
   limit?: unknown;
 }
 
-export function errorKind(err: unknown): ErrorKind {
+export function errorKind(err: unknown): ChatErrorKind {
   const e = (err ?? {}) as ErrorLike;
-  if (typeof e.kind === 'string' && (KINDS as readonly string[]).includes(e.kind)) return e.kind as ErrorKind;
+  if (typeof e.kind === 'string' && (KINDS as readonly string[]).includes(e.kind)) return e.kind as ChatErrorKind;
   if (e.name === 'AbortError') return 'aborted';
   return 'unknown';
 }
@@ -47,14 +92,14 @@ export function extensionDamagedText(): string {
   return l10n.t('AI Chat is damaged: a part of it could not be loaded. Reload the window (Developer: Reload Window); if that does not help, reinstall the AI Chat extension.');
 }
 
-export function errorToView(err: unknown, baseUrl: string): ErrorView {
+export function errorToView(err: unknown, baseUrl: string): ChatError {
   const e = (err ?? {}) as ErrorLike;
   const kind = errorKind(err);
   const detail = clip(messageOf(err));
   const traceId = typeof e.traceId === 'string' ? e.traceId : undefined;
   const withTrace = (s: string) => (traceId ? l10n.t('{0} (trace {1})', s, traceId) : s);
   let message: string;
-  let actions: ErrorAction[];
+  let actions: ChatErrorAction[];
   let retryAfterSeconds: number | undefined;
   let tried: string | undefined;
   switch (kind) {

@@ -1,7 +1,7 @@
 // A conversation as a Markdown document.
 import type { Conversation } from './conversation';
 import { replyMetaText } from '../account/cost';
-import { thinkingSection } from '../../protocol/wording';
+import { thinkingSection } from '../../wording';
 import * as l10n from '@vscode/l10n';
 
 export function conversationToMarkdown(conv: Conversation, exportedAt: Date = new Date()): string {

@@ -2,7 +2,7 @@
 // a request's messages become the service's, and a token estimate. Pure: the vscode side
 // (src/extension/chat/native/lmProvider.ts) passes neutral shapes in.
 import * as l10n from '@vscode/l10n';
-import { creditsText } from '../../protocol/wording';
+import { creditsText } from '../../wording';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens, requestBudget } from '../context/contextBudget';
 import { modelUsability, type ModelLike } from '../account/models';
 import type { NativeTurn } from './nativeChat';

@@ -1,16 +1,16 @@
 // The error of the chat's last send, shown with the chat's status until the next send (or until its
 // cause is fixed), and the text of a send that failed before any reply: what Retry sends when the
 // box was emptied. VS Code-free.
-import type { ErrorView } from '../../protocol';
+import type { ChatError } from './errors';
 import type { SessionEvent } from './sessionPorts';
 
 export class SendError {
-  private error: ErrorView | undefined;
+  private error: ChatError | undefined;
   private text: string | undefined;
 
   constructor(private readonly emit: (event: SessionEvent) => void) {}
 
-  get view(): ErrorView | undefined {
+  get view(): ChatError | undefined {
     return this.error;
   }
 
@@ -20,13 +20,13 @@ export class SendError {
   }
 
   /** The send's turn was taken back (nothing of a reply came): the caller tells the chat. */
-  failed(error: ErrorView, text: string): void {
+  failed(error: ChatError, text: string): void {
     this.error = error;
     this.text = text;
   }
 
   /** A send refused before any request: the error is shown and the text goes back to the box. */
-  reject(text: string, error: ErrorView, keepForRetry: boolean): void {
+  reject(text: string, error: ChatError, keepForRetry: boolean): void {
     this.error = error;
     // A text that must not be sent as it is (it holds the API key) is not kept for Retry either.
     this.text = keepForRetry ? text : undefined;
@@ -35,7 +35,7 @@ export class SendError {
   }
 
   /** A Retry or Continue refused before any request: the error is shown. */
-  show(error: ErrorView): void {
+  show(error: ChatError): void {
     this.error = error;
     this.emit({ type: 'sendErrorChanged' });
   }

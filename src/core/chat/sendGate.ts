@@ -2,11 +2,11 @@
 // provider, edit in the editor, the lightbulb, Source Control), one pure verdict: send, queue, or
 // refuse with a reason, worded once, with the actions that fix it. VS Code-free.
 import * as l10n from '@vscode/l10n';
-import type { ErrorAction, ErrorView } from '../../protocol';
-import { creditsText } from '../../protocol/wording';
+import { creditsText } from '../../wording';
 import { canAfford } from '../account/cost';
 import { modelSendRefusal, type ModelLike } from '../account/models';
 import { messageTooLongError, type ContextSelection } from '../context/contextBudget';
+import type { ChatError, ChatErrorAction } from './errors';
 
 export type RefusalReason =
   | 'tooLong'
@@ -59,7 +59,7 @@ export interface GateInput {
   fit?: ContextSelection;
 }
 
-export type GateVerdict = { kind: 'send' } | { kind: 'queue' } | { kind: 'refuse'; reason: RefusalReason; error: ErrorView };
+export type GateVerdict = { kind: 'send' } | { kind: 'queue' } | { kind: 'refuse'; reason: RefusalReason; error: ChatError };
 
 /** The verdict for one send. Checked before anything keeps the text (queue, file, service). */
 export function sendGate(input: GateInput): GateVerdict {
@@ -79,8 +79,8 @@ export function sendGate(input: GateInput): GateVerdict {
 }
 
 /** The wording of a refusal, with the actions that fix it: one table for every surface. */
-export function refusalView(reason: RefusalReason, input: Pick<GateInput, 'text' | 'maxChars' | 'model' | 'models' | 'cost' | 'balance' | 'fit'>): ErrorView {
-  const view = (message: string, actions: ErrorAction[] = [], kind: ErrorView['kind'] = 'validation'): ErrorView => ({ kind, message, actions });
+export function refusalView(reason: RefusalReason, input: Pick<GateInput, 'text' | 'maxChars' | 'model' | 'models' | 'cost' | 'balance' | 'fit'>): ChatError {
+  const view = (message: string, actions: ChatErrorAction[] = [], kind: ChatError['kind'] = 'validation'): ChatError => ({ kind, message, actions });
   switch (reason) {
     case 'tooLong':
       return view(
@@ -129,7 +129,7 @@ export interface ActionCommand {
 }
 
 /** Every action of a refusal or error, as a command: one table for the panel, @aichat and the other surfaces. */
-export function actionCommand(action: ErrorAction): ActionCommand | undefined {
+export function actionCommand(action: ChatErrorAction): ActionCommand | undefined {
   switch (action) {
     case 'setApiKey':
       return { command: 'aiChat.setApiKey' };
@@ -153,7 +153,7 @@ export function actionCommand(action: ErrorAction): ActionCommand | undefined {
 }
 
 /** The title of an action's button. */
-export function actionTitle(action: ErrorAction): string {
+export function actionTitle(action: ChatErrorAction): string {
   switch (action) {
     case 'setApiKey':
       return l10n.t('Set API Key');

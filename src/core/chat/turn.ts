@@ -4,12 +4,12 @@
 // reasoning (Thinking…), tool steps (Searching…), sources, files, data, usage, the silence notice,
 // Stop and the error endings mean the same everywhere. VS Code-free.
 import * as l10n from '@vscode/l10n';
-import { MAX_EXTRAS, type ErrorView, type ReplyMeta } from '../../protocol';
 import { ReplyAssembler, activityOf, type ReplyFile, type ReplySource, type StreamActivity } from '../../client/reply';
 import { creditAmount, noRangeWarning, type RangeWarning } from '../../client/sanitize';
 import type { StreamEvent } from '../../client/schemas';
 import type { HistoryMessage } from './conversation';
-import { errorKind, errorToView, retryNoticeText } from './errors';
+import { errorKind, errorToView, retryNoticeText, type ChatError } from './errors';
+import { MAX_KEPT_EXTRAS, type ReplyFacts } from './replyFacts';
 import { filesMarkdown, sourcesMarkdown } from './sources';
 
 /** The request of a turn (a subset of the client's ChatRequest). */
@@ -90,9 +90,9 @@ export interface TurnResult {
   /** A part of the reply (start or text) arrived. */
   started: boolean;
   /** The reply's facts: model, token counts, cut, reasoning, extras, a note on a malformed reply. */
-  meta: ReplyMeta;
+  meta: ReplyFacts;
   /** Why it failed (`error`, `failed`), in the chat's wording with its actions. */
-  error?: ErrorView;
+  error?: ChatError;
   /** The kind of the failure (errors.ts), also for `stopped` ('aborted'). */
   errorKind?: string;
   /** The failure itself (e.g. to tell an input-too-long refusal). */
@@ -117,7 +117,7 @@ const aborted = () => Object.assign(new Error('The request was aborted'), { kind
  */
 export async function runTurn(backend: ChatBackend, req: SessionChatRequest, sink: TurnSink, signal: AbortSignal, opts: TurnOptions): Promise<TurnResult> {
   const warn = opts.warn ?? noRangeWarning;
-  const meta: ReplyMeta = { model: req.model };
+  const meta: ReplyFacts = { model: req.model };
   const reply = new ReplyAssembler(warn);
   const result: TurnResult = { ending: 'complete', text: '', answered: false, started: false, meta, sources: [], files: [] };
   const give = (chunk: string) => {
@@ -192,7 +192,7 @@ export async function runTurn(backend: ChatBackend, req: SessionChatRequest, sin
       // The stream's data and annotations are kept with the reply (never shown).
       const extras = reply.extras;
       const extrasJson = extras ? JSON.stringify(extras) : '';
-      if (extrasJson && extrasJson.length <= MAX_EXTRAS) meta.extras = extrasJson;
+      if (extrasJson && extrasJson.length <= MAX_KEPT_EXTRAS) meta.extras = extrasJson;
       if (outcome.problems) meta.note = `The service's reply was not quite right (${outcome.problems.join('; ')}); the text is kept.`.slice(0, 500);
     } else {
       const res = await backend.chat(req, { signal, onRetry });

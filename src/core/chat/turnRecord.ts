@@ -1,7 +1,8 @@
 // What a turn's result means for the reply the chat keeps, and for the accounting of every surface:
 // one reading of a TurnResult, beside the loop that makes it (turn.ts). VS Code-free.
 import * as l10n from '@vscode/l10n';
-import type { ErrorView, ReplyMeta } from '../../protocol';
+import type { ChatError } from './errors';
+import type { ReplyFacts } from './replyFacts';
 import { creditsCharged } from '../account/cost';
 import type { TurnOutcome } from '../account/turnAccounting';
 import type { TurnResult } from './turn';
@@ -13,12 +14,12 @@ export function retryCostsAgain(): string {
 
 /** The reply as the chat keeps it, or `takeBack`: nothing of a reply came, the turn is taken back. */
 export type ReplyRecord =
-  | { takeBack: true; error: ErrorView }
-  | { takeBack: false; status: 'complete' | 'stopped' | 'error'; meta: ReplyMeta; error?: ErrorView };
+  | { takeBack: true; error: ChatError }
+  | { takeBack: false; status: 'complete' | 'stopped' | 'error'; meta: ReplyFacts; error?: ChatError };
 
 /** What `result` leaves in the conversation, priced at `cost` (the model's price, when known). */
 export function replyRecord(result: TurnResult, cost: number | null): ReplyRecord {
-  const meta: ReplyMeta = { ...result.meta };
+  const meta: ReplyFacts = { ...result.meta };
   switch (result.ending) {
     case 'failed':
       return { takeBack: true, error: result.error ?? { kind: 'unknown', message: l10n.t('The reply failed'), actions: ['retry'] } };

@@ -3,13 +3,13 @@
 // turn when it starts, now and then while it streams and when it ends, and settles it (the reply
 // then shows its charge). Owns the running reply and whoever waits for it to end; which
 // conversation is shown stays the session's. VS Code-free.
-import type { ErrorView } from '../../protocol';
 import { appendMessage, dropStaleSummary, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { isInputTooLong } from '../context/contextBudget';
 import type { TurnCharge } from '../account/charge';
 import { warnOncePerField, type RangeWarning } from '../../client/sanitize';
 import { runTurn, type SessionChatRequest } from './turn';
 import { replyRecord } from './turnRecord';
+import type { ChatError } from './errors';
 import type { RequestContext } from './requestContext';
 import type { ChatSessionDeps, SessionEvent } from './sessionPorts';
 
@@ -17,7 +17,7 @@ import type { ChatSessionDeps, SessionEvent } from './sessionPorts';
 export interface TurnHost {
   emit(event: SessionEvent): void;
   /** Nothing of the reply came (the turn was taken back): `error` is the send's, `text` is kept for Retry. */
-  takenBack(error: ErrorView, text: string): void;
+  takenBack(error: ChatError, text: string): void;
   /** The conversation the chat shows now (a settled charge goes to a reply of it). */
   conversation(): Conversation;
 }

@@ -9,8 +9,8 @@
 // Tokens are an ESTIMATE: the service publishes no tokenizer, so about four characters make a
 // token (a common rule of thumb for English text and code).
 import * as l10n from '@vscode/l10n';
-import type { ContextMeter, ErrorView } from '../../protocol';
 import { MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from '../chat/conversation';
+import type { ChatError } from '../chat/errors';
 import type { ModelLike } from '../account/models';
 import { splitSystemPrompt } from './instructions';
 
@@ -236,7 +236,7 @@ function largeParts(systemPrompt: string, total: number): { project?: { name: st
 }
 
 /** The buttons that act on the instructions named. */
-function instructionActions(parts: ReturnType<typeof largeParts>): ErrorView['actions'] {
+function instructionActions(parts: ReturnType<typeof largeParts>): ChatError['actions'] {
   return [...(parts.project ? (['openInstructions', 'toggleInstructions'] as const) : []), ...(parts.own !== undefined ? (['openSystemPrompt'] as const) : [])];
 }
 
@@ -245,7 +245,7 @@ function instructionActions(parts: ReturnType<typeof largeParts>): ErrorView['ac
  * instructions file, the aiChat.systemPrompt setting) with the buttons that open them or turn
  * them off, or the message with its attachments and the instructions.
  */
-export function messageTooLongError(selection: Extract<ContextSelection, { ok: false }>): ErrorView {
+export function messageTooLongError(selection: Extract<ContextSelection, { ok: false }>): ChatError {
   const t = selection.tokens;
   const parts = largeParts(selection.systemPrompt ?? '', t.instructions);
   if (selection.reason === 'instructions-too-long') {
@@ -312,24 +312,4 @@ export function isInputTooLong(err: unknown): boolean {
 /** Half the earlier turns that were sent (0 when there was one or none). */
 export function halveTurns(sentTurns: number): number {
   return Math.max(0, Math.floor(sentTurns / 2));
-}
-
-/** The meter's figures from a selection (the webview's ContextMeter). */
-export function toContextMeter(selection: ContextSelection, source: RequestBudget['source']): ContextMeter {
-  const finite = (n: number) => (Number.isFinite(n) ? Math.min(1_000_000_000, Math.max(0, Math.round(n))) : 1_000_000_000);
-  const t = selection.tokens;
-  return {
-    budget: finite(selection.budget),
-    source,
-    instructions: finite(t.instructions),
-    attachments: finite(t.attachments),
-    history: finite(t.history),
-    message: finite(t.message),
-    total: finite(t.total),
-    omittedTurns: selection.ok ? selection.omittedTurns : selection.totalTurns,
-    sentTurns: selection.ok ? selection.sentTurns : 0,
-    ...(selection.ok && selection.boundaryId ? { boundaryId: selection.boundaryId } : {}),
-    ...(t.summary ? { summary: finite(t.summary), summarizedTurns: selection.ok ? (selection.summarizedTurns ?? 0) : 0 } : {}),
-    tooLong: !selection.ok,
-  };
 }

@@ -96,14 +96,32 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
     await accepts('src/protocol/a.ts', "import { x } from './wording';\nexport const y = x;\n");
   });
 
-  it('src/core imports itself, src/protocol and src/client (all free of vscode)', async () => {
+  it('src/core imports itself, src/client and src/wording (all free of vscode), never src/protocol', async () => {
     await accepts(
       'src/core/a.ts',
-      "import { x } from '../protocol';\nimport { ReplyAssembler } from '../client/reply';\nimport type { T } from '../client';\nexport const y: T = [x, ReplyAssembler];\n",
+      "import { x } from '../wording';\nimport { ReplyAssembler } from '../client/reply';\nimport type { T } from '../client';\nexport const y: T = [x, ReplyAssembler];\n",
     );
+    await accepts('src/core/chat/a.ts', "import { creditsText } from '../../wording';\nexport const c = creditsText;\n");
+    await rejects('src/core/a.ts', "import { x } from '../protocol';\nexport const y = x;\n", /src\/core must not/);
+    await rejects('src/core/chat/a.ts', "import type { ErrorView } from '../../protocol';\nexport type E = ErrorView;\n", /src\/core must not/);
+    await rejects('src/core/chat/a.ts', "import { creditsText } from '../../protocol/wording';\nexport const c = creditsText;\n", /src\/core must not/);
+    await rejects('src/core/a.ts', "export const m = import('../protocol');\n", /may not import/);
     await rejects('src/core/a.ts', "import { x } from '../extension/config';\nexport const y = x;\n", /src\/core must not/);
     await rejects('src/core/a.ts', "import { x } from '../webview/dom';\nexport const y = x;\n", /src\/core must not/);
     await rejects('src/core/a.ts', "export const m = import('../extension/config');\n", /may not import/);
+  });
+
+  it('src/wording is a leaf: it imports no other src folder, and the host, the protocol and the panel may import it', async () => {
+    for (const other of ['client', 'core', 'protocol', 'extension', 'webview']) {
+      await rejects('src/wording/a.ts', `import { x } from '../${other}';\nexport const y = x;\n`, /src\/wording must not/);
+    }
+    await rejects('src/wording/a.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n", /vscode/);
+    await rejects('src/wording/a.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", /no Node modules/);
+    await accepts('src/wording/a.ts', "import * as l10n from '@vscode/l10n';\nimport { b } from './b';\nexport const y = [l10n, b];\n");
+    for (const file of ['src/core/a.ts', 'src/protocol/a.ts', 'src/webview/a.ts', 'src/extension/a.ts']) {
+      await accepts(file, "import { creditsText } from '../wording';\nexport const c = creditsText;\n");
+    }
+    await rejects('src/client/a.ts', "import { creditsText } from '../wording';\nexport const c = creditsText;\n", /src\/client must not/);
   });
 
   it('src/webview imports only itself, src/protocol and browser libraries', async () => {
@@ -145,6 +163,15 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
       await accepts(file, "import { x } from '../../../core';\nexport const y = x;\n");
     }
     await rejects('src/extension/platform/common/a.ts', "import { x } from '../../chat/common/controller';\nexport const y = x;\n", /must not import/);
+  });
+
+  it("the pipeline's common/ (the one turn pipeline without VS Code) never imports vscode, not even as a type", async () => {
+    const file = 'src/extension/pipeline/common/a.ts';
+    await rejects(file, "import * as vscode from 'vscode';\nexport const v = vscode;\n", /src\/extension\/pipeline\/common must not import vscode/);
+    await rejects(file, "import type * as vscode from 'vscode';\nexport type T = vscode.CancellationToken;\n", /src\/extension\/pipeline\/common must not import vscode/);
+    await rejects(file, "export const v = import('vscode');\n", /may not import/);
+    await rejects(file, "import { x } from '../../chat/common/controller';\nexport const y = x;\n", /src\/extension\/pipeline\/common must not/);
+    await accepts(file, "import { x } from '../../../core';\nimport type { ErrorView } from '../../../protocol';\nexport const y: [unknown, ErrorView?] = [x];\n");
   });
 
   it('the native adapters (chat/native) reach the key, charges and client only through the turn pipeline', async () => {

@@ -15,7 +15,7 @@ export interface Finding {
 }
 
 /** The folders whose strings can reach the user (the client's errors are shown only as details). */
-export const UI_FOLDERS = ['src/extension', 'src/core', 'src/protocol', 'src/webview'];
+export const UI_FOLDERS = ['src/extension', 'src/core', 'src/protocol', 'src/wording', 'src/webview'];
 
 /** A trailing comment that marks a line's text as not shown to users (log lines, ids, formats). */
 export const NOT_UI_MARK = 'l10n-ignore';

@@ -1,9 +1,9 @@
 // Feeds the context meter and the boundary line of the chat: what the next request would hold
 // (the draft in the box, its attachments, the instructions and the earlier turns that fit)
 // against the model's budget. VS Code-free; posts only when the figures change.
-import { assembleMessage, toContextMeter, type Attachment, type ChatSession, type RequestBudget } from '../../../core';
+import { assembleMessage, type Attachment, type ChatSession, type RequestBudget } from '../../../core';
 import type { HostMessage } from '../../../protocol';
-import { contextMeterMessageOf } from './presenter';
+import { contextMeterMessageOf, toContextMeter } from './presenter';
 
 export interface ContextMeterDeps {
   session: ChatSession;

@@ -2,17 +2,21 @@
 // holds (the queue, the chips, the slash commands, the meter, the box): the one place that builds
 // the protocol's messages for the chat (values the webview would refuse are left out or cut, never
 // the message). VS Code-free.
-import { toConversationView, toModelSummaries, type ChatSession, type MessageQueue, type ModelLike, type OutOfCreditsCard, type SessionEvent, type StoredMessage, type SummaryPlan } from '../../../core';
+import {
+  hasUsablePrice, modelUsability, summaryEnd,
+  type ChatSession, type ContextSelection, type Conversation, type MessageQueue, type ModelLike, type OutOfCreditsCard, type ReplyFacts,
+  type RequestBudget, type SessionEvent, type StoredMessage, type SummaryPlan,
+} from '../../../core';
 import {
   MAX_INSTRUCTIONS_NAME, MAX_MODEL_ID, MAX_NOTICE, MAX_PROMPTS, MAX_REASONING, MAX_SUMMARY_VIEW, clip,
-  type ChatSettings, type ChatStatus, type ContextChip, type ContextMeter, type HostMessage, type InstructionsView, type MessageView,
-  type PromptItem, type ReplyMeta,
+  type ChatSettings, type ChatStatus, type ContextChip, type ContextMeter, type ConversationView, type HostMessage, type InstructionsView,
+  type MessageView, type ModelSummary, type PromptItem, type ReplyMeta,
 } from '../../../protocol';
 
 const safeCount = (n: number | undefined) => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 
-/** A reply's meta as the webview accepts it: values it would refuse are left out, never the message. */
-function metaView(meta: ReplyMeta): ReplyMeta {
+/** A reply's facts as the webview accepts them: values it would refuse are left out, never the message. */
+function metaView(meta: ReplyFacts): ReplyMeta {
   // The stream's data and annotations stay in the store: the panel never shows them.
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { credits, promptTokens, completionTokens, note, reasoning, extras, ...rest } = meta;
@@ -36,6 +40,30 @@ export function messageView(m: StoredMessage): MessageView {
     status: m.status,
     ...(m.meta ? { meta: metaView(m.meta) } : {}),
     ...(m.error ? { error: m.error } : {}),
+  };
+}
+
+/** A stored conversation as the protocol's view of it: the summary's card below the last message it replaces (as it is now). */
+export function toConversationView(conv: Conversation): ConversationView {
+  const s = conv.summary;
+  const end = summaryEnd(conv);
+  return {
+    id: conv.id,
+    title: conv.title,
+    ...(s && end !== undefined
+      ? {
+          // As stored, but for what the card does not show; below the message that now ends it.
+          summary: (({ messageCount: _count, createdAt: _at, ...view }) => ({ ...view, throughId: conv.messages[end - 1].id }))(s),
+        }
+      : {}),
+    messages: conv.messages.map((m) => ({
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      ...(m.meta ? { meta: m.meta } : {}),
+      ...(m.error ? { error: m.error } : {}),
+    })),
   };
 }
 
@@ -129,6 +157,20 @@ export function settingsView(input: SettingsViewInput): ChatSettings {
   };
 }
 
+/** The models as the webview sees them. */
+export function toModelSummaries(models: readonly ModelLike[]): ModelSummary[] {
+  return models.map((m) => {
+    const u = modelUsability(m);
+    return {
+      valueId: m.valueId,
+      name: m.name,
+      cost: hasUsablePrice(m) ? m.costInCreditPerUse : 0,
+      usable: u.usable,
+      ...(u.usable ? {} : { reason: u.reason }),
+    };
+  });
+}
+
 export function settingsMessageOf(settings: ChatSettings): HostMessage {
   return { type: 'settings', settings };
 }
@@ -151,6 +193,26 @@ export interface PromptListView {
 
 export function promptListMessageOf(list: PromptListView): HostMessage {
   return { type: 'promptList', prompts: list.prompts.slice(0, MAX_PROMPTS), ...(list.notice ? { notice: clip(list.notice, MAX_NOTICE) } : {}) };
+}
+
+/** The context meter's figures from a selection (what the next request would hold), in the protocol's bounds. */
+export function toContextMeter(selection: ContextSelection, source: RequestBudget['source']): ContextMeter {
+  const finite = (n: number) => (Number.isFinite(n) ? Math.min(1_000_000_000, Math.max(0, Math.round(n))) : 1_000_000_000);
+  const t = selection.tokens;
+  return {
+    budget: finite(selection.budget),
+    source,
+    instructions: finite(t.instructions),
+    attachments: finite(t.attachments),
+    history: finite(t.history),
+    message: finite(t.message),
+    total: finite(t.total),
+    omittedTurns: selection.ok ? selection.omittedTurns : selection.totalTurns,
+    sentTurns: selection.ok ? selection.sentTurns : 0,
+    ...(selection.ok && selection.boundaryId ? { boundaryId: selection.boundaryId } : {}),
+    ...(t.summary ? { summary: finite(t.summary), summarizedTurns: selection.ok ? (selection.summarizedTurns ?? 0) : 0 } : {}),
+    tooLong: !selection.ok,
+  };
 }
 
 export function contextMeterMessageOf(meter: ContextMeter): Extract<HostMessage, { type: 'contextMeter' }> {

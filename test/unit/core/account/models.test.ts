@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { buildModelPickItems, hasUsablePrice, modelCost, modelDescription, modelSendRefusal, modelUsability, toModelSummaries, type ModelLike } from '../../../../src/core';
+import { buildModelPickItems, hasUsablePrice, modelCost, modelDescription, modelSendRefusal, modelUsability, type ModelLike } from '../../../../src/core';
+import { toModelSummaries } from '../../../../src/extension/chat/common/presenter';
 
 const models: ModelLike[] = [
   { valueId: 'swift-chat', name: 'Swift Chat', type: 'text', costInCreditPerUse: 1, isActive: true, max_tokens: 4096 },

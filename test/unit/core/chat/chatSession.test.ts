@@ -10,9 +10,9 @@ import {
   type TurnOutcome,
   turnOutcomeOf,
   type SessionEvent,
-  toConversationView,
   directTurns,
 } from '../../../../src/core';
+import { toConversationView } from '../../../../src/extension/chat/common/presenter';
 import { CONTINUE_PROMPT } from '../../../../src/core/chat/chatSession';
 import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../../src/protocol';
 import { viewMessages } from '../../viewMessages';

@@ -9,10 +9,9 @@ import {
   summaryEnd,
   summaryMessage,
   summaryRequest,
-  toContextMeter,
-  toConversationView,
   type SessionChatRequest,
 } from '../../../../src/core';
+import { toContextMeter, toConversationView } from '../../../../src/extension/chat/common/presenter';
 import { echoBackend } from '../../../support/backend';
 import { makeSession } from '../../../support/session';
 

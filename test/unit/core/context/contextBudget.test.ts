@@ -16,7 +16,6 @@ import {
   requestBudget,
   selectContext,
   systemPromptWith,
-  toContextMeter,
   DEFAULT_CONTEXT_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   type Attachment,
@@ -28,6 +27,7 @@ import {
   type StoredMessage,
   directTurns,
 } from '../../../../src/core';
+import { toContextMeter } from '../../../../src/extension/chat/common/presenter';
 import { ContextMeterFeed } from '../../../../src/extension/chat/common/contextMeter';
 import { ChatServiceClient } from '../../../../src/client';
 import { DEMO_KEY } from '../../../server/fixtures';

@@ -1,0 +1,29 @@
+// A reply's facts as the chat keeps them with the reply (stored in the conversation's log): its
+// model, its charge, its token counts, how it ended, a note on a malformed reply, the reasoning,
+// and the stream's data. Core's own schema: the panel has its view of them (src/protocol), which
+// the extension maps to at the edge. VS Code-free.
+import * as z from 'zod';
+
+/** Longest reasoning kept with a reply (a longer one is cut). */
+export const MAX_KEPT_REASONING = 200_000;
+/** Longest JSON of the data and annotations kept with a reply. */
+export const MAX_KEPT_EXTRAS = 80_000;
+
+/** How a complete reply ended when it is worth a note under it: cut at the model's limit, or filtered. */
+export const ReplyEndSchema = z.enum(['length', 'content-filter']);
+
+export const ReplyFactsSchema = z.object({
+  model: z.string(),
+  credits: z.number().nonnegative().optional(),
+  promptTokens: z.number().int().nonnegative().optional(),
+  completionTokens: z.number().int().nonnegative().optional(),
+  /** `length`: a note and a Continue button under the reply; `content-filter`: a note. */
+  ending: ReplyEndSchema.optional(),
+  /** What the service got wrong in a reply that was kept (e.g. a missing field). */
+  note: z.string().max(500).optional(),
+  /** What a reasoning model thought before it answered (shown collapsed above the reply, never in its text). */
+  reasoning: z.string().max(MAX_KEPT_REASONING).optional(),
+  /** The stream's data and message annotations as JSON: kept with the reply, never shown. */
+  extras: z.string().max(MAX_KEPT_EXTRAS).optional(),
+});
+export type ReplyFacts = z.infer<typeof ReplyFactsSchema>;
