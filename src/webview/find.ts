@@ -4,11 +4,12 @@
 // Matches are counted on the conversation's text (findModel.ts), so turns that are not rendered
 // yet (a long conversation renders only the turns near the viewport) count too; going to one of
 // those renders it first. In rendered turns the matches are counted and shown on what is on
-// screen (Markdown as rendered, code blocks), highlighted with the CSS Custom Highlight API: no
+// screen (Markdown as rendered, code blocks; findRanges.ts), highlighted with the CSS Custom Highlight API: no
 // element of a reply is changed, so a reply that streams goes on as before.
 import * as l10n from '@vscode/l10n';
 import { codicon, el, iconButton } from './dom';
 import { highlightWindow, matchesIn, occurrences, prepare, ordinalOf, positionAt, startOrdinal, step, totalOf, type FindOptions, type MessageMatches } from './findModel';
+import { bodyText, rangeAt, type BodyText } from './findRanges';
 
 /** What find needs of the chat. */
 export interface FindHost {
@@ -41,67 +42,6 @@ export interface FindBar {
   /** Finds again (the conversation changed); the current match stays when it still exists. */
   refresh(): void;
   dispose(): void;
-}
-
-/** A rendered body's text as find reads it: its text nodes (not the code toolbars or the reply's buttons) and their joined text. */
-export interface BodyText {
-  nodes: Text[];
-  /** Offset of each node in `text`. */
-  starts: number[];
-  text: string;
-}
-
-const SKIPPED = ['code-toolbar', 'reply-actions'];
-
-/** The text of a rendered body (one walk; the toolbars' subtrees are left out whole). */
-export function bodyText(body: HTMLElement): BodyText {
-  const walker = body.ownerDocument.createTreeWalker(body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) =>
-      node.nodeType !== Node.ELEMENT_NODE
-        ? NodeFilter.FILTER_ACCEPT
-        : SKIPPED.some((c) => (node as Element).classList.contains(c))
-          ? NodeFilter.FILTER_REJECT
-          : NodeFilter.FILTER_SKIP,
-  });
-  const nodes: Text[] = [];
-  const starts: number[] = [];
-  let text = '';
-  while (walker.nextNode()) {
-    const n = walker.currentNode as Text;
-    nodes.push(n);
-    starts.push(text.length);
-    text += n.data;
-  }
-  return { nodes, starts, text };
-}
-
-/** Where an offset of a body's text is in its nodes: at the start of a match, or at its end (`end`: a node boundary stays in the node before). */
-function pointAt(flat: BodyText, offset: number, end: boolean): [Text, number] {
-  const { nodes, starts } = flat;
-  // The last node that starts at (or, for an end, before) the offset.
-  let lo = 0;
-  let hi = nodes.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (end ? starts[mid] < offset : starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return [nodes[lo], offset - starts[lo]];
-}
-
-/** The range of the match of `length` characters at offset `at` of a body's text (a match may span elements, e.g. highlighted code). */
-export function rangeAt(body: HTMLElement, flat: BodyText, at: number, length: number): Range {
-  const range = body.ownerDocument.createRange();
-  const [startNode, startOffset] = pointAt(flat, at, false);
-  range.setStart(startNode, startOffset);
-  const [endNode, endOffset] = pointAt(flat, at + length, true);
-  range.setEnd(endNode, endOffset);
-  return range;
-}
-
-/** The ranges of `query` in a rendered body (all of them: for a few matches; the find bar makes only those it highlights). */
-export function rangesIn(body: HTMLElement, query: string, options: FindOptions, flat: BodyText = bodyText(body)): Range[] {
-  return occurrences(flat.text, query, options).map((at) => rangeAt(body, flat, at, query.length));
 }
 
 /**
