@@ -1,7 +1,7 @@
 // Browser side of the render safety test: the REAL render pipeline (src/webview/render) plus
 // probes. Bundled by esbuild and loaded under the panel-like CSP (and once without CSP).
 import { announce, createReplyView, createScrollFollower, type CodeAction, type ReplyView } from '../../src/webview/render';
-import { renderBothWays } from '../../src/webview/render/reply-view';
+import { renderBothWays } from '../../src/webview/render/pipeline';
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 // Rendering of assistant replies in the chat panel.
 //
-// The chat UI (src/webview/main.ts) talks to this module only through the interface below.
+// The chat UI (src/webview, messageArticle.ts) talks to this module only through the interface below.
 // `createReplyView` returns a view for one reply: stream chunks in with `append`, close it with
 // `finish`; `setText` shows a complete reply at once (restored history).
 //
@@ -19,12 +19,8 @@
 //   posted to the host (copy through vscode.env.clipboard: the webview has no clipboard access).
 // - `createScrollFollower(scroller, buttonHost)` on the element that scrolls the conversation;
 //   it notices content changes itself (MutationObserver), `contentChanged()` is optional.
-export {
-  createReplyView,
-  renderMarkdownFragment,
-  type CodeAction,
-  type RenderHooks,
-  type ReplyView,
-} from './reply-view';
+export { createReplyView, type RenderHooks, type ReplyView } from './reply-view';
+export { renderMarkdownFragment } from './pipeline';
+export type { CodeAction } from './codeToolbar';
 export { createScrollFollower, type ScrollFollower } from './scroll';
 export { announce } from './announce';

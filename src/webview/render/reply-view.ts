@@ -4,18 +4,17 @@
 //   1. takes the blocks that became finished (BlockSplitter) and renders each one once, appending
 //      it before the tail (finished blocks are never touched again);
 //   2. re-renders only the open tail block, into a detached fragment, then swaps it in.
-// Every fragment is markdown-it output passed through DOMPurify (sanitize.ts) before it is
+// Every fragment is markdown-it output passed through DOMPurify (pipeline.ts, sanitize.ts) before it is
 // inserted; toolbars and buttons are built with createElement/textContent.
-import type { MarkdownIt } from 'markdown-it';
 import { announce } from './announce';
-import { BlockSplitter, completePartialTable, markdownBlockStarts, openFence, plainAppend, type BlockStarts } from './blocks';
+import { BlockSplitter, completePartialTable, openFence, plainAppend } from './blocks';
+import { addCodeToolbars, iconButton, type CodeAction } from './codeToolbar';
 import { languageOf } from './highlight';
-import { createBlockParser, createMarkdown, isOpenableUrl, type RenderEnv } from './markdown';
-import { createSanitizer, type Sanitize } from './sanitize';
-import { plainCodeElement, tokensToFragment } from './tokenDom';
+import { isOpenableUrl, type RenderEnv } from './markdown';
+import { morph } from './morph';
+import { getPipeline, renderFragment } from './pipeline';
+import { plainCodeElement } from './tokenDom';
 import * as l10n from '@vscode/l10n';
-
-export type CodeAction = 'copy' | 'insert' | 'newEditor' | 'apply';
 
 export interface RenderHooks {
   /** A code block toolbar button was used. */
@@ -36,105 +35,8 @@ export interface ReplyView {
   dispose(): void;
 }
 
-interface Pipeline {
-  md: MarkdownIt;
-  blockStarts: BlockStarts;
-  sanitize: Sanitize;
-}
-
-// Configured once per page and stateless afterwards (per-reply state lives in each view).
-let pipeline: Pipeline | undefined;
-function getPipeline(): Pipeline {
-  pipeline ??= {
-    md: createMarkdown(),
-    blockStarts: markdownBlockStarts(createBlockParser()),
-    sanitize: createSanitizer(window),
-  };
-  return pipeline;
-}
-
-/** Markdown -> sanitized DOM fragment, with the same configuration the reply view uses. */
-export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): DocumentFragment {
-  const { md, sanitize } = getPipeline();
-  return sanitize(md.render(markdown, env));
-}
-
-/**
- * A finished block, or the open tail of a stream (`env.plainCode`): built from markdown-it's
- * tokens when the builder knows all of them (tokenDom.ts), else markdown-it's HTML through the
- * sanitizer (highlighted code, images). Both give the same nodes (test/render/run.ts compares them).
- */
-export function renderFragment(markdown: string, env: RenderEnv): DocumentFragment {
-  const { md, sanitize } = getPipeline();
-  const tokens = md.parse(markdown, env);
-  return tokensToFragment(document, tokens, env) ?? sanitize(md.renderer.render(tokens, md.options, env));
-}
-
-/**
- * Markdown both ways, for the test that compares them: the builder's (null: it left it to the
- * sanitizer) and the sanitized one; `plainCode` as for a streaming tail, else as a finished block.
- */
-export function renderBothWays(markdown: string, plainCode: boolean): { built: DocumentFragment | null; sanitized: DocumentFragment } {
-  const { md } = getPipeline();
-  const env = (): RenderEnv => ({ references: {}, plainCode });
-  const builtEnv = env();
-  return { built: tokensToFragment(document, md.parse(markdown, builtEnv), builtEnv), sanitized: renderMarkdownFragment(markdown, env()) };
-}
-
 const GROUP_SIZE = 16;
 const SECTION_SIZE = 16;
-
-const codeButtons = (): ReadonlyArray<[CodeAction, string, string]> => [
-  ['apply', l10n.t('Apply to File'), 'diff'],
-  ['copy', l10n.t('Copy'), 'copy'],
-  ['insert', l10n.t('Insert at Cursor'), 'insert'],
-  ['newEditor', l10n.t('Open in New Editor'), 'go-to-file'],
-];
-
-/** A button showing a codicon only; `name` is its accessible name and tooltip. */
-function iconButton(doc: Document, className: string, name: string, icon: string): HTMLButtonElement {
-  const button = doc.createElement('button');
-  button.type = 'button';
-  button.className = `${className} icon-button`;
-  button.title = name;
-  button.setAttribute('aria-label', name);
-  const glyph = doc.createElement('span');
-  glyph.className = `codicon codicon-${icon}`;
-  glyph.setAttribute('aria-hidden', 'true');
-  button.append(glyph);
-  return button;
-}
-
-/** Wraps each `pre.md-code` of a finished block with a toolbar of code actions. */
-function addCodeToolbars(root: DocumentFragment | Element): void {
-  for (const pre of Array.from(root.querySelectorAll<HTMLElement>('pre.md-code'))) {
-    const code = pre.querySelector('code');
-    const language = /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
-    const doc = pre.ownerDocument;
-    const wrapper = doc.createElement('div');
-    wrapper.className = 'code-block';
-    wrapper.dataset.language = language;
-    if (pre.dataset.path) wrapper.dataset.path = pre.dataset.path;
-    // The block is a group named by its language; its code can be scrolled with the keyboard.
-    wrapper.setAttribute('role', 'group');
-    wrapper.setAttribute('aria-label', language ? l10n.t('{0} code', language) : l10n.t('Code'));
-    pre.tabIndex = 0;
-    const bar = doc.createElement('div');
-    bar.className = 'code-toolbar';
-    const label = doc.createElement('span');
-    label.className = 'code-language';
-    label.textContent = language;
-    label.setAttribute('aria-hidden', 'true');
-    bar.append(label);
-    for (const [action, name, icon] of codeButtons()) {
-      const button = iconButton(doc, 'code-action', name, icon);
-      button.dataset.codeAction = action;
-      bar.append(button);
-    }
-    pre.replaceWith(wrapper);
-    wrapper.append(bar, pre);
-  }
-}
 
 const INLINE_PARENTS = new Set(['P', 'LI', 'TD', 'TH', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 
@@ -157,45 +59,6 @@ function lastTextNode(root: Element): Text | null {
     } else {
       return null;
     }
-  }
-}
-
-function sameElement(a: Element, b: Element): boolean {
-  if (a.tagName !== b.tagName || a.attributes.length !== b.attributes.length) return false;
-  for (const attr of Array.from(b.attributes)) if (a.getAttribute(attr.name) !== attr.value) return false;
-  return true;
-}
-
-/**
- * Makes `target`'s children equal to `source`'s (a sanitized fragment), keeping the nodes that did
- * not change: the unchanged part of the open tail keeps its layout, and text that grew is appended
- * to its text node. Only nodes from `source` are inserted and only text copied, so the result is
- * exactly the sanitized tree.
- */
-export function morph(target: Element, source: ParentNode): void {
-  let old = target.firstChild;
-  for (const node of Array.from(source.childNodes)) {
-    if (!old) {
-      target.append(node);
-      continue;
-    }
-    const next: ChildNode | null = old.nextSibling;
-    if (old.isEqualNode(node)) {
-      // unchanged
-    } else if (old instanceof Text && node instanceof Text) {
-      if (node.data.startsWith(old.data)) old.appendData(node.data.slice(old.data.length));
-      else old.data = node.data;
-    } else if (old instanceof Element && node instanceof Element && sameElement(old, node)) {
-      morph(old, node);
-    } else {
-      target.replaceChild(node, old);
-    }
-    old = next;
-  }
-  while (old) {
-    const next: ChildNode | null = old.nextSibling;
-    old.remove();
-    old = next;
   }
 }
 
