@@ -1,8 +1,9 @@
 // The one turn pipeline (TurnService) over an in-memory account and settings, for tests: the key,
 // the selected model, the models and their prices, the balance (each fetch counted, and able to
 // change it: credits bought meanwhile), the user's system prompt and the project instructions.
-import type { ChatBackend, ModelLike, TurnCharge } from '../../src/core';
-import { TurnService, type TurnServiceDeps } from '../../src/extension/pipeline/turnService';
+// Each port may be replaced (`ports`) by one the test watches.
+import { DEFAULT_CONTEXT_TOKENS, type ChatBackend, type ModelLike, type TurnCharge } from '../../src/core';
+import { TurnService, type TurnServiceDeps } from '../../src/extension/pipeline/common/turnService';
 
 export interface TurnsOptions {
   /** The stored API key (none: no key is set). */
@@ -22,22 +23,21 @@ export interface TurnsOptions {
   holds?: (text: string) => boolean;
   /** What answers a surface's request (TurnService.run). */
   backend?: ChatBackend;
+  /** Ports that replace the in-memory ones. */
+  ports?: Partial<TurnServiceDeps>;
 }
 
-export function makeTurns(opts: TurnsOptions): { turns: TurnService; fetches: () => number } {
+export function makeTurns(opts: TurnsOptions): { turns: TurnService; fetches: () => number; deps: TurnServiceDeps } {
   let fetches = 0;
   const key = () => opts.key?.();
-  const deps = {
+  const deps: TurnServiceDeps = {
     keys: {
       get: async () => key(),
-      get hasKey() {
-        return key() !== undefined;
-      },
       holds: (text: string) => (opts.holds ? opts.holds(text) : !!key() && text.includes(key()!)),
     },
     config: {
       get settings() {
-        return { model: opts.model(), systemPrompt: opts.systemSetting?.() ?? '', temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9', contextMaxTokens: undefined };
+        return { model: opts.model(), systemPrompt: opts.systemSetting?.() ?? '', temperature: 1, search: false, baseUrl: 'http://127.0.0.1:9', contextMaxTokens: DEFAULT_CONTEXT_TOKENS };
       },
     },
     models: {
@@ -64,7 +64,8 @@ export function makeTurns(opts: TurnsOptions): { turns: TurnService; fetches: ()
       get: () => opts.backend ?? { chat: () => Promise.reject(new Error('no requests here')), chatStream: () => Promise.reject(new Error('no requests here')) },
     },
     instructions: () => ({ ready: Promise.resolve(), systemPrompt: (own: string) => [own, opts.instructions?.() ?? ''].filter((t) => t !== '').join('\n\n') }),
-    logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-  } as unknown as TurnServiceDeps;
-  return { turns: new TurnService(deps), fetches: () => fetches };
+    logger: { debug: () => undefined, warn: () => undefined },
+    ...opts.ports,
+  };
+  return { turns: new TurnService(deps), fetches: () => fetches, deps };
 }

@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import { planStillFits, summaryRequest, type ChatSession, type SessionEvent, type SummaryPlan, type TurnSink } from '../../../core';
 import { summarizeText, type ErrorView, type HostMessage } from '../../../protocol';
 import { summaryProgress } from './presenter';
-import type { SurfaceTurnRequest, SurfaceTurnResult, TurnQuote } from '../../pipeline/turnService';
+import type { SurfaceTurnRequest, SurfaceTurnResult, TurnQuote } from '../../pipeline/common/turnService';
 
 export interface SummarizerDeps {
   session: ChatSession;

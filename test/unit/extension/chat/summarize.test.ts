@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runTurn, type SessionChatRequest } from '../../../../src/core';
 import { Summarizer, type SummarizerDeps } from '../../../../src/extension/chat/common/summarize';
-import type { SurfaceTurnRequest } from '../../../../src/extension/pipeline/turnService';
+import type { SurfaceTurnRequest } from '../../../../src/extension/pipeline/common/turnService';
 import type { HostMessage } from '../../../../src/protocol';
 import { echoBackend } from '../../../support/backend';
 import { makeSession } from '../../../support/session';
