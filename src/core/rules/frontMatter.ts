@@ -8,6 +8,8 @@
 // goes on after it (`globs: "a/**", "b/**"`, common in the public collections) is kept whole, as
 // a plain string, for the pattern list to split.
 
+import * as l10n from '@vscode/l10n';
+
 export type FrontMatterValue = string | number | boolean | null | FrontMatterValue[];
 
 export interface FrontMatter {
@@ -35,7 +37,7 @@ export function parseFrontMatter(text: string): FrontMatterResult {
       break;
     }
   }
-  if (end < 0) return { ok: false, error: 'the front matter has no closing --- line', body: src };
+  if (end < 0) return { ok: false, error: l10n.t('the front matter has no closing --- line'), body: src };
   const body = lines.slice(end + 1).join('\n');
   const read = readBlock(lines.slice(1, end));
   if (typeof read === 'string') return { ok: false, error: read, body };
@@ -45,7 +47,7 @@ export function parseFrontMatter(text: string): FrontMatterResult {
 /** The key: value lines of the block; a string is the error (line numbers count the file's lines). */
 function readBlock(lines: string[]): Record<string, FrontMatterValue> | string {
   const data: Record<string, FrontMatterValue> = Object.create(null) as Record<string, FrontMatterValue>;
-  const at = (i: number) => `line ${i + 2}`;
+  const at = (i: number) => l10n.t('line {0}', i + 2);
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -53,11 +55,11 @@ function readBlock(lines: string[]): Record<string, FrontMatterValue> | string {
       i++;
       continue;
     }
-    if (/^\s/.test(line)) return `${at(i)}: indented line without a key above it`;
+    if (/^\s/.test(line)) return l10n.t('{0}: indented line without a key above it', at(i));
     const m = KEY.exec(line.trimEnd());
-    if (!m) return `${at(i)}: expected "key: value", found "${clip(line)}"`;
+    if (!m) return l10n.t('{0}: expected "key: value", found "{1}"', at(i), clip(line));
     const key = m[1];
-    if (Object.prototype.hasOwnProperty.call(data, key)) return `${at(i)}: the key "${key}" is written twice`;
+    if (Object.prototype.hasOwnProperty.call(data, key)) return l10n.t('{0}: the key "{1}" is written twice', at(i), key);
     const raw = stripComment(m[2] ?? '').trim();
     // The lines indented under the key belong to it.
     let j = i + 1;
@@ -83,7 +85,7 @@ function readBlock(lines: string[]): Record<string, FrontMatterValue> | string {
     } else {
       if (under.some((l) => l.trim() !== '' && !/^\s*#/.test(l))) {
         // A plain scalar folded over more lines.
-        if (/^["'[]/.test(raw)) return `${at(i)}: a quoted value or list that goes on over lines is not supported`;
+        if (/^["'[]/.test(raw)) return l10n.t('{0}: a quoted value or list that goes on over lines is not supported', at(i));
         data[key] = [raw, ...under.map((l) => l.trim())].filter(Boolean).join(' ');
       } else {
         const v = scalar(raw);
@@ -147,13 +149,13 @@ function scalar(raw: string): Scalar {
     if (rest === '') return q.value;
     // `"a/**", "b/**"`: a list written without brackets, kept whole for the pattern list.
     if (rest.startsWith(',')) return raw;
-    return { error: `unexpected text after a quoted value: "${clip(rest)}"` };
+    return { error: l10n.t('unexpected text after a quoted value: "{0}"', clip(rest)) };
   }
   if (/^(true|True|TRUE)$/.test(raw)) return true;
   if (/^(false|False|FALSE)$/.test(raw)) return false;
   if (/^(null|Null|NULL|~)$/.test(raw)) return null;
   if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
-  if (/^[{&!|>%@`]/.test(raw)) return { error: `a value may not start with "${raw[0]}" unless quoted` };
+  if (/^[{&!|>%@`]/.test(raw)) return { error: l10n.t('a value may not start with "{0}" unless quoted', raw[0]) };
   return raw;
 }
 
@@ -177,14 +179,14 @@ function quoted(s: string, from: number): { value: string; end: number } | { err
       if (c === '\\') {
         const e = s[++k];
         const map: Record<string, string> = { n: '\n', t: '\t', '"': '"', '\\': '\\', '/': '/', r: '\r', '0': '\0' };
-        if (e === undefined || !(e in map)) return { error: `unknown escape "\\${e ?? ''}" in a quoted value` };
+        if (e === undefined || !(e in map)) return { error: l10n.t('unknown escape "\\{0}" in a quoted value', e ?? '') };
         out += map[e];
         continue;
       }
       out += c;
     }
   }
-  return { error: 'a quoted value is not closed' };
+  return { error: l10n.t('a quoted value is not closed') };
 }
 
 /** `[a, "b", 'c']`: strings, quoted or plain (plain items keep `*` and `/`); `{...}` inside is a glob's braces. */
@@ -195,10 +197,10 @@ function flowList(s: string): Scalar {
     while (k < s.length && /\s/.test(s[k])) k++;
   };
   skip();
-  if (s[k] === ']') return s.slice(k + 1).trim() ? { error: 'unexpected text after a list' } : items;
+  if (s[k] === ']') return s.slice(k + 1).trim() ? { error: l10n.t('unexpected text after a list') } : items;
   for (;;) {
     skip();
-    if (k >= s.length) return { error: 'a list is not closed with ]' };
+    if (k >= s.length) return { error: l10n.t('a list is not closed with ]') };
     if (s[k] === '"' || s[k] === "'") {
       const q = quoted(s, k);
       if ('error' in q) return q;
@@ -213,7 +215,7 @@ function flowList(s: string): Scalar {
         k++;
       }
       const item = s.slice(start, k).trim();
-      if (!item) return { error: 'an empty item in a list' };
+      if (!item) return { error: l10n.t('an empty item in a list') };
       const v = scalar(item);
       if (typeof v === 'object' && v !== null && 'error' in v) return v;
       items.push(v);
@@ -224,9 +226,9 @@ function flowList(s: string): Scalar {
       continue;
     }
     if (s[k] === ']') {
-      if (s.slice(k + 1).trim()) return { error: 'unexpected text after a list' };
+      if (s.slice(k + 1).trim()) return { error: l10n.t('unexpected text after a list') };
       return items;
     }
-    return { error: 'a list is not closed with ]' };
+    return { error: l10n.t('a list is not closed with ]') };
   }
 }

@@ -13,6 +13,7 @@
 // Lists: a YAML list, or a string of patterns separated by commas outside braces
 // (`src/**/*.ts, test/**/*.ts`, `**/*.{ts,tsx}` is one pattern); each item may be quoted.
 // A leading `./` is dropped; a leading `!` excludes (Continue documents it).
+import * as l10n from '@vscode/l10n';
 import picomatch from 'picomatch';
 
 export type PatternMode = 'anywhere' | 'basename' | 'root';
@@ -108,7 +109,7 @@ export function compilePatterns(written: string[], mode: PatternMode): PatternSe
       const test = onName ? (path: string) => re.test(path.slice(path.lastIndexOf('/') + 1)) : (path: string) => re.test(path);
       patterns.push({ written: w, negated, test });
     } catch (err) {
-      problems.push(`the pattern "${w}" cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+      problems.push(l10n.t('the pattern "{0}" cannot be read: {1}', w, err instanceof Error ? err.message : String(err)));
     }
   }
   const negative = patterns.filter((p) => p.negated);

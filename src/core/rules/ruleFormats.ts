@@ -25,6 +25,7 @@
 // - .clinerules (a file) or .clinerules/ (its .md and .txt files) (docs.cline.bot conditional
 //   rules): `paths` (a list of globs from the root); `paths: []` never applies. Cline sends a rule
 //   whose front matter is broken as it is; here it is listed as unreadable, with why.
+import * as l10n from '@vscode/l10n';
 import { INSTRUCTIONS_MAX_BYTES, isBinary } from '../context/instructions';
 import { parseFrontMatter, type FrontMatterValue } from './frontMatter';
 import { compilePatterns, normalizePath, patternList, type PatternMode, type PatternSet } from './patterns';
@@ -156,14 +157,14 @@ export function readRule(source: RuleSource): Rule | undefined {
   const order: [number, number, string] = rootFile ? [0, ROOT_ORDER.indexOf(format), path] : format === 'agentsMd' || format === 'claudeMd' ? [2, depth, path] : [1, 0, path];
   const base: Rule = { id: path, path, format, state: 'ok', when: { kind: 'manual' }, text: '', bytes: 0, textBytes: 0, cut: false, frontMatter: {}, notes: [], order };
   const { content } = source;
-  if (content instanceof Error) return { ...base, state: 'unreadable', problem: `it could not be read (${content.message})` };
+  if (content instanceof Error) return { ...base, state: 'unreadable', problem: l10n.t('it could not be read ({0})', content.message) };
   const bytes = typeof content === 'string' ? encoder.encode(content) : content;
   const size = source.size ?? bytes.length;
   base.bytes = size;
   const head = bytes.subarray(0, Math.min(bytes.length, max + 4));
-  if (isBinary(head, size > head.length)) return { ...base, state: 'binary', problem: 'it is not a text file' };
+  if (isBinary(head, size > head.length)) return { ...base, state: 'binary', problem: l10n.t('it is not a text file') };
   const fm = parseFrontMatter(cutUtf8(head, max));
-  if (!fm.ok) return { ...base, state: 'unreadable', problem: `its front matter is broken: ${fm.error}` };
+  if (!fm.ok) return { ...base, state: 'unreadable', problem: l10n.t('its front matter is broken: {0}', fm.error) };
   const text = fm.body.trim();
   const rule: Rule = { ...base, frontMatter: fm.data, text, textBytes: encoder.encode(text).length, cut: size > max };
   const activation = activationOf(rule, folder);
@@ -177,14 +178,14 @@ function stringField(rule: Rule, key: string): string | undefined | { error: str
   const v = rule.frontMatter[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v.trim() || undefined;
-  return { error: `"${key}" should be text` };
+  return { error: l10n.t('"{0}" should be text', key) };
 }
 
 function patternsField(rule: Rule, key: string, mode: PatternMode): PatternSet | undefined | 'empty' | { error: string } {
   const v = rule.frontMatter[key];
   if (v === undefined || v === null || v === '') return undefined;
   const list = patternList(v);
-  if (!list) return { error: `"${key}" should be a pattern or a list of patterns` };
+  if (!list) return { error: l10n.t('"{0}" should be a pattern or a list of patterns', key) };
   if (!list.length) return 'empty';
   const set = compilePatterns(list, mode);
   if (set.problems.length) return { error: set.problems.join('; ') };
@@ -199,7 +200,7 @@ function activationOf(rule: Rule, folder: string): Activation | string {
   const always = rule.frontMatter.alwaysApply;
   const usesAlwaysApply = rule.format === 'cursorRules' || rule.format === 'continueRules';
   if (usesAlwaysApply && always !== undefined && always !== null && typeof always !== 'boolean') {
-    return `"alwaysApply" is ${JSON.stringify(always)}, not true or false`;
+    return l10n.t('"alwaysApply" is {0}, not true or false', JSON.stringify(always));
   }
   switch (rule.format) {
     case 'agentsMd':
@@ -233,7 +234,7 @@ function activationOf(rule: Rule, folder: string): Activation | string {
     case 'continueRules': {
       const set = patternsField(rule, 'globs', 'basename');
       if (typeof set === 'object' && 'error' in set) return set.error;
-      if (rule.frontMatter.regex !== undefined) rule.notes.push('"regex" is not used: it looks at the files\' contents, which are not read for this'); // l10n-ignore: shown with the rule's file, as a detail
+      if (rule.frontMatter.regex !== undefined) rule.notes.push(l10n.t('"regex" is not used: it looks at the files\' contents, which are not read for this'));
       if (always === true) return { kind: 'always', why: 'alwaysApply' };
       if (set && set !== 'empty') return { kind: 'patterns', key: 'globs', set };
       if (always === false) return description ? { kind: 'description' } : { kind: 'manual' };
