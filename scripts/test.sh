@@ -1,27 +1,83 @@
 #!/usr/bin/env bash
-# `npm test`: every tier in order (typecheck, ESLint, unit, render, e2e, extension host), each
-# run even when an earlier one failed, then one summary with the counts of each tier and a
-# closing "N passed, N failed" line over all of them. Each tier's line ends with its duration in
-# seconds (wall clock), and a line before the closing one gives the whole run's.
+# `npm test`: every tier (typecheck, ESLint, unit, render, e2e, extension host), each run even
+# when an earlier one failed, then one summary with the counts of each tier and a closing
+# "N passed, N failed" line over all of them. Each tier's line ends with its duration in seconds
+# (wall clock, its own), and a line before the closing one gives the whole run's.
+#
+# The tiers run in waves, each after the previous one ended. The tiers of a wave run side by side:
+# typecheck, ESLint and unit are each one single-threaded Node process, and the render tier (no
+# timed assertion) fills what they leave of the cores; their output is kept and printed whole, in
+# the order below, as each ends. A wave of one tier prints as it goes. The tiers that drive
+# code-server (e2e, extension host) run alone, one after the other. Meanwhile the first wave also builds and packages
+# the extension once (`npm run package`) for the e2e and extension-host tiers, which then do not
+# build it again (E2E_SKIP_BUILD=1); when that build failed, the e2e tier builds and reports it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 tiers=(typecheck lint test:unit test:render test:e2e test:exthost)
+waves=("typecheck lint test:unit test:render" "test:e2e" "test:exthost")
 total_pass=0
 total_fail=0
 status=0
 summary=()
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 run_start=$SECONDS
 
+# One tier, its output to $logs/<tier>.log (and to the terminal with `tee`), its exit code and
+# seconds to $logs/<tier>.rc and .secs.
+run_tier() {
+  local tier=$1 live=$2 start=$SECONDS rc
+  if [ "$live" = 1 ]; then
+    npm run --silent "$tier" 2>&1 | tee "$logs/$tier.log"
+    rc=${PIPESTATUS[0]}
+  else
+    npm run --silent "$tier" >"$logs/$tier.log" 2>&1
+    rc=$?
+  fi
+  echo "$rc" >"$logs/$tier.rc"
+  echo $((SECONDS - start)) >"$logs/$tier.secs"
+}
+
+for wave in "${waves[@]}"; do
+  read -r -a members <<<"$wave"
+  package_pid=
+  if [ "$wave" = "${waves[0]}" ] && [ "${E2E_SKIP_BUILD:-}" != 1 ]; then
+    npm run --silent package >"$logs/package.log" 2>&1 &
+    package_pid=$!
+  fi
+  if [ "${#members[@]}" -eq 1 ]; then
+    echo
+    echo "=== npm run ${members[0]}"
+    run_tier "${members[0]}" 1
+  else
+    pids=()
+    for tier in "${members[@]}"; do
+      run_tier "$tier" 0 &
+      pids+=($!)
+    done
+    for i in "${!members[@]}"; do
+      wait "${pids[$i]}"
+      echo
+      echo "=== npm run ${members[$i]}"
+      cat "$logs/${members[$i]}.log"
+    done
+  fi
+  if [ -n "$package_pid" ]; then
+    if wait "$package_pid"; then
+      export E2E_SKIP_BUILD=1
+    else
+      echo
+      echo "=== npm run package failed (the e2e tier builds again and reports it):"
+      tail -n 40 "$logs/package.log"
+    fi
+  fi
+done
+
 for tier in "${tiers[@]}"; do
-  echo
-  echo "=== npm run $tier"
-  tier_start=$SECONDS
-  npm run --silent "$tier" 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  secs=$((SECONDS - tier_start))
+  log="$logs/$tier.log"
+  rc=$(cat "$logs/$tier.rc")
+  secs=$(cat "$logs/$tier.secs")
   # mocha prints "N passing" / "N failing"; the browser runners print "N passed, N failed".
   pass=$(grep -aoE '^[[:space:]]*[0-9]+ passing|^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 | grep -oE '^[[:space:]]*[0-9]+' | tr -d ' ')
   fail=$(grep -aoE '^[[:space:]]*[0-9]+ failing|^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 | grep -oE '[0-9]+ f' | grep -oE '[0-9]+')
