@@ -4,18 +4,21 @@
 # "N passed, N failed" line over all of them. Each tier's line ends with its duration in seconds
 # (wall clock, its own), and a line before the closing one gives the whole run's.
 #
-# The tiers run in waves, each after the previous one ended. The tiers of a wave run side by side:
-# typecheck, ESLint and unit are each one single-threaded Node process, and the render tier (no
-# timed assertion) fills what they leave of the cores; their output is kept and printed whole, in
-# the order below, as each ends. A wave of one tier prints as it goes. The tiers that drive
-# code-server (e2e, extension host) run alone, one after the other. Meanwhile the first wave also builds and packages
-# the extension once (`npm run package`) for the e2e and extension-host tiers, which then do not
-# build it again (E2E_SKIP_BUILD=1); when that build failed, the e2e tier builds and reports it.
+# The tiers run in waves, each after the previous one ended. In the first wave, two lanes run side
+# by side, each a single-threaded Node process at a time: the unit tier on one core (some of its
+# tests wait on timers and deadlines: nothing else competes with it), typecheck then ESLint on the
+# other. Their output is kept and printed whole, in the order below, as each ends. Meanwhile the
+# extension is built and packaged once (`npm run package`, at a low priority) for the e2e and
+# extension-host tiers, which then do not build it again (E2E_SKIP_BUILD=1); when that build
+# failed, the e2e tier builds and reports it. The browser tiers (render, e2e, extension host) each
+# run alone, one after the other, and print as they go. (With render beside the unit tier, unit
+# tests ran into their timeouts on a loaded machine.)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 tiers=(typecheck lint test:unit test:render test:e2e test:exthost)
-waves=("typecheck lint test:unit test:render" "test:e2e" "test:exthost")
+# A wave's lanes are separated by "|"; a lane's tiers run one after the other.
+waves=("test:unit | typecheck lint" "test:render" "test:e2e" "test:exthost")
 total_pass=0
 total_fail=0
 status=0
@@ -40,10 +43,10 @@ run_tier() {
 }
 
 for wave in "${waves[@]}"; do
-  read -r -a members <<<"$wave"
+  read -r -a members <<<"${wave//|/}"
   package_pid=
   if [ "$wave" = "${waves[0]}" ] && [ "${E2E_SKIP_BUILD:-}" != 1 ]; then
-    npm run --silent package >"$logs/package.log" 2>&1 &
+    nice -n 10 npm run --silent package >"$logs/package.log" 2>&1 &
     package_pid=$!
   fi
   if [ "${#members[@]}" -eq 1 ]; then
@@ -51,17 +54,21 @@ for wave in "${waves[@]}"; do
     echo "=== npm run ${members[0]}"
     run_tier "${members[0]}" 1
   else
+    IFS='|' read -r -a lanes <<<"$wave"
     pids=()
-    for tier in "${members[@]}"; do
-      run_tier "$tier" 0 &
+    for lane in "${lanes[@]}"; do
+      ( for tier in $lane; do run_tier "$tier" 0; done ) &
       pids+=($!)
     done
-    for i in "${!members[@]}"; do
-      wait "${pids[$i]}"
+    # Printed in the order of `tiers`, each once its lane has written its exit code.
+    for tier in "${tiers[@]}"; do
+      [[ " ${members[*]} " == *" $tier "* ]] || continue
+      while [ ! -s "$logs/$tier.rc" ] && [ -n "$(jobs -r)" ]; do sleep 1; done
       echo
-      echo "=== npm run ${members[$i]}"
-      cat "$logs/${members[$i]}.log"
+      echo "=== npm run $tier"
+      cat "$logs/$tier.log"
     done
+    wait "${pids[@]}"
   fi
   if [ -n "$package_pid" ]; then
     if wait "$package_pid"; then
@@ -76,8 +83,9 @@ done
 
 for tier in "${tiers[@]}"; do
   log="$logs/$tier.log"
-  rc=$(cat "$logs/$tier.rc")
-  secs=$(cat "$logs/$tier.secs")
+  rc=$(cat "$logs/$tier.rc" 2>/dev/null || echo 1)
+  secs=$(cat "$logs/$tier.secs" 2>/dev/null || echo 0)
+  touch "$log"
   # mocha prints "N passing" / "N failing"; the browser runners print "N passed, N failed".
   pass=$(grep -aoE '^[[:space:]]*[0-9]+ passing|^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 | grep -oE '^[[:space:]]*[0-9]+' | tr -d ' ')
   fail=$(grep -aoE '^[[:space:]]*[0-9]+ failing|^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 | grep -oE '[0-9]+ f' | grep -oE '[0-9]+')
