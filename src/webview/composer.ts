@@ -4,7 +4,8 @@
 // refused send above it. The draft survives hiding and reloading the panel: it is kept in the
 // webview's state and posted to the host (never while the host says it holds the API key).
 import * as l10n from '@vscode/l10n';
-import { appendToDraft, MAX_TEXT, nextMessageText, type ChatSettings, type ChatStatus, type ErrorView, type WebviewMessage } from '../protocol';
+import { nextMessageText } from '../wording';
+import { appendToDraft, MAX_TEXT, type ChatSettings, type ChatStatus, type ErrorView, type WebviewMessage } from '../protocol';
 import { clear, el, iconButton, setIconButton } from './dom';
 import type { ErrorBoxes } from './errorBox';
 import { createSlashMenu, type SlashMenu } from './slashMenu';

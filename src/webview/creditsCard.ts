@@ -2,7 +2,7 @@
 // three ways on (Show Subscriptions, Refresh Balance, Pick a Cheaper Model). The host closes it
 // once the balance pays a message again; the user can dismiss it.
 import * as l10n from '@vscode/l10n';
-import { creditsText } from '../protocol/wording';
+import { creditsText } from '../wording';
 import type { ChatSettings, WebviewMessage } from '../protocol';
 import { button, clear, codicon, el, iconButton } from './dom';
 

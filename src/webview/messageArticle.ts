@@ -5,7 +5,8 @@
 // Each message's text is kept once: the transcript's MessageView holds it, and the body's view
 // shows that same string (`shareText`).
 import * as l10n from '@vscode/l10n';
-import { replyEndingText, replyMetaText, thinkingSection, type MessageView, type WebviewMessage } from '../protocol';
+import type { MessageView, WebviewMessage } from '../protocol';
+import { replyEndingText, replyMetaText, thinkingSection } from '../wording';
 import { messageLabel } from './a11y';
 import { button, clear, el, iconButton } from './dom';
 import type { ErrorBoxes } from './errorBox';

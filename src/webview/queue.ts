@@ -1,7 +1,7 @@
 // Cards of the messages queued while a reply streams: editable and removable until they go;
 // a held queue (after a failure or Stop) says so and offers Resume and Clear.
 import * as l10n from '@vscode/l10n';
-import { creditsText } from '../protocol/wording';
+import { creditsText } from '../wording';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import { button, clear, el } from './dom';
 

@@ -5,7 +5,8 @@
 // Stop. The summary is model output: it is rendered through the replies' markdown pipeline
 // (sanitized), and while it streams as plain text.
 import * as l10n from '@vscode/l10n';
-import { creditsText, summaryTitle, type SummaryView, type WebviewMessage } from '../protocol';
+import type { SummaryView, WebviewMessage } from '../protocol';
+import { creditsText, summaryTitle } from '../wording';
 import { button, clear, codicon, el } from './dom';
 import { renderMarkdownFragment } from './render/index';
 

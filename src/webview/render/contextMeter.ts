@@ -3,7 +3,7 @@
 // longer sent, with a button that summarizes them at the selected model's price. Both are hidden
 // while everything fits. Text only (textContent), nothing from the model is rendered here.
 import * as l10n from '@vscode/l10n';
-import { formatNumber, summarizeText } from '../../protocol/wording';
+import { formatNumber, summarizeText } from '../../wording';
 import type { ContextMeter } from '../../protocol';
 import { el } from '../dom';
 

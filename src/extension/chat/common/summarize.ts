@@ -5,7 +5,8 @@
 // remove. Never automatic unless aiChat.context.autoSummarize is on. VS Code-free.
 import * as l10n from '@vscode/l10n';
 import { planStillFits, summaryRequest, type ChatSession, type SessionEvent, type SummaryPlan, type TurnSink } from '../../../core';
-import { summarizeText, type ErrorView, type HostMessage } from '../../../protocol';
+import type { ErrorView, HostMessage } from '../../../protocol';
+import { summarizeText } from '../../../wording';
 import { summaryProgress } from './presenter';
 import type { SurfaceTurnRequest, SurfaceTurnResult, TurnQuote } from '../../pipeline/common/turnService';
 

@@ -14,7 +14,8 @@ import {
 } from '../../../../src/core';
 import { toConversationView } from '../../../../src/extension/chat/common/presenter';
 import { CONTINUE_PROMPT } from '../../../../src/core/chat/chatSession';
-import { MessageViewSchema, parseHostMessage, replyEndingText } from '../../../../src/protocol';
+import { MessageViewSchema, parseHostMessage } from '../../../../src/protocol';
+import { replyEndingText } from '../../../../src/wording';
 import { viewMessages } from '../../viewMessages';
 import { MemoryConversationStorage } from '../../../support/memoryStorage';
 
