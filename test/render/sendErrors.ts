@@ -2,7 +2,7 @@
 // shows the service's message as text with the action that fixes it, the earlier turns stay,
 // the rate limit's Retry counts down ("Retry in N s", disabled) and then offers Retry, and each
 // action asks the host for its command. (Which fault gives which message and action is checked
-// against the reference server in test/unit/core/serviceFaults.test.ts.)
+// against the reference server in test/unit/core/chat/serviceFaults.test.ts.)
 import type { Browser, Page } from 'playwright-core';
 import type { ChatSettings, ErrorView } from '../../src/protocol';
 import { frames, give, serveChatPanel, type Recorder } from './harness';

@@ -1,7 +1,7 @@
 // Journey 7: what the user sees when the service fails, through the workbench: a stream that
 // breaks after the reply started, and a message the balance cannot pay. Which message and action
 // each failure before a reply gets (429 with Retry-After, 401, 402, 500 with an HTML body) is
-// checked against the reference server in test/unit/core/serviceFaults.test.ts, and how the panel
+// checked against the reference server in test/unit/core/chat/serviceFaults.test.ts, and how the panel
 // shows it (the alert, its buttons, Retry's countdown) in the render tier (test/render/sendErrors.ts).
 import assert from 'node:assert/strict';
 import { DEMO_KEY } from '../../server/fixtures';
