@@ -4,8 +4,6 @@ import * as vscode from 'vscode';
 import type { ConversationSummary } from '../../core';
 import { ITEM_BUTTONS, itemButton, type HistoryDeps } from './historyItems';
 
-export type { HistoryDeps } from './historyItems';
-
 type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
 
 /** Keystrokes closer together than this are searched once, after the last; one after a pause at once. */
