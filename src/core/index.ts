@@ -33,3 +33,4 @@ export * from './chat/sendJudge';
 export * from './chat/surfaceTurn';
 export * from './chat/coalesce';
 export * from './chat/summary';
+export * from './rules';

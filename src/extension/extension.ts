@@ -4,7 +4,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { watchSaving } from './platform/saveWarning';
-import { budgetForModel, ChatSession, ConversationStore } from '../core';
+import { budgetForModel, ChatSession, ConversationStore, instructionsLabel } from '../core';
 import { BalanceService } from './account/balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController, type ChatPanelDeps } from './chat/chatPanel';
 import { ClientProvider } from './platform/clientProvider';
@@ -23,6 +23,8 @@ import { FileConversationStorage } from './platform/conversationFiles';
 import { upgradeHistoryInBackground } from './history/historyUpgrade';
 import { ApplyToFile } from './applyToFile/applyToFile';
 import { InstructionsService } from './pipeline/instructionsFile';
+import { RulesService } from './rules/rulesService';
+import { registerRulesCommands } from './rules/rulesCommands';
 import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
 import { EditorTracker } from './platform/editorTracker';
@@ -61,11 +63,26 @@ export function activate(context: vscode.ExtensionContext): void {
     context.subscriptions.push(built);
     return built;
   });
+  // The repository's rules (other tools' rule files), read and watched once a request needs them.
+  const rules = once(() => {
+    const built = new RulesService({
+      workspaceState: context.workspaceState,
+      logger,
+      // The project instructions file is sent by its own service, and listed first with the rules.
+      instructions: () => {
+        const current = instructions().current;
+        return { name: current.name, sent: current.state === 'active' ? { path: instructionsLabel(current), why: vscode.l10n.t('always (the project instructions)') } : undefined };
+      },
+      holdsKey: (text) => keys.holds(text),
+    });
+    context.subscriptions.push(built, instructions().onDidChange(() => built.refreshInstructions()));
+    return built;
+  });
   // The one turn pipeline: every surface's gate, turn and accounting.
-  const turns = new TurnService({ keys, config, models, balance, accounting, clients, instructions, logger });
+  const turns = new TurnService({ keys, config, models, balance, accounting, clients, instructions, rules, logger });
   // The chat's own parts are built when a chat view, panel or chat command first needs them.
   const room = once(() => {
-    const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions() });
+    const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules: rules() });
     lastSave = () => built.store.flush();
     return built;
   });
@@ -131,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerContextCommands(() => lazy.chat.attachments, () => lazy.chat.show(true)),
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions().open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions().toggle()),
+    ...registerRulesCommands(rules),
     ...CHAT_VIEWS.map((id) =>
       vscode.window.registerWebviewViewProvider(
         id,
@@ -163,11 +181,11 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 /** What the chat's controller needs besides the store and session built here, and the credits its notifications use. */
-type ChatRoomDeps = Omit<ChatPanelDeps, 'session' | 'store' | 'onReplyCharged' | 'onCannotPay'> & { credits: CreditsService };
+type ChatRoomDeps = Omit<ChatPanelDeps, 'session' | 'store' | 'onReplyCharged' | 'onCannotPay' | 'rulesChanged'> & { credits: CreditsService; rules: RulesService };
 
 /** The conversation store, the session and the chat's controller, wired together; disposed with the extension. */
 function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: ConversationStore } {
-  const { context, config, models, turns, instructions, credits, logger } = deps;
+  const { context, config, models, turns, instructions, rules, credits, logger } = deps;
   // Conversations are shared by every window; which one is current belongs to the window's workspace.
   const store = new ConversationStore(
     new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
@@ -182,6 +200,8 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
       const s = config.settings;
       return { ...s, systemPrompt: instructions.systemPrompt(s.systemPrompt) };
     },
+    // The repository's rules for the question's files (and the active editor's) follow them.
+    rules: (files) => rules.forRequest(files),
     modelCost: (id) => models.costOf(id),
     // Each request fits the model's stated max_tokens (or aiChat.context.maxTokens), estimated.
     contextBudget: (id) => budgetForModel(models.models, id, config.settings.contextMaxTokens).inputTokens,
@@ -191,6 +211,7 @@ function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: 
   });
   const chat: ChatPanelController = new ChatPanelController({
     ...deps,
+    rulesChanged: rules.onDidChange,
     session,
     store,
     onReplyCharged: (_charged, kind) => {

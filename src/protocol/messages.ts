@@ -47,6 +47,7 @@ export const ErrorActionSchema = z.enum([
   'openInstructions',
   'toggleInstructions',
   'openSystemPrompt',
+  'showRules',
 ]);
 export type ErrorAction = z.infer<typeof ErrorActionSchema>;
 
@@ -96,6 +97,8 @@ export const ReplyMetaSchema = z.object({
   reasoning: z.string().max(MAX_REASONING).optional(),
   /** The stream's data and message annotations as JSON: kept with the reply, never shown (not sent to the panel). */
   extras: z.string().max(MAX_EXTRAS).optional(),
+  /** The rules that went with the request, each with its file and why ("Rules: N" under the reply). */
+  rules: z.array(z.object({ path: z.string().max(1000), why: z.string().max(500) })).max(200).optional(),
 });
 export type ReplyMeta = z.infer<typeof ReplyMetaSchema>;
 
@@ -217,6 +220,7 @@ export const AllowedCommandSchema = z.enum([
   'openSystemPrompt',
   'refreshBalance',
   'pickCheaperModel',
+  'showRules',
 ]);
 export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 

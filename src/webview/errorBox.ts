@@ -15,6 +15,7 @@ const actionLabels = (): Record<ErrorAction, string> => ({
   openInstructions: l10n.t('Open Project Instructions'),
   toggleInstructions: l10n.t('Turn Project Instructions Off'),
   openSystemPrompt: l10n.t('Open the System Prompt Setting'),
+  showRules: l10n.t('Turn a Rule Off or On'),
 });
 
 export interface ErrorBoxes {

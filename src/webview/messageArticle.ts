@@ -140,6 +140,18 @@ export function clearWaiting(entry: MessageArticle): void {
   entry.footer.querySelector('.typing')?.replaceChildren();
 }
 
+/** A text with `code` spans as the rules list words it: the code as <code>, never HTML. */
+function withCode(text: string): Array<Node | string> {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part));
+}
+
+/** "Rules: N" under a reply: each rule that went with its request, its file and why; and where to turn one off. */
+function rulesList(rules: NonNullable<NonNullable<MessageView['meta']>['rules']>, post: ArticleHooks['post']): HTMLElement {
+  const list = el('ul', {}, ...rules.map((r) => el('li', {}, el('code', { text: r.path }), ' · ', ...withCode(r.why))));
+  const manage = button(l10n.t('Turn a rule off or on…'), () => post({ type: 'runCommand', command: 'showRules' }), { class: 'link' });
+  return el('details', { class: 'reply-rules' }, el('summary', { text: l10n.t('Rules: {0}', rules.length) }), list, manage);
+}
+
 /** The footer of a message for its state, place and the status (redrawn only when one of them changed). */
 export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterContext, hooks: ArticleHooks): void {
   const signature = JSON.stringify([m.status, m.meta, m.error, ctx]);
@@ -166,6 +178,7 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
   }
   if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: l10n.t('Stopped') }));
   if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
+  if (m.meta?.rules?.length && m.status !== 'streaming') footer.append(rulesList(m.meta.rules, post));
   if (!ctx.busy && (m.status === 'complete' || m.status === 'stopped')) {
     footer.append(
       iconButton('repo-forked', l10n.t('Fork from here: a new conversation with everything up to this reply'), () => post({ type: 'fork', messageId: m.id }), {

@@ -44,7 +44,7 @@ export class ChatSession {
     this.lastSend = new SendError((event) => this.emit(event));
     this.runner = new TurnRunner(deps, this.context, {
       emit: (event) => this.emit(event),
-      takenBack: (error, text) => this.lastSend.failed(error, text),
+      takenBack: (error, text, files) => this.lastSend.failed(error, text, files),
       conversation: () => this.conversation,
     });
     this.summaries = new SessionSummary(deps, {
@@ -97,11 +97,11 @@ export class ChatSession {
    * What the next request would hold with `text` as the new message (`attachmentChars`: how much of
    * it is attachments): the estimate the context meter and the boundary line show.
    */
-  previewContext(text: string, attachmentChars = 0): ContextSelection {
+  previewContext(text: string, attachmentChars = 0, files: readonly string[] = []): ContextSelection {
     const conv = this.conversation;
     const reply = this.runner.reply;
     const earlier = reply ? conv.messages.filter((m) => m !== reply) : conv.messages;
-    return this.context.select(conv, earlier, text, attachmentChars);
+    return this.context.select(conv, earlier, text, attachmentChars, undefined, undefined, this.context.rules(files));
   }
 
   /** What Summarize would replace now with `text` in the box (the turns above the boundary line). */
@@ -213,9 +213,10 @@ export class ChatSession {
   /**
    * Sends a user message; resolves when the reply finished, failed or was stopped. `model`: the
    * model to send it with (a queued message goes with the model its card showed), else the
-   * selected one.
+   * selected one. `files`: the workspace files it carries (its attachments), kept with it: the
+   * rules that apply to them go with it.
    */
-  async send(text: string, opts: { model?: string } = {}): Promise<void> {
+  async send(text: string, opts: { model?: string; files?: readonly string[] } = {}): Promise<void> {
     if (this.restoring) await this.restoring;
     if (this.busy) {
       this.emit({ type: 'inputReturned', text });
@@ -232,13 +233,13 @@ export class ChatSession {
     }
     const conv = this.conversation;
     // A message that alone exceeds the model's budget is refused before anything is sent.
-    const fit = this.context.select(conv, conv.messages, text, 0, undefined, opts.model);
+    const fit = this.context.select(conv, conv.messages, text, 0, undefined, opts.model, this.context.rules(opts.files));
     if (!fit.ok) {
       this.rejectSend(text, messageTooLongError(fit));
       return;
     }
     this.lastSend.clear();
-    const user = appendMessage(conv, 'user', text, this.now());
+    const user = appendMessage(conv, 'user', text, this.now(), opts.files?.length ? { files: opts.files } : {});
     await this.runner.run(conv, user, model);
   }
 
@@ -252,7 +253,8 @@ export class ChatSession {
     // The turn that failed last is the one to regenerate: a send that failed before any reply comes
     // first, never an older stopped reply above it.
     if (this.lastSend.failedText !== undefined) {
-      await this.send(this.lastSend.failedText);
+      const files = this.lastSend.failedFiles;
+      await this.send(this.lastSend.failedText, files ? { files } : {});
       return true;
     }
     const target = this.conversation.messages.at(-1);

@@ -8,6 +8,9 @@ import { ReplyFactsSchema, type ReplyFacts } from './replyFacts';
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
 export const MESSAGE_ID_SPACE = 4096;
 
+/** Most files a question records (its attachments). */
+export const MAX_MESSAGE_FILES = 100;
+
 export const StoredMessageSchema = z.object({
   id: z.string().regex(MESSAGE_ID_PATTERN),
   role: z.enum(['user', 'assistant']),
@@ -16,6 +19,8 @@ export const StoredMessageSchema = z.object({
   status: z.enum(['complete', 'streaming', 'stopped', 'error']),
   meta: ReplyFactsSchema.optional(),
   error: ChatErrorSchema.optional(),
+  /** A question's workspace files (its attachments, workspace-relative): the rules that apply to them go with it, sent again too. */
+  files: z.array(z.string().max(1000)).max(MAX_MESSAGE_FILES).optional(),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
@@ -122,7 +127,7 @@ export function appendMessage(
   role: 'user' | 'assistant',
   content: string,
   now: Date = new Date(),
-  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError } = {},
+  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[] } = {},
 ): StoredMessage {
   const message: StoredMessage = {
     id: nextMessageId(conv),
@@ -132,6 +137,7 @@ export function appendMessage(
     status: extra.status ?? 'complete',
     ...(extra.meta ? { meta: extra.meta } : {}),
     ...(extra.error ? { error: extra.error } : {}),
+    ...(extra.files?.length ? { files: [...new Set(extra.files)].slice(0, MAX_MESSAGE_FILES) } : {}),
   };
   conv.messages.push(message);
   conv.updatedAt = message.createdAt;

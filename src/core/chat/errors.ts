@@ -16,6 +16,7 @@ export const ChatErrorActionSchema = z.enum([
   'openInstructions',
   'toggleInstructions',
   'openSystemPrompt',
+  'showRules',
 ]);
 export type ChatErrorAction = z.infer<typeof ChatErrorActionSchema>;
 

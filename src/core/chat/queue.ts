@@ -8,6 +8,8 @@ export interface QueuedMessage {
   /** The model chosen when the message was queued, and its price (undefined when unknown). */
   model: string;
   cost?: number;
+  /** The workspace files it carries (its attachments): the rules that apply to them go with it. */
+  files?: string[];
 }
 
 export type QueueState = 'idle' | 'waiting' | 'stopped';
@@ -71,9 +73,10 @@ export function restoreQueue(saved: unknown): MessageQueue {
   const items: QueuedMessage[] = [];
   for (const r of raw as unknown[]) {
     if (!r || typeof r !== 'object') continue;
-    const { id, text, model, cost } = r as Record<string, unknown>;
+    const { id, text, model, cost, files } = r as Record<string, unknown>;
     if (typeof id !== 'string' || typeof text !== 'string' || typeof model !== 'string' || !text.trim()) continue;
-    items.push({ id, text, model, ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}) });
+    const paths = Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.length <= 1000).slice(0, 100) : [];
+    items.push({ id, text, model, ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}), ...(paths.length ? { files: paths } : {}) });
   }
   if (items.length === 0) return emptyQueue();
   const reason = (saved as { reason?: unknown }).reason;

@@ -12,6 +12,13 @@ export const MAX_KEPT_EXTRAS = 80_000;
 /** How a complete reply ended when it is worth a note under it: cut at the model's limit, or filtered. */
 export const ReplyEndSchema = z.enum(['length', 'content-filter']);
 
+/** Most rules listed with one reply. */
+export const MAX_SENT_RULES = 200;
+
+/** A rule that went with the request: its file, and why (as the rules list words it). */
+export const SentRuleSchema = z.object({ path: z.string().max(1000), why: z.string().max(500) });
+export type SentRule = z.infer<typeof SentRuleSchema>;
+
 export const ReplyFactsSchema = z.object({
   model: z.string(),
   credits: z.number().nonnegative().optional(),
@@ -25,5 +32,7 @@ export const ReplyFactsSchema = z.object({
   reasoning: z.string().max(MAX_KEPT_REASONING).optional(),
   /** The stream's data and message annotations as JSON: kept with the reply, never shown. */
   extras: z.string().max(MAX_KEPT_EXTRAS).optional(),
+  /** The rules that went with the request (the project instructions among them), each with why. */
+  rules: z.array(SentRuleSchema).max(MAX_SENT_RULES).optional(),
 });
 export type ReplyFacts = z.infer<typeof ReplyFactsSchema>;

@@ -5,6 +5,7 @@ import type { Conversation, StoredMessage } from './conversation';
 import { afterSummary } from './summary';
 import { halveTurns, selectContext, type ContextSelection } from '../context/contextBudget';
 import type { ChatSessionDeps } from './sessionPorts';
+import { NO_RULES, type RequestRules } from '../rules/requestRules';
 
 export class RequestContext {
   /** Earlier turns sent with the last request (for "Send with fewer earlier messages"). */
@@ -12,17 +13,30 @@ export class RequestContext {
   /** At most this many earlier turns in this conversation with this model, after "Send with fewer earlier messages". */
   private turnCap: { conversationId: string; model: string; maxTurns: number } | undefined;
 
-  constructor(private readonly deps: Pick<ChatSessionDeps, 'settings' | 'contextBudget'>) {}
+  constructor(private readonly deps: Pick<ChatSessionDeps, 'settings' | 'contextBudget' | 'rules'>) {}
 
-  /** The context of a request to `model` (default: the selected one): its budget and turn cap are that model's. */
-  select(conv: Conversation, earlier: readonly StoredMessage[], text: string, attachmentChars: number, messageId?: string, model?: string): ContextSelection {
+  /** The repository's rules for a question that carries `files`. */
+  rules(files: readonly string[] = []): RequestRules {
+    return this.deps.rules?.(files) ?? NO_RULES;
+  }
+
+  /** The system text of a request: the user's system prompt with the project instructions, then the rules. */
+  system(rules: RequestRules): string {
+    return [this.deps.settings().systemPrompt.trim(), rules.text].filter((t) => t !== '').join('\n\n');
+  }
+
+  /**
+   * The context of a request to `model` (default: the selected one): its budget and turn cap are
+   * that model's; `rules` (default: those for no file) go after the system prompt.
+   */
+  select(conv: Conversation, earlier: readonly StoredMessage[], text: string, attachmentChars: number, messageId?: string, model?: string, rules?: RequestRules): ContextSelection {
     const settings = this.deps.settings();
     const target = model || settings.model;
     const cap = this.turnCap?.conversationId === conv.id && this.turnCap.model === target ? this.turnCap.maxTurns : undefined;
     // The summary of earlier turns goes in place of the messages it replaces.
     const after = afterSummary(conv, earlier);
     return selectContext({
-      systemPrompt: settings.systemPrompt,
+      systemPrompt: this.system(rules ?? this.rules()),
       message: text,
       attachmentChars,
       earlier: after.earlier,

@@ -7,6 +7,7 @@ import type { SessionEvent } from './sessionPorts';
 export class SendError {
   private error: ChatError | undefined;
   private text: string | undefined;
+  private files: readonly string[] | undefined;
 
   constructor(private readonly emit: (event: SessionEvent) => void) {}
 
@@ -19,10 +20,16 @@ export class SendError {
     return this.text;
   }
 
+  /** The workspace files of that send (its attachments), sent again with it. */
+  get failedFiles(): readonly string[] | undefined {
+    return this.files;
+  }
+
   /** The send's turn was taken back (nothing of a reply came): the caller tells the chat. */
-  failed(error: ChatError, text: string): void {
+  failed(error: ChatError, text: string, files?: readonly string[]): void {
     this.error = error;
     this.text = text;
+    this.files = files;
   }
 
   /** A send refused before any request: the error is shown and the text goes back to the box. */
@@ -30,6 +37,7 @@ export class SendError {
     this.error = error;
     // A text that must not be sent as it is (it holds the API key) is not kept for Retry either.
     this.text = keepForRetry ? text : undefined;
+    this.files = undefined;
     this.emit({ type: 'sendErrorChanged' });
     this.emit({ type: 'inputReturned', text });
   }
@@ -51,5 +59,6 @@ export class SendError {
   clear(): void {
     this.error = undefined;
     this.text = undefined;
+    this.files = undefined;
   }
 }

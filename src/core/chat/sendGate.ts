@@ -145,6 +145,8 @@ export function actionCommand(action: ChatErrorAction): ActionCommand | undefine
       return { command: 'aiChat.openInstructions' };
     case 'toggleInstructions':
       return { command: 'aiChat.toggleInstructions' };
+    case 'showRules':
+      return { command: 'aiChat.showRules' };
     // Handled by the chat itself.
     case 'retry':
     case 'fewerMessages':
@@ -169,6 +171,8 @@ export function actionTitle(action: ChatErrorAction): string {
       return l10n.t('Open Project Instructions');
     case 'toggleInstructions':
       return l10n.t('Turn Project Instructions Off');
+    case 'showRules':
+      return l10n.t('Turn a Rule Off or On');
     case 'retry':
       return l10n.t('Retry');
     case 'fewerMessages':

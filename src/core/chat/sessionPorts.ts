@@ -4,6 +4,7 @@ import type { StoredMessage } from './conversation';
 import type { ConversationStore } from '../storage/store';
 import type { TurnCharge } from '../account/charge';
 import type { ChatBackend, TurnResult } from './turn';
+import type { RequestRules } from '../rules/requestRules';
 
 /** One turn of the session as the extension runs it: the backend it answers through, and its settlement. */
 export interface SessionTurn {
@@ -75,6 +76,11 @@ export interface ChatSessionDeps {
   /** The extension's turn pipeline: every turn answers through it and is settled by it. */
   turns: TurnPort;
   settings: () => SessionSettings;
+  /**
+   * The repository's rules for a request whose question carries `files` (workspace-relative): the
+   * text sent after the system prompt, and each rule that goes, with why. None: no rules.
+   */
+  rules?: (files: readonly string[]) => RequestRules;
   modelCost: (valueId: string) => number | null;
   /** Told of every domain event. */
   onEvent: (event: SessionEvent) => void;

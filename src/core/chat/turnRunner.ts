@@ -16,8 +16,8 @@ import type { ChatSessionDeps, SessionEvent } from './sessionPorts';
 /** What the runner asks of the session whose conversation the turn is in. */
 export interface TurnHost {
   emit(event: SessionEvent): void;
-  /** Nothing of the reply came (the turn was taken back): `error` is the send's, `text` is kept for Retry. */
-  takenBack(error: ChatError, text: string): void;
+  /** Nothing of the reply came (the turn was taken back): `error` is the send's, `text` and `files` are kept for Retry. */
+  takenBack(error: ChatError, text: string, files?: readonly string[]): void;
   /** The conversation the chat shows now (a settled charge goes to a reply of it). */
   conversation(): Conversation;
 }
@@ -72,9 +72,11 @@ export class TurnRunner {
     const cost = this.deps.modelCost(model);
     // The earlier turns that fit the model's budget, newest first, whole turns only.
     const at = conv.messages.indexOf(user);
-    const selection = this.context.select(conv, conv.messages.slice(0, at < 0 ? conv.messages.length : at), user.content, 0, user.id, model);
+    // The repository's rules for the question's files (and the active editor's) go after the system prompt.
+    const rules = this.context.rules(user.files);
+    const selection = this.context.select(conv, conv.messages.slice(0, at < 0 ? conv.messages.length : at), user.content, 0, user.id, model, rules);
     // (A resent message that no longer fits, e.g. after a model change, goes alone: the service decides.)
-    const system = settings.systemPrompt.trim();
+    const system = this.context.system(rules);
     const history: HistoryMessage[] = selection.ok
       ? selection.messages
       : [...(system ? [{ role: 'system' as const, content: system }] : []), { id: user.id, role: 'user', content: user.content }];
@@ -149,7 +151,7 @@ export class TurnRunner {
       if (i >= 0) conv.messages.splice(i);
       dropStaleSummary(conv);
       refreshTitle(conv);
-      this.host.takenBack(view, user.content);
+      this.host.takenBack(view, user.content, user.files);
       this.finish(running);
       this.host.emit({ type: 'conversationChanged' });
       this.host.emit({ type: 'inputReturned', text: user.content });
@@ -158,7 +160,7 @@ export class TurnRunner {
       return;
     }
     assistant.status = record.status;
-    assistant.meta = record.meta;
+    assistant.meta = rules.sent.length ? { ...record.meta, rules: rules.sent } : record.meta;
     if (record.error) {
       if (isInputTooLong(result.cause) && selection.ok && selection.sentTurns > 0) record.error.actions = ['fewerMessages', ...record.error.actions];
       assistant.error = record.error;

@@ -224,20 +224,34 @@ export function selectContext(input: ContextInput): ContextSelection {
 }
 
 /** A part of the instructions that takes at least a quarter of them is named, with its buttons. */
-function largeParts(systemPrompt: string, total: number): { project?: { name: string; tokens: number }; own?: number } {
-  const { own, project, name } = splitSystemPrompt(systemPrompt);
+function largeParts(systemPrompt: string, total: number): { project?: { name: string; tokens: number }; own?: number; rule?: { path: string; tokens: number } } {
+  const { own, project, name, rules } = splitSystemPrompt(systemPrompt);
   const projectTokens = project ? messageTokens(project) : 0;
   const ownTokens = own ? messageTokens(own) : 0;
   const large = (n: number) => n > 0 && n * 4 >= total;
+  // The largest of the repository's rules (a rule, not the project instructions file).
+  const rule = rules.map((r) => ({ path: r.path, tokens: estimateTokens(r.text) })).reduce<{ path: string; tokens: number } | undefined>((a, b) => (!a || b.tokens > a.tokens ? b : a), undefined);
   return {
     ...(large(projectTokens) ? { project: { name: name ?? '', tokens: projectTokens } } : {}),
     ...(large(ownTokens) ? { own: ownTokens } : {}),
+    ...(rule && large(rule.tokens) ? { rule } : {}),
   };
 }
 
 /** The buttons that act on the instructions named. */
 function instructionActions(parts: ReturnType<typeof largeParts>): ChatError['actions'] {
-  return [...(parts.project ? (['openInstructions', 'toggleInstructions'] as const) : []), ...(parts.own !== undefined ? (['openSystemPrompt'] as const) : [])];
+  return [
+    ...(parts.project ? (['openInstructions', 'toggleInstructions'] as const) : []),
+    ...(parts.rule ? (['showRules'] as const) : []),
+    ...(parts.own !== undefined ? (['openSystemPrompt'] as const) : []),
+  ];
+}
+
+/** The sentence naming a large rule, when one is. */
+function ruleAdvice(parts: ReturnType<typeof largeParts>): string {
+  return parts.rule
+    ? ' ' + l10n.t('The rule {0} alone takes about {1} tokens: turn it off for this workspace if this request does not need it.', parts.rule.path, parts.rule.tokens)
+    : '';
 }
 
 /**
@@ -270,7 +284,7 @@ export function messageTooLongError(selection: Extract<ContextSelection, { ok: f
         t.instructions,
         selection.budget,
         advice,
-      ),
+      ) + ruleAdvice(parts),
       actions: instructionActions(parts),
     };
   }
@@ -286,7 +300,7 @@ export function messageTooLongError(selection: Extract<ContextSelection, { ok: f
       t.total,
       selection.budget,
       what,
-    ) + (heavy ? ' ' + l10n.t('The instructions alone take about {0} of them.', t.instructions) : ''),
+    ) + (heavy ? ' ' + l10n.t('The instructions alone take about {0} of them.', t.instructions) + ruleAdvice(parts) : ''),
     actions: heavy ? instructionActions(parts) : [],
   };
 }

@@ -213,11 +213,16 @@ export function systemPromptWith(own: string, instructions: ProjectInstructions 
  * A system prompt as systemPromptWith made it: the user's own part (the aiChat.systemPrompt
  * setting) and the project instructions part, with the file's name (undefined when there is none).
  */
-export function splitSystemPrompt(prompt: string): { own: string; project: string; name?: string } {
-  const found = /(?:^|\n\n)Project instructions \(([^\n]*?)(?:, cut)?\):\n\n/.exec(prompt);
-  if (!found) return { own: prompt.trim(), project: '' };
+export function splitSystemPrompt(prompt: string): { own: string; project: string; name?: string; rules: Array<{ path: string; text: string }> } {
+  // The repository's rules follow, each under its header (core/rules/chooseRules.ts, ruleHeader).
+  const ruleHeader = /(?:^|\n\n)Project rules from (.+?) \(applies [^\n]*\):\n\n/g;
+  const headers = [...prompt.matchAll(ruleHeader)];
+  const rules = headers.map((h, i) => ({ path: h[1], text: prompt.slice(h.index + h[0].length, i + 1 < headers.length ? headers[i + 1].index : prompt.length).trim() }));
+  const before = headers.length ? prompt.slice(0, headers[0].index) : prompt;
+  const found = /(?:^|\n\n)Project instructions \(([^\n]*?)(?:, cut)?\):\n\n/.exec(before);
+  if (!found) return { own: before.trim(), project: '', rules };
   const at = found.index + (found[0].startsWith('\n\n') ? 2 : 0);
-  return { own: prompt.slice(0, at).trim(), project: prompt.slice(at).trim(), name: found[1] };
+  return { own: before.slice(0, at).trim(), project: before.slice(at).trim(), name: found[1], rules };
 }
 
 /** The line the panel shows about the instructions file, or undefined when there is none. */

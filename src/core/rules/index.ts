@@ -4,3 +4,5 @@ export * from './frontMatter';
 export * from './patterns';
 export * from './ruleFormats';
 export * from './chooseRules';
+export * from './requestRules';
+export * from './ruleFiles';

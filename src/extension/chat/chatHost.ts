@@ -40,6 +40,8 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
       return vscode.commands.executeCommand('aiChat.refreshBalance');
     case 'pickCheaperModel':
       return vscode.commands.executeCommand('aiChat.pickCheaperModel');
+    case 'showRules':
+      return vscode.commands.executeCommand('aiChat.showRules');
   }
 }
 

@@ -46,6 +46,8 @@ export interface ChatPanelDeps {
   store: ConversationStore;
   editors: EditorTracker;
   instructions: InstructionsService;
+  /** The repository's rules were read again or turned off or on (what the next request holds changes). */
+  rulesChanged: vscode.Event<void>;
   apply: ApplyToFile;
   logger: Logger;
   /** A reply's charge settled (undefined: unknown), or the reply failed for want of credits. */
@@ -146,6 +148,9 @@ export class ChatPanelController implements vscode.Disposable {
       this.attachments,
       this.attachments.onDidChange(() => this.controller.chipsChanged()),
       new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => meter.update() }),
+      // The rules of the next request follow the rule files and the active editor's file.
+      deps.rulesChanged(() => meter.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => meter.update()),
       // Back from another window (which may have added turns to this conversation): they are shown.
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused && this.isVisible) this.showLatest();

@@ -54,9 +54,9 @@ export class ChatSends {
 
   /**
    * A new message: the gate decides (send, queue or refuse). `model`: the model a queued message
-   * was queued with (else the selected one).
+   * was queued with (else the selected one); `files`: the workspace files it carries.
    */
-  async send(text: string, model?: string): Promise<SendOutcome> {
+  async send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> {
     const { session } = this.deps;
     let { verdict, facts } = await this.judge(text, model, true);
     // The model is required: asked for on the first send.
@@ -64,13 +64,13 @@ export class ChatSends {
       ({ verdict, facts } = await this.judge(text, model, true));
     }
     if (verdict.kind === 'send') {
-      await session.send(text, model ? { model } : {});
+      await session.send(text, { ...(model ? { model } : {}), ...(files?.length ? { files } : {}) });
       return 'sent';
     }
     if (verdict.kind === 'queue') {
       // Typed while a reply streams: queued, sent in order once the reply has finished, with the
       // model (and price) the card shows.
-      this.deps.queued.add(text, facts.model, facts.cost);
+      this.deps.queued.add(text, facts.model, facts.cost, files);
       return 'queued';
     }
     const reason = verdict.reason;
@@ -160,7 +160,7 @@ export class ChatSends {
     }
     const next = this.deps.queued.next();
     if (!next) return;
-    await this.send(next.text, next.model);
+    await this.send(next.text, next.model, next.files);
   }
 
   /** Resume after a failure or Stop: sends the next message now when no reply runs. */

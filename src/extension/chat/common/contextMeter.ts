@@ -4,6 +4,7 @@
 import { assembleMessage, type Attachment, type ChatSession, type RequestBudget } from '../../../core';
 import type { HostMessage } from '../../../protocol';
 import { contextMeterMessageOf, toContextMeter } from './presenter';
+import { attachedFiles } from './sendWithAttachments';
 
 export interface ContextMeterDeps {
   session: ChatSession;
@@ -37,7 +38,8 @@ export class ContextMeterFeed {
   /** The figures for the current draft, attachments, settings and conversation. */
   message(): Extract<HostMessage, { type: 'contextMeter' }> {
     const { text, attachmentChars } = this.next();
-    const selection = this.deps.session.previewContext(text, attachmentChars);
+    // The rules the attachments' files (and the active editor's) bring count too.
+    const selection = this.deps.session.previewContext(text, attachmentChars, attachedFiles(this.deps.attachments()));
     return contextMeterMessageOf(toContextMeter(selection, this.deps.source()));
   }
 

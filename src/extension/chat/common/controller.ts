@@ -272,8 +272,8 @@ export class ChatController {
   }
 
   /** A send from the panel, a selection or a command: the gate decides (send, queue or refuse). */
-  send(text: string, model?: string): Promise<SendOutcome> {
-    return this.sends.send(text, model);
+  send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> {
+    return this.sends.send(text, model, files);
   }
 
   /** A message typed in the chat (or given by a command), with the chips above the box. */

@@ -44,10 +44,10 @@ export class ConversationQueue {
     if (this.deps.store) saveQueue(this.deps.store, this.owner ?? this.deps.current(), this.queue);
   }
 
-  /** A message of the current conversation waits for the running reply, with its model and price. */
-  add(text: string, model: string, cost: number | null): void {
+  /** A message of the current conversation waits for the running reply, with its model, price and files. */
+  add(text: string, model: string, cost: number | null, files?: readonly string[]): void {
     if (this.queue.items.length === 0) this.owner = this.deps.current();
-    this.set(enqueue(this.queue, { id: `q${++this.seq}`, text, model, ...(cost !== null ? { cost } : {}) }));
+    this.set(enqueue(this.queue, { id: `q${++this.seq}`, text, model, ...(cost !== null ? { cost } : {}), ...(files?.length ? { files: [...files] } : {}) }));
   }
 
   remove(id: string): void {

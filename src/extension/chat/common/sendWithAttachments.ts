@@ -11,6 +11,11 @@ export interface AttachmentList {
   sent(attachments: readonly Attachment[]): void;
 }
 
+/** The workspace files of the attachments (a file, a selection, a file's Problems), each once. */
+export function attachedFiles(attached: readonly Attachment[]): string[] {
+  return [...new Set(attached.filter((a) => a.kind !== 'terminal' && a.path).map((a) => a.path))];
+}
+
 /**
  * Sends `text` with what is attached. `sending` is told the whole message and the typed text while
  * it goes (text returned to the box is the typed text, not the attachments), then undefined.
@@ -18,7 +23,7 @@ export interface AttachmentList {
 export async function sendWithAttachments(
   text: string,
   chips: AttachmentList,
-  controller: { send(text: string, model?: string): Promise<SendOutcome> },
+  controller: { send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> },
   session: ChatSession,
   sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
   model?: string,
@@ -29,7 +34,7 @@ export async function sendWithAttachments(
   sending({ full, text });
   let outcome: SendOutcome;
   try {
-    outcome = await controller.send(full, model);
+    outcome = await controller.send(full, model, attachedFiles(attached));
   } finally {
     sending(undefined);
   }

@@ -5,10 +5,11 @@
 // Slash commands (/explain, /fix, /tests and every prompt of the chat's `/` list) are read in
 // slashCommands.ts.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn } from '../../../core';
+import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
 import { signalOf } from '../../pipeline/turnService';
+import { SHOW_RULES_COMMAND } from '../../rules/rulesCommands';
 import type { ParticipantDeps } from './participantDeps';
 import { SEND_HELD_COMMAND, sendHeld, slashCommand } from './slashCommands';
 
@@ -104,6 +105,19 @@ function showError(stream: vscode.ChatResponseStream, error: ErrorView): void {
   }
 }
 
+/** A path or text as a Markdown code span (backticks inside it cannot end it). */
+function codeSpan(text: string): string {
+  const ticks = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  return `${ticks}${ticks.length > 1 ? ' ' : ''}${text}${ticks.length > 1 ? ' ' : ''}${ticks}`;
+}
+
+/** "Rules: N" after the reply: each rule that went with the request, its file and why, and where to turn one off. */
+function showRules(stream: vscode.ChatResponseStream, rules: readonly SentRule[], openFence: string | undefined): void {
+  const lines = rules.map((r) => `- ${codeSpan(r.path)}: ${r.why}`);
+  stream.markdown(`${openFence ? `\n${openFence}` : ''}\n\n*${vscode.l10n.t('Rules: {0}', rules.length)}*\n\n${lines.join('\n')}\n`);
+  stream.button({ command: SHOW_RULES_COMMAND, title: vscode.l10n.t('Turn a rule off or on…') });
+}
+
 /** Answers one @aichat request (the participant's handler): the Chat view's turns in, the reply out. */
 export async function answerRequest(
   deps: ParticipantDeps,
@@ -149,6 +163,7 @@ export async function answerRequest(
       const id = cut.keep(command.prompt, result.text, result.meta.model);
       stream.button({ command: OPEN_REPLY_COMMAND, arguments: [id], title: vscode.l10n.t('Open in AI Chat') });
     }
+    if (ran.rules?.length) showRules(stream, ran.rules, text.cut ? undefined : text.openFence);
     // What was sent and answered, read back by later requests instead of what the view shows.
     const metadata = sentTurnMetadata(command.prompt, result.text);
     if (result.ending === 'complete' || result.ending === 'stopped' || !result.error) return { metadata };

@@ -8,7 +8,7 @@
 import {
   budgetForModel, cannotPay, judgeRequest, runTurn, surfaceRequest, totalCredits,
   type BalanceLike, type ChatBackend, type GateInput, type GateVerdict, type ModelLike, type SendFacts, type SendJudge, type SendJudgement, type SendQuestion,
-  type SurfaceRequest, type NativeTurn, type RefusalReason, type TurnCharge, type TurnLogger, type TurnPort, type TurnResult, type TurnSink, type TurnSurface,
+  type SurfaceRequest, type NativeTurn, type RequestRules, type SentRule, type RefusalReason, type TurnCharge, type TurnLogger, type TurnPort, type TurnResult, type TurnSink, type TurnSurface,
 } from '../../../core';
 import type { ErrorView } from '../../../protocol';
 
@@ -78,6 +78,14 @@ export interface InstructionsPort {
   systemPrompt(own: string): string;
 }
 
+/** The repository's rules (rules/rulesService.ts). */
+export interface RulesPort {
+  /** Settles when the rule files were first found and read. */
+  readonly ready: Promise<unknown>;
+  /** The rules for a request carrying `files` (the active editor's file is added), with why. */
+  forRequest(files?: readonly string[]): RequestRules;
+}
+
 export interface TurnServiceDeps {
   keys: KeyPort;
   config: SettingsPort;
@@ -87,6 +95,8 @@ export interface TurnServiceDeps {
   clients: ClientsPort;
   /** The project instructions (AGENTS.md), built when first needed. */
   instructions: () => InstructionsPort;
+  /** The repository's rules, built when first needed (none: no rules). */
+  rules?: () => RulesPort;
   logger: TurnLogger;
 }
 
@@ -107,14 +117,19 @@ export interface SurfaceTurnRequest {
   ownInstructionsOnly?: boolean;
   /** The model to answer; default the selected one. */
   model?: string;
+  /** The workspace files the request carries (workspace-relative): the rules that apply to them go with it. */
+  files?: readonly string[];
   /** Input budget in estimated tokens; default the model's. */
   budget?: number;
 }
 
 export type SurfaceTurnResult =
   | { kind: 'refused'; reason: RefusalReason; error: ErrorView }
-  /** The turn ran (it may have failed or been stopped: `result.ending`); `charge` settles later. */
-  | { kind: 'ran'; result: TurnResult; charge: Promise<TurnCharge> };
+  /**
+   * The turn ran (it may have failed or been stopped: `result.ending`); `charge` settles later;
+   * `rules`: the rules that went with it (the project instructions first), with why.
+   */
+  | { kind: 'ran'; result: TurnResult; charge: Promise<TurnCharge>; rules?: SentRule[] };
 
 /** The price of the next request of a surface, as it is shown before Enter. */
 export interface TurnQuote {
@@ -147,8 +162,8 @@ export class TurnService implements SendJudge {
   async facts(model?: string): Promise<SendFacts> {
     const key = await this.deps.keys.get();
     const instructions = this.deps.instructions();
-    // The instructions are read when first needed: the first request waits for that read.
-    await instructions.ready;
+    // The instructions and rules are read when first needed: the first request waits for that read.
+    await Promise.all([instructions.ready, this.deps.rules?.().ready]);
     const settings = this.deps.config.settings;
     const target = model || settings.model;
     return {
@@ -221,11 +236,16 @@ export class TurnService implements SendJudge {
     return { model: id, name: listed?.name ?? id, cost: this.deps.models.costOf(id) };
   }
 
+  /** The rules of a surface's request (none for one that brings its own instructions). */
+  private rulesOf(req: SurfaceTurnRequest): RequestRules {
+    return req.ownInstructionsOnly ? { text: '', sent: [] } : (this.deps.rules?.().forRequest(req.files ?? []) ?? { text: '', sent: [] });
+  }
+
   /** The request of a surface, built and judged by the gate with `facts`. */
-  private build(req: SurfaceTurnRequest, facts: SendFacts): SurfaceRequest {
-    // The user's system prompt and the project instructions, then the surface's own.
+  private build(req: SurfaceTurnRequest, facts: SendFacts, rules: RequestRules): SurfaceRequest {
+    // The user's system prompt and the project instructions, the rules, then the surface's own.
     const ours = req.ownInstructionsOnly ? '' : this.deps.instructions().systemPrompt(this.deps.config.settings.systemPrompt);
-    const system = [ours, req.system ?? ''].filter((s) => s.trim() !== '').join('\n\n');
+    const system = [ours, rules.text, req.system ?? ''].filter((s) => s.trim() !== '').join('\n\n');
     const own = req.ownInstructionsOnly ? { systemSetting: '', instructions: '' } : {};
     return surfaceRequest({
       prompt: req.prompt,
@@ -243,7 +263,8 @@ export class TurnService implements SendJudge {
    * (returned as a promise: the charge settles after the balance shows it).
    */
   async run(req: SurfaceTurnRequest, sink: TurnSink, signal: AbortSignal): Promise<SurfaceTurnResult> {
-    const { facts, judged: built } = await this.judged(req.model, (f) => this.build(req, f), (b) => b.verdict);
+    let rules: RequestRules = { text: '', sent: [] };
+    const { facts, judged: built } = await this.judged(req.model, (f) => this.build(req, f, (rules = this.rulesOf(req))), (b) => b.verdict);
     if (!('messages' in built)) {
       const refused = built.verdict.kind === 'refuse' ? built.verdict : undefined;
       return { kind: 'refused', reason: refused?.reason ?? 'busy', error: refused?.error ?? { kind: 'validation', message: '', actions: [] } };
@@ -257,6 +278,6 @@ export class TurnService implements SendJudge {
       signal,
       { baseUrl: settings.baseUrl, logger: this.deps.logger },
     );
-    return { kind: 'ran', result, charge: accounted.settle(result) };
+    return { kind: 'ran', result, charge: accounted.settle(result), rules: rules.sent };
   }
 }

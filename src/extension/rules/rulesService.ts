@@ -1,0 +1,176 @@
+// The repository's rules in VS Code: every rule file of the first workspace folder (the formats of
+// core/rules/ruleFormats.ts), found once, each read again only when it changes, created or deleted;
+// nothing read in Restricted Mode, nor from a folder that is not on this computer's disk. A rule
+// is chosen for a request by the request's files (its attachments, and the active editor's file);
+// the user turns a rule off for the workspace. What the rules mean is core's (src/core/rules).
+import * as vscode from 'vscode';
+import {
+  chooseRules, loadRule, normalizePath, requestRules, ruleFormatOf, sortRules, RULE_FILE_GLOBS,
+  type RequestRules, type Rule, type RulesChoice, type SentRule,
+} from '../../core';
+import type { Logger } from '../platform/log';
+
+const OFF_KEY = 'aiChat.rulesOff';
+/** Most rule files read (a workspace with more lists the first ones). */
+const MAX_RULE_FILES = 1000;
+
+export interface RulesServiceDeps {
+  workspaceState: vscode.Memento;
+  logger: Logger;
+  /** The project instructions file (read by its own service): its workspace-relative name, and whether it goes with requests. */
+  instructions: () => { name: string; sent: SentRule | undefined };
+  /** Whether a text holds the user's API key (a rule that does is never sent). */
+  holdsKey: (text: string) => boolean;
+}
+
+export class RulesService implements vscode.Disposable {
+  private readonly rules = new Map<string, Rule>();
+  private sorted: Rule[] | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private watchers: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** A rule file was read again (or went, or came), or a rule was turned off or on. */
+  readonly onDidChange = this.changed.event;
+  /** Settles once the rule files were first found and read. */
+  ready: Promise<void>;
+  private scanning = 0;
+
+  constructor(private readonly deps: RulesServiceDeps) {
+    this.subscriptions.push(
+      this.changed,
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rescan()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.rescan()),
+    );
+    this.ready = this.rescan();
+  }
+
+  private folder(): vscode.WorkspaceFolder | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder?.uri.scheme === 'file' ? folder : undefined;
+  }
+
+  /** Finds every rule file again and reads it (a new folder, trust granted). */
+  rescan(): Promise<void> {
+    const run = ++this.scanning;
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    this.rules.clear();
+    this.sorted = undefined;
+    const folder = this.folder();
+    if (!folder || !vscode.workspace.isTrusted) {
+      this.changed.fire();
+      return Promise.resolve();
+    }
+    for (const glob of RULE_FILE_GLOBS) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+      watcher.onDidCreate((uri) => void this.reread(uri));
+      watcher.onDidChange((uri) => void this.reread(uri));
+      watcher.onDidDelete((uri) => this.forget(uri));
+      this.watchers.push(watcher);
+    }
+    return (async () => {
+      const found = await Promise.all(
+        RULE_FILE_GLOBS.map((glob) => vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, MAX_RULE_FILES).then(undefined, () => [] as vscode.Uri[])),
+      );
+      const paths = [...new Set(found.flat().map((uri) => this.relative(uri)).filter((p): p is string => p !== undefined))].slice(0, MAX_RULE_FILES);
+      const read = await Promise.all(paths.map((p) => loadRule(folder.uri.fsPath, p).catch(() => undefined)));
+      if (run !== this.scanning) return;
+      for (const rule of read) if (rule) this.rules.set(rule.id, rule);
+      this.sorted = undefined;
+      this.deps.logger.info('Rules read', { files: this.rules.size });
+      this.changed.fire();
+    })();
+  }
+
+  /** Any file's workspace-relative path, when it is in the first folder. */
+  private workspacePath(uri: vscode.Uri): string | undefined {
+    const folder = this.folder();
+    if (!folder || uri.scheme !== 'file') return undefined;
+    const base = folder.uri.path.endsWith('/') ? folder.uri.path : `${folder.uri.path}/`;
+    return uri.path.startsWith(base) ? normalizePath(uri.path.slice(base.length)) : undefined;
+  }
+
+  /** A rule file's workspace-relative path, when it is one of the first folder. */
+  private relative(uri: vscode.Uri): string | undefined {
+    const path = this.workspacePath(uri);
+    return path && ruleFormatOf(path) ? path : undefined;
+  }
+
+  private async reread(uri: vscode.Uri): Promise<void> {
+    const folder = this.folder();
+    const path = this.relative(uri);
+    if (!folder || !path || !vscode.workspace.isTrusted) return;
+    const run = this.scanning;
+    const rule = await loadRule(folder.uri.fsPath, path).catch(() => undefined);
+    if (run !== this.scanning) return;
+    if (rule) this.rules.set(path, rule);
+    else this.rules.delete(path);
+    this.sorted = undefined;
+    this.changed.fire();
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const path = this.relative(uri);
+    if (path && this.rules.delete(path)) {
+      this.sorted = undefined;
+      this.changed.fire();
+    }
+  }
+
+  /** The rules read, in the order they are sent: the project instructions file left out (its own service sends it), a rule holding the key made unreadable. */
+  private current(): Rule[] {
+    if (!this.sorted) {
+      const skip = normalizePath(this.deps.instructions().name);
+      this.sorted = sortRules([...this.rules.values()].filter((r) => r.id !== skip));
+    }
+    return this.sorted.map((r) =>
+      r.state === 'ok' && r.text && this.deps.holdsKey(r.text) ? { ...r, state: 'unreadable' as const, problem: vscode.l10n.t('it holds your AI Chat API key') } : r,
+    );
+  }
+
+  private off(): ReadonlySet<string> {
+    const saved = this.deps.workspaceState.get<unknown>(OFF_KEY, []);
+    return new Set(Array.isArray(saved) ? saved.filter((x): x is string => typeof x === 'string') : []);
+  }
+
+  /** The request's files: the given ones (attachments), then the active editor's. */
+  private requestFiles(files: readonly string[]): string[] {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const active = uri ? this.workspacePath(uri) : undefined;
+    return [...files, ...(active ? [active] : [])];
+  }
+
+  /** The rules that go with a request carrying `files` (workspace-relative), and why; the project instructions listed first when they go. */
+  forRequest(files: readonly string[] = []): RequestRules {
+    return requestRules(this.current(), { files: this.requestFiles(files), off: this.off() }, this.deps.instructions().sent);
+  }
+
+  /** Every rule with whether it would go with a request carrying `files`, and why. */
+  choice(files: readonly string[] = []): RulesChoice {
+    return chooseRules(this.current(), { files: this.requestFiles(files), off: this.off() });
+  }
+
+  /** The project instructions file changed (its name, or whether it goes): the list follows. */
+  refreshInstructions(): void {
+    this.sorted = undefined;
+    this.changed.fire();
+  }
+
+  /** Turns rules off (or on again) for this workspace. */
+  async setOff(ids: readonly string[], off: boolean): Promise<void> {
+    const now = this.off();
+    const next = new Set(now);
+    for (const id of ids) {
+      if (off) next.add(id);
+      else next.delete(id);
+    }
+    await this.deps.workspaceState.update(OFF_KEY, [...next].sort());
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.scanning++;
+    for (const w of this.watchers) w.dispose();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
