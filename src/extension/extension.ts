@@ -74,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
         return { name: current.name, sent: current.state === 'active' ? { path: instructionsLabel(current), why: vscode.l10n.t('always (the project instructions)') } : undefined };
       },
       holdsKey: (text) => keys.holds(text),
+      keyChanged: keys.onDidChange,
     });
     context.subscriptions.push(built, instructions().onDidChange(() => built.refreshInstructions()));
     return built;

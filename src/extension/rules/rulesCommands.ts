@@ -15,7 +15,8 @@ export async function showRules(rules: RulesService): Promise<void> {
     void vscode.window.showInformationMessage(vscode.l10n.t('Rule files are not read in Restricted Mode: trust this workspace to send its rules.'));
     return;
   }
-  await rules.ready;
+  // Found and read again first: a watcher can miss a change (a file system that reports nothing).
+  await rules.refresh();
   const choice = rules.choice();
   if (!choice.rules.length) {
     void vscode.window.showInformationMessage(

@@ -11,6 +11,12 @@ import {
 import type { Logger } from '../platform/log';
 
 const OFF_KEY = 'aiChat.rulesOff';
+/**
+ * What is watched: from the folder's root down (a pattern with a fixed folder in front is watched
+ * only where that folder exists, so a .cursor/rules made later would go unseen); each event's path
+ * says whether it is a rule file.
+ */
+const WATCH_GLOBS = ['**/*.md', '**/*.mdc', '**/*.txt', '**/.cursorrules', '**/.clinerules', '**/.windsurfrules'];
 /** Most rule files read (a workspace with more lists the first ones). */
 const MAX_RULE_FILES = 1000;
 
@@ -21,6 +27,8 @@ export interface RulesServiceDeps {
   instructions: () => { name: string; sent: SentRule | undefined };
   /** Whether a text holds the user's API key (a rule that does is never sent). */
   holdsKey: (text: string) => boolean;
+  /** The key was set or cleared (rules are looked at again for it). */
+  keyChanged: vscode.Event<void>;
 }
 
 export class RulesService implements vscode.Disposable {
@@ -34,12 +42,18 @@ export class RulesService implements vscode.Disposable {
   /** Settles once the rule files were first found and read. */
   ready: Promise<void>;
   private scanning = 0;
+  /** Whether a rule's text holds the key, looked at once per rule read and key set. */
+  private holdsKey = new WeakMap<Rule, boolean>();
 
   constructor(private readonly deps: RulesServiceDeps) {
     this.subscriptions.push(
       this.changed,
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rescan()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.rescan()),
+      deps.keyChanged(() => {
+        this.holdsKey = new WeakMap();
+        this.changed.fire();
+      }),
     );
     this.ready = this.rescan();
   }
@@ -49,24 +63,35 @@ export class RulesService implements vscode.Disposable {
     return folder?.uri.scheme === 'file' ? folder : undefined;
   }
 
-  /** Finds every rule file again and reads it (a new folder, trust granted). */
+  /** Watches the folder and finds every rule file again (a new folder, trust granted). */
   rescan(): Promise<void> {
-    const run = ++this.scanning;
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
-    this.rules.clear();
-    this.sorted = undefined;
+    const folder = this.folder();
+    if (folder && vscode.workspace.isTrusted) {
+      for (const glob of WATCH_GLOBS) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+        watcher.onDidCreate((uri) => void this.reread(uri));
+        watcher.onDidChange((uri) => void this.reread(uri));
+        watcher.onDidDelete((uri) => this.forget(uri));
+        this.watchers.push(watcher);
+      }
+    }
+    return this.refresh();
+  }
+
+  /**
+   * Finds and reads every rule file again, then takes them in at once (requests meanwhile use the
+   * rules read before). The rules list does it before it shows: a watcher can miss a change.
+   */
+  refresh(): Promise<void> {
+    const run = ++this.scanning;
     const folder = this.folder();
     if (!folder || !vscode.workspace.isTrusted) {
+      this.rules.clear();
+      this.sorted = undefined;
       this.changed.fire();
       return Promise.resolve();
-    }
-    for (const glob of RULE_FILE_GLOBS) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
-      watcher.onDidCreate((uri) => void this.reread(uri));
-      watcher.onDidChange((uri) => void this.reread(uri));
-      watcher.onDidDelete((uri) => this.forget(uri));
-      this.watchers.push(watcher);
     }
     return (async () => {
       const found = await Promise.all(
@@ -75,6 +100,7 @@ export class RulesService implements vscode.Disposable {
       const paths = [...new Set(found.flat().map((uri) => this.relative(uri)).filter((p): p is string => p !== undefined))].slice(0, MAX_RULE_FILES);
       const read = await Promise.all(paths.map((p) => loadRule(folder.uri.fsPath, p).catch(() => undefined)));
       if (run !== this.scanning) return;
+      this.rules.clear();
       for (const rule of read) if (rule) this.rules.set(rule.id, rule);
       this.sorted = undefined;
       this.deps.logger.info('Rules read', { files: this.rules.size });
@@ -100,9 +126,7 @@ export class RulesService implements vscode.Disposable {
     const folder = this.folder();
     const path = this.relative(uri);
     if (!folder || !path || !vscode.workspace.isTrusted) return;
-    const run = this.scanning;
     const rule = await loadRule(folder.uri.fsPath, path).catch(() => undefined);
-    if (run !== this.scanning) return;
     if (rule) this.rules.set(path, rule);
     else this.rules.delete(path);
     this.sorted = undefined;
@@ -123,9 +147,12 @@ export class RulesService implements vscode.Disposable {
       const skip = normalizePath(this.deps.instructions().name);
       this.sorted = sortRules([...this.rules.values()].filter((r) => r.id !== skip));
     }
-    return this.sorted.map((r) =>
-      r.state === 'ok' && r.text && this.deps.holdsKey(r.text) ? { ...r, state: 'unreadable' as const, problem: vscode.l10n.t('it holds your AI Chat API key') } : r,
-    );
+    return this.sorted.map((r) => {
+      if (r.state !== 'ok' || !r.text) return r;
+      let holds = this.holdsKey.get(r);
+      if (holds === undefined) this.holdsKey.set(r, (holds = this.deps.holdsKey(r.text)));
+      return holds ? { ...r, state: 'unreadable' as const, problem: vscode.l10n.t('it holds your AI Chat API key') } : r;
+    });
   }
 
   private off(): ReadonlySet<string> {
