@@ -178,7 +178,6 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
   }
   if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: l10n.t('Stopped') }));
   if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
-  if (m.meta?.rules?.length && m.status !== 'streaming') footer.append(rulesList(m.meta.rules, post));
   if (!ctx.busy && (m.status === 'complete' || m.status === 'stopped')) {
     footer.append(
       iconButton('repo-forked', l10n.t('Fork from here: a new conversation with everything up to this reply'), () => post({ type: 'fork', messageId: m.id }), {
@@ -186,6 +185,7 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
       }),
     );
   }
+  if (m.meta?.rules?.length && m.status !== 'streaming') footer.append(rulesList(m.meta.rules, post));
   const endingNote = m.status === 'complete' ? replyEndingText(m.meta?.ending) : undefined;
   if (endingNote || m.meta?.note) {
     const note = el('p', { class: 'reply-note', text: [endingNote, m.meta?.note].filter(Boolean).join(' ') });

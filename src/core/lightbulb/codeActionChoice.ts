@@ -148,6 +148,8 @@ export interface CodeActionPromptInput {
   languageId: string;
   /** The file's name relative to the workspace. */
   fileName: string;
+  /** The user's own rules for Fix (aiChat.fix.instructions): they go with the question. */
+  fixRules?: string;
 }
 
 export interface CodeActionPrompt {
@@ -183,7 +185,8 @@ export function buildCodeActionPrompt(input: CodeActionPromptInput): CodeActionP
         ? l10n.t('Explain line {0} of this code:', focus.start + 1)
         : l10n.t('Explain lines {0}-{1} of this code:', focus.start + 1, focus.end + 1);
   }
-  const listed = choice.diagnostics.length ? `${question}\n${formatDiagnostics(choice.diagnostics)}` : question;
+  const rules = choice.kind === 'fix' ? input.fixRules?.trim() : undefined;
+  const listed = (choice.diagnostics.length ? `${question}\n${formatDiagnostics(choice.diagnostics)}` : question) + (rules ? `\n\n${l10n.t('Follow these rules for fixes:')}\n${rules}` : '');
   const name = input.fileName.replace(/`/g, '');
   const ref = `\`${name}\`, ${lineRangeText(first + 1, last + 1)}:`;
   const prompt = `${listed}\n\n${ref}\n\n${fence}${fenceLanguage(input.languageId)}\n${code}\n${fence}`;

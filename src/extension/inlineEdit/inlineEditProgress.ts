@@ -9,6 +9,13 @@ import type { InlineEditLive } from './inlineEditLive';
 /** The streamed line count in the progress is brought up to date at most this often, ms. */
 const PROGRESS_MS = 250;
 
+/** The edit's own instructions, then the user's own rules for edits (aiChat.editSelection.instructions; not a Restricted Mode workspace's). */
+function editSystem(): string {
+  const own = vscode.workspace.isTrusted ? (vscode.workspace.getConfiguration('aiChat').get<string>('editSelection.instructions', '') ?? '').trim() : '';
+  // l10n-ignore: sent to the model
+  return own ? `${EDIT_SYSTEM_PROMPT}\n\nThe user's own rules for edits:\n${own}` : EDIT_SYSTEM_PROMPT;
+}
+
 /** Streams the reply to `prompt` into `live`; `controller` stops it (the notification's Cancel aborts it too). */
 export async function streamReply(turns: Pick<TurnService, 'run'>, live: InlineEditLive, prompt: string, controller: AbortController): Promise<SurfaceTurnResult> {
   return await vscode.window.withProgress(
@@ -32,7 +39,7 @@ export async function streamReply(turns: Pick<TurnService, 'run'>, live: InlineE
       live.status(vscode.l10n.t('Waiting for the reply…'));
       try {
         return await turns.run(
-          { surface: 'edit', prompt, system: EDIT_SYSTEM_PROMPT },
+          { surface: 'edit', prompt, system: editSystem() },
           {
             text: (chunk) => {
               live.push(chunk);

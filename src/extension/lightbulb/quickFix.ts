@@ -80,6 +80,8 @@ export async function runQuickFix(deps: QuickFixDeps, args: QuickFixArgs): Promi
     lineCount: document.lineCount,
     languageId: document.languageId,
     fileName: vscode.workspace.asRelativePath(uri, false),
+    // The user's own rules for Fix (not a Restricted Mode workspace's).
+    fixRules: vscode.workspace.isTrusted ? vscode.workspace.getConfiguration('aiChat').get<string>('fix.instructions', '') : '',
   });
   if (args.choice.kind === 'fix' && (await deps.canEdit())) {
     // Whole lines: the edit sees the statement the problem is in, not a single token.

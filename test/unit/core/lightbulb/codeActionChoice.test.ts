@@ -83,6 +83,18 @@ describe('the lightbulb: the prompt of the chosen action', () => {
     assert.deepEqual(p.focus, { start: 9, end: 9 });
   });
 
+  it("Fix carries the user's own rules for fixes (aiChat.fix.instructions) in its question, the edit's instruction too; Explain never does", () => {
+    const e = diag('error', span(2, 0, 2, 1), 'bad');
+    const rules = 'Fix the cause, never cast to any.';
+    const fix = buildCodeActionPrompt({ choice: { kind: 'fix', diagnostics: [e] }, range: span(2, 0, 2, 0), ...doc(5), languageId: 'ts', fileName: 'a.ts', fixRules: `  ${rules}\n` });
+    assert.match(fix.instruction, /^Fix this problem:\n- Error, line 3, column 1: bad\n\nFollow these rules for fixes:\nFix the cause, never cast to any\.$/);
+    assert.ok(fix.prompt.startsWith(fix.instruction + '\n\n`a.ts`'), fix.prompt);
+    const none = buildCodeActionPrompt({ choice: { kind: 'fix', diagnostics: [e] }, range: span(2, 0, 2, 0), ...doc(5), languageId: 'ts', fileName: 'a.ts', fixRules: '   ' });
+    assert.ok(!none.instruction.includes('Follow these rules'), 'blank rules add nothing');
+    const explain = buildCodeActionPrompt({ choice: { kind: 'explain', diagnostics: [e] }, range: span(2, 0, 2, 0), ...doc(5), languageId: 'ts', fileName: 'a.ts', fixRules: rules });
+    assert.ok(!explain.prompt.includes(rules), 'Explain does not carry the rules for fixes');
+  });
+
   it('a diagnostic without code or source names its severity alone; one with only a source names it', () => {
     const a = diag('warning', span(0, 0, 0, 1), 'unused', '', '');
     const b = diag('error', span(1, 0, 1, 1), 'bad\n  thing', '', 'eslint');
