@@ -42,12 +42,16 @@ export class RulesService implements vscode.Disposable {
   /** Settles once the rule files were first found and read. */
   ready: Promise<void>;
   private scanning = 0;
+  /** Grows with every change of the rules read, the key or the rules turned off. */
+  private version = 0;
+  private last: { key: string; rules: RequestRules } | undefined;
   /** Whether a rule's text holds the key, looked at once per rule read and key set. */
   private holdsKey = new WeakMap<Rule, boolean>();
 
   constructor(private readonly deps: RulesServiceDeps) {
     this.subscriptions.push(
       this.changed,
+      this.changed.event(() => this.version++),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rescan()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.rescan()),
       deps.keyChanged(() => {
@@ -167,9 +171,18 @@ export class RulesService implements vscode.Disposable {
     return [...files, ...(active ? [active] : [])];
   }
 
-  /** The rules that go with a request carrying `files` (workspace-relative), and why; the project instructions listed first when they go. */
+  /**
+   * The rules that go with a request carrying `files` (workspace-relative), and why; the project
+   * instructions listed first when they go. The last answer is kept while nothing it depends on
+   * changed (the meter asks at each keystroke, and a send asks again as it goes).
+   */
   forRequest(files: readonly string[] = []): RequestRules {
-    return requestRules(this.current(), { files: this.requestFiles(files), off: this.off() }, this.deps.instructions().sent);
+    const request = this.requestFiles(files);
+    const off = this.off();
+    const instructions = this.deps.instructions().sent;
+    const key = JSON.stringify([this.version, request, [...off], instructions]);
+    if (this.last?.key !== key) this.last = { key, rules: requestRules(this.current(), { files: request, off }, instructions) };
+    return this.last.rules;
   }
 
   /** Every rule with whether it would go with a request carrying `files`, and why. */
