@@ -51,6 +51,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./inlineEdit.test');
   mocha.suite.emit('pre-require', globalThis, 'promptFiles.test', mocha);
   await import('./promptFiles.test');
+  mocha.suite.emit('pre-require', globalThis, 'rules.test', mocha);
+  await import('./rules.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
