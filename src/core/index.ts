@@ -8,7 +8,7 @@ export * from './account/models';
 export * from './chat/errors';
 export * from './chat/replyFacts';
 export * from './context/selection';
-export * from './chat/export';
+export * from './export';
 export * from './account/subscriptions';
 export * from './chat/chatSession';
 export * from './chat/sessionPorts';

@@ -28,6 +28,13 @@ export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 export const ForkOriginSchema = z.object({ id: z.string().min(1).max(200), title: z.string().max(500), messageId: z.string().max(20) });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
+/**
+ * Where an imported conversation came from (src/core/export): the id it had in the exported file
+ * and the hash of that file's conversation, so that importing the same file again finds it.
+ */
+export const ImportOriginSchema = z.object({ id: z.string().min(1).max(200), hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export type ImportOrigin = z.infer<typeof ImportOriginSchema>;
+
 /** Longest summary of earlier turns kept (the model's reply, or the user's edit of it). */
 export const MAX_SUMMARY_TEXT = 100_000;
 
@@ -58,6 +65,8 @@ export const ConversationSchema = z.object({
   id: z.string().min(1).max(200),
   title: z.string(),
   forkedFrom: ForkOriginSchema.optional(),
+  /** Set on an imported conversation: the file's conversation it was imported from. */
+  importedFrom: ImportOriginSchema.optional(),
   /** The summary of earlier turns that requests send in their place (absent in older files). */
   summary: TurnSummarySchema.optional(),
   createdAt: z.string(),

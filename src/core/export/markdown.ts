@@ -1,5 +1,5 @@
 // A conversation as a Markdown document.
-import type { Conversation } from './conversation';
+import type { Conversation } from '../chat/conversation';
 import { replyMetaText } from '../account/cost';
 import { thinkingSection } from '../../wording';
 import * as l10n from '@vscode/l10n';

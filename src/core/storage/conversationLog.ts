@@ -1,7 +1,7 @@
 // The stored form of a conversation (schema version 2): a log of JSON lines, one record a line,
 // so that a turn is an append and never a rewrite. Its own schema, not the webview's.
 //
-//   {"t":"h","v":2,"id":…,"createdAt":…}          header, first line
+//   {"t":"h","v":2,"id":…,"createdAt":…}          header, first line (a fork's forkedFrom, an import's importedFrom)
 //   {"t":"m","k":…,"m":{message}}                  a message (a key seen before: replaced in place)
 //   {"t":"x","k":[…]}                              messages taken out (edit, retry), by key
 //   {"t":"u","title":…,"updatedAt":…,"nextSeq":…}  title and dates
@@ -17,6 +17,7 @@ import {
   DEFAULT_TITLE,
   ForkOriginSchema,
   formatMessageId,
+  ImportOriginSchema,
   parseConversation,
   repairStoredMessage,
   StoredMessageSchema,
@@ -36,6 +37,8 @@ const HeaderRecord = z.object({
   createdAt: z.string(),
   /** A fork's origin (readers that do not know it ignore it). */
   forkedFrom: ForkOriginSchema.optional(),
+  /** An imported conversation's origin (readers that do not know it ignore it). */
+  importedFrom: ImportOriginSchema.optional(),
 });
 export const MessageRecord = z.object({ t: z.literal('m'), k: z.string().min(1), m: StoredMessageSchema });
 const DropRecord = z.object({ t: z.literal('x'), k: z.array(z.string()) });
@@ -54,8 +57,15 @@ export function recordLine(record: LogRecord): string {
   return JSON.stringify(record) + '\n';
 }
 
-export function headerLine(conv: Pick<Conversation, 'id' | 'createdAt' | 'forkedFrom'>): string {
-  return recordLine({ t: 'h', v: LOG_VERSION, id: conv.id, createdAt: conv.createdAt, ...(conv.forkedFrom ? { forkedFrom: conv.forkedFrom } : {}) });
+export function headerLine(conv: Pick<Conversation, 'id' | 'createdAt' | 'forkedFrom' | 'importedFrom'>): string {
+  return recordLine({
+    t: 'h',
+    v: LOG_VERSION,
+    id: conv.id,
+    createdAt: conv.createdAt,
+    ...(conv.forkedFrom ? { forkedFrom: conv.forkedFrom } : {}),
+    ...(conv.importedFrom ? { importedFrom: conv.importedFrom } : {}),
+  });
 }
 
 export interface ReplayedLog {
@@ -146,6 +156,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     id: fallbackId ?? header.id,
     title: title ?? DEFAULT_TITLE,
     ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
+    ...(header.importedFrom ? { importedFrom: header.importedFrom } : {}),
     createdAt: header.createdAt,
     updatedAt: updatedAt ?? header.createdAt,
     nextSeq,

@@ -1,0 +1,58 @@
+// Import Conversation…: a conversation file read, checked and stored as a new conversation through
+// the store (listed in History at once), or found already there. Nothing half-imported stays: the
+// conversation is written whole in one step, and taken out again when that step fails. VS Code-free.
+import type { Conversation, ConversationSummary } from '../chat/conversation';
+import { holdsFile, importedConversation, parseExportBytes, parseExportText, type ExportFileProblem } from './format';
+
+/** What an import needs of the conversation store (ConversationStore has it). */
+export interface ImportStore {
+  /** A new, empty conversation with a fresh id (only its id is used). */
+  create(): Conversation;
+  list(): Promise<ConversationSummary[]>;
+  load(id: string): Promise<Conversation | undefined>;
+  /** Writes a conversation whole and lists it in History. */
+  restore(conv: Conversation): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+export type ImportResult =
+  /** Stored under its own id; open it. */
+  | { kind: 'imported'; conversation: Conversation }
+  /** Already in History (imported before, or the conversation that was exported): nothing stored. */
+  | { kind: 'duplicate'; id: string; title: string }
+  /** Not imported: what is wrong with the file, worded for the user. */
+  | { kind: 'refused'; problem: ExportFileProblem };
+
+/** The conversation of History that holds this file's conversation already, if one does. */
+export async function findImported(store: Pick<ImportStore, 'list' | 'load'>, fileId: string, createdAt: string, hash: string): Promise<Conversation | undefined> {
+  // An import keeps the conversation's creation date, which nothing changes: only those are read.
+  const candidates = (await store.list()).filter((s) => s.createdAt === createdAt || s.id === fileId);
+  for (const s of candidates) {
+    const conv = await store.load(s.id).catch(() => undefined);
+    if (conv && holdsFile(conv, fileId, hash)) return conv;
+  }
+  return undefined;
+}
+
+/**
+ * Imports a conversation file (its bytes or its text). A store write that fails is undone (the
+ * conversation taken out again) and rethrown.
+ */
+export async function importConversation(store: ImportStore, content: Uint8Array | string): Promise<ImportResult> {
+  const parsed = typeof content === 'string' ? parseExportText(content) : parseExportBytes(content);
+  if (!parsed.ok) {
+    const { ok: _ok, ...problem } = parsed;
+    return { kind: 'refused', problem };
+  }
+  const { file, hash } = parsed;
+  const existing = await findImported(store, file.conversation.id, file.conversation.createdAt, hash);
+  if (existing) return { kind: 'duplicate', id: existing.id, title: existing.title };
+  const conv = importedConversation(file, hash, store.create().id);
+  try {
+    await store.restore(conv);
+  } catch (err) {
+    await store.remove(conv.id).catch(() => undefined);
+    throw err;
+  }
+  return { kind: 'imported', conversation: conv };
+}
