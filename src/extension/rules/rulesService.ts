@@ -3,6 +3,8 @@
 // nothing read in Restricted Mode, nor from a folder that is not on this computer's disk. A rule
 // is chosen for a request by the request's files (its attachments, and the active editor's file);
 // the user turns a rule off for the workspace. What the rules mean is core's (src/core/rules).
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import {
   chooseRules, loadRule, normalizePath, requestRules, ruleFormatOf, sortRules, RULE_FILE_GLOBS,
@@ -19,6 +21,18 @@ const OFF_KEY = 'aiChat.rulesOff';
 const WATCH_GLOBS = ['**/*.md', '**/*.mdc', '**/*.txt', '**/.cursorrules', '**/.clinerules', '**/.windsurfrules'];
 /** Most rule files read (a workspace with more lists the first ones). */
 const MAX_RULE_FILES = 1000;
+/** A request looks for new rule files (in the background) when the last search is older than this. */
+const FIND_EVERY_MS = 10_000;
+
+/** What says a file changed: its time and size (links followed), or that it is gone. */
+async function stampOf(folder: string, path: string): Promise<string> {
+  try {
+    const s = await fsp.stat(nodePath.join(folder, ...path.split('/')));
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'gone';
+  }
+}
 
 export interface RulesServiceDeps {
   workspaceState: vscode.Memento;
@@ -44,6 +58,10 @@ export class RulesService implements vscode.Disposable {
   private scanning = 0;
   /** Grows with every change of the rules read, the key or the rules turned off. */
   private version = 0;
+  /** Each rule file's stamp when it was last read. */
+  private stamps = new Map<string, string>();
+  private lastFind = 0;
+  private checking: Promise<void> | undefined;
   private last: { key: string; rules: RequestRules } | undefined;
   /** Whether a rule's text holds the key, looked at once per rule read and key set. */
   private holdsKey = new WeakMap<Rule, boolean>();
@@ -90,6 +108,7 @@ export class RulesService implements vscode.Disposable {
    */
   refresh(): Promise<void> {
     const run = ++this.scanning;
+    this.lastFind = Date.now();
     const folder = this.folder();
     if (!folder || !vscode.workspace.isTrusted) {
       this.rules.clear();
@@ -102,9 +121,12 @@ export class RulesService implements vscode.Disposable {
         RULE_FILE_GLOBS.map((glob) => vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, MAX_RULE_FILES).then(undefined, () => [] as vscode.Uri[])),
       );
       const paths = [...new Set(found.flat().map((uri) => this.relative(uri)).filter((p): p is string => p !== undefined))].slice(0, MAX_RULE_FILES);
+      // Stamped before they are read: a change while reading is seen by the next check.
+      const stamps = await Promise.all(paths.map((p) => stampOf(folder.uri.fsPath, p)));
       const read = await Promise.all(paths.map((p) => loadRule(folder.uri.fsPath, p).catch(() => undefined)));
       if (run !== this.scanning) return;
       this.rules.clear();
+      this.stamps = new Map(paths.map((p, i) => [p, stamps[i]]));
       for (const rule of read) if (rule) this.rules.set(rule.id, rule);
       this.sorted = undefined;
       this.deps.logger.info('Rules read', { files: this.rules.size });
@@ -126,23 +148,54 @@ export class RulesService implements vscode.Disposable {
     return path && ruleFormatOf(path) ? path : undefined;
   }
 
-  private async reread(uri: vscode.Uri): Promise<void> {
-    const folder = this.folder();
+  private reread(uri: vscode.Uri): Promise<void> {
     const path = this.relative(uri);
-    if (!folder || !path || !vscode.workspace.isTrusted) return;
+    return path ? this.rereadPath(path) : Promise.resolve();
+  }
+
+  private async rereadPath(path: string): Promise<void> {
+    const folder = this.folder();
+    if (!folder || !vscode.workspace.isTrusted) return;
+    const stamp = await stampOf(folder.uri.fsPath, path);
     const rule = await loadRule(folder.uri.fsPath, path).catch(() => undefined);
     if (rule) this.rules.set(path, rule);
     else this.rules.delete(path);
+    if (stamp === 'gone') this.stamps.delete(path);
+    else this.stamps.set(path, stamp);
     this.sorted = undefined;
     this.changed.fire();
   }
 
   private forget(uri: vscode.Uri): void {
     const path = this.relative(uri);
-    if (path && this.rules.delete(path)) {
+    if (!path) return;
+    this.stamps.delete(path);
+    if (this.rules.delete(path)) {
       this.sorted = undefined;
       this.changed.fire();
     }
+  }
+
+  /**
+   * Before a request: the rule files read are looked at (time and size) and a changed or deleted
+   * one is read again, so a request never carries a rule as it was before an edit, even when the
+   * file watcher missed it (a host out of file watches). New rule files come through the watcher,
+   * or through a search started here in the background when the last one is older than 10 s.
+   */
+  fresh(): Promise<void> {
+    this.checking ??= this.check().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async check(): Promise<void> {
+    await this.ready;
+    const folder = this.folder();
+    if (!folder || !vscode.workspace.isTrusted) return;
+    if (Date.now() - this.lastFind >= FIND_EVERY_MS) void this.refresh();
+    const paths = [...this.stamps.keys()];
+    const now = await Promise.all(paths.map((p) => stampOf(folder.uri.fsPath, p)));
+    const changed = paths.filter((p, i) => now[i] !== this.stamps.get(p));
+    await Promise.all(changed.map((p) => this.rereadPath(p)));
   }
 
   /** The rules read, in the order they are sent: the project instructions file left out (its own service sends it), a rule holding the key made unreadable. */

@@ -80,8 +80,8 @@ export interface InstructionsPort {
 
 /** The repository's rules (rules/rulesService.ts). */
 export interface RulesPort {
-  /** Settles when the rule files were first found and read. */
-  readonly ready: Promise<unknown>;
+  /** Settles when the rule files were found and read, and any that changed read again. */
+  fresh(): Promise<unknown>;
   /** The rules for a request carrying `files` (the active editor's file is added), with why. */
   forRequest(files?: readonly string[]): RequestRules;
 }
@@ -163,7 +163,7 @@ export class TurnService implements SendJudge {
     const key = await this.deps.keys.get();
     const instructions = this.deps.instructions();
     // The instructions and rules are read when first needed: the first request waits for that read.
-    await Promise.all([instructions.ready, this.deps.rules?.().ready]);
+    await Promise.all([instructions.ready, this.deps.rules?.().fresh()]);
     const settings = this.deps.config.settings;
     const target = model || settings.model;
     return {

@@ -2,7 +2,8 @@
 // system and watchers, and @aichat through the one turn pipeline. A Python rule goes with a
 // request whose active editor holds a .py file and says why under the answer; a TypeScript rule
 // does not; a rule file that is a link to .git/config or .env is listed as refused and never sent;
-// a rule that holds the key is never sent; an edit of a rule file is what the next request carries.
+// a rule that holds the key is never sent; an edit of a rule file is what the next request carries,
+// and a deleted one goes.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore, API_KEY_SECRET } from '../../../../src/extension/account/keyStore';
@@ -144,18 +145,13 @@ describe('The repository\'s rules, with @aichat', function () {
     await ask('With the key rule? exthost-rules-four');
     assert.ok(!(sent.at(-1) ?? '').includes(KEY), 'the key went in a rule');
     assert.equal(rules.choice().rules.find((c) => c.rule.path === '.cursor/rules/always.mdc')?.reason.kind, 'unreadable');
-    // Edited: the watcher reads it again (no refresh asked), and the next request carries the new text.
-    const changed = new Promise<void>((resolve) => {
-      const sub = rules.onDidChange(() => {
-        if (rules.forRequest().text.includes('exthost-always-edited')) {
-          sub.dispose();
-          resolve();
-        }
-      });
-    });
+    // Edited: the next request carries the new text (the file is looked at before each request,
+    // whether or not the watcher reported the change: this host may be out of file watches).
     await write(always, '---\nalwaysApply: true\n---\nAlways rule exthost-always-edited\n');
-    await changed;
     await ask('After the edit? exthost-rules-five');
     assert.ok((sent.at(-1) ?? '').includes('exthost-always-edited'), sent.at(-1));
+    await vscode.workspace.fs.delete(always);
+    await ask('After the delete? exthost-rules-six');
+    assert.ok(!(sent.at(-1) ?? '').includes('exthost-always-edited'), 'a deleted rule file still went');
   });
 });
