@@ -25,6 +25,7 @@ import { ApplyToFile } from './applyToFile/applyToFile';
 import { InstructionsService } from './pipeline/instructionsFile';
 import { RulesService } from './rules/rulesService';
 import { registerRulesCommands } from './rules/rulesCommands';
+import { registerExportCommands } from './export/exportCommands';
 import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
 import { EditorTracker } from './platform/editorTracker';
@@ -116,6 +117,22 @@ export function activate(context: vscode.ExtensionContext): void {
     // Each room registers its own commands.
     ...registerAccountCommands({ config, keys, models, balance, clients, address, logger, credits }),
     ...registerChatCommands(() => lazy.chat, logger),
+    // Export Chat, Copy Conversation, Import Conversation…: the chat's conversations through a port.
+    ...registerExportCommands(
+      {
+        current: async () => {
+          await lazy.chat.ensureRestored();
+          return lazy.chat.session.conversation;
+        },
+        store: () => room().store,
+        open: async (id) => {
+          const opened = await lazy.chat.session.open(id);
+          if (opened) await lazy.chat.show();
+          return opened;
+        },
+      },
+      logger,
+    ),
     ...registerEditorPromptCommands(chatBox, logger),
     // Help where the problem shows up: the lightbulb, Source Control, the terminal.
     ...registerQuickFix((text) => chatBox.insertPrompt(text)),

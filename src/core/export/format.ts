@@ -122,16 +122,20 @@ function pathText(path: readonly PropertyKey[]): string {
   return out || '(top level)'; // l10n-ignore: a JSON path
 }
 
+/** Why a file of `size` bytes is not read (undefined: it is not too large). */
+export function importSizeProblem(size: number): ExportFileProblem | undefined {
+  if (size <= MAX_IMPORT_BYTES) return undefined;
+  return {
+    kind: 'broken',
+    message: l10n.t('the file is {0} MB; the largest conversation file AI Chat imports is {1} MB.', Math.ceil(size / 1048576), MAX_IMPORT_BYTES / 1048576),
+    issues: [],
+  };
+}
+
 /** Reads a conversation file's bytes (UTF-8, a byte order mark allowed). */
 export function parseExportBytes(bytes: Uint8Array): ParsedExportFile {
-  if (bytes.byteLength > MAX_IMPORT_BYTES) {
-    return {
-      ok: false,
-      kind: 'broken',
-      message: l10n.t('the file is {0} MB; the largest conversation file AI Chat imports is {1} MB.', Math.ceil(bytes.byteLength / 1048576), MAX_IMPORT_BYTES / 1048576),
-      issues: [],
-    };
-  }
+  const tooLarge = importSizeProblem(bytes.byteLength);
+  if (tooLarge) return { ok: false, ...tooLarge };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -1,6 +1,6 @@
-// The chat room's commands: open, focus, find, history, move, new chat, export and summarize.
+// The chat room's commands: open, focus, find, history, move, new chat and summarize (export is
+// the export room's, src/extension/export).
 import * as vscode from 'vscode';
-import { conversationToMarkdown } from '../../core';
 import type { ChatPanelController } from './chatPanel';
 import type { Logger } from '../platform/log';
 import { registerSafely } from '../platform/commands';
@@ -18,22 +18,10 @@ export function registerChatCommands(chat: () => ChatPanelController, logger: Lo
     reg('aiChat.moveChatToSecondarySideBar', () => chat().surfaces.moveToLocation('secondarySideBar')),
     reg('aiChat.moveChatToPrimarySideBar', () => chat().surfaces.moveToLocation('sideBar')),
     reg('aiChat.newChat', () => chat().newChat()),
-    reg('aiChat.exportChat', () => exportChat(chat())),
     reg('aiChat.summarizeEarlierTurns', async () => {
       await chat().ensureRestored();
       await chat().show(true);
       return chat().summaries.start(true);
     }),
   ];
-}
-
-async function exportChat(chat: ChatPanelController): Promise<void> {
-  await chat.ensureRestored();
-  const conv = chat.session.conversation;
-  if (conv.messages.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.'));
-    return;
-  }
-  const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
-  await vscode.window.showTextDocument(doc, { preview: false });
 }

@@ -75,14 +75,14 @@ describe('lint: layer rules (eslint.config.mjs)', function () {
   it('the pipeline (one turn for every surface) imports no feature and not the chat', async () => {
     const file = 'src/extension/pipeline/a.ts';
     await rejects(file, "import { x } from '../chat/chatPanel';\nexport const y = x;\n", /src\/extension\/pipeline must not/);
-    for (const feature of ['inlineEdit', 'sourceControl', 'terminal', 'promptFiles', 'lightbulb', 'applyToFile', 'history', 'context', 'editorPrompts']) {
+    for (const feature of ['inlineEdit', 'sourceControl', 'terminal', 'promptFiles', 'lightbulb', 'applyToFile', 'history', 'context', 'editorPrompts', 'export']) {
       await rejects(file, `import { x } from '../${feature}/a';\nexport const y = x;\n`, /src\/extension\/pipeline must not/);
     }
     await accepts(file, "import { a } from '../account/keyStore';\nimport { b } from '../platform/log';\nimport { c } from '../../core';\nexport const d = [a, b, c];\n");
   });
 
   it('a feature does not import the chat: it reaches the message box through pipeline/chatBox.ts', async () => {
-    for (const feature of ['inlineEdit', 'sourceControl', 'terminal', 'promptFiles', 'lightbulb', 'applyToFile', 'history', 'context', 'editorPrompts']) {
+    for (const feature of ['inlineEdit', 'sourceControl', 'terminal', 'promptFiles', 'lightbulb', 'applyToFile', 'history', 'context', 'editorPrompts', 'export']) {
       const file = `src/extension/${feature}/a.ts`;
       await rejects(file, "import type { ChatPanelController } from '../chat/chatPanel';\nexport type C = ChatPanelController;\n", new RegExp(`src/extension/${feature} must not`));
       await accepts(file, "import type { ChatBox } from '../pipeline/chatBox';\nimport type { TurnService } from '../pipeline/turnService';\nexport type C = [ChatBox, TurnService];\n");

@@ -1,0 +1,160 @@
+// Export and import of conversations: Export Chat (Markdown, or the lossless `.aichat.json` file),
+// Copy Conversation (Markdown on the clipboard) and Import Conversation… (a file checked, stored as
+// a new conversation and opened; the same file again offers the first). The file format, its
+// checks and the import itself are src/core/export's; this is what only VS Code can do.
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import {
+  conversationToMarkdown,
+  EXPORT_FILE_SUFFIX,
+  exportFileName,
+  exportFileText,
+  importConversation,
+  importSizeProblem,
+  type Conversation,
+  type ImportResult,
+} from '../../core';
+import { registerSafely } from '../platform/commands';
+import type { Logger } from '../platform/log';
+import type { ChatConversations } from './chatConversations';
+
+export function registerExportCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
+  const reg = (id: string, fn: (...args: unknown[]) => unknown) => registerSafely(id, fn, logger);
+  return [
+    reg('aiChat.exportChat', () => exportChat(chat)),
+    reg('aiChat.copyConversation', () => copyConversation(chat)),
+    reg('aiChat.importConversation', () => importFile(chat, logger)),
+  ];
+}
+
+/** The chat's conversation, or undefined (and `empty` said) when it has no message. */
+async function currentWithMessages(chat: ChatConversations, empty: string): Promise<Conversation | undefined> {
+  const conv = await chat.current();
+  if (conv.messages.length > 0) return conv;
+  void vscode.window.showInformationMessage(empty);
+  return undefined;
+}
+
+/** Where the save and open dialogs start: the first workspace folder, else the home folder. */
+function startFolder(): vscode.Uri {
+  return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+}
+
+type FormatItem = vscode.QuickPickItem & { format: 'markdown' | 'file' };
+
+async function exportChat(chat: ChatConversations): Promise<void> {
+  const conv = await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.'));
+  if (!conv) return;
+  const items: FormatItem[] = [
+    {
+      format: 'markdown',
+      label: vscode.l10n.t('$(markdown) Markdown'),
+      detail: vscode.l10n.t('Readable anywhere: opens in an editor, to save or copy.'),
+    },
+    {
+      format: 'file',
+      label: vscode.l10n.t('$(json) Conversation file ({0})', EXPORT_FILE_SUFFIX),
+      detail: vscode.l10n.t('Everything the chat keeps (models, credits, reasoning, errors, the summary), for AI Chat: Import Conversation… on this or another machine.'),
+    },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('AI Chat: Export “{0}”', conv.title),
+    placeHolder: vscode.l10n.t('Export as'),
+  });
+  if (!picked) return;
+  if (picked.format === 'markdown') {
+    const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return;
+  }
+  // The text is taken now: the conversation may go on while the dialog is open.
+  const text = exportFileText(conv);
+  const count = conv.messages.length;
+  const target = await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('AI Chat: Export “{0}”', conv.title),
+    defaultUri: vscode.Uri.joinPath(startFolder(), exportFileName(conv.title)),
+    filters: { [vscode.l10n.t('AI Chat conversation')]: ['json'] },
+    saveLabel: vscode.l10n.t('Export'),
+  });
+  if (!target) return;
+  try {
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  } catch (err) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('“{0}” could not be exported to {1}: {2}', conv.title, target.fsPath, err instanceof Error ? err.message : String(err)),
+    );
+    return;
+  }
+  void vscode.window.showInformationMessage(
+    count === 1
+      ? vscode.l10n.t('Exported “{0}” (1 message) to {1}.', conv.title, vscode.workspace.asRelativePath(target))
+      : vscode.l10n.t('Exported “{0}” ({1} messages) to {2}.', conv.title, count, vscode.workspace.asRelativePath(target)),
+  );
+}
+
+async function copyConversation(chat: ChatConversations): Promise<void> {
+  const conv = await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to copy.'));
+  if (!conv) return;
+  await vscode.env.clipboard.writeText(conversationToMarkdown(conv));
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied “{0}” to the clipboard as Markdown', conv.title), 3000);
+}
+
+async function importFile(chat: ChatConversations, logger: Logger): Promise<void> {
+  const picked = await vscode.window.showOpenDialog({
+    title: vscode.l10n.t('AI Chat: Import Conversation'),
+    openLabel: vscode.l10n.t('Import'),
+    canSelectFiles: true,
+    canSelectFolders: false,
+    canSelectMany: false,
+    defaultUri: startFolder(),
+    filters: { [vscode.l10n.t('AI Chat conversation')]: ['json'], [vscode.l10n.t('All files')]: ['*'] },
+  });
+  const uri = picked?.[0];
+  if (!uri) return;
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  const refuse = (why: string) => void vscode.window.showErrorMessage(vscode.l10n.t('“{0}” was not imported: {1}', name, why));
+  const tooLarge = importSizeProblem((await vscode.workspace.fs.stat(uri)).size);
+  if (tooLarge) return refuse(tooLarge.message);
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  let result: ImportResult;
+  try {
+    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Importing “{0}”…', name) }, () =>
+      importConversation(chat.store(), bytes),
+    );
+  } catch (err) {
+    // The store could not write it: the import took it out again, nothing is half there.
+    const reason = err instanceof Error ? err.message : String(err);
+    logger.warn('A conversation could not be imported', { message: reason });
+    return refuse(vscode.l10n.t('it could not be saved ({0}). Nothing was imported; check that the disk has space and can be written to, then import it again.', reason));
+  }
+  switch (result.kind) {
+    case 'refused':
+      logger.info('A conversation file was refused', { kind: result.problem.kind });
+      return refuse(result.problem.message);
+    case 'duplicate': {
+      const open = vscode.l10n.t('Open It');
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('“{0}” is already in History', result.title),
+        { modal: true, detail: vscode.l10n.t('This file was imported before (or exported from this History, and the conversation is unchanged since). Nothing was imported again.') },
+        open,
+      );
+      if (choice === open) await openImported(chat, result.id, result.title);
+      return;
+    }
+    case 'imported': {
+      const conv = result.conversation;
+      logger.info('A conversation was imported', { messages: conv.messages.length });
+      if (await openImported(chat, conv.id, conv.title)) {
+        const n = conv.messages.length;
+        const done = n === 1 ? vscode.l10n.t('$(check) Imported “{0}” (1 message)', conv.title) : vscode.l10n.t('$(check) Imported “{0}” ({1} messages)', conv.title, n);
+        vscode.window.setStatusBarMessage(done, 4000);
+      }
+    }
+  }
+}
+
+async function openImported(chat: ChatConversations, id: string, title: string): Promise<boolean> {
+  if (await chat.open(id)) return true;
+  void vscode.window.showWarningMessage(vscode.l10n.t('“{0}” could not be opened: its file is missing or damaged. It may be in History.', title));
+  return false;
+}
