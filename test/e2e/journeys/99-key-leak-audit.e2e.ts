@@ -44,6 +44,8 @@ describe('Journey 99: key-leak audit', () => {
     await chat.waitForState(() => true, 'the chat in the editor never heard from the extension');
     await chat.ask('A last question before the audit');
     await wb.runCommand('AI Chat: Export Chat');
+    // Export Chat asks for the format: Markdown (the lossless file asks where to save it).
+    await wb.quickPickRows().filter({ hasText: 'Markdown' }).first().click();
     // The export is a Markdown document that takes the focus when it opens: the next command's
     // palette is opened once it has, or the opening editor would close that palette.
     await page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).first().waitFor({ timeout: 30_000 });

@@ -19,6 +19,8 @@ const COMMANDS = [
   'aiChat.showSubscriptions',
   'aiChat.sendSelection',
   'aiChat.exportChat',
+  'aiChat.copyConversation',
+  'aiChat.importConversation',
   'aiChat.reviewServiceAddress',
   'aiChat.focusChatInput',
   'aiChat.showHistory',
