@@ -21,7 +21,8 @@ import type { ChatConversations } from './chatConversations';
 export function registerExportCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => registerSafely(id, fn, logger);
   return [
-    reg('aiChat.exportChat', () => exportChat(chat)),
+    // (History's Export button passes the conversation's id.)
+    reg('aiChat.exportChat', (id) => exportChat(chat, typeof id === 'string' ? id : undefined)),
     reg('aiChat.copyConversation', () => copyConversation(chat)),
     reg('aiChat.importConversation', () => importFile(chat, logger)),
   ];
@@ -42,9 +43,13 @@ function startFolder(): vscode.Uri {
 
 type FormatItem = vscode.QuickPickItem & { format: 'markdown' | 'file' };
 
-async function exportChat(chat: ChatConversations): Promise<void> {
-  const conv = await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.'));
-  if (!conv) return;
+/** Exports the conversation `id` (from History), else the one the chat shows. */
+async function exportChat(chat: ChatConversations, id?: string): Promise<void> {
+  const conv = id === undefined ? await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.')) : await chat.store().load(id);
+  if (!conv) {
+    if (id !== undefined) void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be read: its file is missing or damaged.'));
+    return;
+  }
   const items: FormatItem[] = [
     {
       format: 'markdown',

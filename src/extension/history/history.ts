@@ -1,10 +1,10 @@
 // History: a quick pick of saved conversations with live full-text search as the user types,
-// and per-item buttons to rename, export and delete (with undo).
+// per-item buttons to rename, export and delete (with undo), and Import Conversation… beside New Chat.
 import * as vscode from 'vscode';
 import type { ConversationSummary } from '../../core';
 import { ITEM_BUTTONS, itemButton, type HistoryDeps } from './historyItems';
 
-type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean };
+type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean; importFile?: boolean };
 
 /** Keystrokes closer together than this are searched once, after the last; one after a pause at once. */
 const SEARCH_DELAY_MS = 30;
@@ -40,6 +40,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   qp.matchOnDetail = false;
   qp.value = initialQuery;
   const newChatItem: Item = { label: vscode.l10n.t('$(add) New Chat'), newChat: true, alwaysShow: true };
+  const importItem: Item = { label: vscode.l10n.t('$(cloud-download) Import Conversation…'), importFile: true, alwaysShow: true };
   let all: ConversationSummary[] = [];
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,6 +71,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       const active = qp.activeItems[0]?.id;
       const items = [
         newChatItem,
+        importItem,
         ...(all.length ? [{ label: vscode.l10n.t('Saved conversations'), kind: vscode.QuickPickItemKind.Separator } as Item] : []),
         ...all.slice(0, firstPage || partial ? FIRST_PAGE : undefined).map((c) => toItem(c, current)),
       ];
@@ -167,9 +169,11 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   qp.onDidChangeValue(typed);
   qp.onDidAccept(async () => {
     const picked = qp.selectedItems[0];
-    if (!picked || (!picked.id && !picked.newChat)) return;
+    if (!picked || (!picked.id && !picked.newChat && !picked.importFile)) return;
     qp.hide();
     if (picked.newChat) return deps.newChat();
+    // The export room's command (History does not reach into another feature).
+    if (picked.importFile) return void (await vscode.commands.executeCommand('aiChat.importConversation'));
     if (picked.id && !(await deps.open(picked.id))) {
       void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.'));
     }

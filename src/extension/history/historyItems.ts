@@ -1,7 +1,7 @@
-// History's item buttons: Rename, Export as Markdown, and Delete with Undo. A rename and a delete
+// History's item buttons: Rename, Export (the export room's Export Chat, for this conversation), and Delete with Undo. A rename and a delete
 // go through the chat session, which owns the conversation (the one on screen shows it at once).
 import * as vscode from 'vscode';
-import { conversationToMarkdown, type ConversationStore, type ConversationSummary } from '../../core';
+import type { ConversationStore, ConversationSummary } from '../../core';
 import type { Logger } from '../platform/log';
 
 /** What History needs: the store, and the session's operations on a conversation. */
@@ -28,7 +28,7 @@ export interface HistoryDeps {
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
-const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export as Markdown') };
+const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: vscode.l10n.t('Export…') };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
 
 /** The buttons of every conversation's item. */
@@ -83,14 +83,9 @@ export async function itemButton(button: vscode.QuickInputButton, id: string, ct
     return;
   }
   if (button === EXPORT) {
-    const conv = await ctx.deps.store.load(id);
-    if (!conv) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be read: its file is missing or damaged.'));
-      return;
-    }
+    // Markdown or the conversation file, asked by the export room's command.
     ctx.hide();
-    const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
-    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.commands.executeCommand('aiChat.exportChat', id);
     return;
   }
   if (button === DELETE) {
