@@ -95,6 +95,21 @@ describe('import a conversation file', () => {
     assert.equal((await store.list()).length, 2);
   });
 
+  it('a window listing History while another imports: its next listing shows the import, and its own import of the file finds it', async () => {
+    const storage = new MemoryConversationStorage();
+    const listing = newStore(storage);
+    await listing.restore(longConversation(3, 'conv-before'));
+    assert.deepEqual((await listing.list()).map((s) => s.id), ['conv-before']);
+    const text = exportFileText(everyField(), AT);
+    const conv = await imported(newStore(storage), text);
+    assert.deepEqual(
+      (await listing.list()).map((s) => s.id).sort(),
+      [conv.id, 'conv-before'].sort(),
+    );
+    assert.deepEqual(await importConversation(listing, text), { kind: 'duplicate', id: conv.id, title: conv.title });
+    assert.equal(storage.data.size, 2);
+  });
+
   it('a different file with the same creation date is not taken for the first', async () => {
     const store = newStore();
     const a = everyField();
