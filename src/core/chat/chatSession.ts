@@ -235,7 +235,7 @@ export class ChatSession {
     // A message that alone exceeds the model's budget is refused before anything is sent.
     const fit = this.context.select(conv, conv.messages, text, 0, undefined, opts.model, this.context.rules(opts.files));
     if (!fit.ok) {
-      this.rejectSend(text, messageTooLongError(fit));
+      this.rejectSend(text, messageTooLongError(fit), true, opts.files);
       return;
     }
     this.lastSend.clear();
@@ -313,8 +313,8 @@ export class ChatSession {
   }
 
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
-  rejectSend(text: string, error: ChatError, keepForRetry = true): void {
-    this.lastSend.reject(text, error, keepForRetry);
+  rejectSend(text: string, error: ChatError, keepForRetry = true, files?: readonly string[]): void {
+    this.lastSend.reject(text, error, keepForRetry, files);
   }
 
   /**

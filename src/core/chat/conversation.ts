@@ -385,6 +385,8 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
     const meta = repairMeta(raw.meta);
     if (meta) msg.meta = meta;
   }
+  const files = StoredMessageSchema.shape.files.safeParse(raw.files);
+  if (files.success && files.data?.length) msg.files = files.data;
   const error = ChatErrorSchema.safeParse(raw.error);
   if (error.success) msg.error = error.data;
   else if (status === 'error') msg.error = { kind: 'unknown', message: l10n.t('The reply failed.'), actions: ['retry'] };

@@ -33,11 +33,11 @@ export class SendError {
   }
 
   /** A send refused before any request: the error is shown and the text goes back to the box. */
-  reject(text: string, error: ChatError, keepForRetry: boolean): void {
+  reject(text: string, error: ChatError, keepForRetry: boolean, files?: readonly string[]): void {
     this.error = error;
     // A text that must not be sent as it is (it holds the API key) is not kept for Retry either.
     this.text = keepForRetry ? text : undefined;
-    this.files = undefined;
+    this.files = keepForRetry ? files : undefined;
     this.emit({ type: 'sendErrorChanged' });
     this.emit({ type: 'inputReturned', text });
   }

@@ -21,6 +21,8 @@ export const NO_RULES: RequestRules = { text: '', sent: [] };
 /** The rules that go with a request for `request.files`, and `instructions` (the project instructions file, when it goes). */
 export function requestRules(rules: readonly Rule[], request: RulesRequest, instructions?: SentRule): RequestRules {
   const choice = chooseRules(rules, request);
-  const sent = choice.sent.map((c) => ({ path: c.rule.path, why: reasonText(c.reason) }));
+  // Within the stored and shown limits (a long path is cut, never the reply's facts dropped).
+  const cut = (t: string, max: number) => (t.length > max ? `${t.slice(0, max - 1)}…` : t);
+  const sent = choice.sent.map((c) => ({ path: cut(c.rule.path, 1000), why: cut(reasonText(c.reason), 500) }));
   return { text: rulesText(choice), sent: [...(instructions ? [instructions] : []), ...sent].slice(0, MAX_SENT_RULES) };
 }

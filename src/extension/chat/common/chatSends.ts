@@ -40,14 +40,14 @@ export class ChatSends {
    * The pipeline's verdict on sending `text` with `model` (default: the selected one) now.
    * `queueing`: a new message, which the chat's limits apply to and which may wait in the queue.
    */
-  private judge(text: string, model: string | undefined, queueing: boolean): Promise<SendJudgement> {
+  private judge(text: string, model: string | undefined, queueing: boolean, files: readonly string[] = []): Promise<SendJudgement> {
     const { session, queued } = this.deps;
     const state = (): SendSurfaceState => {
       if (!queueing) return {};
       if (session.busy) return { busy: true, canQueue: queued.length < MAX_QUEUED };
       // The request within the model's budget, as the session fits it to the selected model (a
       // queued message's own model is fitted by the session when it goes).
-      return { busy: false, canQueue: queued.length < MAX_QUEUED, ...(!model || model === this.deps.selectedModel() ? { fit: session.previewContext(text) } : {}) };
+      return { busy: false, canQueue: queued.length < MAX_QUEUED, ...(!model || model === this.deps.selectedModel() ? { fit: session.previewContext(text, 0, files) } : {}) };
     };
     return this.deps.turns.judge({ text, ...(model ? { model } : {}), ...(queueing ? { maxChars: MAX_TEXT } : {}), state });
   }
@@ -58,10 +58,10 @@ export class ChatSends {
    */
   async send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> {
     const { session } = this.deps;
-    let { verdict, facts } = await this.judge(text, model, true);
+    let { verdict, facts } = await this.judge(text, model, true, files);
     // The model is required: asked for on the first send.
     if (refusedFor(verdict, 'noModel') && !model && (await this.deps.pickModel()) && this.deps.selectedModel()) {
-      ({ verdict, facts } = await this.judge(text, model, true));
+      ({ verdict, facts } = await this.judge(text, model, true, files));
     }
     if (verdict.kind === 'send') {
       await session.send(text, { ...(model ? { model } : {}), ...(files?.length ? { files } : {}) });

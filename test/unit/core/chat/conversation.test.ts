@@ -235,6 +235,20 @@ describe('conversation store', () => {
       assert.ok(problems.length >= 5, problems.join('; '));
     });
 
+    it("a question repaired for another field keeps its files (the rules of its Retry); files that fail their rule are left out", () => {
+      const raw = {
+        version: 2,
+        id: 'c1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        messages: [
+          { id: 'msg_000', role: 'user', content: 'Q', createdAt: 'x', status: 'complete', files: ['src/a.py', 'src/b.ts'] },
+          { id: 'msg_001', role: 'user', content: 'Q2', createdAt: 'x', status: 'complete', files: ['ok.py', 42] },
+        ],
+      };
+      const { conv: c } = repairConversation(raw);
+      assert.deepEqual(c?.messages.map((m) => m.files), [['src/a.py', 'src/b.ts'], undefined]);
+    });
+
     it('uses the file name when the id is unusable; nothing to read without either', () => {
       assert.equal(repairConversation({ messages: [] }, 'from-file').conv?.id, 'from-file');
       assert.equal(repairConversation({ messages: [] }).conv, undefined);

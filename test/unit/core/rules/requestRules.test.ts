@@ -34,6 +34,18 @@ describe('requestRules (core/rules/requestRules.ts)', () => {
     assert.equal(got.sent.length, 5);
   });
 
+  it('a reason past the stored limit (a very long matched path) is cut, so the reply keeps its facts and the panel takes them', async () => {
+    const { ReplyFactsSchema } = await import('../../../../src/core');
+    const { ReplyMetaSchema } = await import('../../../../src/protocol');
+    const long = `packages/${'x/'.repeat(300)}a.py`;
+    const got = requestRules(rules, { files: [long] });
+    const why = got.sent.find((r) => r.path === '.github/instructions/py.instructions.md')?.why ?? '';
+    assert.equal(why.length, 500);
+    assert.ok(why.startsWith('matched `packages/x/') && why.endsWith('…'), why.slice(0, 40));
+    assert.equal(ReplyFactsSchema.safeParse({ model: 'm', rules: got.sent }).success, true);
+    assert.equal(ReplyMetaSchema.safeParse({ model: 'm', rules: got.sent }).success, true);
+  });
+
   it('a rule turned off is neither in the text nor in the list', () => {
     const got = requestRules(rules, { files: ['src/a.py'], off: new Set(['.github/instructions/py.instructions.md']) }, INSTRUCTIONS);
     assert.deepEqual(got.sent.map((s) => s.path), ['AGENTS.md', '.github/copilot-instructions.md']);
