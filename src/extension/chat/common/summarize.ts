@@ -94,7 +94,7 @@ export class Summarizer {
     progress('');
     try {
       const ran = await this.deps.run(
-        { surface: 'summary', prompt: request.prompt, system: request.system, ...(quote ? { model: quote.model } : {}) },
+        { surface: 'summary', prompt: request.prompt, system: request.system, noRules: true, ...(quote ? { model: quote.model } : {}) },
         {
           text: (chunk) => {
             text += chunk;

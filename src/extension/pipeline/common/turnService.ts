@@ -119,6 +119,8 @@ export interface SurfaceTurnRequest {
   model?: string;
   /** The workspace files the request carries (workspace-relative): the rules that apply to them go with it. */
   files?: readonly string[];
+  /** The request is about the conversation, not the code (a summary): the repository's rules do not go. */
+  noRules?: boolean;
   /** Input budget in estimated tokens; default the model's. */
   budget?: number;
 }
@@ -238,7 +240,7 @@ export class TurnService implements SendJudge {
 
   /** The rules of a surface's request (none for one that brings its own instructions). */
   private rulesOf(req: SurfaceTurnRequest): RequestRules {
-    return req.ownInstructionsOnly ? { text: '', sent: [] } : (this.deps.rules?.().forRequest(req.files ?? []) ?? { text: '', sent: [] });
+    return req.ownInstructionsOnly || req.noRules ? { text: '', sent: [] } : (this.deps.rules?.().forRequest(req.files ?? []) ?? { text: '', sent: [] });
   }
 
   /** The request of a surface, built and judged by the gate with `facts`. */

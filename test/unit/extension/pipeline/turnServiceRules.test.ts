@@ -100,6 +100,14 @@ describe('TurnService with the repository\'s rules', () => {
     assert.deepEqual(result.rules ?? [], []);
   });
 
+  it('a summary (noRules): the project instructions go, the repository\'s rules do not, and the port is never asked', async () => {
+    const w = withRules();
+    const result = ran(await w.turns.run({ surface: 'summary', prompt: 'the turns', system: 'SUMMARY RULES', noRules: true }, noSink, signal()));
+    assert.deepEqual(w.calls, [], 'forRequest not called');
+    assert.equal(systemOf(w.requests[0]), 'USER RULES\n\nPROJECT RULES\n\nSUMMARY RULES');
+    assert.deepEqual(result.rules ?? [], []);
+  });
+
   it('rules that make the request too large: refused over budget, naming the rule, with showRules; nothing sent', async () => {
     const big = readRules([{ path: '.cursor/rules/py.mdc', content: `---\nglobs: **/*.py\n---\n${'- a long Python rule line.\n'.repeat(1000)}` }]);
     const w = withRules({ forRequest: (files) => requestRules(big, { files }) });
