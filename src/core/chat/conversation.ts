@@ -344,6 +344,9 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
   const summary = TurnSummarySchema.safeParse(raw.summary);
   if (summary.success) conv.summary = summary.data;
   else if (raw.summary !== undefined) problems.push('summary dropped'); // l10n-ignore: repair notes for the log
+  // An import's origin stays: a second import of its file finds this conversation by it.
+  const importedFrom = ImportOriginSchema.safeParse(raw.importedFrom);
+  if (importedFrom.success) conv.importedFrom = importedFrom.data;
   if (typeof raw.title === 'string') conv.title = raw.title;
   else {
     problems.push('title missing'); // l10n-ignore: repair notes for the log

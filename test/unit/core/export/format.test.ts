@@ -11,6 +11,7 @@ import {
   parseExportBytes,
   parseExportText,
   ReplyFactsSchema,
+  repairConversation,
   StoredMessageSchema,
   type Conversation,
 } from '../../../../src/core';
@@ -145,5 +146,15 @@ describe('conversation file: hash and name', () => {
     assert.equal(exportFileName('line\nbreak\ttab'), 'line break tab.aichat.json');
     assert.equal(exportFileName('x'.repeat(200)).length, 80 + '.aichat.json'.length);
     assert.equal(exportFileName('Notes', '.md'), 'Notes.md');
+  });
+});
+
+describe('conversation file: an import\'s origin in storage', () => {
+  it('a stored conversation repaired (a field failing its schema) keeps where it was imported from', () => {
+    const raw = { ...everyField(), title: 42 };
+    const { conv, problems } = repairConversation(raw);
+    assert.ok(conv);
+    assert.deepEqual(problems, ['title missing']);
+    assert.deepEqual(conv.importedFrom, everyField().importedFrom);
   });
 });
