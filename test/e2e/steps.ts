@@ -36,6 +36,11 @@ export async function readyWithKey(expectedCredits?: number): Promise<Workbench>
   await setKey(wb);
   await wb.runCommand('AI Chat: Refresh Balance');
   await wb.waitForCredits(expectedCredits);
+  // "API key saved. Balance: …" stays some 10 s over the lower right of the window, where the
+  // chat's Send button is: a click there waits until the toast goes. The user has read it: clear it.
+  await waitFor(async () => (await wb.notificationTexts()).some((t) => /API key saved/.test(t)), 'no "API key saved" notification', 10_000)
+    .then(() => wb.clearNotifications())
+    .catch(() => undefined);
   return wb;
 }
 

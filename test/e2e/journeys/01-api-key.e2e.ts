@@ -16,7 +16,8 @@ describe('Journey 1: Set API Key', () => {
     assert.match(await wb.statusText(), /Set API Key/, 'before any key the status bar offers to set one');
 
     await setKey(wb, 'sk-wrong-0000000000000099');
-    const refusal = await wb.waitForNotification(/API key/i);
+    // Not the progress notification ("checking the API key…"), which a loaded machine shows first.
+    const refusal = await wb.waitForNotification(/(?<!checking the )API key/i);
     assert.match(refusal, /reject|invalid|not valid|refused|wrong/i, `refusal message: ${refusal}`);
     assert.match(refusal, /not saved/i, `the message says the key was not kept: ${refusal}`);
     assert.match(await wb.statusText(), /Set API Key/, 'a refused key is not kept');

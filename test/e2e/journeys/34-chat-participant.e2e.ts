@@ -24,8 +24,9 @@ function chatInput(page: Page): Locator {
 /** The text of the Chat view's last response. */
 async function lastResponse(page: Page): Promise<string> {
   const items = page.locator('.part.auxiliarybar .interactive-item-container.interactive-response');
-  const n = await items.count();
-  return n ? (await items.nth(n - 1).innerText()).replace(/\s+/g, ' ') : '';
+  // Read at once: a response rendered again between a count and a read would hold the read up
+  // for Playwright's whole timeout (30 s).
+  return ((await items.allInnerTexts()).at(-1) ?? '').replace(/\s+/g, ' ');
 }
 
 async function askInChatView(page: Page, text: string): Promise<void> {
