@@ -130,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): void {
           if (opened) await lazy.chat.show();
           return opened;
         },
+        holdsKey: (text) => turns.holdsKey(text),
       },
       logger,
     ),

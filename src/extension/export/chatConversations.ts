@@ -10,4 +10,6 @@ export interface ChatConversations {
   store(): ConversationStore;
   /** Opens a saved conversation in the chat and shows the chat; false when it could not be read. */
   open(id: string): Promise<boolean>;
+  /** Whether a text holds the user's API key (a file that does is not imported: its turns would be sent). */
+  holdsKey(text: string): Promise<boolean>;
 }

@@ -121,6 +121,11 @@ async function importFile(chat: ChatConversations, logger: Logger): Promise<void
   const tooLarge = importSizeProblem((await vscode.workspace.fs.stat(uri)).size);
   if (tooLarge) return refuse(tooLarge.message);
   const bytes = await vscode.workspace.fs.readFile(uri);
+  // Earlier turns go with the next request: a file that holds the user's key is not taken in.
+  if (await chat.holdsKey(new TextDecoder().decode(bytes))) {
+    logger.warn('A conversation file holding the API key was refused');
+    return refuse(vscode.l10n.t('it holds your AI Chat API key, which would be sent with the conversation\'s next request. Take the key out of the file, then import it again.'));
+  }
   let result: ImportResult;
   try {
     result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Importing “{0}”…', name) }, () =>

@@ -11,6 +11,8 @@ import { ConversationStore, exportFileText, parseExportText, type Conversation }
 import { MemoryConversationStorage } from '../../../support/memoryStorage';
 import { everyField } from '../../core/export/fixtures';
 
+const USER_KEY = 'sk-export-check-9a8b7c6d5e4f';
+
 describe('export room: Export Chat, Copy Conversation, Import Conversation…', () => {
   const Module = NodeModule as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
   const realResolve = Module._resolveFilename;
@@ -114,6 +116,7 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
           opened.push(id);
           return (await store.load(id)) !== undefined;
         },
+        holdsKey: async (text) => text.includes(USER_KEY),
       },
       logger,
     );
@@ -216,6 +219,18 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     assert.deepEqual(await store.list(), []);
     assert.deepEqual(opened, []);
     assert.equal(storage.data.size, 0);
+  });
+
+  it("Import of a file that holds the user's API key: refused saying so, nothing stored or opened (its turns would go with the next request)", async () => {
+    const conv = everyField();
+    conv.messages[0].content = `my key is ${USER_KEY}`;
+    answers.open = join(dir, 'leaky.aichat.json');
+    writeFileSync(answers.open, exportFileText(conv));
+    await run('aiChat.importConversation');
+    assert.equal(shown.errors.length, 1);
+    assert.match(shown.errors[0], /^“leaky\.aichat\.json” was not imported: it holds your AI Chat API key/);
+    assert.deepEqual(await store.list(), []);
+    assert.deepEqual(opened, []);
   });
 
   it('Import of a file larger than the limit: refused from its size, never read', async () => {
