@@ -129,12 +129,20 @@ describe('Where the API key may go (real VS Code configuration)', () => {
     }
   });
 
-  it('declares the service address, model and system prompt as restricted in untrusted workspaces', () => {
+  it('declares the service address, model, system prompt and the user\'s own rules for tasks as restricted in untrusted workspaces', () => {
     const pkg = vscode.extensions.getExtension('ai-chat-assistant.ai-chat-assistant')?.packageJSON as {
       capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
     };
     assert.equal(pkg.capabilities?.untrustedWorkspaces?.supported, 'limited');
-    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), ['aiChat.baseUrl', 'aiChat.commitMessage.instructions', 'aiChat.instructionsFile', 'aiChat.model', 'aiChat.systemPrompt']);
+    assert.deepEqual(pkg.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.sort(), [
+      'aiChat.baseUrl',
+      'aiChat.commitMessage.instructions',
+      'aiChat.editSelection.instructions',
+      'aiChat.fix.instructions',
+      'aiChat.instructionsFile',
+      'aiChat.model',
+      'aiChat.systemPrompt',
+    ]);
   });
 
   it('the key is kept in memory only after SecretStorage stored it', async () => {
