@@ -11,6 +11,7 @@ export * from './context/selection';
 export * from './export';
 export * from './account/subscriptions';
 export * from './chat/chatSession';
+export * from './chat/keptTurn';
 export * from './chat/sessionPorts';
 export * from './account/charge';
 export * from './account/turnAccounting';

@@ -4,7 +4,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { watchSaving } from './platform/saveWarning';
-import { budgetForModel, ChatSession, ConversationStore, instructionsLabel } from '../core';
+import { budgetForModel, ChatSession, ConversationStore, instructionsLabel, keepTurn } from '../core';
 import { BalanceService } from './account/balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController, type ChatPanelDeps } from './chat/chatPanel';
 import { ClientProvider } from './platform/clientProvider';
@@ -139,7 +139,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerQuickFix((text) => chatBox.insertPrompt(text)),
     ...registerCommitMessage(turns),
     ...registerTerminalFailure((text) => chatBox.insertPrompt(text)),
-    ...registerInlineEdit({ turns, logger, state: context.globalState, keep: (instruction, reply, model) => lazy.chat.session.keepTurn(instruction, reply, { model }) }),
+    ...registerInlineEdit({ turns, logger, state: context.globalState, keep: (instruction, reply, model) => keepTurn(room().store, instruction, reply, { model }) }),
     ...[
       registerParticipant({
         extensionUri: context.extensionUri,

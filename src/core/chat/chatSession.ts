@@ -7,8 +7,7 @@
 // (sessionPorts.ts), and what happens is told as domain events (SessionEvent).
 import * as l10n from '@vscode/l10n';
 import type { ChatError } from './errors';
-import type { ReplyFacts } from './replyFacts';
-import { appendMessage, createConversation, dropStaleSummary, lastUserMessageIndex, refreshTitle, type Conversation } from './conversation';
+import { appendMessage, dropStaleSummary, lastUserMessageIndex, refreshTitle, type Conversation } from './conversation';
 import type { SummaryPlan } from './summary';
 import { SessionSummary } from './sessionSummary';
 import { SendError } from './sendError';
@@ -315,18 +314,6 @@ export class ChatSession {
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
   rejectSend(text: string, error: ChatError, keepForRetry = true, files?: readonly string[]): void {
     this.lastSend.reject(text, error, keepForRetry, files);
-  }
-
-  /**
-   * Keeps a question and its answer asked elsewhere (@aichat, edit in the editor) as a conversation
-   * of its own, saved and listed in History; the current conversation is unchanged. Its id.
-   */
-  async keepTurn(question: string, answer: string, meta?: ReplyFacts): Promise<string> {
-    const conv = createConversation(this.deps.newId?.() ?? globalThis.crypto.randomUUID(), this.now());
-    appendMessage(conv, 'user', question, this.now());
-    appendMessage(conv, 'assistant', answer, this.now(), meta ? { meta } : {});
-    await this.deps.store.restore(conv);
-    return conv.id;
   }
 
   /** Stops the reply being generated; the partial text is kept, marked stopped. */

@@ -4,7 +4,7 @@
 // (chat/chatHost.ts); and the commands' entry points (show, focus, send, new chat, history). The
 // conversation is the session's; a send is judged by the one turn pipeline (TurnService).
 import * as vscode from 'vscode';
-import { budgetForModel, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
+import { budgetForModel, keepTurn, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
 import type { HostMessage } from '../../protocol';
 import { chatHost } from './chatHost';
 import { ChatSurfaces } from './chatSurfaces';
@@ -238,7 +238,7 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** A question and its answer from another surface, kept as a conversation of its own and opened here. */
   async openKeptTurn(question: string, answer: string, model: string): Promise<void> {
-    const id = await this.session.keepTurn(question, answer, { model });
+    const id = await keepTurn(this.deps.store, question, answer, { model });
     await this.session.open(id);
     await this.show();
   }
