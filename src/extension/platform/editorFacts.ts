@@ -41,3 +41,9 @@ export function severityOf(s: vscode.DiagnosticSeverity): ProblemSeverity {
       return 'hint';
   }
 }
+
+/** The path of `uri` below `folder` with `/`, or undefined when it is not below it. */
+export function relativeTo(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  return uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
+}

@@ -11,12 +11,6 @@ import { readHead, resolveInsideFolder } from '../../core/context/workspacePath'
 /** The setting naming the user's prompts folder (empty: VS Code's own user prompts folder). */
 export const USER_FOLDER_SETTING = 'userPromptsFolder';
 
-/** The path of `uri` below `folder` with `/`, or undefined when it is not below it. */
-export function relativeTo(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
-  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
-  return uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
-}
-
 /**
  * The user's prompts folder: the aiChat.userPromptsFolder setting (an absolute path, `~` for the
  * home folder), else VS Code's user prompts folder (`User/prompts`, beside the extensions'

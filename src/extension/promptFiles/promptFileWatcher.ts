@@ -22,7 +22,8 @@ import {
 } from '../../core/promptFiles/promptFiles';
 import { clip, MAX_NOTICE, MAX_PROMPTS, type PromptItem } from '../../protocol';
 import type { Logger } from '../platform/log';
-import { folderExists, listUserFolder, readPromptFile, relativeTo, userPromptsFolder, USER_FOLDER_SETTING } from './promptFileRead';
+import { folderExists, listUserFolder, readPromptFile, userPromptsFolder, USER_FOLDER_SETTING } from './promptFileRead';
+import { relativeTo } from '../platform/editorFacts';
 import { expandChosenPrompt, type ExpandDeps } from './promptExpansion';
 
 /** What the `/` menu lists (the chat's presenter makes the message of it), and why some prompt files are not in it. */

@@ -39,8 +39,10 @@ export async function showRules(rules: RulesService): Promise<void> {
   });
   if (!picked) return;
   const on = new Set(picked.map((p) => p.id));
-  await rules.setOff(items.filter((i) => !on.has(i.id)).map((i) => i.id), true);
-  await rules.setOff([...on], false);
+  await rules.setOff(
+    items.map((i) => i.id),
+    new Set(items.filter((i) => !on.has(i.id)).map((i) => i.id)),
+  );
 }
 
 export function registerRulesCommands(rules: () => RulesService): vscode.Disposable[] {

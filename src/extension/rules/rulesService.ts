@@ -10,6 +10,7 @@ import {
   chooseRules, loadRule, normalizePath, requestRules, ruleFormatOf, sortRules, RULE_FILE_GLOBS,
   type RequestRules, type Rule, type RulesChoice, type SentRule,
 } from '../../core';
+import { relativeTo } from '../platform/editorFacts';
 import type { Logger } from '../platform/log';
 
 const OFF_KEY = 'aiChat.rulesOff';
@@ -137,9 +138,8 @@ export class RulesService implements vscode.Disposable {
   /** Any file's workspace-relative path, when it is in the first folder. */
   private workspacePath(uri: vscode.Uri): string | undefined {
     const folder = this.folder();
-    if (!folder || uri.scheme !== 'file') return undefined;
-    const base = folder.uri.path.endsWith('/') ? folder.uri.path : `${folder.uri.path}/`;
-    return uri.path.startsWith(base) ? normalizePath(uri.path.slice(base.length)) : undefined;
+    const path = folder && relativeTo(folder.uri, uri);
+    return path === undefined ? undefined : normalizePath(path);
   }
 
   /** A rule file's workspace-relative path, when it is one of the first folder. */
@@ -249,12 +249,11 @@ export class RulesService implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Turns rules off (or on again) for this workspace. */
-  async setOff(ids: readonly string[], off: boolean): Promise<void> {
-    const now = this.off();
-    const next = new Set(now);
-    for (const id of ids) {
-      if (off) next.add(id);
+  /** The rules listed turned off for this workspace (`off`) or on again (the rest of `listed`), in one change. */
+  async setOff(listed: readonly string[], off: ReadonlySet<string>): Promise<void> {
+    const next = new Set(this.off());
+    for (const id of listed) {
+      if (off.has(id)) next.add(id);
       else next.delete(id);
     }
     await this.deps.workspaceState.update(OFF_KEY, [...next].sort());
