@@ -5,13 +5,13 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 /** The feature rooms of src/extension, each named as its pure part's folder in src/core. */
-const FEATURES = ['applyToFile', 'context', 'editorPrompts', 'export', 'history', 'inlineEdit', 'lightbulb', 'promptFiles', 'rules', 'sourceControl', 'terminal'];
+const FEATURES = ['applyToFile', 'changes', 'context', 'editorPrompts', 'export', 'history', 'inlineEdit', 'lightbulb', 'promptFiles', 'rules', 'sourceControl', 'terminal'];
 
 /** Folders of src/, whether each may import vscode and Node modules, and the src/ folders it may not import. */
 const layers = {
   client: { vscode: false, forbidden: ['core', 'protocol', 'extension', 'webview', 'wording'] },
-  // The wording shared by the host and the panel (credits, prices, a reply's figures): a leaf that
-  // src/core, src/protocol, src/webview and src/extension may import.
+  // The wording shared by the host and the panel (credits, prices, a reply's figures, how a code
+  // block names its file): a leaf that src/core, src/protocol, src/webview and src/extension may import.
   wording: { vscode: false, node: false, forbidden: ['client', 'core', 'protocol', 'extension', 'webview'] },
   protocol: { vscode: false, forbidden: ['client', 'core', 'extension', 'webview'] },
   // A core that knows no webview: the protocol's view types are the extension's to map to (presenter.ts).

@@ -35,3 +35,4 @@ export * from './chat/surfaceTurn';
 export * from './chat/coalesce';
 export * from './chat/summary';
 export * from './rules';
+export * from './changes';

@@ -208,6 +208,10 @@ export type ChatStatus = z.infer<typeof ChatStatusSchema>;
 export const CodeActionSchema = z.enum(['copy', 'insert', 'newEditor', 'apply']);
 export type CodeActionKind = z.infer<typeof CodeActionSchema>;
 
+/** A reply's changes across files: on disk (applied), taken back (undone), or their kept copies let go (gone). */
+export const ReplyChangesStateSchema = z.enum(['applied', 'undone', 'gone']);
+export type ReplyChangesState = z.infer<typeof ReplyChangesStateSchema>;
+
 /** Commands the webview may ask the host to run; nothing else is accepted. */
 export const AllowedCommandSchema = z.enum([
   'setApiKey',
@@ -339,6 +343,14 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     text: z.string().max(MAX_SUMMARY_VIEW).optional(),
   }),
   /** The slash commands of the `/` menu (all of them, after any change); `notice`: why some are missing. */
+  /** What each reply's changes across files are now (Apply All, Undo, Redo), for the conversation shown. */
+  z.object({
+    type: z.literal('replyChanges'),
+    conversationId: z.string().min(1).max(200),
+    replies: z
+      .array(z.object({ messageId: z.string().regex(/^msg_[0-9a-f]{3}$/), state: ReplyChangesStateSchema, files: z.number().int().min(1).max(1000) }))
+      .max(10_000),
+  }),
   z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).max(MAX_PROMPTS), notice: z.string().max(MAX_NOTICE).optional() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
@@ -377,6 +389,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
     /** The file the block names (Apply to File); checked again by the host. */
     path: z.string().min(1).max(300).optional(),
   }),
+  /** Apply All of a reply's code blocks that name files, or Undo or Redo of what it wrote. */
+  z.object({ type: z.literal('replyChangesAction'), action: z.enum(['apply', 'undo', 'redo']), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
   z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
   /** The unsent text in the box (kept by the host too, so a reload never loses it). */

@@ -27,6 +27,7 @@ import type { ContextMeterView } from './render/contextMeter';
 import type { SummaryCard } from './summaryCard';
 import { footerContexts, indexOfMessage, type TranscriptState } from './transcript';
 import { createTurnWindow } from './turnWindow';
+import { renderReplyChanges } from './replyChanges';
 
 /** Messages rendered when a conversation opens, and per page as older ones come into view. */
 export const WINDOW_PAGE = 12;
@@ -59,6 +60,8 @@ export interface ConversationView {
   /** Whether a reply runs (said to assistive technology). */
   setBusy(busy: boolean): void;
   refreshFooters(): void;
+  /** Redraws the row of a reply's changes under every reply held (the host said what they are now). */
+  refreshChanges(): void;
   placeBoundary(): void;
   /** Makes the message at `index` rendered and keeps its body; `alone`: in a window of its own when it is not rendered. */
   revealIndex(index: number, alone?: boolean): void;
@@ -258,6 +261,12 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     element: messages,
     jumpHost,
     follower,
+    refreshChanges() {
+      for (const entry of entries.values()) {
+        const m = entry.changes && list()[indexOfMessage(list(), entry.id)];
+        if (entry.changes && m) renderReplyChanges(entry.changes, m, hooks.post);
+      }
+    },
     show(summary, notice) {
       loadingHint.remove();
       for (const e of entries.values()) e.view?.dispose();

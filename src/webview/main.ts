@@ -23,6 +23,7 @@ import { createErrorBoxes } from './errorBox';
 import { createNotices } from './notices';
 import { createToolbar } from './toolbar';
 import { initialTranscript, pageMarks, reduce, type TranscriptEffect, type TranscriptState } from './transcript';
+import { keepReplyChangesOf, setReplyChanges } from './replyChanges';
 import * as l10n from '@vscode/l10n';
 
 interface VsCodeApi {
@@ -131,6 +132,8 @@ function startChat(root: HTMLElement): void {
         post({ type: 'resync' });
         return;
       case 'conversation':
+        // Another conversation's replies share message ids: what the host said of them goes.
+        keepReplyChangesOf(transcript.conversationId);
         conversation.show(effect.summary, effect.notice);
         if (effect.opened) composer.conversationChanged();
         return;
@@ -199,6 +202,9 @@ function startChat(root: HTMLElement): void {
         return;
       case 'promptList':
         composer.slash.setPrompts(msg.prompts, msg.notice);
+        return;
+      case 'replyChanges':
+        if (setReplyChanges(msg, transcript.conversationId)) conversation.refreshChanges();
         return;
       case 'insertPrompt':
         composer.insertPrompt(msg.text, msg.model);

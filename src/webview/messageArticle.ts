@@ -12,6 +12,7 @@ import { button, clear, el, iconButton } from './dom';
 import type { ErrorBoxes } from './errorBox';
 import { createReplyView, type ReplyView } from './render/index';
 import type { FooterContext } from './transcript';
+import { renderReplyChanges } from './replyChanges';
 
 export interface MessageArticle {
   id: string;
@@ -23,6 +24,8 @@ export interface MessageArticle {
   view?: ReplyView;
   status: MessageView['status'];
   signature: string;
+  /** Under a reply whose code blocks name files: Apply All, or what its changes are now (replyChanges.ts). */
+  changes?: HTMLElement;
 }
 
 export interface ArticleHooks {
@@ -43,6 +46,11 @@ export function createArticle(m: MessageView, hooks: ArticleHooks): MessageArtic
   const footer = el('div', { class: 'message-footer' });
   const entry: MessageArticle = { id: m.id, role: m.role, article, footer, status: m.status, signature: '' };
   article.append(el('div', { class: 'message-role', 'aria-hidden': 'true', text: label }), footer);
+  if (m.role === 'assistant') {
+    entry.changes = el('div', { class: 'reply-changes', hidden: true });
+    footer.after(entry.changes);
+    renderReplyChanges(entry.changes, m, hooks.post);
+  }
   renderBody(entry, m, hooks);
   return entry;
 }
@@ -157,6 +165,7 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
   const signature = JSON.stringify([m.status, m.meta, m.error, ctx]);
   if (signature === entry.signature) return;
   entry.signature = signature;
+  if (entry.changes) renderReplyChanges(entry.changes, m, hooks.post);
   const { post } = hooks;
   const footer = entry.footer;
   clear(footer);

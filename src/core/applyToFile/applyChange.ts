@@ -172,3 +172,17 @@ export function askBeforeShowing(area: AskArea, name: string): string {
       return l10n.t('{0} is a dev container configuration: it says what VS Code builds and runs when the folder is reopened in a container. Show the change to it?', name);
   }
 }
+
+/** Why a file a code block names is not changed, told to the user. */
+export function refusedTargetText(reason: 'invalid' | 'no-folder' | 'outside' | 'git' | 'unreadable', name: string): string {
+  switch (reason) {
+    case 'outside':
+      return l10n.t('"{0}" leads outside this workspace (through a symbolic link); the change was not applied.', name);
+    case 'git':
+      return l10n.t('"{0}" is inside a .git folder, where a change can run code or damage the repository; the change was not applied.', name);
+    case 'unreadable':
+      return l10n.t('"{0}" could not be checked on disk; the change was not applied.', name);
+    default:
+      return l10n.t('"{0}" is not a path inside this workspace; the change was not applied. Open the file and use Apply to File without a path, or Insert at Cursor.', name);
+  }
+}

@@ -4,7 +4,7 @@
 // last active editor when it is a workspace file, else the file the user picks.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import { APPLY_MAX_BYTES, applyBlock, askBeforeShowing, checkApplyTarget, resolveApplyTarget, tooLargeToApply, type AppliedChange, type ApplyTarget } from '../../core';
+import { APPLY_MAX_BYTES, applyBlock, askBeforeShowing, checkApplyTarget, refusedTargetText, resolveApplyTarget, tooLargeToApply, type AppliedChange, type ApplyTarget } from '../../core';
 import type { EditorTracker } from '../platform/editorTracker';
 import type { Logger } from '../platform/log';
 
@@ -94,14 +94,7 @@ export class ApplyToFile implements vscode.Disposable {
   private async checked(name: string, result: ApplyTarget, uri: vscode.Uri | undefined): Promise<Target | undefined> {
     if (!result.ok || !uri) {
       const reason = result.ok ? 'invalid' : result.reason;
-      const message =
-        reason === 'outside'
-          ? vscode.l10n.t('"{0}" leads outside this workspace (through a symbolic link); the change was not applied.', name)
-          : reason === 'git'
-            ? vscode.l10n.t('"{0}" is inside a .git folder, where a change can run code or damage the repository; the change was not applied.', name)
-            : reason === 'unreadable'
-              ? vscode.l10n.t('"{0}" could not be checked on disk; the change was not applied.', name)
-              : vscode.l10n.t('"{0}" is not a path inside this workspace; the change was not applied. Open the file and use Apply to File without a path, or Insert at Cursor.', name);
+      const message = refusedTargetText(reason, name);
       this.logger.info('Apply to File: target refused', { reason });
       void vscode.window.showWarningMessage(message);
       return undefined;

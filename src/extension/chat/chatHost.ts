@@ -57,6 +57,8 @@ export interface ChatHostDeps extends CodeActionDeps {
   openHistory(): Promise<void>;
   /** The slash commands: the one chosen put in the box, and the files read again. */
   prompts?: { expand(name: string, args?: string): Promise<unknown>; recheck(): Promise<void> };
+  /** A reply's changes across files: Apply All, Undo, Redo. */
+  changes?: { act(action: 'apply' | 'undo' | 'redo', messageId: string): Promise<void> };
 }
 
 export function chatHost(deps: ChatHostDeps): ChatHost {
@@ -86,6 +88,8 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
         return;
       case 'codeAction':
         return runCodeAction(deps, action.action, action.code, action.language, action.path);
+      case 'replyChangesAction':
+        return deps.changes?.act(action.action, action.messageId);
       case 'openLink': {
         const url = safeExternalUrl(action.href);
         if (!url) {

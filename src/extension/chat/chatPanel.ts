@@ -21,6 +21,7 @@ import type { InstructionsService } from '../pipeline/instructionsFile';
 import type { ApplyToFile } from '../applyToFile/applyToFile';
 import { showHistory } from '../history/history';
 import { LastConversation } from './lastConversation';
+import { ReplyChanges } from '../changes/replyChanges';
 import { SettingsFeed } from './settingsFeed';
 import { pickQuestion } from './goToQuestion';
 import type { ApiKeyStore } from '../account/keyStore';
@@ -70,6 +71,8 @@ export class ChatPanelController implements vscode.Disposable {
   private readonly last: LastConversation;
   /** Summaries of earlier turns (the meter's button, /summarize, the command). */
   readonly summaries: ReturnType<typeof summaryRoom>;
+  /** A reply's changes across files (Apply All, Undo, Redo). */
+  readonly changes: ReplyChanges;
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.session = deps.session;
@@ -85,6 +88,16 @@ export class ChatPanelController implements vscode.Disposable {
       post,
     });
     this.summaries = summaryRoom({ session: deps.session, turns: deps.turns, meter, post });
+    this.changes = new ReplyChanges({
+      globalStorage: deps.context.globalStorageUri,
+      logger: deps.logger,
+      conversationId: () => this.session.conversation.id,
+      replyText: (id) => {
+        const m = this.session.conversation.messages.find((x) => x.id === id);
+        return m && m.role === 'assistant' && (m.status === 'complete' || m.status === 'stopped') ? m.content : undefined;
+      },
+      post,
+    });
     const menu = this.prompts.menu({
       editor: () => deps.editors.lastEditor(),
       models: () => deps.models.models,
@@ -139,9 +152,19 @@ export class ChatPanelController implements vscode.Disposable {
       meter,
       summaries: this.summaries,
       prompts: () => this.prompts.view(),
-      host: chatHost({ ...deps, surfaces: this.surfaces, attachments: this.attachments, restoreCurrent: () => this.last.restore(), openHistory: () => this.openHistory(), prompts: menu }),
+      host: chatHost({
+        ...deps,
+        surfaces: this.surfaces,
+        attachments: this.attachments,
+        restoreCurrent: () => this.last.restore(),
+        openHistory: () => this.openHistory(),
+        prompts: menu,
+        changes: this.changes,
+      }),
+      replyChanges: () => this.changes.message(),
     });
     this.disposables.push(
+      this.changes,
       this.prompts,
       this.prompts.onDidChange(() => this.controller.promptsChanged()),
       this.surfaces,
@@ -153,7 +176,10 @@ export class ChatPanelController implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => meter.update()),
       // Back from another window (which may have added turns to this conversation): they are shown.
       vscode.window.onDidChangeWindowState((state) => {
-        if (state.focused && this.isVisible) this.showLatest();
+        if (state.focused && this.isVisible) {
+          this.showLatest();
+          void this.changes.refresh();
+        }
       }),
     );
   }
@@ -165,7 +191,10 @@ export class ChatPanelController implements vscode.Disposable {
 
   /** Every event of the session: the controller tells the surface showing the chat. */
   onSessionEvent(event: SessionEvent): void {
-    if (event.type === 'conversationChanged') this.last.conversationChanged();
+    if (event.type === 'conversationChanged') {
+      this.last.conversationChanged();
+      void this.changes.refresh();
+    }
     this.controller.onSessionEvent(event);
     if (event.type === 'turnSettled') this.deps.onReplyCharged?.(event.charged, event.errorKind);
   }

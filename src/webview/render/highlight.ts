@@ -41,20 +41,6 @@ export function languageOf(info: string): string {
   return /^[A-Za-z0-9_+#.-]{1,32}$/.test(word) ? word.toLowerCase() : '';
 }
 
-/**
- * The file a code block is for, from its info string: ```ts src/a.ts, ```ts path=src/a.ts,
- * ```ts title="src/a.ts" or file=…. Empty when none is named (a relative path, no `..`).
- */
-export function codePathOf(info: string): string {
-  const rest = info.trim().split(/\s+/).slice(1).join(' ');
-  const named = /(?:^|\s)(?:path|file|title|filename)=(?:"([^"]+)"|'([^']+)'|(\S+))/.exec(rest);
-  const candidate = named ? (named[1] ?? named[2] ?? named[3] ?? '') : (rest.split(/\s+/, 1)[0] ?? '');
-  const path = candidate.replace(/^\.\//, '');
-  if (!path || path.length > 300 || /\s/.test(path) || !/[./]/.test(path) || /^[{(]/.test(path)) return '';
-  if (/^([A-Za-z]:|[\\/~])/.test(path) || path.split(/[\\/]/).includes('..')) return '';
-  return path;
-}
-
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) =>
     ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '"' ? '&quot;' : '&#39;',

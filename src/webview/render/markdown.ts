@@ -10,7 +10,8 @@
 //   unhighlighted (used for the still-streaming tail, highlighted once it is finished).
 // - GFM tables (alignment as classes, no style attributes) and task lists (disabled checkboxes).
 import markdownit, { type Env, type MarkdownIt, type MarkdownItOptions, type Token } from 'markdown-it';
-import { codePathOf, escapeHtml, highlightCode, languageOf } from './highlight';
+import { codePathOf } from '../../wording/codeFence';
+import { escapeHtml, highlightCode, languageOf } from './highlight';
 
 export interface RenderEnv extends Env {
   /** Render fenced code without highlighting (cheap; for text that is still changing). */

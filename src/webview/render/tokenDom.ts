@@ -13,7 +13,8 @@
 // markdown-it output it would not nest like the HTML parser) returns null, and the caller renders
 // that frame the sanitized way.
 import type { Token } from 'markdown-it';
-import { codePathOf, languageOf } from './highlight';
+import { codePathOf } from '../../wording/codeFence';
+import { languageOf } from './highlight';
 import type { RenderEnv } from './markdown';
 import { ALLOWED_TAGS, ALLOWED_URI_REGEXP, checkboxLabel } from './sanitize';
 

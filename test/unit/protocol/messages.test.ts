@@ -77,6 +77,7 @@ const validHost: unknown[] = [
     status: { busy: false },
   },
   { type: 'promptList', prompts: [{ name: 'review', description: 'Review it', source: '.github/prompts/review.prompt.md', argumentHint: 'focus', note: 'Not supported: tools' }, { name: 'bad', description: '', source: 'x', error: 'never closed' }], notice: 'Restricted Mode' },
+  { type: 'replyChanges', conversationId: 'c1', replies: [{ messageId: 'msg_a02', state: 'undone', files: 3 }] },
 ];
 
 const invalidHost: Array<[string, unknown]> = [
@@ -157,6 +158,8 @@ const validWebview: unknown[] = [
   { type: 'expandPrompt', name: 'review' },
   { type: 'expandPrompt', name: 'fix-issue', args: '42' },
   { type: 'promptsWanted' },
+  { type: 'replyChangesAction', action: 'apply', messageId: 'msg_a02' },
+  { type: 'replyChangesAction', action: 'undo', messageId: 'msg_a02' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -180,6 +183,8 @@ const invalidWebview: Array<[string, unknown]> = [
   ['queueEdit without text', { type: 'queueEdit', id: 'q1' }],
   ['sendFewer with empty text', { type: 'sendFewer', text: '' }],
   ['expandPrompt without a name', { type: 'expandPrompt', name: '' }],
+  ['replyChangesAction of an unknown action', { type: 'replyChangesAction', action: 'delete', messageId: 'msg_a02' }],
+  ['replyChangesAction of a message id that is not one', { type: 'replyChangesAction', action: 'undo', messageId: '../x' }],
 ];
 
 describe('protocol: host -> webview', () => {

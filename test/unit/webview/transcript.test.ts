@@ -55,6 +55,7 @@ const kinds = (effects: TranscriptEffect[]) => effects.map((e) => e.kind);
 
 /** One sample of every kind of host message (the type makes sure none is missing). */
 const samples: { [K in HostMessage['type']]: Extract<HostMessage, { type: K }> } = {
+  replyChanges: { type: 'replyChanges', conversationId: 'c1', replies: [{ messageId: 'msg_a02', state: 'applied', files: 3 }] },
   settings: {
     type: 'settings',
     settings: { models: [{ valueId: 'm1', name: 'Swift', cost: 2, usable: true }], modelsLoading: false, selectedModel: 'm1', selectedModelCost: 2, search: false, temperature: 0.7, fontSize: 0, hasKey: true },
@@ -294,6 +295,7 @@ describe('the transcript of the chat webview', () => {
       'insertPrompt',
       'promptList',
       'queue',
+      'replyChanges',
       'restoreInput',
       'revealMessage',
       'settings',

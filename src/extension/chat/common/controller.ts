@@ -140,6 +140,7 @@ export class ChatController {
       this.queueMessage(),
       ...(attachments ? [chipsMessageOf(attachments.chips())] : []),
       ...(prompts ? [promptListMessageOf(prompts())] : []),
+      ...[this.deps.replyChanges?.()].filter((m): m is HostMessage => !!m),
       ...(draft ? [box.restore(draft)] : []),
     ];
   }

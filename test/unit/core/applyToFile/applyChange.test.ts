@@ -4,7 +4,7 @@ import NodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { APPLY_MAX_BYTES, applyBlock, checkApplyTarget, protectedArea, resolveApplyTarget, tooLargeToApply, workspacePathSegments } from '../../../../src/core';
-import { codePathOf } from '../../../../src/webview/render/highlight';
+import { codePathOf } from '../../../../src/wording/codeFence';
 
 const FILE = ['import x from "x";', '', 'export function add(a, b) {', '  return a + b;', '}', '', 'export function sub(a, b) {', '  return a - b;', '}', ''].join('\n');
 

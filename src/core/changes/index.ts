@@ -1,0 +1,3 @@
+export * from './changeJournal';
+export * from './fileBytes';
+export * from './replyChanges';
