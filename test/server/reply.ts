@@ -2,7 +2,7 @@
 // Produces demo-worthy markdown (heading, paragraph echoing the prompt, list, table,
 // fenced code) with a few multi-byte characters (é, →, ✓, an emoji outside the BMP) so
 // decoders are exercised. `len:N` in the last user message asks for ~N characters; `file:PATH`
-// makes the example code block name that file (for Apply to File).
+// makes the example code block name that file (for Apply to File; several make one block each).
 
 export const DEFAULT_REPLY_CHARS = 1200;
 export const MAX_REPLY_CHARS = 1_000_000;
@@ -143,7 +143,19 @@ function table(seed: number, k: number): string {
 
 /** `file:PATH` in the prompt: the file the example code block names (```typescript PATH). */
 export function requestedFile(prompt: string): string | undefined {
-  return /(?:^|\s)file:(\S{1,300})/.exec(prompt)?.[1];
+  return requestedFiles(prompt)[0];
+}
+
+/** Every `file:PATH` in the prompt (at most 20): one example code block names each, in order. */
+export function requestedFiles(prompt: string): string[] {
+  return [...prompt.matchAll(/(?:^|\s)file:(\S{1,300})/g)].slice(0, 20).map((m) => m[1]);
+}
+
+/** The example: one TypeScript block, or one per file the prompt names. */
+function example(seed: number, prompt: string): string {
+  const files = requestedFiles(prompt);
+  if (files.length <= 1) return code(seed, 0, 'typescript', files[0]);
+  return files.map((file, k) => code(seed, k, 'typescript', file)).join('\n\n');
 }
 
 function code(seed: number, k: number, lang: (typeof LANGS)[number], file?: string): string {
@@ -213,7 +225,7 @@ export function generateReply(messages: readonly PromptMessage[]): string {
     intro(prompt),
     `## Key points\n\n${list(seed, 0)}`,
     `## At a glance\n\n${table(seed, 0)}`,
-    `## Example\n\n${code(seed, 0, 'typescript', requestedFile(prompt))}`,
+    `## Example\n\n${example(seed, prompt)}`,
   ];
   const bodyTarget = Math.max(1, target - closing.length - 2);
   let length = sections.reduce((s, x) => s + x.length + 2, 0);

@@ -61,22 +61,48 @@ export class ReplyChanges implements vscode.Disposable {
     this.deps.post(this.last);
   }
 
-  async act(action: 'apply' | 'undo' | 'redo', messageId: string): Promise<void> {
+  /** Apply All, Undo or Redo of a reply; true when it did what was asked. */
+  async act(action: 'apply' | 'undo' | 'redo', messageId: string): Promise<boolean> {
     if (this.busy) {
       void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat is still writing the files of a reply; try again when it is done.'));
-      return;
+      return false;
     }
     this.busy = true;
     try {
-      if (action === 'apply') await this.applyAll(messageId);
-      else await this.turn(messageId, action === 'undo' ? 'undone' : 'applied');
+      if (action === 'apply') {
+        await this.applyAll(messageId);
+        return true;
+      }
+      return await this.turn(messageId, action === 'undo' ? 'undone' : 'applied');
     } catch (err) {
       this.deps.logger.error('A reply\'s changes failed', { action, message: String(err) });
       void vscode.window.showErrorMessage(vscode.l10n.t('The reply\'s changes could not be written: {0}. Nothing more was changed.', String(err)));
+      return false;
     } finally {
       this.busy = false;
       await this.refresh();
     }
+  }
+
+  /**
+   * A reply is about to be taken out of the conversation (Edit, Retry). When its changes to files
+   * stand, the user says whether to undo them too, keep the files, or not go on (false).
+   */
+  async leaving(messageId: string): Promise<boolean> {
+    const entries = await this.storage.entries().catch(() => undefined);
+    const entry = entries && repliesOf(entries.values(), this.deps.conversationId()).get(messageId);
+    if (!entry || entry.state !== 'applied') return true;
+    const undo = vscode.l10n.t('Undo Its Changes');
+    const keep = vscode.l10n.t('Keep the Files');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('This reply changed {0} files (Apply All). Undo its changes too?', entry.set.files.length),
+      { modal: true, detail: vscode.l10n.t('Once the reply is taken out, its Undo is no longer under it.') },
+      undo,
+      keep,
+    );
+    if (answer === keep) return true;
+    if (answer !== undo) return false;
+    return this.act('undo', messageId);
   }
 
   /** Apply All: the review list, then the kept files as one edit. */
@@ -115,17 +141,17 @@ export class ReplyChanges implements vscode.Disposable {
     this.deps.logger.info('Apply All kept', { files: kept.length, skipped: review.files.length - kept.length });
     await this.storage.bound(storageLimit()).catch((err: unknown) => this.deps.logger.warn('Could not let old copies go', { message: String(err) }));
     const skipped = review.refused.map((r) => r.why);
+    await this.refresh();
+    // Not waited for: the chat's row says it too, and its Undo works while this shows.
     const undo = vscode.l10n.t('Undo');
-    const answer = await vscode.window.showInformationMessage(
-      skipped.length
-        ? vscode.l10n.t('Applied to {0} files. Not applied: {1}', kept.length, skipped.join(' '))
-        : vscode.l10n.t('Applied to {0} files. Undo this reply in the chat takes them all back.', kept.length),
-      undo,
-    );
-    if (answer === undo) {
-      await this.refresh();
-      await this.turn(messageId, 'undone');
-    }
+    void vscode.window
+      .showInformationMessage(
+        skipped.length
+          ? vscode.l10n.t('Applied to {0} files. Not applied: {1}', kept.length, skipped.join(' '))
+          : vscode.l10n.t('Applied to {0} files. Undo under the reply takes them all back.', kept.length),
+        undo,
+      )
+      .then((answer) => (answer === undo ? this.act('undo', messageId) : undefined));
   }
 
   /** The review list: every file checked (kept) at first; its button opens its diff. */
@@ -166,12 +192,12 @@ export class ReplyChanges implements vscode.Disposable {
   }
 
   /** Undo (to 'undone') or Redo (to 'applied') of a reply's newest change set. */
-  private async turn(messageId: string, to: 'undone' | 'applied', restoreOthers = false): Promise<void> {
+  private async turn(messageId: string, to: 'undone' | 'applied', restoreOthers = false): Promise<boolean> {
     const entries = await this.storage.entries();
     const entry = repliesOf(entries.values(), this.deps.conversationId()).get(messageId);
     if (!entry) {
       void vscode.window.showWarningMessage(vscode.l10n.t('This reply\'s changes were not applied in this window\'s storage.'));
-      return;
+      return false;
     }
     const result = await turnChanges(entry.set.id, to, this.ports, restoreOthers);
     const verb = to === 'undone' ? vscode.l10n.t('Undo') : vscode.l10n.t('Redo');
@@ -184,7 +210,7 @@ export class ReplyChanges implements vscode.Disposable {
         8000,
       );
       this.deps.logger.info('Reply changes turned', { to, files: result.restored.length });
-      return;
+      return true;
     }
     if (result.reason === 'differs') return this.differs(messageId, to, result.files, entry.set.files.length, verb);
     if (result.reason === 'gone') {
@@ -192,10 +218,11 @@ export class ReplyChanges implements vscode.Disposable {
     } else if (result.reason === 'failed') {
       void vscode.window.showErrorMessage(vscode.l10n.t('VS Code refused to write the files (is one read-only?); nothing was changed.'));
     }
+    return false;
   }
 
   /** Files changed since: nothing was written; the user sees which, with a diff of each, and may restore the others. */
-  private async differs(messageId: string, to: 'undone' | 'applied', files: Array<FileChange & { expected: string | null }>, total: number, verb: string): Promise<void> {
+  private async differs(messageId: string, to: 'undone' | 'applied', files: Array<FileChange & { expected: string | null }>, total: number, verb: string): Promise<boolean> {
     const show = vscode.l10n.t('Show Differences');
     const others = vscode.l10n.t('Restore the Others');
     const buttons = total > files.length ? [show, others] : [show];
@@ -205,7 +232,7 @@ export class ReplyChanges implements vscode.Disposable {
       ...buttons,
     );
     if (answer === others) return this.turn(messageId, to, true);
-    if (answer !== show) return;
+    if (answer !== show) return false;
     for (const f of files) {
       const expected = f.expected ? await this.storage.get(f.expected) : new Uint8Array();
       const left = this.texts.add(f.path, 'expected', new TextDecoder().decode(expected ?? new Uint8Array()));
@@ -213,6 +240,7 @@ export class ReplyChanges implements vscode.Disposable {
       const right = exists === undefined ? this.texts.add(f.path, 'now', '') : vscode.Uri.parse(f.uri, true);
       await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0}: as {1} expects it ↔ now', f.path, verb), { preview: false });
     }
+    return false;
   }
 
   dispose(): void {

@@ -58,7 +58,7 @@ export interface ChatHostDeps extends CodeActionDeps {
   /** The slash commands: the one chosen put in the box, and the files read again. */
   prompts?: { expand(name: string, args?: string): Promise<unknown>; recheck(): Promise<void> };
   /** A reply's changes across files: Apply All, Undo, Redo. */
-  changes?: { act(action: 'apply' | 'undo' | 'redo', messageId: string): Promise<void> };
+  changes?: { act(action: 'apply' | 'undo' | 'redo', messageId: string): Promise<unknown> };
 }
 
 export function chatHost(deps: ChatHostDeps): ChatHost {
@@ -89,7 +89,8 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
       case 'codeAction':
         return runCodeAction(deps, action.action, action.code, action.language, action.path);
       case 'replyChangesAction':
-        return deps.changes?.act(action.action, action.messageId);
+        await deps.changes?.act(action.action, action.messageId);
+        return;
       case 'openLink': {
         const url = safeExternalUrl(action.href);
         if (!url) {

@@ -162,6 +162,7 @@ export class ChatPanelController implements vscode.Disposable {
         changes: this.changes,
       }),
       replyChanges: () => this.changes.message(),
+      replyLeaving: (id) => this.changes.leaving(id),
     });
     this.disposables.push(
       this.changes,

@@ -78,4 +78,6 @@ export interface ChatControllerDeps {
   host?: ChatHost;
   /** What each reply's changes across files are now (Apply All, Undo, Redo), for a surface that starts. */
   replyChanges?: () => HostMessage | undefined;
+  /** A reply is about to be taken out (Edit, Retry): whether to go on; a reply whose changes were applied asks whether to undo them too. */
+  replyLeaving?: (replyId: string) => Promise<boolean>;
 }

@@ -66,6 +66,7 @@ export class ChatController {
       case 'dismissOutOfCredits':
         return this.card.dismiss();
       case 'editLast':
+        if (!(await this.replyMayLeave(msg.messageId))) return;
         await session.editLast(msg.messageId);
         return;
       case 'fork':
@@ -103,6 +104,20 @@ export class ChatController {
         // A model picked (or refused): the settings say which one is selected.
         if (msg.type === 'selectModel') this.settingsChanged();
     }
+  }
+
+  /**
+   * Edit (of `questionId`, else the last question) or Retry takes out the reply after it: the
+   * host may ask first (its changes to files were applied: undo them too?); false: the user
+   * cancelled.
+   */
+  private async replyMayLeave(questionId?: string): Promise<boolean> {
+    const messages = this.deps.session.conversation.messages;
+    let i = questionId ? messages.findIndex((m) => m.id === questionId) : messages.length - 1;
+    if (questionId && i >= 0) i++;
+    const reply = messages[i];
+    if (!reply || reply.role !== 'assistant' || !this.deps.replyLeaving) return true;
+    return this.deps.replyLeaving(reply.id);
   }
 
   /** A surface's page said `ready`: what it needs when it starts, in order. */
@@ -284,7 +299,8 @@ export class ChatController {
     return sendWithAttachments(text, chips, this, this.deps.session, (s) => (this.sending = s), model);
   }
 
-  retry(): Promise<void> {
+  async retry(): Promise<void> {
+    if (!(await this.replyMayLeave())) return;
     return this.sends.retry();
   }
 

@@ -53,6 +53,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./promptFiles.test');
   mocha.suite.emit('pre-require', globalThis, 'rules.test', mocha);
   await import('./rules.test');
+  mocha.suite.emit('pre-require', globalThis, 'changes.test', mocha);
+  await import('./changes.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

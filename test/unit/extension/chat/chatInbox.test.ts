@@ -77,6 +77,25 @@ describe('the chat controller takes every message of the webview', () => {
     assert.equal(t.posted.at(-1)?.type, 'settings', 'the settings again once the key is read');
   });
 
+  it('Edit of a question whose reply\'s changes were applied asks the host first: cancelled, nothing is taken out; the same for Retry', async () => {
+    const asked: string[] = [];
+    let answer = false;
+    const t = makeController({ backend: reply(), controller: { host: fakeHost().host, post: () => undefined, replyLeaving: async (id) => (asked.push(id), answer) } });
+    await t.controller.receive({ type: 'send', text: 'change three files' });
+    const [question, answerMsg] = t.session.conversation.messages;
+    await t.controller.receive({ type: 'editLast', messageId: question.id });
+    assert.deepEqual(asked, [answerMsg.id], 'the reply after the question clicked');
+    assert.equal(t.session.conversation.messages.length, 2, 'cancelled: nothing taken out');
+    answer = true;
+    await t.controller.receive({ type: 'editLast', messageId: question.id });
+    assert.equal(t.session.conversation.messages.length, 0);
+    await t.controller.receive({ type: 'send', text: 'again' });
+    answer = false;
+    await t.controller.receive({ type: 'retry' });
+    assert.deepEqual(asked.slice(2), [t.session.conversation.messages[1].id], 'Retry asks about the last reply');
+    assert.equal(t.session.conversation.messages.length, 2);
+  });
+
   it('a surface that started but no longer holds the chat gets only the settings', async () => {
     const h = fakeHost({ shown: () => false });
     const t = chat(h.host);
