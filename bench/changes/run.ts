@@ -48,6 +48,7 @@ async function run(others: number): Promise<Record<string, number>> {
     const reply = Array.from({ length: FILES }, (_, i) => '```ts src/file' + i + '.ts\n' + fileText(i, 'after') + '```').join('\n\n');
     const figures = { reviewMs: [] as number[], keepMs: [] as number[], undoMs: [] as number[], redoMs: [] as number[] };
     let storage = new ChangeStorage(join(root, 'store'));
+    let distinct = 0;
     for (let r = 0; r < RUNS; r++) {
       storage = new ChangeStorage(join(root, `store${r}`));
       const ports: ChangesPorts = { files: diskChangeFiles(ws), copies: storage, journal: storage, now: () => Date.now() };
@@ -55,6 +56,7 @@ async function run(others: number): Promise<Record<string, number>> {
       const review = await reviewReply(reply, ports.files);
       figures.reviewMs.push(performance.now() - t);
       if (review.files.length !== FILES) throw new Error(`the review has ${review.files.length} files`);
+      distinct = review.files.reduce((sum, f) => sum + (f.before?.length ?? 0) + f.after.length, 0);
       t = performance.now();
       const kept = await keepChanges(review.files, { conversationId: 'bench', messageId: 'msg_a02' }, ports);
       figures.keepMs.push(performance.now() - t);
@@ -69,7 +71,6 @@ async function run(others: number): Promise<Record<string, number>> {
       // Back to the previous contents for the next run.
       if (!(await turnChanges(kept.set.id, 'undone', ports)).ok) throw new Error('Undo failed');
     }
-    const distinct = FILES * Buffer.byteLength(fileText(0, 'before')) * 2;
     return {
       reviewMs: round(median(figures.reviewMs)),
       keepMs: round(median(figures.keepMs)),
