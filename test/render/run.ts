@@ -24,6 +24,7 @@ import { axeChecks } from './axe';
 import { keyboardChecks } from './keyboard';
 import { slashMenuChecks } from './slashMenu';
 import { sendErrorChecks } from './sendErrors';
+import { narrowChecks } from './narrow';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
 
@@ -436,6 +437,7 @@ async function main(): Promise<number> {
     await timed('slash menu', () => slashMenuChecks(browser, recordPanel));
     await timed('send errors', () => sendErrorChecks(browser, recordPanel));
     await timed('summary card', () => summaryCardChecks(browser, recordPanel));
+    await timed('narrow side bar', () => narrowChecks(browser, recordPanel));
     await timed('axe', () => axeChecks(browser, recordPanel));
   };
   const t0 = Date.now();
