@@ -1,0 +1,195 @@
+// One workspace folder's codebase index kept up to date: read from disk when saved there, the
+// folder walked (ignored folders never entered, links never followed), new and changed files
+// read, vanished ones removed, saved again; then one file at a time as the editor reports saves,
+// creations, deletions and renames. Runs in the index's worker (no vscode).
+import type { Dirent } from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { CodebaseIndex, type FileMatch } from './codebaseIndex';
+import { ExcludeGlobs, IgnoreRules, MAX_INDEXED_BYTES, indexablePath, looksBinary, neverIndexed, type FileRules } from './fileRules';
+import { loadIndex, saveIndex } from './persist';
+
+export interface IndexerOptions {
+  /** The folder on disk. */
+  root: string;
+  /** Globs of the settings (files.exclude, search.exclude) that are on. */
+  excludes: readonly string[];
+  /** Where the index is kept between sessions (none: in memory only). */
+  storageFile?: string;
+  /** Files read so far of those to read, now and then while building. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface BuildReport {
+  files: number;
+  read: number;
+  removed: number;
+  fromDisk: boolean;
+  ms: number;
+}
+
+/** Lets messages in (a query, a pause) between files. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class CodebaseIndexer {
+  index = new CodebaseIndex();
+  private rules: FileRules;
+  private paused = false;
+  private resumed: (() => void) | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(private readonly options: IndexerOptions) {
+    this.rules = { gitignore: new IgnoreRules(), excludes: new ExcludeGlobs(options.excludes) };
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.resumed?.();
+    this.resumed = undefined;
+  }
+
+  /** Brings the index up to date with the folder (the saved index first, when there is one). */
+  async build(): Promise<BuildReport> {
+    const started = performance.now();
+    let fromDisk = false;
+    if (this.options.storageFile && this.index.fileCount === 0) {
+      const saved = await loadIndex(this.options.storageFile);
+      if (saved) {
+        this.index = saved;
+        fromDisk = true;
+      }
+    }
+    this.rules = { gitignore: new IgnoreRules(), excludes: this.rules.excludes };
+    const found = new Map<string, { mtime: number; size: number }>();
+    await this.walk('', found);
+    let removed = 0;
+    for (const path of [...this.index.files.keys()]) {
+      if (!found.has(path)) removed += this.index.remove(path) ? 1 : 0;
+    }
+    const toRead = [...found].filter(([path, s]) => {
+      const known = this.index.files.get(path);
+      return !known || known.mtime !== s.mtime || known.size !== s.size;
+    });
+    let done = 0;
+    let lastReport = 0;
+    for (const [path] of toRead) {
+      if (this.disposed) break;
+      if (this.paused) await new Promise<void>((resolve) => (this.resumed = resolve));
+      await this.read(path);
+      done++;
+      if (done % 16 === 0) await breathe();
+      const now = performance.now();
+      if (now - lastReport > 100) {
+        lastReport = now;
+        this.options.onProgress?.(done, toRead.length);
+      }
+    }
+    this.options.onProgress?.(toRead.length, toRead.length);
+    if (toRead.length || removed || !fromDisk) await this.save();
+    return { files: this.index.fileCount, read: toRead.length, removed, fromDisk, ms: performance.now() - started };
+  }
+
+  private async walk(dir: string, found: Map<string, { mtime: number; size: number }>): Promise<void> {
+    const abs = nodePath.join(this.options.root, dir);
+    let entries: Dirent[];
+    try {
+      entries = await fsp.readdir(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      const text = await fsp.readFile(nodePath.join(abs, '.gitignore'), 'utf8').catch(() => '');
+      this.rules.gitignore.add(dir, text);
+    }
+    if (dir === '') {
+      const exclude = await fsp.readFile(nodePath.join(abs, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
+      this.rules.gitignore.add('', exclude);
+    }
+    for (const entry of entries) {
+      const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      // Links are not followed: they may lead out of the folder or round in a circle.
+      if (entry.isDirectory()) {
+        if (neverIndexed(rel) || this.rules.excludes.excludes(rel) || this.rules.gitignore.ignores(rel, true)) continue;
+        await this.walk(rel, found);
+      } else if (entry.isFile()) {
+        if (neverIndexed(rel) || this.rules.excludes.excludes(rel) || this.rules.gitignore.ignores(rel, false)) continue;
+        const stat = await fsp.stat(nodePath.join(abs, entry.name)).catch(() => undefined);
+        if (stat && stat.size <= MAX_INDEXED_BYTES) found.set(rel, { mtime: stat.mtimeMs, size: stat.size });
+      }
+    }
+  }
+
+  /** Reads one file into the index (or takes it out when it cannot be indexed any more). */
+  private async read(path: string): Promise<boolean> {
+    const abs = nodePath.join(this.options.root, path);
+    try {
+      const stat = await fsp.lstat(abs);
+      if (!stat.isFile() || stat.size > MAX_INDEXED_BYTES) return this.index.remove(path) && false;
+      const bytes = await fsp.readFile(abs);
+      if (looksBinary(bytes)) return this.index.remove(path) && false;
+      this.index.update(path, bytes.toString('utf8'), stat.mtimeMs, stat.size);
+      return true;
+    } catch {
+      this.index.remove(path);
+      return false;
+    }
+  }
+
+  /**
+   * A file was saved, created or changed on disk (`path` relative to the root, `/`-separated).
+   * An ignore file changed: the folder is walked again (only what changed is read).
+   */
+  async changed(path: string): Promise<void> {
+    if (path === '.gitignore' || path.endsWith('/.gitignore')) {
+      await this.build();
+      return;
+    }
+    if (!indexablePath(this.rules, path)) {
+      if (this.index.remove(path)) this.saveSoon();
+      return;
+    }
+    await this.read(path);
+    this.saveSoon();
+  }
+
+  /** A file or folder was deleted (or renamed away): it and everything under it leave the index. */
+  deleted(path: string): void {
+    let any = this.index.remove(path);
+    const prefix = path + '/';
+    for (const known of [...this.index.files.keys()]) if (known.startsWith(prefix)) any = this.index.remove(known) || any;
+    if (any) this.saveSoon();
+  }
+
+  search(question: string, limit?: number): FileMatch[] {
+    return this.index.search(question, limit);
+  }
+
+  private saveSoon(): void {
+    if (!this.options.storageFile) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.save().catch(() => undefined), 2000);
+  }
+
+  /** Writes the index now; returns its size on disk in bytes (0 when kept in memory only). */
+  async save(): Promise<number> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.options.storageFile) return 0;
+    return saveIndex(this.options.storageFile, this.index);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.resume();
+  }
+}
