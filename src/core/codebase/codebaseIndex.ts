@@ -114,7 +114,7 @@ export class CodebaseIndex {
     for (let k = 0; k < starts.length; k++) {
       const start = k * CHUNK_LINES + 1;
       const end = Math.min(lines, (k + 1) * CHUNK_LINES);
-      forEachTerm(text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length), emit);
+      forEachTerm(shortLines(text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length)), emit);
       for (; d < defs.length && defs[d].line <= end; d++) for (const t of tokenize(defs[d].name)) this.count(this.intern(t), DEFINITION_WEIGHT);
       const ids = this.touched.sort((a, b) => a - b);
       const terms = Uint32Array.from(ids);
@@ -255,6 +255,26 @@ export class CodebaseIndex {
     const mentions = chunk ? qterms.filter((t) => has(chunk.terms, t)).map((t) => this.terms[t]) : [];
     return { path: file.path, score, start: chunk?.start ?? 1, end: chunk?.end ?? 1, defines: unique(defines).slice(0, 3), pathWords, mentions };
   }
+}
+
+/** Beyond this a line is minified or data: only its start counts (and a chunk stays a chunk). */
+const LONG_LINE = 1000;
+
+function shortLines(text: string): string {
+  if (text.length <= LONG_LINE || !hasLongLine(text)) return text;
+  return text
+    .split('\n')
+    .map((l) => (l.length > LONG_LINE ? l.slice(0, LONG_LINE) : l))
+    .join('\n');
+}
+
+function hasLongLine(text: string): boolean {
+  let from = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    if (at - from > LONG_LINE) return true;
+    from = at + 1;
+  }
+  return text.length - from > LONG_LINE;
 }
 
 function unique<T>(items: T[]): T[] {

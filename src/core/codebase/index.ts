@@ -6,3 +6,5 @@ export * from './fileRules';
 export * from './codebaseIndex';
 export * from './persist';
 export * from './indexer';
+export * from './workerProtocol';
+export * from './describe';

@@ -31,14 +31,15 @@ const PATTERNS: Record<Family, RegExp[]> = {
     new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?function\\s*\\*?\\s*${ID}`),
     new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?class\\s+${ID}`),
     new RegExp(`^\\s*(?:export\\s+)?(?:declare\\s+)?(?:interface|type|enum|namespace|module)\\s+${ID}`),
-    new RegExp(`^\\s*(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${ID}\\s*[:=]`),
+    // Top-level constants only (an indented `const` is a local).
+    new RegExp(`^(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${ID}\\s*[:=]`),
     // Methods of a class or an object literal: `  async send(req) {`, `  get size(): number {`.
     new RegExp(`^\\s+(?:(?:public|private|protected|static|async|readonly|override|get|set)\\s+)*#?${ID}\\s*(?:<[^>]*>)?\\([^)]*\\)?\\s*(?::[^={]*)?\\{\\s*$`),
     // CommonJS and prototypes: `exports.X =`, `module.exports.X =`, `Foo.prototype.X = function`.
     new RegExp(`^\\s*(?:module\\.)?exports\\.${ID}\\s*=`),
     new RegExp(`^\\s*[A-Za-z_$][\\w$]*\\.prototype\\.${ID}\\s*=`),
     new RegExp(`^\\s*${ID}\\s*[:=]\\s*(?:async\\s+)?function\\b`),
-    new RegExp(`^\\s*(?:export\\s+)?(?:const|let|var)\\s+${ID}\\s*=\\s*(?:async\\s+)?\\(`),
+    new RegExp(`^[ \\t]*(?:export\\s+)?(?:const|let|var)\\s+${ID}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>)`),
   ],
   python: [new RegExp(`^\\s*(?:async\\s+)?def\\s+${ID}`), new RegExp(`^\\s*class\\s+${ID}`), new RegExp(`^${ID}\\s*=`)],
   go: [new RegExp(`^func\\s+(?:\\([^)]*\\)\\s*)?${ID}`), new RegExp(`^\\s*type\\s+${ID}`), new RegExp(`^(?:var|const)\\s+${ID}`)],
@@ -56,29 +57,41 @@ const PATTERNS: Record<Family, RegExp[]> = {
 /** Control words that look like a call with a block (`if (x) {`), never names. */
 const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'else', 'do', 'try', 'with', 'constructor', 'super', 'new', 'typeof', 'await']);
 
-/** The definitions of a file's text, in order. */
+/**
+ * The patterns run over the whole text (multiline), once each: much quicker than each pattern on
+ * each line. Blanks never cross a line (`\s` becomes "a blank but not a newline").
+ */
+const COMPILED: Record<Family, RegExp[]> = Object.fromEntries(
+  Object.entries(PATTERNS).map(([family, list]) => [
+    family,
+    list.map((re) => new RegExp(re.source.replaceAll('\\s', '[^\\S\\n]').replaceAll('[^)]', '[^)\\n]').replaceAll('[^;]', '[^;\\n]').replaceAll('[^={]', '[^={\\n]').replaceAll('[^>]', '[^>\\n]'), 'gm')),
+  ]),
+) as Record<Family, RegExp[]>;
+
+/** The definitions of a file's text, in order (one per line: the first pattern that matches it). */
 export function definitionsOf(path: string, text: string): Definition[] {
-  const patterns = PATTERNS[familyOf(path)];
-  const out: Definition[] = [];
-  let line = 1;
-  let start = 0;
-  const n = text.length;
-  while (start <= n) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = n;
-    // Long lines are minified or data: no definition worth a pattern.
-    if (end - start < 400) {
-      const row = text.slice(start, end);
-      for (const re of patterns) {
-        const m = re.exec(row);
-        if (m && m[1] && !NOT_NAMES.has(m[1])) {
-          out.push({ name: m[1], line });
-          break;
-        }
-      }
+  const newlines: number[] = [];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) newlines.push(at);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = newlines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newlines[mid] < offset) lo = mid + 1;
+      else hi = mid;
     }
-    line++;
-    start = end + 1;
+    return lo + 1;
+  };
+  const found = new Map<number, string>();
+  for (const re of COMPILED[familyOf(path)]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length === 0) re.lastIndex++;
+      const name = m[1];
+      if (!name || NOT_NAMES.has(name)) continue;
+      const line = lineOf(m.index);
+      if (!found.has(line)) found.set(line, name);
+    }
   }
-  return out;
+  return [...found].sort((a, b) => a[0] - b[0]).map(([line, name]) => ({ name, line }));
 }
