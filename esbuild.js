@@ -1,6 +1,7 @@
 // Builds the extension host bundle (dist/extension.js, CommonJS for Node), the service client
 // (dist/client.js, CommonJS, loaded by the extension on its first request: undici and the zod
-// schemas of the responses are not read at activation) and the webview bundle
+// schemas of the responses are not read at activation), the codebase index's worker
+// (dist/codebaseWorker.js, run in a worker thread) and the webview bundle
 // (media/dist/webview.js, an IIFE for the browser) separately.
 // Flags: --watch rebuilds on change, --production minifies, drops source maps and prints a size
 // report (each bundle's size, gzip size and largest contributors, from esbuild's metafile).
@@ -45,6 +46,8 @@ const node = {
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyClient] },
   { ...node, entryPoints: ['src/client/index.ts'], outfile: 'dist/client.js' },
+  // The codebase index's worker thread (src/extension/codebase starts it; it reads the workspace off the extension host's thread).
+  { ...node, entryPoints: ['src/core/codebase/worker.ts'], outfile: 'dist/codebaseWorker.js' },
   {
     entryPoints: ['src/webview/main.ts'],
     outfile: 'media/dist/webview.js',

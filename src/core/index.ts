@@ -36,3 +36,4 @@ export * from './chat/coalesce';
 export * from './chat/summary';
 export * from './rules';
 export * from './changes';
+export * from './codebase';

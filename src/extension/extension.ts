@@ -17,6 +17,9 @@ import { registerQuickFix } from './lightbulb/quickFix';
 import { registerCommitMessage } from './sourceControl/commitMessageCommand';
 import { registerTerminalFailure } from './terminal/explainTerminalFailure';
 import type { ChatBox } from './pipeline/chatBox';
+import { CodebaseService } from './codebase/codebaseService';
+import { registerFindFiles } from './codebase/findFiles';
+import { DRAFT_KEY } from './chat/chatHost';
 import { registerInlineEdit } from './inlineEdit/inlineEdit';
 import { ConfigService } from './platform/config';
 import { FileConversationStorage } from './platform/conversationFiles';
@@ -99,7 +102,17 @@ export function activate(context: vscode.ExtensionContext): void {
     insertPrompt: (text) => lazy.chat.insertPrompt(text),
     sendText: (text) => lazy.chat.sendText(text),
     show: (preserveFocus) => lazy.chat.show(preserveFocus),
+    draft: () => context.workspaceState.get<string>(DRAFT_KEY),
   };
+  // The codebase index (Find Files for a Question): a worker thread, started shortly after activation.
+  let codebase: CodebaseService | undefined;
+  const startCodebase = (): CodebaseService => {
+    if (codebase) return codebase;
+    codebase = new CodebaseService({ workerFile: vscode.Uri.joinPath(context.extensionUri, 'dist', 'codebaseWorker.js').fsPath, storage: context.storageUri, logger });
+    context.subscriptions.push(codebase);
+    return codebase;
+  };
+  const codebaseStart = setTimeout(startCodebase, 1500);
 
   context.subscriptions.push(
     channel,
@@ -165,6 +178,8 @@ export function activate(context: vscode.ExtensionContext): void {
       (d): d is vscode.Disposable => d !== undefined,
     ),
     ...registerContextCommands(() => lazy.chat.attachments, () => lazy.chat.show(true)),
+    ...registerFindFiles({ service: startCodebase, chatBox, attach: (uris) => lazy.chat.attachments.addFiles(uris) }),
+    { dispose: () => clearTimeout(codebaseStart) },
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions().open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions().toggle()),
     ...registerRulesCommands(rules),

@@ -11,9 +11,9 @@ export const MAX_INDEXED_BYTES = 1024 * 1024;
 /** Extensions of files that are never text worth searching (checked before any read). */
 const BINARY_EXTENSIONS = new Set(
   (
-    'png jpg jpeg gif bmp ico icns webp avif tif tiff psd pdf zip gz tgz bz2 xz zst 7z rar jar war ear class exe dll so dylib o a lib obj ' +
-    'bin dat wasm woff woff2 ttf otf eot mp3 mp4 m4a wav ogg flac mov avi mkv webm sqlite sqlite3 db pyc pyo node lockb map ' +
-    'vsix pack idx rlib pdb ilk nupkg snap svgz heic'
+    'png jpg jpeg gif bmp ico icns webp avif tif tiff psd pdf zip gz tgz bz2 xz zst 7z rar jar war ear class exe dll so dylib o a lib obj ' + // l10n-ignore: file extensions
+    'bin dat wasm woff woff2 ttf otf eot mp3 mp4 m4a wav ogg flac mov avi mkv webm sqlite sqlite3 db pyc pyo node lockb map ' + // l10n-ignore: file extensions
+    'vsix pack idx rlib pdb ilk nupkg snap svgz heic' // l10n-ignore: file extensions
   ).split(' '),
 );
 /** Generated files that match every question and answer none. */

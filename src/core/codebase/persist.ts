@@ -83,14 +83,14 @@ export function deserializeIndex(data: Uint8Array): CodebaseIndex {
   const headerLength = raw.readUInt32LE(0);
   const header = JSON.parse(raw.subarray(4, 4 + headerLength).toString('utf8')) as Header;
   if (header.magic !== MAGIC || header.version !== INDEX_FORMAT_VERSION || !Array.isArray(header.terms) || !Array.isArray(header.files)) {
-    throw new Error('not an index of this version');
+    throw new Error('not an index of this version'); // l10n-ignore: never shown: the index is rebuilt
   }
   let at = 4 + headerLength;
   const varint = (): number => {
     let v = 0;
     let mul = 1;
     for (;;) {
-      if (at >= raw.length) throw new Error('index cut short');
+      if (at >= raw.length) throw new Error('index cut short'); // l10n-ignore: never shown: the index is rebuilt
       const b = raw[at++];
       v += (b & 0x7f) * mul;
       if (b < 0x80) return v;
@@ -112,7 +112,7 @@ export function deserializeIndex(data: Uint8Array): CodebaseIndex {
       let len = 0;
       for (let k = 0; k < n; k++) {
         prev += varint();
-        if (prev >= ids.length) throw new Error('index damaged');
+        if (prev >= ids.length) throw new Error('index damaged'); // l10n-ignore: never shown: the index is rebuilt
         terms[k] = prev;
         tfs[k] = varint();
         len += tfs[k];
@@ -123,7 +123,7 @@ export function deserializeIndex(data: Uint8Array): CodebaseIndex {
     for (let k = 0; k + 1 < flatDefs.length; k += 2) defs.push({ name: String(flatDefs[k]), line: Number(flatDefs[k + 1]) });
     index.insert(path, mtime, size, defs, chunks);
   }
-  if (at !== raw.length) throw new Error('index damaged');
+  if (at !== raw.length) throw new Error('index damaged'); // l10n-ignore: never shown: the index is rebuilt
   return index;
 }
 

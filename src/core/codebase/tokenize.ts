@@ -6,12 +6,12 @@
 /** Words too common in code or questions to tell files apart. */
 const STOP = new Set(
   (
-    'a an and are as at be by do does for from how i if in is it its me my of on or the this that to was what when where which who why with ' +
-    'we you your can could should would will there here get gets got find show tell about any all some into out up code file files ' +
-    'const let var function return import export default new true false null undefined void typeof instanceof else elif then ' +
-    'self def class public private protected static async await yield try catch finally throw throws string number boolean any ' +
-    'int long float double char bool str none pass lambda fn pub mut impl use mod struct enum interface type extends implements ' +
-    'while break continue switch case package func go end begin'
+    'a an and are as at be by do does for from how i if in is it its me my of on or the this that to was what when where which who why with ' + // l10n-ignore: words the index skips
+    'we you your can could should would will there here get gets got find show tell about any all some into out up code file files ' + // l10n-ignore: words the index skips
+    'const let var function return import export default new true false null undefined void typeof instanceof else elif then ' + // l10n-ignore: words the index skips
+    'self def class public private protected static async await yield try catch finally throw throws string number boolean any ' + // l10n-ignore: words the index skips
+    'int long float double char bool str none pass lambda fn pub mut impl use mod struct enum interface type extends implements ' + // l10n-ignore: words the index skips
+    'while break continue switch case package func go end begin' // l10n-ignore: words the index skips
   ).split(' '),
 );
 

@@ -224,6 +224,11 @@ export class ContextAttachments implements vscode.Disposable {
       { label: `$(warning) ${vscode.l10n.t('Problems of the Current File')}`, run: () => this.addProblems() },
       { label: `$(terminal) ${vscode.l10n.t('Terminal Selection')}`, run: () => this.addTerminalSelection() },
       { label: `$(folder-opened) ${vscode.l10n.t('Files…')}`, run: () => this.pickFiles() },
+      {
+        label: `$(search-fuzzy) ${vscode.l10n.t('Files for the Question…')}`,
+        description: vscode.l10n.t('found on this machine, nothing sent'),
+        run: async () => ((await vscode.commands.executeCommand<number>('aiChat.findCodebaseFiles')) ?? 0) > 0,
+      },
     ];
     const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach to the Next Message'), placeHolder: vscode.l10n.t('What should the next message include?') });
     return choice ? choice.run() : false;

@@ -7,6 +7,8 @@ export interface ChatBox {
   insertPrompt(text: string): Promise<void>;
   /** Sends the text as the user's message (as if typed and sent). */
   sendText(text: string): Promise<void>;
+  /** The unsent text in the message box (as the chat last kept it), if any. */
+  draft(): string | undefined;
   /** Shows the chat (`preserveFocus`: leave the focus where it is). */
   show(preserveFocus?: boolean): Promise<void>;
 }

@@ -55,6 +55,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./rules.test');
   mocha.suite.emit('pre-require', globalThis, 'changes.test', mocha);
   await import('./changes.test');
+  mocha.suite.emit('pre-require', globalThis, 'codebase.test', mocha);
+  await import('./codebase.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
