@@ -4,7 +4,7 @@
 // name weighs more than its folders). Files are added, replaced and removed one at a time; a
 // removed chunk is dropped from the counts at once and from the postings lists in the next sweep.
 import { definitionsOf, type Definition } from './symbols';
-import { forEachTerm, pathTerms, tokenize } from './tokenize';
+import { forEachTerm, pathTerms, termsAsWritten, tokenize } from './tokenize';
 
 export const CHUNK_LINES = 60;
 const DEFINITION_WEIGHT = 4;
@@ -44,7 +44,7 @@ export interface FileMatch {
   /** The best chunk's lines (1-based, inclusive). */
   start: number;
   end: number;
-  /** Why: names it defines, words of its path, words its best chunk mentions (each from the question). */
+  /** Why: names it defines, words of its path, words its best chunk mentions (each as the question wrote it). */
   defines: string[];
   pathWords: string[];
   mentions: string[];
@@ -242,17 +242,19 @@ export class CodebaseIndex {
       scored.push({ fid, score: (b ? b.score + 0.3 * b.second : 0) + (pathScore.get(fid) ?? 0) });
     }
     scored.sort((a, b) => b.score - a.score || (this.byId[a.fid] as IndexedFile).path.localeCompare((this.byId[b.fid] as IndexedFile).path));
-    return scored.slice(0, limit).map(({ fid, score }) => this.explain(this.byId[fid] as IndexedFile, best.get(fid)?.chunk, qterms, score));
+    const written = termsAsWritten(question);
+    return scored.slice(0, limit).map(({ fid, score }) => this.explain(this.byId[fid] as IndexedFile, best.get(fid)?.chunk, qterms, score, written));
   }
 
-  private explain(file: IndexedFile, cid: number | undefined, qterms: number[], score: number): FileMatch {
+  private explain(file: IndexedFile, cid: number | undefined, qterms: number[], score: number, written: Map<string, string>): FileMatch {
+    const word = (t: number) => written.get(this.terms[t]) ?? this.terms[t];
     const chunk = cid === undefined ? this.chunks[file.chunks[0]] : this.chunks[cid];
     const asked = new Set(qterms);
     const defines = file.defs
       .filter((d) => (!chunk || (d.line >= chunk.start && d.line <= chunk.end)) && tokenize(d.name).some((t) => asked.has(this.termIds.get(t) ?? -1)))
       .map((d) => d.name);
-    const pathWords = qterms.filter((t) => file.nameTerms.includes(t) || file.folderTerms.includes(t)).map((t) => this.terms[t]);
-    const mentions = chunk ? qterms.filter((t) => has(chunk.terms, t)).map((t) => this.terms[t]) : [];
+    const pathWords = qterms.filter((t) => file.nameTerms.includes(t) || file.folderTerms.includes(t)).map(word);
+    const mentions = chunk ? qterms.filter((t) => has(chunk.terms, t)).map(word) : [];
     return { path: file.path, score, start: chunk?.start ?? 1, end: chunk?.end ?? 1, defines: unique(defines).slice(0, 3), pathWords, mentions };
   }
 }

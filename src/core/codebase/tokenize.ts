@@ -98,6 +98,20 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
   }
 }
 
+/** Each term of a question with the word the user wrote for it (`handl` → `handled`), to show why a file was found. */
+export function termsAsWritten(question: string): Map<string, string> {
+  const out = new Map<string, string>();
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(question); m; m = WORD.exec(question)) {
+    const word = m[0];
+    const parts = identifierParts(word);
+    for (const part of parts) if (part.length > 1 && !out.has(stem(part))) out.set(stem(part), part);
+    const whole = parts.join('');
+    if (parts.length > 1 && !out.has(whole)) out.set(whole, word);
+  }
+  return out;
+}
+
 /** The terms of a text, in order (duplicates kept). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
