@@ -1,11 +1,23 @@
 // The codebase index's worker thread: builds and keeps each workspace folder's index (indexer.ts)
 // and answers searches, off the extension host's thread. Changes are applied one after another,
 // after the first build; a search is answered at once from what is indexed so far.
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { CodebaseIndexer } from './indexer';
 import type { FromWorker, RootMatch, ToWorker } from './workerProtocol';
 
 const port = parentPort;
+
+// On Linux a priority set with pid 0 is the calling thread's alone: the index then gives way to
+// the extension host's thread (and the editor) when cores are scarce. Elsewhere it would be the
+// whole extension host's process, so it is left alone.
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, 10);
+  } catch {
+    // Not allowed here: the worker keeps the host's priority.
+  }
+}
 let indexers: CodebaseIndexer[] = [];
 /** The build, then each change in order. */
 let queue: Promise<void> = Promise.resolve();
