@@ -89,7 +89,10 @@ export async function narrowChecks(browser: Browser, record: Recorder, shots?: s
         if (shots) await page.screenshot({ path: `${shots}/narrow-${width}.png` });
         const found = await page.evaluate<string[]>(OVERFLOW);
         record(group, `at ${width} px nothing runs out of the view and every button's label is whole`, found.length === 0, found.slice(0, 8).join('; '));
-        if (width === WIDTHS[0]) await rowChecks(page, initial, record);
+        if (width === WIDTHS[0]) {
+          await rowChecks(page, initial, record);
+          await longWordChecks(page, record);
+        }
       } finally {
         await page.close();
       }
@@ -121,4 +124,22 @@ async function rowChecks(page: import('playwright-core').Page, initial: HostMess
   await give(page, [{ type: 'replyChanges', conversationId: 'another-conversation', replies: [{ messageId: previous!, state: 'gone', files: 2 }] }]);
   await frames(page);
   record(group, 'what is said of another conversation is not shown', new Map(await rows()).get(previous!) === 'Changes undoneRedo');
+}
+
+/** A reply of one 100 KB word (a base64 blob, say) wraps inside the view at its width, its text whole. */
+async function longWordChecks(page: import('playwright-core').Page, record: Recorder): Promise<void> {
+  const word = 'QmFzZTY0'.repeat(12_500);
+  await give(page, [
+    {
+      type: 'conversation',
+      conversation: { id: 'conv-long-word', title: 'A long word', messages: [{ id: 'msg_001', role: 'assistant', content: `Here it is: ${word} done`, status: 'complete' }] },
+      status: { busy: false },
+    },
+  ]);
+  await frames(page);
+  const seen = await page.evaluate<{ overflow: number; width: number; text: string; breaks: number }>(`(() => {
+    const body = document.querySelector('article.message .assistant-body');
+    return { overflow: document.documentElement.scrollWidth, width: document.documentElement.clientWidth, text: body ? body.textContent : '', breaks: body ? body.querySelectorAll('wbr').length : 0 };
+  })()`);
+  record('narrow side bar', 'a reply of one 100 KB word wraps inside the view, its text unchanged', seen.overflow <= seen.width && seen.text.trim() === `Here it is: ${word} done` && seen.breaks > 0, JSON.stringify({ ...seen, text: seen.text.length }));
 }

@@ -40,6 +40,8 @@ const hooks = {
 const TAGS = new Set([
   'A', 'BLOCKQUOTE', 'BR', 'CODE', 'DEL', 'EM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'INPUT', 'LI', 'OL', 'P',
   'PRE', 'S', 'SPAN', 'STRONG', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL', 'DIV', 'BUTTON',
+  // Where a very long unbroken run may wrap (render/longWords.ts): no attributes, no content.
+  'WBR',
 ]);
 const ATTRS = new Set([
   'href', 'title', 'class', 'start', 'type', 'checked', 'disabled', 'data-language', 'data-code-action',

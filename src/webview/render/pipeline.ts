@@ -5,6 +5,7 @@ import type { MarkdownIt } from 'markdown-it';
 import { markdownBlockStarts, type BlockStarts } from './blocks';
 import { createBlockParser, createMarkdown, type RenderEnv } from './markdown';
 import { createSanitizer, type Sanitize } from './sanitize';
+import { breakLongRuns } from './longWords';
 import { tokensToFragment } from './tokenDom';
 
 interface Pipeline {
@@ -38,7 +39,9 @@ export function renderMarkdownFragment(markdown: string, env: RenderEnv = {}): D
 export function renderFragment(markdown: string, env: RenderEnv): DocumentFragment {
   const { md, sanitize } = getPipeline();
   const tokens = md.parse(markdown, env);
-  return tokensToFragment(document, tokens, env) ?? sanitize(md.renderer.render(tokens, md.options, env));
+  const fragment = tokensToFragment(document, tokens, env) ?? sanitize(md.renderer.render(tokens, md.options, env));
+  breakLongRuns(fragment);
+  return fragment;
 }
 
 /**
