@@ -128,6 +128,14 @@ export class EditReview {
     return this.textWith((i) => this.states[i] === 'kept' || (keep && this.states[i] === 'pending'));
   }
 
+  /**
+   * The text a save writes while the review is open: the original with only the kept hunks (the
+   * pending ones stay in the editor, not on disk, until they are kept).
+   */
+  saved(): string {
+    return this.final(false);
+  }
+
   /** The first line of hunk `i` in the current text, and how many lines it has there. */
   where(i: number): { line: number; count: number } {
     let shift = 0;
@@ -157,6 +165,37 @@ export class EditReview {
       if (s === 'pending') this.states[i] = keep ? 'kept' : 'undone';
     });
   }
+}
+
+/** An edit of a text: replace `length` characters at `at` (an offset of the text before the edit) with `text`. */
+export interface TextChange {
+  at: number;
+  length: number;
+  text: string;
+}
+
+/**
+ * The edits that make `from` into `to`, one per changed run of lines (the lines both have are not
+ * touched, so a cursor or a mark on them stays where it is). All offsets are `from`'s: the edits
+ * apply together, as those of one workspace edit do.
+ */
+export function textChanges(from: string, to: string): TextChange[] {
+  if (from === to) return [];
+  const lines = splitLines(from);
+  const offsets = [0];
+  for (const l of lines) offsets.push(offsets[offsets.length - 1] + l.length);
+  return diffLines(from, to).map((h) => ({ at: offsets[h.start], length: offsets[h.start + h.removed.length] - offsets[h.start], text: h.added.join('') }));
+}
+
+/** `text` with `changes` (offsets of `text`, not overlapping) applied. */
+export function applyChanges(text: string, changes: readonly TextChange[]): string {
+  let out = '';
+  let at = 0;
+  for (const c of [...changes].sort((a, b) => a.at - b.at)) {
+    out += text.slice(at, c.at) + c.text;
+    at = c.at + c.length;
+  }
+  return out + text.slice(at);
 }
 
 /** A change of a document as VS Code reports it: offsets of the text before it. */

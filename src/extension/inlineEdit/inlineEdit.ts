@@ -101,7 +101,7 @@ export class InlineEditor implements vscode.Disposable {
   /** Ends the review: Keep Edit (`keep`) or Undo Edit. */
   async finish(review: InlineEditReview | undefined, keep: boolean): Promise<void> {
     if (!review) return void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: no edit is under review.'));
-    if (keep) review.keepAll();
+    if (keep) await review.keepAll();
     else if (!(await review.undoAll())) void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not undo the edit. Use Undo (Ctrl+Z) in the editor.'));
   }
 
@@ -116,7 +116,7 @@ export class InlineEditor implements vscode.Disposable {
     const editor = vscode.window.activeTextEditor;
     const hunk = i ?? review.hunkAt(editor?.document === review.document ? editor.selection.active.line : undefined);
     if (hunk === undefined || review.review.state(hunk) !== 'pending') return;
-    if (keep) review.keep(hunk);
+    if (keep) await review.keep(hunk);
     else if (!(await review.undo(hunk))) void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not undo that change.'));
     this.lenses.refresh();
   }

@@ -5,14 +5,15 @@
 // one undo step (while nothing else changes the document), so the editor's own Undo takes them back
 // and a document that was clean is clean again.
 //
-// A save while the reply streams writes the original: the save puts the original lines back just
-// before the document is written (a save participant), and the reply's lines come back once it is
-// written. The file on disk never holds a mix of the two.
+// A save while the reply streams writes the original (inlineEditSave.ts): the original lines are
+// back just before the document is written, and the reply's lines come back once it is written.
+// The file on disk never holds a mix of the two.
 import * as vscode from 'vscode';
 import { regionShift, splitLines } from '../../core/inlineEdit/hunks';
 import { EditStream, lineEdit, type StreamView } from '../../core/inlineEdit/stream';
 import type { EditTarget } from './inlineEditTarget';
 import { addedLook, removedLook, removedNote, streamingDecoration } from './inlineEditUi';
+import { SaveGuard } from './inlineEditSave';
 import { OwnEdits } from './inlineEditUndo';
 
 /** While lines wait to go in, the decorations are brought up to date at least this often, ms. */
@@ -34,7 +35,8 @@ export class InlineEditLive implements vscode.Disposable {
   private running: Promise<void> | undefined;
   /** When the decorations were last set (Date.now()). */
   private decorated = 0;
-  private saving: { restored: boolean; timer: ReturnType<typeof setTimeout>; done: () => void; over: Promise<void> } | undefined;
+  /** A save writes the original lines, not the reply's. */
+  private readonly guard: SaveGuard;
   private ended = false;
   interrupted: LiveEnd | undefined;
   private message = '';
@@ -46,19 +48,16 @@ export class InlineEditLive implements vscode.Disposable {
     this.offset = target.offset;
     this.original = splitLines(target.region.text);
     this.shown = [...this.original];
+    const source = { offset: () => this.offset, shown: () => this.shown.join(''), saved: () => this.original.join('') };
+    this.guard = new SaveGuard(document, this.edits, source, () => {
+      // The reply's lines are back after the save: on with the ones that came meanwhile.
+      if (this.ended) return;
+      this.decorate(this.stream.view());
+      this.schedule();
+    });
     this.subscriptions.push(
+      this.guard,
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
-      vscode.workspace.onWillSaveTextDocument((e) => {
-        if (e.document !== this.document || this.ended || this.shown.join('') === this.original.join('')) return;
-        let done = () => {};
-        const over = new Promise<void>((resolve) => (done = resolve));
-        // A save that never ends (refused, failed) gives the preview back after a while.
-        this.saving = { restored: false, timer: setTimeout(() => this.resume(), 10_000), done, over };
-        e.waitUntil(this.restoreForSave());
-      }),
-      vscode.workspace.onDidSaveTextDocument((d) => {
-        if (d === this.document) this.resume();
-      }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (d === this.document) this.interrupt('closed');
       }),
@@ -80,7 +79,7 @@ export class InlineEditLive implements vscode.Disposable {
 
   private schedule(): void {
     this.wanted = true;
-    if (!this.running && !this.saving && !this.ended) this.running = this.loop();
+    if (!this.running && !this.guard.busy && !this.ended) this.running = this.loop();
   }
 
   /**
@@ -90,10 +89,10 @@ export class InlineEditLive implements vscode.Disposable {
    */
   private async loop(): Promise<void> {
     try {
-      while (this.wanted && !this.saving && !this.ended) {
+      while (this.wanted && !this.guard.busy && !this.ended) {
         this.wanted = false;
         const view = this.stream.view();
-        if (!(await this.write(view.lines, false))) break;
+        if (!(await this.edits.run(() => this.write(view.lines, false)))) break;
         if (!this.ended && (!this.wanted || Date.now() - this.decorated >= DECORATE_MS)) this.decorate(view);
       }
     } finally {
@@ -121,47 +120,18 @@ export class InlineEditLive implements vscode.Disposable {
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (e.document !== this.document || this.edits.applying || this.ended || e.contentChanges.length === 0) return;
-    // The save's own edit (below) is not someone else's.
-    this.edits.others(!(this.saving && !this.saving.restored));
-    if (this.saving && !this.saving.restored) {
-      const text = this.original.join('');
-      const range = new vscode.Range(this.document.positionAt(this.offset), this.document.positionAt(this.offset + text.length));
-      if (this.document.getText(range) === text) {
-        // The save's own edit: the original lines are back for the save.
-        this.saving.restored = true;
-        this.shown = [...this.original];
-        return;
-      }
-      this.edits.others();
-    }
-    const end = this.at(this.shown.length);
+    this.edits.others();
+    const end = this.offset + this.guard.holding(this.shown.join('')).length;
     const shift = regionShift(e.contentChanges, this.offset, end);
     if (shift === 'touched') return this.interrupt('changed');
     this.offset += shift;
   }
 
-  /** The edit a save makes first: the region's original lines, once our edit under way is done. */
-  private async restoreForSave(): Promise<vscode.TextEdit[]> {
-    await this.running;
-    if (this.ended) return [];
-    const range = new vscode.Range(this.document.positionAt(this.offset), this.document.positionAt(this.at(this.shown.length)));
-    return [vscode.TextEdit.replace(range, this.original.join(''))];
-  }
-
-  private resume(): void {
-    const saving = this.saving;
-    if (!saving) return;
-    clearTimeout(saving.timer);
-    this.saving = undefined;
-    saving.done();
-    if (!this.ended) this.schedule();
-  }
-
   /** Our edits and a save under way are over. */
   private async quiet(): Promise<void> {
-    while (this.running || this.saving) {
+    while (this.running || this.guard.busy) {
       await this.running;
-      await this.saving?.over;
+      await this.guard.idle();
     }
   }
 
@@ -171,11 +141,15 @@ export class InlineEditLive implements vscode.Disposable {
     if (this.ended) return undefined;
     this.ended = true;
     this.clear();
-    // Our edits may be several undo steps (the workbench does not always join them): they are taken
-    // back with the editor's Undo and the code goes in as one edit, so Keep Edit is one Ctrl+Z.
-    if (this.edits.count > 1) await this.undoOurs();
-    if (!(await this.write(splitLines(code), true))) return undefined;
-    return this.edits;
+    return this.edits.run(async () => {
+      // Our edits may be several undo steps (the workbench does not always join them): they are taken
+      // back with the editor's Undo and the code goes in as one edit, so Keep Edit is one Ctrl+Z.
+      if (this.edits.count > 1) await this.undoOurs();
+      const written = await this.write(splitLines(code), true);
+      // The review guards the saves from here on.
+      this.guard.dispose();
+      return written ? this.edits : undefined;
+    });
   }
 
   /**
@@ -189,8 +163,10 @@ export class InlineEditLive implements vscode.Disposable {
     this.ended = true;
     this.clear();
     if (interrupted) return false;
-    if (!this.edits.wasDirty && (await this.undoOurs())) return true;
-    return this.write(this.original, true);
+    return this.edits.run(async () => {
+      if (!this.edits.wasDirty && (await this.undoOurs())) return true;
+      return this.write(this.original, true);
+    });
   }
 
   /** Takes our edits back with the editor's Undo when nothing else changed the document; true when it is as before. */
@@ -240,7 +216,6 @@ export class InlineEditLive implements vscode.Disposable {
 
   dispose(): void {
     this.ended = true;
-    if (this.saving) this.resume();
     for (const s of this.subscriptions.splice(0)) s.dispose();
   }
 }

@@ -1,10 +1,13 @@
 // The review of an edit in the editor: the proposal is in the document (applied as one edit, one
 // undo step), the added lines are highlighted, the removed ones are shown beside them as decorations
 // (never written into the document), and each hunk is kept or undone on its own. Undoing all of it
-// leaves the document as it was, byte for byte, and clean again when it was clean before.
+// leaves the document as it was, byte for byte, and clean again when it was clean before. A save
+// during the review writes the original with only the kept hunks (inlineEditSave.ts): the pending
+// ones stay in the editor, not on disk, until they are kept.
 import * as vscode from 'vscode';
 import { EditReview, regionShift, splitLines, type LineEdit } from '../../core/inlineEdit/hunks';
 import { addedLook, removedLook, removedNote } from './inlineEditUi';
+import { SaveGuard } from './inlineEditSave';
 import { OwnEdits } from './inlineEditUndo';
 
 /** How the review ended: every hunk decided, Keep Edit, Undo Edit, or the lines changed by someone else. */
@@ -16,6 +19,8 @@ export class InlineEditReview implements vscode.Disposable {
   private offset: number;
   /** Our edits to the document, from the first streamed line (or the proposal applied) on. */
   private readonly edits: OwnEdits;
+  /** A save writes the original with only the kept hunks. */
+  private readonly guard: SaveGuard;
   private ended = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -30,10 +35,11 @@ export class InlineEditReview implements vscode.Disposable {
     this.offset = offset;
     this.review = new EditReview(original, proposed);
     this.edits = applied ?? new OwnEdits(document);
+    const source = { offset: () => this.offset, shown: () => this.review.current(), saved: () => this.review.saved() };
+    this.guard = new SaveGuard(document, this.edits, source, () => this.decorate());
     this.subscriptions.push(
+      this.guard,
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
-      // A save during the review (also an auto-save) writes the document as it is: the original
-      // with the proposed lines in place of the removed ones, never both; the review goes on.
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (d === this.document) this.end('closed', false);
       }),
@@ -59,7 +65,7 @@ export class InlineEditReview implements vscode.Disposable {
       return r;
     }
     const range = new vscode.Range(document.positionAt(offset), document.positionAt(offset + original.length));
-    if (!(await r.replace(range, proposed))) {
+    if (!(await r.edits.run(() => r.replace(range, proposed)))) {
       r.dispose();
       return undefined;
     }
@@ -102,9 +108,15 @@ export class InlineEditReview implements vscode.Disposable {
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (e.document !== this.document || this.edits.applying || this.ended || e.contentChanges.length === 0) return;
     this.edits.others();
-    const end = this.offset + this.review.current().length;
+    const current = this.review.current();
+    const end = this.offset + this.guard.holding(current).length;
     // The offsets of a change are those of the text before it: changes before the region move it.
     const shift = regionShift(e.contentChanges, this.offset, end);
+    if (shift === 'touched' && !this.guard.busy && this.holdsSaved(e.contentChanges, current)) {
+      // Undo (Ctrl+Z) after a save took the pending hunks out, as they are on disk: they are undone.
+      this.end('undone', false);
+      return;
+    }
     if (shift === 'touched') {
       // The lines under review were changed (typing, Undo): the review ends with the text as it is.
       this.end('changed', false);
@@ -114,20 +126,33 @@ export class InlineEditReview implements vscode.Disposable {
     this.decorate();
   }
 
-  /** Keeps hunk `i`. */
-  keep(i: number): void {
-    this.review.keep(i);
-    this.afterDecision();
+  /** After `changes` (that touched the region holding `current`), the region holds the text a save writes. */
+  private holdsSaved(changes: readonly vscode.TextDocumentContentChangeEvent[], current: string): boolean {
+    const saved = this.review.saved();
+    if (saved === current || changes.reduce((sum, c) => sum + c.text.length - c.rangeLength, 0) !== saved.length - current.length) return false;
+    const at = this.document.positionAt(this.offset);
+    return this.document.getText(new vscode.Range(at, this.document.positionAt(this.offset + saved.length))) === saved;
+  }
+
+  /** Keeps hunk `i` (once a save's round trip is over: the last one ends the review). */
+  keep(i: number): Promise<void> {
+    return this.edits.run(async () => {
+      this.review.keep(i);
+      this.afterDecision();
+    });
   }
 
   /** Undoes hunk `i`: its original lines go back. */
-  async undo(i: number): Promise<boolean> {
-    const { line, count } = this.review.where(i);
-    const planned: LineEdit = { start: line, end: line + count, text: this.review.hunks[i].removed.join('') };
-    if (!(await this.replace(this.rangeOf(planned.start, planned.end), planned.text))) return false;
-    this.review.undo(i);
-    this.afterDecision();
-    return true;
+  undo(i: number): Promise<boolean> {
+    return this.edits.run(async () => {
+      if (this.ended || this.review.state(i) !== 'pending') return true;
+      const { line, count } = this.review.where(i);
+      const planned: LineEdit = { start: line, end: line + count, text: this.review.hunks[i].removed.join('') };
+      if (!(await this.replace(this.rangeOf(planned.start, planned.end), planned.text))) return false;
+      this.review.undo(i);
+      this.afterDecision();
+      return true;
+    });
   }
 
   private afterDecision(): void {
@@ -135,9 +160,9 @@ export class InlineEditReview implements vscode.Disposable {
     else this.decorate();
   }
 
-  /** Keep Edit: every pending hunk is kept (the document already holds them). */
-  keepAll(): void {
-    this.end('kept', true);
+  /** Keep Edit: every pending hunk is kept (the document already holds them, once a save's round trip is over). */
+  keepAll(): Promise<void> {
+    return this.edits.run(async () => this.end('kept', true));
   }
 
   /**
@@ -145,7 +170,11 @@ export class InlineEditReview implements vscode.Disposable {
    * document, the editor's own Undo takes them back (the document is then clean if it was);
    * otherwise one edit puts the original lines back.
    */
-  async undoAll(): Promise<boolean> {
+  undoAll(): Promise<boolean> {
+    return this.edits.run(() => this.undoAllNow());
+  }
+
+  private async undoAllNow(): Promise<boolean> {
     if (this.ended) return true;
     const target = this.review.final(false);
     if (!this.edits.wasDirty && (await this.edits.undo())) {

@@ -108,6 +108,8 @@ export class OwnEdits {
   private foreign = false;
   /** The next edit joins the undo step of the one before (nothing else changed the document since). */
   private open = false;
+  /** The work of ours under way, one at a time (run()). */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(readonly document: vscode.TextDocument) {
     this.snapshot = document.getText();
@@ -124,7 +126,12 @@ export class OwnEdits {
    * editor, joining our undo step, which `join.last` closes (the streamed preview's edits); without
    * it, an undo step of its own.
    */
-  async replace(range: vscode.Range, text: string, join?: { last: boolean }): Promise<boolean> {
+  replace(range: vscode.Range, text: string, join?: { last: boolean }): Promise<boolean> {
+    return this.change([{ range, text }], join);
+  }
+
+  /** Replaces each range (all of the document as it is now) with its text, as one edit; see replace(). */
+  async change(changes: ReadonlyArray<{ range: vscode.Range; text: string }>, join?: { last: boolean }): Promise<boolean> {
     const editor = join ? vscode.window.visibleTextEditors.find((e) => e.document === this.document) : undefined;
     const before = this.document.version;
     // The document may hear of the edit after the call returns: it is ours until then.
@@ -132,11 +139,11 @@ export class OwnEdits {
     this.applying = true;
     try {
       let ok: boolean;
-      if (editor && join) ok = await editor.edit((b) => b.replace(range, text), { undoStopBefore: !this.open, undoStopAfter: join.last });
+      if (editor && join) ok = await editor.edit((b) => changes.forEach((c) => b.replace(c.range, c.text)), { undoStopBefore: !this.open, undoStopAfter: join.last });
       else {
-        const change = new vscode.WorkspaceEdit();
-        change.replace(this.document.uri, range, text);
-        ok = await vscode.workspace.applyEdit(change);
+        const edit = new vscode.WorkspaceEdit();
+        for (const c of changes) edit.replace(this.document.uri, c.range, c.text);
+        ok = await vscode.workspace.applyEdit(edit);
       }
       if (!ok) return false;
       if (this.document.version === before) await heard;
@@ -148,6 +155,30 @@ export class OwnEdits {
     } finally {
       this.applying = false;
     }
+  }
+
+  /**
+   * Runs `work` (edits of ours that belong together) once the work before it is over; a save's
+   * round trip (inlineEditSave.ts) holds the turn from taking the unaccepted lines out until they are back.
+   */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /** Waits for the turn and holds it until the returned function is called. */
+  async hold(): Promise<() => void> {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let granted = () => {};
+    const turn = new Promise<void>((resolve) => (granted = resolve));
+    void this.run(() => (granted(), held));
+    await turn;
+    return release;
   }
 
   /** A change that is not ours: the next edit of ours starts an undo step; `foreign` (default): Undo is not ours to use any more. */

@@ -49,6 +49,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./problemHelp.test');
   mocha.suite.emit('pre-require', globalThis, 'inlineEdit.test', mocha);
   await import('./inlineEdit.test');
+  mocha.suite.emit('pre-require', globalThis, 'inlineEditSave.test', mocha);
+  await import('./inlineEditSave.test');
   mocha.suite.emit('pre-require', globalThis, 'promptFiles.test', mocha);
   await import('./promptFiles.test');
   mocha.suite.emit('pre-require', globalThis, 'rules.test', mocha);

@@ -4,82 +4,10 @@
 import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { TurnCharge, TurnResult } from '../../../../src/core';
 import { InlineEditor, LENS_SELECTOR } from '../../../../src/extension/inlineEdit/inlineEdit';
-import type { SurfaceTurnRequest, SurfaceTurnResult, TurnService } from '../../../../src/extension/pipeline/turnService';
+import type { TurnService } from '../../../../src/extension/pipeline/turnService';
 import { silent } from './fakes';
-
-const SOURCE = [
-  "import { readFile } from 'node:fs/promises';",
-  '',
-  'export async function load(path) {',
-  "  const text = await readFile(path, 'utf8');",
-  '  return JSON.parse(text);',
-  '}',
-  '',
-  'export const VERSION = 2;',
-  '',
-].join('\n');
-
-interface Sent {
-  req: SurfaceTurnRequest;
-}
-
-/** A pipeline that streams `reply` in chunks of a few characters (or waits for Stop when `hold`). */
-function fakeTurns(reply: string, sent: Sent[], hold = false): Pick<TurnService, 'run' | 'quote'> {
-  return {
-    quote: () => ({ model: 'swift-chat', name: 'Swift Chat', cost: 2 }),
-    run: async (req, sink, signal): Promise<SurfaceTurnResult> => {
-      sent.push({ req });
-      let text = '';
-      for (let i = 0; i < reply.length && !signal.aborted; i += 7) {
-        const chunk = reply.slice(i, i + 7);
-        text += chunk;
-        sink.text(chunk);
-        await new Promise((r) => setTimeout(r, 1));
-      }
-      if (hold) await new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r())));
-      const result = { ending: signal.aborted ? 'stopped' : 'complete', text, answered: true, started: true, meta: {}, sources: [], files: [] } as unknown as TurnResult;
-      return { kind: 'ran', result, charge: Promise.resolve({} as TurnCharge) };
-    },
-  };
-}
-
-/** A pipeline that sends each piece in turn; a function in the list runs (and is awaited) at that point of the reply. */
-function scriptedTurns(script: Array<string | (() => Promise<void>)>): Pick<TurnService, 'run' | 'quote'> {
-  return {
-    quote: () => ({ model: 'swift-chat', name: 'Swift Chat', cost: 2 }),
-    run: async (_req, sink, signal): Promise<SurfaceTurnResult> => {
-      let text = '';
-      for (const step of script) {
-        if (signal.aborted) break;
-        if (typeof step === 'string') {
-          text += step;
-          sink.text(step);
-        } else await step();
-      }
-      const result = { ending: signal.aborted ? 'stopped' : 'complete', text, answered: true, started: true, meta: {}, sources: [], files: [] } as unknown as TurnResult;
-      return { kind: 'ran', result, charge: Promise.resolve({} as TurnCharge) };
-    },
-  };
-}
-
-/** Resolves once `doc`'s text passes `test` (checked at each change), or fails after 10 s. */
-async function until(doc: vscode.TextDocument, test: (text: string) => boolean, what: string): Promise<void> {
-  if (test(doc.getText())) return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`not within 10 s: ${what}`));
-    }, 10_000);
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document !== doc || !test(doc.getText())) return;
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    });
-  });
-}
+import { fakeTurns, scriptedTurns, SOURCE, until, type Sent } from './inlineEditFakes';
 
 const NEW_LOAD = ['export async function load(path, fallback = {}) {', "  const text = await readFile(path, 'utf8');", '  if (!text) return fallback;', '  return JSON.parse(text);', '}'];
 
@@ -476,23 +404,6 @@ describe('Edit in the editor (Edit Selection…)', () => {
       assert.equal(inline.reviewOf(ed.document.uri), undefined, 'its only hunk undone: the review is over');
       assert.equal(ed.document.getText(), SOURCE);
       await ed.document.save();
-    } finally {
-      inline.dispose();
-    }
-  });
-
-  it('a save during the review writes the proposed text, never the removed lines with it; Undo Edit and a save write the original', async () => {
-    const ed = await open(SOURCE, 2, 6);
-    const inline = editor(fakeTurns(reply, []));
-    try {
-      assert.equal(await inline.edit(ed), 'reviewing');
-      await ed.document.save();
-      assert.equal(await onDisk(ed.document.uri), SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};'));
-      assert.ok(inline.reviewOf(ed.document.uri), 'the review goes on');
-      await inline.finish(inline.reviewOf(ed.document.uri), false);
-      assert.equal(ed.document.getText(), SOURCE);
-      await ed.document.save();
-      assert.equal(await onDisk(ed.document.uri), SOURCE);
     } finally {
       inline.dispose();
     }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { diffLines, EditReview, regionShift, splitLines } from '../../../../src/core/inlineEdit/hunks';
+import { applyChanges, diffLines, EditReview, regionShift, splitLines, textChanges } from '../../../../src/core/inlineEdit/hunks';
 
 describe('edit in the editor: hunks', () => {
   it('splits lines keeping each line end, a last line without one included', () => {
@@ -86,6 +86,52 @@ describe('edit in the editor: hunks', () => {
     assert.equal(hunks[0].start, 1);
     assert.equal(hunks[0].removed.length, 3000);
     assert.equal(new EditReview(original, proposed).final(false), original);
+  });
+});
+
+describe('Edit in the editor: what a save writes during the review', () => {
+  it('the pending hunks are not saved: the original with only the kept hunks, whatever was decided in which order', () => {
+    const original = 'a\nb\nc\nd\ne\n';
+    const proposed = 'A\nb\nc\nC2\nd\n';
+    const review = new EditReview(original, proposed);
+    assert.equal(review.hunks.length, 3);
+    assert.equal(review.saved(), original, 'nothing kept yet: the original');
+    review.keep(1);
+    assert.equal(review.saved(), 'a\nb\nc\nC2\nd\ne\n', 'the kept hunk only');
+    review.undo(2);
+    assert.equal(review.saved(), 'a\nb\nc\nC2\nd\ne\n', 'an undone hunk is not saved either');
+    assert.equal(review.current(), 'A\nb\nc\nC2\nd\ne\n', 'the editor still shows the pending hunk');
+    review.settle(true);
+    assert.equal(review.saved(), review.current(), 'once kept, everything shown is saved');
+  });
+
+  it('the edits that take the pending hunks out touch only their lines, and the edits back restore the proposal byte for byte', () => {
+    const original = 'one\r\ntwo\r\nthree\r\nfour\r\nfive';
+    const proposed = 'one\r\n2\r\nthree\r\nfour\r\n4.5\r\nfive\r\nsix';
+    const review = new EditReview(original, proposed);
+    review.keep(0);
+    const shown = review.current();
+    const saved = review.saved();
+    const out = textChanges(shown, saved);
+    assert.deepEqual(out, [{ at: shown.indexOf('4.5'), length: '4.5\r\nfive\r\nsix'.length, text: 'five' }], 'one edit, of the pending hunk\'s lines only');
+    assert.equal(applyChanges(shown, out), 'one\r\n2\r\nthree\r\nfour\r\nfive');
+    assert.equal(applyChanges(saved, textChanges(saved, shown)), shown);
+  });
+
+  it('the round trip holds for additions, removals, an empty region and a missing final newline', () => {
+    const pairs: Array<[string, string]> = [
+      ['', 'x\n'],
+      ['x\n', ''],
+      ['a\nb', 'a\nb\n'],
+      ['a\nb\nc\n', 'a\nc\n'],
+      ['k\nl\n', 'j\nk\nl\nm\n'],
+      ['same\n', 'same\n'],
+    ];
+    for (const [from, to] of pairs) {
+      assert.equal(applyChanges(from, textChanges(from, to)), to, `${JSON.stringify(from)} -> ${JSON.stringify(to)}`);
+      assert.equal(applyChanges(to, textChanges(to, from)), from, `${JSON.stringify(to)} -> ${JSON.stringify(from)}`);
+    }
+    assert.deepEqual(textChanges('same\n', 'same\n'), []);
   });
 });
 
