@@ -116,6 +116,35 @@ describe('Edit in the editor: a save during the review', () => {
     }
   });
 
+  it('files.autoSave afterDelay while the user types above the change: what is typed is saved, the pending hunk is not, and stays where it moved', async () => {
+    await setAutoSave('afterDelay');
+    const ed = await open();
+    ed.selection = new vscode.Selection(2, 0, 6, 0);
+    const doc = ed.document;
+    const inline = editor(fakeTurns("```js\nexport async function load(path) {\n  const text = await readFile(path, 'utf8');\n  return JSON.parse(text) ?? {};\n}\n```", []));
+    const changed = SOURCE.replace('JSON.parse(text);', 'JSON.parse(text) ?? {};');
+    try {
+      assert.equal(await inline.edit(ed), 'reviewing');
+      const review = inline.reviewOf(doc.uri);
+      assert.ok(review);
+      assert.equal(review.hunkLine(0), 4);
+      const saved = savedUntil(doc, (disk) => disk.startsWith('// typed'), 'an auto save with the typed line');
+      for (const key of ['// typed', '\n']) {
+        const typed = new vscode.WorkspaceEdit();
+        typed.insert(doc.uri, new vscode.Position(0, key === '\n' ? 8 : 0), key);
+        assert.ok(await vscode.workspace.applyEdit(typed));
+      }
+      assert.equal(await saved, `// typed\n${SOURCE}`, 'the typed line saved, the pending hunk not');
+      await until(doc, (t) => t === `// typed\n${changed}`, 'the proposal back below the typed line');
+      assert.equal(review.hunkLine(0), 5, 'the hunk moved down with the line typed above it');
+      await inline.finish(review, true);
+      await doc.save();
+      assert.equal(await onDisk(doc.uri), `// typed\n${changed}`);
+    } finally {
+      inline.dispose();
+    }
+  });
+
   it('files.autoSave onFocusChange: moving to another editor saves the original; the proposal stays', async () => {
     await setAutoSave('onFocusChange');
     const ed = await open();
