@@ -22,9 +22,20 @@ const ORIGINAL = [
   '',
 ].join('\n');
 
-/** Waits for code-server's auto save to write `file` again (its modification time changes from `since`). */
-async function autoSaved(file: string, since: number): Promise<void> {
-  await waitFor(() => statSync(file).mtimeMs !== since, 'code-server did not save the file after a change (files.autoSave afterDelay)', 30_000);
+/**
+ * The text of `file` once a write under way is over: a save empties the file before it writes it
+ * (read in between, it is empty), and the text here is never empty.
+ */
+async function onDisk(file: string): Promise<string> {
+  let text = '';
+  await waitFor(() => (text = readFileSync(file, 'utf8')) !== '', 'the file stayed empty');
+  return text;
+}
+
+/** Waits for a save to write `file` again (its modification time changes from `since`); its text then. */
+async function savedAgain(file: string, since: number, what: string): Promise<string> {
+  await waitFor(() => statSync(file).mtimeMs !== since, what, 30_000);
+  return onDisk(file);
 }
 
 /** The active editor's text as shown (the view's non-breaking spaces as spaces). */
@@ -78,8 +89,8 @@ describe('Journey 43: Edit in the editor', () => {
     await page.locator('.codelens-decoration', { hasText: /Undo/ }).first().waitFor({ timeout: 15_000 });
     await wb.screenshot('edit-selection-review');
     // code-server saves the file while the change waits: the file on disk is the original, the proposal stays in the editor.
-    await autoSaved(file, statSync(file).mtimeMs);
-    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the proposal was written to disk before it was kept');
+    const autoSaved = await savedAgain(file, statSync(file).mtimeMs, 'code-server did not save the file (files.autoSave afterDelay)');
+    assert.equal(autoSaved, ORIGINAL, 'the proposal was written to disk before it was kept');
     await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the proposal is not in the editor after the save');
     assert.ok((await wb.notificationTexts()).some((t) => /changes? proposed/.test(t)), 'the change still waits for Keep or Undo');
 
@@ -102,14 +113,14 @@ describe('Journey 43: Edit in the editor', () => {
     await waitFor(async () => (await shown(wb)).includes('let sum = 0;'), 'the editor does not show the original file');
     await editSelection(wb, 'Use reduce e2e-edit-keep');
     await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the editor does not show the proposed code');
-    await autoSaved(file, statSync(file).mtimeMs);
-    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the proposal was written to disk before it was kept');
+    const autoSaved = await savedAgain(file, statSync(file).mtimeMs, 'code-server did not save the file (files.autoSave afterDelay)');
+    assert.equal(autoSaved, ORIGINAL, 'the proposal was written to disk before it was kept');
     await wb.runCommand('AI Chat: Keep Edit');
     await waitFor(async () => (await page.locator('.codelens-decoration', { hasText: /Undo/ }).count()) === 0, 'the review\'s Keep/Undo stayed after Keep Edit');
     // Kept: the next auto save writes it.
     await waitFor(() => readFileSync(file, 'utf8').includes('const out: string[] = [];'), 'the new code is not on disk after Keep Edit', 30_000);
     await wb.runCommand('File: Save');
-    const kept = readFileSync(file, 'utf8');
+    const kept = await onDisk(file);
     assert.ok(kept.startsWith('// e2e-edit-target\n\n'), 'the lines before the selection are as they were');
     assert.ok(!kept.includes('let sum = 0;'), 'the selected lines were replaced');
 
@@ -136,14 +147,13 @@ describe('Journey 43: Edit in the editor', () => {
     assert.ok((await shown(wb)).includes('let sum = 0;'), 'the original lines not reached yet are still there');
     const written = statSync(file).mtimeMs;
     await wb.runCommand('File: Save');
-    await waitFor(() => statSync(file).mtimeMs !== written, 'the save did not write the file');
-    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the file on disk is the original, not a mix with the streamed lines');
+    assert.equal(await savedAgain(file, written, 'the save did not write the file'), ORIGINAL, 'the file on disk is the original, not a mix with the streamed lines');
     assert.ok(!(await wb.notificationTexts()).some((t) => /changes? proposed/.test(t)), 'the save came while the reply streamed');
     // The reply goes on after the save and ends in review; the file on disk stays the original.
     await wb.waitForNotification(/\d+ changes? proposed/, 90_000);
     await waitFor(async () => (await shown(wb)).includes('return out;'), 'the whole reply is not in the editor');
     assert.ok(!(await shown(wb)).includes('let sum = 0;'), 'the selected lines were replaced in the editor');
-    assert.equal(readFileSync(file, 'utf8'), ORIGINAL, 'the file on disk is the original while the change waits');
+    assert.equal(await onDisk(file), ORIGINAL, 'the file on disk is the original while the change waits');
     await page.locator('.codelens-decoration', { hasText: /Undo/ }).first().waitFor({ timeout: 15_000 });
     await wb.runCommand('AI Chat: Undo Edit');
     await waitFor(async () => (await shown(wb)).includes('let sum = 0;') && !(await shown(wb)).includes('return out;'), 'Undo Edit did not bring the original back');
