@@ -213,7 +213,7 @@ export class InlineEditor implements vscode.Disposable {
     }
     const applied = await live.converge(extracted.code);
     const key = document.uri.toString();
-    const review = applied && (await InlineEditReview.open(document, live.offset, target.region.text, extracted.code, (r, how) => this.ended(key, r, how), applied));
+    const review = applied && (await InlineEditReview.open(document, live.offset, target.region.text, extracted.code, (r, how) => this.ended(key, r, how), applied, live.handOver()));
     if (!review) {
       await live.revert();
       void vscode.window.showErrorMessage(vscode.l10n.t('AI Chat could not change the document; nothing was changed.'));

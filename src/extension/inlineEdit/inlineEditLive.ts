@@ -145,10 +145,7 @@ export class InlineEditLive implements vscode.Disposable {
       // Our edits may be several undo steps (the workbench does not always join them): they are taken
       // back with the editor's Undo and the code goes in as one edit, so Keep Edit is one Ctrl+Z.
       if (this.edits.count > 1) await this.undoOurs();
-      const written = await this.write(splitLines(code), true);
-      // The review guards the saves from here on.
-      this.guard.dispose();
-      return written ? this.edits : undefined;
+      return (await this.write(splitLines(code), true)) ? this.edits : undefined;
     });
   }
 
@@ -167,6 +164,13 @@ export class InlineEditLive implements vscode.Disposable {
       if (!this.edits.wasDirty && (await this.undoOurs())) return true;
       return this.write(this.original, true);
     });
+  }
+
+  /** The save guard, for the review to take over (the preview no longer disposes it). */
+  handOver(): SaveGuard {
+    const at = this.subscriptions.indexOf(this.guard);
+    if (at >= 0) this.subscriptions.splice(at, 1);
+    return this.guard;
   }
 
   /** Takes our edits back with the editor's Undo when nothing else changed the document; true when it is as before. */

@@ -31,12 +31,14 @@ export class InlineEditReview implements vscode.Disposable {
     proposed: string,
     private readonly onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
     applied?: OwnEdits,
+    guard?: SaveGuard,
   ) {
     this.offset = offset;
     this.review = new EditReview(original, proposed);
     this.edits = applied ?? new OwnEdits(document);
     const source = { offset: () => this.offset, shown: () => this.review.current(), saved: () => this.review.saved() };
-    this.guard = new SaveGuard(document, this.edits, source, () => this.decorate());
+    if (guard) guard.handOver(source, () => this.decorate());
+    this.guard = guard ?? new SaveGuard(document, this.edits, source, () => this.decorate());
     this.subscriptions.push(
       this.guard,
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
@@ -49,7 +51,7 @@ export class InlineEditReview implements vscode.Disposable {
 
   /**
    * Puts `proposed` in place of the region at `offset` (one edit), or, when it streamed in already
-   * (`applied`), reviews it where it is; undefined when the edit was refused.
+   * (`applied`, with the preview's save `guard`), reviews it where it is; undefined when the edit was refused.
    */
   static async open(
     document: vscode.TextDocument,
@@ -58,8 +60,9 @@ export class InlineEditReview implements vscode.Disposable {
     proposed: string,
     onEnd: (review: InlineEditReview, how: ReviewEnd) => void,
     applied?: OwnEdits,
+    guard?: SaveGuard,
   ): Promise<InlineEditReview | undefined> {
-    const r = new InlineEditReview(document, offset, original, proposed, onEnd, applied);
+    const r = new InlineEditReview(document, offset, original, proposed, onEnd, applied, guard);
     if (applied) {
       r.decorate();
       return r;

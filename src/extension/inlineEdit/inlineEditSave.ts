@@ -19,8 +19,11 @@ import type { OwnEdits } from './inlineEditUndo';
 
 /** A save that never ends (refused, failed, cancelled) gives the lines back after this long, ms. */
 const GIVE_BACK_MS = 10_000;
-/** The participant's own bound, under VS Code's (1.5 s): past it the save goes on with the text as it is. */
-const BUDGET_MS = 1_100;
+/**
+ * The participant's own bound, just under VS Code's (1.5 s, after which it counts the participant as
+ * failing and, after a few, ignores it): past it the save goes on with the text as it is.
+ */
+const BUDGET_MS = 1_400;
 
 /** What a save of the region writes, from its owner (the streamed preview, the review). */
 export interface SaveSource {
@@ -69,8 +72,8 @@ export class SaveGuard implements vscode.Disposable {
   constructor(
     private readonly document: vscode.TextDocument,
     private readonly edits: OwnEdits,
-    private readonly source: SaveSource,
-    private readonly back: () => void,
+    private source: SaveSource,
+    private back: () => void,
   ) {
     this.subscriptions = [
       vscode.workspace.onWillSaveTextDocument((e) => {
@@ -85,6 +88,15 @@ export class SaveGuard implements vscode.Disposable {
         if (d === this.document) void this.putBack();
       }),
     ];
+  }
+
+  /**
+   * The review takes over from the streamed preview (the same region, the same text then): a save
+   * starting in between is still guarded, by whichever of them holds the region when it comes.
+   */
+  handOver(source: SaveSource, back: () => void): void {
+    this.source = source;
+    this.back = back;
   }
 
   /** From the save's start until the lines are back: the owner makes no edit of its own. */

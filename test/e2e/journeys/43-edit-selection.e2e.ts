@@ -83,13 +83,14 @@ describe('Journey 43: Edit in the editor', () => {
     file = path.join(demo.profile.workspace, 'src', 'edit-target.ts');
     writeFileSync(file, ORIGINAL);
     const wb = await readyWithKey();
+    const before = statSync(file).mtimeMs;
     await editSelection(wb, 'Use reduce e2e-edit-undo');
     // The reply's code is in the editor for review, with Keep and Undo above the change.
     await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the editor does not show the proposed code');
     await page.locator('.codelens-decoration', { hasText: /Undo/ }).first().waitFor({ timeout: 15_000 });
     await wb.screenshot('edit-selection-review');
     // code-server saves the file while the change waits: the file on disk is the original, the proposal stays in the editor.
-    const autoSaved = await savedAgain(file, statSync(file).mtimeMs, 'code-server did not save the file (files.autoSave afterDelay)');
+    const autoSaved = await savedAgain(file, before, 'code-server did not save the file (files.autoSave afterDelay)');
     assert.equal(autoSaved, ORIGINAL, 'the proposal was written to disk before it was kept');
     await waitFor(async () => (await shown(wb)).includes('const out: string[] = [];'), 'the proposal is not in the editor after the save');
     assert.ok((await wb.notificationTexts()).some((t) => /changes? proposed/.test(t)), 'the change still waits for Keep or Undo');
