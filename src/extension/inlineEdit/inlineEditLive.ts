@@ -48,7 +48,7 @@ export class InlineEditLive implements vscode.Disposable {
     this.offset = target.offset;
     this.original = splitLines(target.region.text);
     this.shown = [...this.original];
-    const source = { offset: () => this.offset, shown: () => this.shown.join(''), saved: () => this.original.join('') };
+    const source = { offset: () => this.offset, moveTo: (at: number) => void (this.offset = at), shown: () => this.shown.join(''), saved: () => this.original.join('') };
     this.guard = new SaveGuard(document, this.edits, source, () => {
       // The reply's lines are back after the save: on with the ones that came meanwhile.
       if (this.ended) return;

@@ -36,7 +36,7 @@ export class InlineEditReview implements vscode.Disposable {
     this.offset = offset;
     this.review = new EditReview(original, proposed);
     this.edits = applied ?? new OwnEdits(document);
-    const source = { offset: () => this.offset, shown: () => this.review.current(), saved: () => this.review.saved() };
+    const source = { offset: () => this.offset, moveTo: (at: number) => void (this.offset = at), shown: () => this.review.current(), saved: () => this.review.saved() };
     if (guard) guard.handOver(source, () => this.decorate());
     this.guard = guard ?? new SaveGuard(document, this.edits, source, () => this.decorate());
     this.subscriptions.push(

@@ -29,6 +29,8 @@ const BUDGET_MS = 1_400;
 export interface SaveSource {
   /** Offset of the region in the document now. */
   offset(): number;
+  /** The region was found at `offset` (a key typed while an edit of ours was applied moved it unseen). */
+  moveTo(offset: number): void;
   /** The region's text as the owner shows it (the reply's lines, the proposal). */
   shown(): string;
   /** The text a save writes in its place. */
@@ -119,9 +121,25 @@ export class SaveGuard implements vscode.Disposable {
     return new vscode.Range(this.document.positionAt(start), this.document.positionAt(start + length));
   }
 
+  /**
+   * Whether the region holds `from`, where its owner has it or, when a key typed while an edit of
+   * ours was applied moved it unseen, at the nearest place that holds it (the owner then follows).
+   */
+  private holds(from: string): boolean {
+    const text = this.document.getText();
+    const offset = this.source.offset();
+    if (text.startsWith(from, offset)) return true;
+    const before = text.lastIndexOf(from, offset);
+    const after = text.indexOf(from, offset);
+    const found = before < 0 ? after : after < 0 ? before : offset - before <= after - offset ? before : after;
+    if (found < 0 || from === '') return false;
+    this.source.moveTo(found);
+    return true;
+  }
+
   /** Replaces the region's `from` text with `to`, touching only the lines that differ; false when it does not hold `from`. */
   private async swap(from: string, to: string): Promise<boolean> {
-    if (this.document.getText(this.rangeOf(0, from.length)) !== from) return false;
+    if (!this.holds(from)) return false;
     const changes = textChanges(from, to).map((c) => ({ range: this.rangeOf(c.at, c.length), text: c.text }));
     return this.edits.change(changes);
   }
@@ -144,7 +162,7 @@ export class SaveGuard implements vscode.Disposable {
       // A key typed meanwhile refuses the edit (it was made for the text before): made again where the region now is.
       for (let tries = 0; tries < 3 && !round.out && !this.closed && shown !== round.held; tries++) {
         round.out = await this.swap(shown, round.held);
-        if (!round.out && this.document.getText(this.rangeOf(0, shown.length)) !== shown) break;
+        if (!round.out && !this.holds(shown)) break;
       }
       if (!round.out) this.end(round);
     })();
@@ -165,7 +183,7 @@ export class SaveGuard implements vscode.Disposable {
       // Typing meanwhile moves the region (the owner follows it): the edit is made again where it now is.
       for (let tries = 0; tries < 3 && round.out; tries++) {
         if (await this.swap(saved, this.source.shown())) round.out = false;
-        else if (this.document.getText(this.rangeOf(0, saved.length)) !== saved) break;
+        else if (!this.holds(saved)) break;
       }
     }
     this.end(round);
