@@ -25,6 +25,7 @@ import { keyboardChecks } from './keyboard';
 import { slashMenuChecks } from './slashMenu';
 import { sendErrorChecks } from './sendErrors';
 import { narrowChecks } from './narrow';
+import { exportPageChecks } from './exportPage';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
 
@@ -414,7 +415,11 @@ async function main(): Promise<number> {
       await probe.page.context().close();
     });
   // The corpus under the panel's CSP and without one, each on a page (and a renderer process) of its own.
-  const cspLane = () => hostile('csp', server.strictUrl);
+  // Then the exported web page holding the whole corpus (one page, with its CSP and without).
+  const cspLane = async () => {
+    await hostile('csp', server.strictUrl);
+    await timed('export page', () => exportPageChecks(browser, record));
+  };
   const rendererLane = async () => {
     await hostile('no-csp', server.noCspUrl);
     await timed('positive and tail builder', async () => {

@@ -21,7 +21,16 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
   const handlers = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   const shown = { infos: [] as string[], errors: [] as string[], warnings: [] as string[], status: [] as string[], picks: 0, reads: 0, documents: [] as string[] };
   /** What the dialogs answer: the quick pick item whose `format` is this, the save and open paths, the modal's button. */
-  const answers = { format: undefined as string | undefined, save: undefined as string | undefined, open: undefined as string | undefined, button: undefined as string | undefined };
+  const answers = {
+    format: undefined as string | undefined,
+    save: undefined as string | undefined,
+    open: undefined as string | undefined,
+    button: undefined as string | undefined,
+    /** The range step: the whole conversation unless turns are given (first and last question, 0-based). */
+    turns: undefined as [number, number] | undefined,
+  };
+  /** The titles the range step's picks were shown with. */
+  const rangePicks: string[] = [];
   let clipboard = '';
 
   class Uri {
@@ -52,7 +61,16 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     },
     env: { clipboard: { writeText: async (text: string) => void (clipboard = text) } },
     window: {
-      showQuickPick: async (items: Array<{ format: string }>) => {
+      showQuickPick: async (items: Array<{ format?: string; scope?: string; turn?: number }>, options: { placeHolder?: string }) => {
+        if (items[0] && 'scope' in items[0]) {
+          rangePicks.push(options.placeHolder ?? '');
+          return items.find((i) => i.scope === (answers.turns ? 'range' : 'whole'));
+        }
+        if (items[0] && 'turn' in items[0]) {
+          rangePicks.push(options.placeHolder ?? '');
+          const want = /first/.test(options.placeHolder ?? '') ? answers.turns?.[0] : answers.turns?.[1];
+          return items.find((i) => i.turn === want);
+        }
         shown.picks++;
         return items.find((i) => i.format === answers.format);
       },
@@ -130,7 +148,8 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     for (const list of [shown.infos, shown.errors, shown.warnings, shown.status, shown.documents]) list.length = 0;
     shown.picks = 0;
     shown.reads = 0;
-    Object.assign(answers, { format: undefined, save: undefined, open: undefined, button: undefined });
+    Object.assign(answers, { format: undefined, save: undefined, open: undefined, button: undefined, turns: undefined });
+    rangePicks.length = 0;
     clipboard = '';
     storage = new MemoryConversationStorage();
     store = new ConversationStore(storage, { searchPersistDelayMs: 0 });
@@ -259,5 +278,53 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     assert.equal(parsed.file.conversation.title, 'Saved one');
     await run('aiChat.exportChat', 'conv-missing');
     assert.deepEqual(shown.warnings, ['That conversation could not be read: its file is missing or damaged.']);
+  });
+
+  it('Export Chat asks for the whole conversation or a range of turns, and every format takes the range', async () => {
+    answers.format = 'file';
+    answers.turns = [1, 2];
+    answers.save = join(dir, 'range.aichat.json');
+    await run('aiChat.exportChat');
+    assert.deepEqual(rangePicks, ['Which turns?', 'The first question to include', 'The last question to include (its replies go with it)']);
+    const parsed = parseExportText(readFileSync(answers.save, 'utf8'));
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.file.conversation.messages.map((m) => m.id), ['msg_002', 'msg_003', 'msg_004', 'msg_005']);
+    assert.match(parsed.file.conversation.title, /\(turns 2–3 of 3\)$/);
+    answers.format = 'markdown';
+    answers.turns = [0, 0];
+    await run('aiChat.exportChat');
+    assert.match(shown.documents[0], /Parse this/);
+    assert.doesNotMatch(shown.documents[0], /And again/);
+    answers.format = 'html';
+    answers.turns = [2, 2];
+    answers.save = join(dir, 'range.html');
+    await run('aiChat.exportChat');
+    const html = readFileSync(answers.save, 'utf8');
+    assert.match(html, /Stop early/);
+    assert.doesNotMatch(html, /Parse this|And again/);
+    assert.equal(html.match(/<article /g)?.length, 2);
+  });
+
+  it('Copy Conversation takes a range too; Escape on the range step copies nothing', async () => {
+    answers.turns = [1, 1];
+    await run('aiChat.copyConversation');
+    assert.match(clipboard, /And again/);
+    assert.doesNotMatch(clipboard, /Parse this|Stop early/);
+    clipboard = '';
+    answers.turns = [9, 9];
+    await run('aiChat.copyConversation');
+    assert.equal(clipboard, '');
+  });
+
+  it('Export Chat → Web page: one .html file with no script, the conversation laid out as in the chat', async () => {
+    answers.format = 'html';
+    answers.save = join(dir, 'page.html');
+    await run('aiChat.exportChat');
+    const html = readFileSync(answers.save, 'utf8');
+    assert.match(html, /^<!doctype html>/);
+    assert.doesNotMatch(html, /<script/i);
+    assert.match(html, /Content-Security-Policy/);
+    assert.equal(html.match(/<article /g)?.length, 6);
+    assert.match(shown.infos[0], /^Exported “Every field.*” \(6 messages\) to page\.html\.$/);
   });
 });
