@@ -19,6 +19,7 @@ import { registerSafely } from '../platform/commands';
 import type { Logger } from '../platform/log';
 import type { ChatConversations } from './chatConversations';
 import { pickTurns } from './pickTurns';
+import { registerArchiveCommands } from './archiveCommands';
 
 export function registerExportCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => registerSafely(id, fn, logger);
@@ -27,6 +28,8 @@ export function registerExportCommands(chat: ChatConversations, logger: Logger):
     reg('aiChat.exportChat', (id) => exportChat(chat, typeof id === 'string' ? id : undefined)),
     reg('aiChat.copyConversation', () => copyConversation(chat)),
     reg('aiChat.importConversation', () => importFile(chat, logger)),
+    // Export All… and Import All… (archiveCommands.ts).
+    ...registerArchiveCommands(chat, logger),
   ];
 }
 
