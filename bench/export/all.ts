@@ -7,13 +7,15 @@
 //                 conversation stored through the store (its log written, History's index and the
 //                 search index updated), progress reported
 //   againMs       the same archive imported again: every conversation found in History, skipped
-//   maxBlockMs    the longest the event loop was held during each (monitorEventLoopDelay, 1 ms
-//                 resolution: the extension host is not blocked longer than this at a time)
+//   longest hold  the longest the event loop was held during each, and the 99th percentile
+//                 (monitorEventLoopDelay, 1 ms resolution; on a loaded machine the process waiting
+//                 for a core counts as a hold too: the load average is printed with them), and
+//                 the longest as CPU time (cpuHoldMeter: without that wait)
 // and checks that History lists every conversation and the search finds a word of the last one.
 // Goals (issue 47): Export All ≤ 10 s, Import All ≤ 20 s, no hold above 50 ms.
 // Run: npm run bench:export (after the one-conversation benchmark), or tsx bench/export/all.ts
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { appendMessage, ConversationStore, createConversation, exportAll, importAll, type Conversation } from '../../src/core';
@@ -38,21 +40,47 @@ function conversation(n: number): Conversation {
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
-async function timedWithHold<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; maxBlockMs: number }> {
+/**
+ * The longest hold as CPU time: a 1 ms timer's late firings, each counted as the smaller of its
+ * wall-clock gap and the CPU time the process spent in it (what the work itself held, without the
+ * wait for a core on a loaded machine; an upper bound, as the process's other threads count too).
+ */
+function cpuHoldMeter(): () => number {
+  let on = true;
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  let max = 0;
+  const tick = () => {
+    const now = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    max = Math.max(max, Math.min(now - last, (cpu.user + cpu.system) / 1000));
+    last = now;
+    lastCpu = process.cpuUsage();
+    if (on) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  return () => {
+    on = false;
+    return max;
+  };
+}
+
+async function timedWithHold<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; maxBlockMs: number; p99Ms: number; cpuHoldMs: number }> {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const cpuHold = cpuHoldMeter();
   const t = performance.now();
   const value = await fn();
   const ms = performance.now() - t;
   loop.disable();
-  return { value, ms, maxBlockMs: loop.max / 1e6 };
+  return { value, ms, maxBlockMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, cpuHoldMs: cpuHold() };
 }
 
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'aichat-export-all-bench-'));
   try {
     const here = new ConversationStore(new FileConversationStorage(join(root, 'here'), join(root, 'here-ws')), { searchPersistDelayMs: 0 });
-    for (let n = 0; n < CONVERSATIONS; n++) await here.restore(conversation(n));
+    for (let n = 0; n < CONVERSATIONS; n += 50) await here.restoreMany(Array.from({ length: Math.min(50, CONVERSATIONS - n) }, (_x, i) => conversation(n + i)));
     await here.flush();
     let progressCalls = 0;
     const progress = () => void progressCalls++;
@@ -79,11 +107,12 @@ async function main(): Promise<void> {
     const listed = (await there.list()).length;
     const last = CONVERSATIONS - 1;
     const found = (await there.search(`word${last}x0`)).length;
-    console.log(`Export All / Import All benchmark: ${CONVERSATIONS} conversations, archive ${round(bytes.byteLength / 1048576)} MB (${count} lines after the header)`);
-    console.log(`  exportAllMs  ${round(exported.ms)} ms   longest hold ${round(exported.maxBlockMs)} ms   (goal ≤ 10,000 ms, hold ≤ 50 ms)`);
+    const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+    console.log(`Export All / Import All benchmark: ${CONVERSATIONS} conversations, archive ${round(bytes.byteLength / 1048576)} MB (${count} lines after the header); load average ${load} on ${cpus().length} cores`);
+    console.log(`  exportAllMs  ${round(exported.ms)} ms   longest hold ${round(exported.maxBlockMs)} ms (CPU ${round(exported.cpuHoldMs)} ms), p99 ${round(exported.p99Ms)} ms   (goal ≤ 10,000 ms, hold ≤ 50 ms)`);
     console.log(`  writeMs      ${round(writeMs)} ms`);
-    console.log(`  importAllMs  ${round(imported.ms)} ms   longest hold ${round(imported.maxBlockMs)} ms   (goal ≤ 20,000 ms, hold ≤ 50 ms)`);
-    console.log(`  againMs      ${round(again.ms)} ms   longest hold ${round(again.maxBlockMs)} ms   (${again.value.duplicates} skipped as already in History)`);
+    console.log(`  importAllMs  ${round(imported.ms)} ms   longest hold ${round(imported.maxBlockMs)} ms (CPU ${round(imported.cpuHoldMs)} ms), p99 ${round(imported.p99Ms)} ms   (goal ≤ 20,000 ms, hold ≤ 50 ms)`);
+    console.log(`  againMs      ${round(again.ms)} ms   longest hold ${round(again.maxBlockMs)} ms (CPU ${round(again.cpuHoldMs)} ms), p99 ${round(again.p99Ms)} ms   (${again.value.duplicates} skipped as already in History)`);
     console.log(`  flushMs      ${round(flushMs)} ms   (the search index written)`);
     console.log(`  progress     ${progressCalls} reports`);
     console.log(`  History      ${listed} listed, the search finds the last one: ${found === 1 ? 'yes' : 'NO'}`);
