@@ -13,6 +13,9 @@ import { archiveHeaderLine, archiveLine, archiveLines, MAX_ARCHIVE_BYTES, parseA
 import { importedConversation, parseExportText, type ExportFileProblem } from './format';
 import { duplicateFinder, readEach, type ImportStore } from './importConversation';
 
+/** About how many characters of the archive are encoded at once. */
+const PIECE_CHARS = 1 << 20;
+
 /** Conversations Import All stores together (their logs written side by side, History's index once). */
 const BATCH = 8;
 
@@ -81,24 +84,43 @@ export async function exportAll(store: Pick<ImportStore, 'list' | 'load' | 'load
   const pace = new Pace(opts);
   const listed = await store.list();
   const encoder = new TextEncoder();
-  const chunks: Uint8Array[] = [];
+  // Lines gathered into pieces of about a megabyte, each encoded once (thousands of small buffers
+  // make more garbage to collect, and garbage collections hold the event loop too).
+  const pieces: Uint8Array[] = [];
+  let piece: string[] = [];
+  let pieceLength = 0;
+  const endPiece = () => {
+    if (piece.length) pieces.push(encoder.encode(piece.join('')));
+    piece = [];
+    pieceLength = 0;
+  };
+  let count = 0;
   let unreadable = 0;
   let done = 0;
   for await (const { conv } of readEach(store, listed.map((s) => s.id))) {
     if (pace.cancelled) return { kind: 'cancelled' };
-    if (conv?.messages.length) chunks.push(encoder.encode(archiveLine(conv, exportedAt)));
-    else unreadable++;
+    if (conv?.messages.length) {
+      const line = archiveLine(conv, exportedAt);
+      piece.push(line);
+      pieceLength += line.length;
+      count++;
+      if (pieceLength >= PIECE_CHARS) endPiece();
+    } else unreadable++;
     await pace.step(++done, listed.length);
   }
+  endPiece();
   opts.progress?.(listed.length, listed.length);
-  chunks.unshift(encoder.encode(archiveHeaderLine(chunks.length, exportedAt)));
-  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  pieces.unshift(encoder.encode(archiveHeaderLine(count, exportedAt)));
+  // The pieces copied into one buffer a few at a time.
+  const bytes = new Uint8Array(pieces.reduce((n, c) => n + c.length, 0));
   let at = 0;
-  for (const c of chunks) {
+  for (const c of pieces) {
+    if (pace.cancelled) return { kind: 'cancelled' };
     bytes.set(c, at);
     at += c.length;
+    await pace.step(listed.length, listed.length);
   }
-  return { kind: 'done', bytes, count: chunks.length - 1, unreadable };
+  return { kind: 'done', bytes, count, unreadable };
 }
 
 export interface ImportAllCounts {
