@@ -19,7 +19,7 @@ import { createMarkdown } from '../../wording/markdown';
 import { allowlistHtml } from '../../wording/replyHtml';
 
 /** The page's Content Security Policy: inline styles only. */
-export const HTML_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'";
+export const HTML_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'"; // l10n-ignore: a Content Security Policy
 
 let md: MarkdownIt | undefined;
 
@@ -138,7 +138,7 @@ function messageHtml(m: StoredMessage): string {
 export function conversationToHtml(conv: Conversation, exportedAt: Date = new Date()): string {
   const count = conv.messages.length;
   const parts: string[] = [
-    '<!doctype html>',
+    '<!doctype html>', // l10n-ignore: HTML
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
