@@ -65,15 +65,17 @@ function cpuHoldMeter(): () => number {
   };
 }
 
-async function timedWithHold<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; maxBlockMs: number; p99Ms: number; cpuHoldMs: number }> {
+async function timedWithHold<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number; maxBlockMs: number; p99Ms: number; cpuHoldMs: number }> {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const cpuHold = cpuHoldMeter();
   const t = performance.now();
+  const cpu = process.cpuUsage();
   const value = await fn();
   const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
   loop.disable();
-  return { value, ms, maxBlockMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, cpuHoldMs: cpuHold() };
+  return { value, ms, cpuMs: (used.user + used.system) / 1000, maxBlockMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, cpuHoldMs: cpuHold() };
 }
 
 async function main(): Promise<void> {
@@ -109,10 +111,10 @@ async function main(): Promise<void> {
     const found = (await there.search(`word${last}x0`)).length;
     const load = loadavg().map((x) => x.toFixed(1)).join(' ');
     console.log(`Export All / Import All benchmark: ${CONVERSATIONS} conversations, archive ${round(bytes.byteLength / 1048576)} MB (${count} lines after the header); load average ${load} on ${cpus().length} cores`);
-    console.log(`  exportAllMs  ${round(exported.ms)} ms   longest hold ${round(exported.maxBlockMs)} ms (CPU ${round(exported.cpuHoldMs)} ms), p99 ${round(exported.p99Ms)} ms   (goal ≤ 10,000 ms, hold ≤ 50 ms)`);
+    console.log(`  exportAllMs  ${round(exported.ms)} ms (CPU ${round(exported.cpuMs)} ms)   longest hold ${round(exported.maxBlockMs)} ms (CPU ${round(exported.cpuHoldMs)} ms), p99 ${round(exported.p99Ms)} ms   (goal ≤ 10,000 ms, hold ≤ 50 ms)`);
     console.log(`  writeMs      ${round(writeMs)} ms`);
-    console.log(`  importAllMs  ${round(imported.ms)} ms   longest hold ${round(imported.maxBlockMs)} ms (CPU ${round(imported.cpuHoldMs)} ms), p99 ${round(imported.p99Ms)} ms   (goal ≤ 20,000 ms, hold ≤ 50 ms)`);
-    console.log(`  againMs      ${round(again.ms)} ms   longest hold ${round(again.maxBlockMs)} ms (CPU ${round(again.cpuHoldMs)} ms), p99 ${round(again.p99Ms)} ms   (${again.value.duplicates} skipped as already in History)`);
+    console.log(`  importAllMs  ${round(imported.ms)} ms (CPU ${round(imported.cpuMs)} ms)   longest hold ${round(imported.maxBlockMs)} ms (CPU ${round(imported.cpuHoldMs)} ms), p99 ${round(imported.p99Ms)} ms   (goal ≤ 20,000 ms, hold ≤ 50 ms)`);
+    console.log(`  againMs      ${round(again.ms)} ms (CPU ${round(again.cpuMs)} ms)   longest hold ${round(again.maxBlockMs)} ms (CPU ${round(again.cpuHoldMs)} ms), p99 ${round(again.p99Ms)} ms   (${again.value.duplicates} skipped as already in History)`);
     console.log(`  flushMs      ${round(flushMs)} ms   (the search index written)`);
     console.log(`  progress     ${progressCalls} reports`);
     console.log(`  History      ${listed} listed, the search finds the last one: ${found === 1 ? 'yes' : 'NO'}`);
