@@ -414,12 +414,8 @@ async function main(): Promise<number> {
         JSON.stringify({ late, dialogs: probe.dialogs, requests: probe.foreignRequests, errors: probe.pageErrors }).slice(0, 400));
       await probe.page.context().close();
     });
-  // The corpus under the panel's CSP and without one, each on a page (and a renderer process) of its own.
-  // Then the exported web page holding the whole corpus (one page, with its CSP and without).
-  const cspLane = async () => {
-    await hostile('csp', server.strictUrl);
-    await timed('export page', () => exportPageChecks(browser, record));
-  };
+  // The corpus under the panel's CSP (then the exported web page of the whole corpus) and without one, each on a page of its own.
+  const cspLane = () => hostile('csp', server.strictUrl).then(() => timed('export page', () => exportPageChecks(browser, record)));
   const rendererLane = async () => {
     await hostile('no-csp', server.noCspUrl);
     await timed('positive and tail builder', async () => {
