@@ -25,6 +25,7 @@ import { keyboardChecks } from './keyboard';
 import { slashMenuChecks } from './slashMenu';
 import { sendErrorChecks } from './sendErrors';
 import { narrowChecks } from './narrow';
+import { exportPageChecks } from './exportPage';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
 
@@ -413,8 +414,8 @@ async function main(): Promise<number> {
         JSON.stringify({ late, dialogs: probe.dialogs, requests: probe.foreignRequests, errors: probe.pageErrors }).slice(0, 400));
       await probe.page.context().close();
     });
-  // The corpus under the panel's CSP and without one, each on a page (and a renderer process) of its own.
-  const cspLane = () => hostile('csp', server.strictUrl);
+  // The corpus under the panel's CSP (then the exported web page of the whole corpus) and without one, each on a page of its own.
+  const cspLane = () => hostile('csp', server.strictUrl).then(() => timed('export page', () => exportPageChecks(browser, record)));
   const rendererLane = async () => {
     await hostile('no-csp', server.noCspUrl);
     await timed('positive and tail builder', async () => {

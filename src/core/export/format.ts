@@ -48,12 +48,12 @@ export const ExportFileSchema = z.object({
 });
 export type ExportFile = z.infer<typeof ExportFileSchema>;
 
-/** The conversation as the file keeps it (a copy; fields in a fixed, readable order). */
+/**
+ * The conversation as the file keeps it, fields in a fixed, readable order: to be written or
+ * hashed, not changed (it shares the conversation's messages; Export All writes thousands).
+ */
 export function exportedConversation(conv: Conversation): ExportedConversation {
-  const messages = conv.messages.map((m): ExportedMessage => {
-    const copy = structuredClone(m);
-    return copy.status === 'streaming' ? { ...copy, status: 'stopped' } : (copy as ExportedMessage);
-  });
+  const messages = conv.messages.map((m): ExportedMessage => (m.status === 'streaming' ? { ...m, status: 'stopped' } : (m as ExportedMessage)));
   return {
     id: conv.id,
     title: conv.title,

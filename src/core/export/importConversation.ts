@@ -13,6 +13,19 @@ export interface ImportStore {
   /** Writes a conversation whole and lists it in History. */
   restore(conv: Conversation): Promise<void>;
   remove(id: string): Promise<void>;
+  /** New conversations written together, all or none (optional: Import All else restores each). */
+  restoreMany?(convs: readonly Conversation[]): Promise<void>;
+  /** Conversations read one after another, the side files looked up once (optional: else load each). */
+  loadEach?(ids: Iterable<string>): AsyncGenerator<{ id: string; conv: Conversation | undefined }>;
+}
+
+/** Reads the conversations `ids` in turn (through loadEach when the store has it). */
+export async function* readEach(store: Pick<ImportStore, 'load' | 'loadEach'>, ids: Iterable<string>): AsyncGenerator<{ id: string; conv: Conversation | undefined }> {
+  if (store.loadEach) {
+    yield* store.loadEach(ids);
+    return;
+  }
+  for (const id of ids) yield { id, conv: await store.load(id).catch(() => undefined) };
 }
 
 export type ImportResult =
@@ -23,15 +36,32 @@ export type ImportResult =
   /** Not imported: what is wrong with the file, worded for the user. */
   | { kind: 'refused'; problem: ExportFileProblem };
 
-/** The conversation of History that holds this file's conversation already, if one does. */
-export async function findImported(store: Pick<ImportStore, 'list' | 'load'>, fileId: string, createdAt: string, hash: string): Promise<Conversation | undefined> {
-  // An import keeps the conversation's creation date, which nothing changes: only those are read.
-  const candidates = (await store.list()).filter((s) => s.createdAt === createdAt || s.id === fileId);
-  for (const s of candidates) {
-    const conv = await store.load(s.id).catch(() => undefined);
-    if (conv && holdsFile(conv, fileId, hash)) return conv;
+/** Finds the conversation of History that holds a file's conversation already, if one does. */
+export type DuplicateFinder = (fileId: string, createdAt: string, hash: string) => Promise<Conversation | undefined>;
+
+/**
+ * A finder over History as it is listed now (listed once: Import All asks for thousands). An
+ * import keeps the conversation's creation date, which nothing changes: only the conversations
+ * created at the same moment (or of the same id) are read.
+ */
+export async function duplicateFinder(store: Pick<ImportStore, 'list' | 'load' | 'loadEach'>): Promise<DuplicateFinder> {
+  const byKey = new Map<string, string[]>();
+  const add = (key: string, id: string) => byKey.set(key, [...(byKey.get(key) ?? []), id]);
+  for (const s of await store.list()) {
+    add(`c:${s.createdAt}`, s.id);
+    add(`i:${s.id}`, s.id);
   }
-  return undefined;
+  return async (fileId, createdAt, hash) => {
+    const ids = new Set([...(byKey.get(`c:${createdAt}`) ?? []), ...(byKey.get(`i:${fileId}`) ?? [])]);
+    if (!ids.size) return undefined;
+    for await (const { conv } of readEach(store, ids)) if (conv && holdsFile(conv, fileId, hash)) return conv;
+    return undefined;
+  };
+}
+
+/** The conversation of History that holds this file's conversation already, if one does. */
+export async function findImported(store: Pick<ImportStore, 'list' | 'load' | 'loadEach'>, fileId: string, createdAt: string, hash: string): Promise<Conversation | undefined> {
+  return (await duplicateFinder(store))(fileId, createdAt, hash);
 }
 
 /**

@@ -375,6 +375,24 @@ export class HistoryIndex {
     }
   }
 
+  /** New conversations listed at once (Import All): one append to the index file for all of them. */
+  async putMany(list: readonly ConversationSummary[]): Promise<void> {
+    try {
+      const entries = this.index?.entries ?? (await this.load());
+      const index = this.index;
+      if (!index) return;
+      const changed = list.filter((e) => !sameSummary(entries.get(e.id), e));
+      for (const e of changed) entries.set(e.id, e);
+      // (Being rebuilt: written with the whole index at the end of the rebuild.)
+      if (this.rebuilding || !changed.length) return;
+      await this.deps.storage.appendIndex(changed.map(indexLine).join(''));
+      index.lines += changed.length;
+    } catch (err) {
+      this.drop();
+      throw err;
+    }
+  }
+
   /** Saved conversations, newest first, from the index (no conversation is read). */
   async list(): Promise<ConversationSummary[]> {
     // Read each time: another window may have added or changed conversations.

@@ -213,6 +213,20 @@ export class ConversationStore {
   }
 
   /**
+   * Saved conversations as stored, read one after another (Export All, Import All's duplicate
+   * check): after the writes asked for so far, with the side files looked up once for all (one
+   * look each is slow among thousands of files). Undefined for one missing or unreadable.
+   */
+  async *loadEach(ids: Iterable<string>): AsyncGenerator<{ id: string; conv: Conversation | undefined }> {
+    await this.writing;
+    const withPartials = await this.partialIds();
+    for (const id of ids) {
+      const conv = this.unsaved.get(id) ?? (await this.readStored(id, withPartials).catch(() => undefined))?.conv;
+      yield { id, conv };
+    }
+  }
+
+  /**
    * A saved conversation, read to be worked on (the window shows it; this store then writes what
    * changes of it); undefined when it is missing or unreadable.
    */
@@ -376,6 +390,32 @@ export class ConversationStore {
       this.log.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
       await this.history.put(summarize(conv));
       await this.fullText.put(conv);
+    });
+  }
+
+  /**
+   * Writes new conversations whole (Import All): their logs several at a time, History's index once
+   * for all. Rejects when one could not be written, after taking out again those that were.
+   */
+  restoreMany(convs: readonly Conversation[]): Promise<void> {
+    return this.enqueue(async () => {
+      const writes = await Promise.allSettled(
+        convs.map(async (conv) => {
+          this.removed.delete(conv.id);
+          const keys = this.log.newKeys(conv.messages.length);
+          await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
+          this.log.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
+        }),
+      );
+      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+      try {
+        if (failed) throw failed.reason;
+        await this.history.putMany(convs.map(summarize));
+      } catch (err) {
+        for (const conv of convs) await this.erase(conv.id).catch(() => undefined);
+        throw err;
+      }
+      for (const conv of convs) await this.fullText.put(conv);
     });
   }
 

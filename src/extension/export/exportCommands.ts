@@ -1,5 +1,6 @@
-// Export and import of conversations: Export Chat (Markdown, or the lossless `.aichat.json` file),
-// Copy Conversation (Markdown on the clipboard) and Import Conversation… (a file checked, stored as
+// Export and import of conversations: Export Chat (Markdown, a web page, or the lossless
+// `.aichat.json` file; the whole conversation or a range of its turns), Copy Conversation
+// (Markdown on the clipboard) and Import Conversation… (a file checked, stored as
 // a new conversation and opened; the same file again offers the first). The file format, its
 // checks and the import itself are src/core/export's; this is what only VS Code can do.
 import * as os from 'node:os';
@@ -17,6 +18,8 @@ import {
 import { registerSafely } from '../platform/commands';
 import type { Logger } from '../platform/log';
 import type { ChatConversations } from './chatConversations';
+import { pickTurns } from './pickTurns';
+import { registerArchiveCommands } from './archiveCommands';
 
 export function registerExportCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => registerSafely(id, fn, logger);
@@ -25,6 +28,8 @@ export function registerExportCommands(chat: ChatConversations, logger: Logger):
     reg('aiChat.exportChat', (id) => exportChat(chat, typeof id === 'string' ? id : undefined)),
     reg('aiChat.copyConversation', () => copyConversation(chat)),
     reg('aiChat.importConversation', () => importFile(chat, logger)),
+    // Export All… and Import All… (archiveCommands.ts).
+    ...registerArchiveCommands(chat, logger),
   ];
 }
 
@@ -41,7 +46,8 @@ function startFolder(): vscode.Uri {
   return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
 }
 
-type FormatItem = vscode.QuickPickItem & { format: 'markdown' | 'file' };
+type Format = 'markdown' | 'file' | 'html';
+type FormatItem = vscode.QuickPickItem & { format: Format };
 
 /** Exports the conversation `id` (from History), else the one the chat shows. */
 async function exportChat(chat: ChatConversations, id?: string): Promise<void> {
@@ -57,28 +63,34 @@ async function exportChat(chat: ChatConversations, id?: string): Promise<void> {
       detail: vscode.l10n.t('Readable anywhere: opens in an editor, to save or copy.'),
     },
     {
+      format: 'html',
+      label: vscode.l10n.t('$(browser) Web page (.html)'),
+      detail: vscode.l10n.t('One file that opens in any browser, offline, laid out like the chat: no script in it and nothing loaded from elsewhere.'),
+    },
+    {
       format: 'file',
       label: vscode.l10n.t('$(json) Conversation file ({0})', EXPORT_FILE_SUFFIX),
       detail: vscode.l10n.t('Everything the chat keeps (models, credits, reasoning, errors, the summary), for AI Chat: Import Conversation… on this or another machine.'),
     },
   ];
-  const picked = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('AI Chat: Export “{0}”', conv.title),
-    placeHolder: vscode.l10n.t('Export as'),
-  });
+  const title = vscode.l10n.t('AI Chat: Export “{0}”', conv.title);
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Export as') });
   if (!picked) return;
+  // The turns are taken now: the conversation may go on while the picks and the dialog are open.
+  const part = await pickTurns(conv, title);
+  if (!part) return;
   if (picked.format === 'markdown') {
-    const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(conv), language: 'markdown' });
+    const doc = await vscode.workspace.openTextDocument({ content: conversationToMarkdown(part), language: 'markdown' });
     await vscode.window.showTextDocument(doc, { preview: false });
     return;
   }
-  // The text is taken now: the conversation may go on while the dialog is open.
-  const text = exportFileText(conv);
-  const count = conv.messages.length;
+  const html = picked.format === 'html';
+  const text = html ? (await import('../../core/export/htmlPage')).conversationToHtml(part) : exportFileText(part);
+  const count = part.messages.length;
   const target = await vscode.window.showSaveDialog({
-    title: vscode.l10n.t('AI Chat: Export “{0}”', conv.title),
-    defaultUri: vscode.Uri.joinPath(startFolder(), exportFileName(conv.title)),
-    filters: { [vscode.l10n.t('AI Chat conversation')]: ['json'] },
+    title,
+    defaultUri: vscode.Uri.joinPath(startFolder(), exportFileName(part.title, html ? '.html' : EXPORT_FILE_SUFFIX)),
+    filters: html ? { [vscode.l10n.t('Web page')]: ['html'] } : { [vscode.l10n.t('AI Chat conversation')]: ['json'] },
     saveLabel: vscode.l10n.t('Export'),
   });
   if (!target) return;
@@ -86,22 +98,24 @@ async function exportChat(chat: ChatConversations, id?: string): Promise<void> {
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   } catch (err) {
     void vscode.window.showErrorMessage(
-      vscode.l10n.t('“{0}” could not be exported to {1}: {2}', conv.title, target.fsPath, err instanceof Error ? err.message : String(err)),
+      vscode.l10n.t('“{0}” could not be exported to {1}: {2}', part.title, target.fsPath, err instanceof Error ? err.message : String(err)),
     );
     return;
   }
   void vscode.window.showInformationMessage(
     count === 1
-      ? vscode.l10n.t('Exported “{0}” (1 message) to {1}.', conv.title, vscode.workspace.asRelativePath(target))
-      : vscode.l10n.t('Exported “{0}” ({1} messages) to {2}.', conv.title, count, vscode.workspace.asRelativePath(target)),
+      ? vscode.l10n.t('Exported “{0}” (1 message) to {1}.', part.title, vscode.workspace.asRelativePath(target))
+      : vscode.l10n.t('Exported “{0}” ({1} messages) to {2}.', part.title, count, vscode.workspace.asRelativePath(target)),
   );
 }
 
 async function copyConversation(chat: ChatConversations): Promise<void> {
   const conv = await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to copy.'));
   if (!conv) return;
-  await vscode.env.clipboard.writeText(conversationToMarkdown(conv));
-  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied “{0}” to the clipboard as Markdown', conv.title), 3000);
+  const part = await pickTurns(conv, vscode.l10n.t('AI Chat: Copy “{0}”', conv.title));
+  if (!part) return;
+  await vscode.env.clipboard.writeText(conversationToMarkdown(part));
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Copied “{0}” to the clipboard as Markdown', part.title), 3000);
 }
 
 async function importFile(chat: ChatConversations, logger: Logger): Promise<void> {

@@ -1,10 +1,12 @@
 // History: a quick pick of saved conversations with live full-text search as the user types,
-// per-item buttons to rename, export and delete (with undo), and Import Conversation… beside New Chat.
+// per-item buttons to rename, export and delete (with undo), and Import Conversation…, Import All…
+// and Export All… beside New Chat.
 import * as vscode from 'vscode';
 import type { ConversationSummary } from '../../core';
 import { ITEM_BUTTONS, itemButton, type HistoryDeps } from './historyItems';
 
-type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean; importFile?: boolean };
+/** `command`: an item that runs the export room's command (History does not reach into another feature). */
+type Item = vscode.QuickPickItem & { id?: string; newChat?: boolean; command?: string };
 
 /** Keystrokes closer together than this are searched once, after the last; one after a pause at once. */
 const SEARCH_DELAY_MS = 30;
@@ -40,7 +42,11 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   qp.matchOnDetail = false;
   qp.value = initialQuery;
   const newChatItem: Item = { label: vscode.l10n.t('$(add) New Chat'), newChat: true, alwaysShow: true };
-  const importItem: Item = { label: vscode.l10n.t('$(cloud-download) Import Conversation…'), importFile: true, alwaysShow: true };
+  const importItem: Item = { label: vscode.l10n.t('$(cloud-download) Import Conversation…'), command: 'aiChat.importConversation', alwaysShow: true };
+  const archiveItems: Item[] = [
+    { label: vscode.l10n.t('$(cloud-download) Import All…'), description: vscode.l10n.t('every conversation of an archive'), command: 'aiChat.importAll', alwaysShow: true },
+    { label: vscode.l10n.t('$(cloud-upload) Export All…'), description: vscode.l10n.t('every conversation into one archive'), command: 'aiChat.exportAll', alwaysShow: true },
+  ];
   let all: ConversationSummary[] = [];
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,6 +78,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
       const items = [
         newChatItem,
         importItem,
+        ...archiveItems,
         ...(all.length ? [{ label: vscode.l10n.t('Saved conversations'), kind: vscode.QuickPickItemKind.Separator } as Item] : []),
         ...all.slice(0, firstPage || partial ? FIRST_PAGE : undefined).map((c) => toItem(c, current)),
       ];
@@ -169,11 +176,11 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
   qp.onDidChangeValue(typed);
   qp.onDidAccept(async () => {
     const picked = qp.selectedItems[0];
-    if (!picked || (!picked.id && !picked.newChat && !picked.importFile)) return;
+    if (!picked || (!picked.id && !picked.newChat && !picked.command)) return;
     qp.hide();
     if (picked.newChat) return deps.newChat();
     // The export room's command (History does not reach into another feature).
-    if (picked.importFile) return void (await vscode.commands.executeCommand('aiChat.importConversation'));
+    if (picked.command) return void (await vscode.commands.executeCommand(picked.command));
     if (picked.id && !(await deps.open(picked.id))) {
       void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.'));
     }

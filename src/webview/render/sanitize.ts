@@ -5,17 +5,13 @@
 // Allowed: the tags markdown-it emits for CommonMark + GFM tables/task lists, highlight.js spans,
 // `class` (highlighting, alignment), `href`/`title` on links (http, https, `#anchor` only),
 // `start` on ordered lists, disabled checkboxes, and `data-path` on code blocks (the file a block
-// names, as text). No images, no style attributes, no ids.
+// names, as text). No images, no style attributes, no ids. The lists are src/wording/replyHtml.ts's
+// (the exported web page applies them too).
 import * as l10n from '@vscode/l10n';
 import createDOMPurify, { type DOMPurify } from 'dompurify';
+import { ALLOWED_ATTR, ALLOWED_TAGS, ALLOWED_URI_REGEXP } from '../../wording/replyHtml';
 
-export const ALLOWED_TAGS = [
-  'a', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'input',
-  'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul',
-];
-export const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'checked', 'disabled', 'data-path'];
-/** http, https and in-document anchors; whitespace is stripped by DOMPurify before the test. */
-export const ALLOWED_URI_REGEXP = /^(?:https?:\/\/|#)/i;
+export { ALLOWED_ATTR, ALLOWED_TAGS, ALLOWED_URI_REGEXP };
 
 export type Sanitize = (html: string) => DocumentFragment;
 

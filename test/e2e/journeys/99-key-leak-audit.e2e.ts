@@ -47,8 +47,13 @@ describe('Journey 99: key-leak audit', () => {
     // Export Chat asks for the format: Markdown (the lossless file asks where to save it).
     await wb.quickPickRows().filter({ hasText: 'Markdown' }).first().click();
     // The export is a Markdown document that takes the focus when it opens: the next command's
-    // palette is opened once it has, or the opening editor would close that palette.
-    await page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).first().waitFor({ timeout: 30_000 });
+    // palette is opened once it has, or the opening editor would close that palette. A
+    // conversation of more than one turn is first asked which turns: the whole conversation.
+    const markdownOpen = page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).first();
+    const whole = wb.quickPickRows().filter({ hasText: 'Whole conversation' }).first();
+    await markdownOpen.or(whole).first().waitFor({ timeout: 30_000 });
+    if (await whole.isVisible()) await whole.click();
+    await markdownOpen.waitFor({ timeout: 30_000 });
 
     // Every frame of the page (the workbench, the chat webview and its inner frame): HTML and the
     // values of inputs and text areas, which the HTML does not show.

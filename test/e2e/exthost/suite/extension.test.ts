@@ -21,6 +21,8 @@ const COMMANDS = [
   'aiChat.exportChat',
   'aiChat.copyConversation',
   'aiChat.importConversation',
+  'aiChat.exportAll',
+  'aiChat.importAll',
   'aiChat.reviewServiceAddress',
   'aiChat.focusChatInput',
   'aiChat.showHistory',

@@ -19,9 +19,20 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
   const FAKE_ID = join(tmpdir(), 'aichat-fake-vscode-export.cjs');
   let dir = '';
   const handlers = new Map<string, (...args: unknown[]) => Promise<unknown>>();
-  const shown = { infos: [] as string[], errors: [] as string[], warnings: [] as string[], status: [] as string[], picks: 0, reads: 0, documents: [] as string[] };
+  const shown = { infos: [] as string[], errors: [] as string[], warnings: [] as string[], status: [] as string[], picks: 0, reads: 0, documents: [] as string[], progress: [] as string[] };
   /** What the dialogs answer: the quick pick item whose `format` is this, the save and open paths, the modal's button. */
-  const answers = { format: undefined as string | undefined, save: undefined as string | undefined, open: undefined as string | undefined, button: undefined as string | undefined };
+  const answers = {
+    format: undefined as string | undefined,
+    save: undefined as string | undefined,
+    open: undefined as string | undefined,
+    button: undefined as string | undefined,
+    /** The range step: the whole conversation unless turns are given (first and last question, 0-based). */
+    turns: undefined as [number, number] | undefined,
+    /** Cancel pressed in the notification once this is true. */
+    cancelWhen: undefined as (() => boolean) | undefined,
+  };
+  /** The titles the range step's picks were shown with. */
+  const rangePicks: string[] = [];
   let clipboard = '';
 
   class Uri {
@@ -42,7 +53,7 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
   const t = (s: string, ...args: unknown[]) => s.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)]));
   const fake = {
     Uri,
-    ProgressLocation: { Window: 10 },
+    ProgressLocation: { Window: 10, Notification: 15 },
     l10n: { t },
     commands: {
       registerCommand: (id: string, fn: (...args: unknown[]) => Promise<unknown>) => {
@@ -52,7 +63,16 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     },
     env: { clipboard: { writeText: async (text: string) => void (clipboard = text) } },
     window: {
-      showQuickPick: async (items: Array<{ format: string }>) => {
+      showQuickPick: async (items: Array<{ format?: string; scope?: string; turn?: number }>, options: { placeHolder?: string }) => {
+        if (items[0] && 'scope' in items[0]) {
+          rangePicks.push(options.placeHolder ?? '');
+          return items.find((i) => i.scope === (answers.turns ? 'range' : 'whole'));
+        }
+        if (items[0] && 'turn' in items[0]) {
+          rangePicks.push(options.placeHolder ?? '');
+          const want = /first/.test(options.placeHolder ?? '') ? answers.turns?.[0] : answers.turns?.[1];
+          return items.find((i) => i.turn === want);
+        }
         shown.picks++;
         return items.find((i) => i.format === answers.format);
       },
@@ -68,7 +88,11 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
         shown.status.push(m);
         return { dispose() {} };
       },
-      withProgress: async (_o: unknown, task: () => Promise<unknown>) => task(),
+      withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) => {
+        // Cancel pressed once answers.cancelWhen says so.
+        const token = { get isCancellationRequested() { return answers.cancelWhen?.() === true; } };
+        return task({ report: (r: { message?: string }) => void shown.progress.push(r.message ?? '') }, token);
+      },
       showTextDocument: async () => undefined,
     },
     workspace: {
@@ -127,10 +151,12 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
   });
   beforeEach(() => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'aichat-export-')));
-    for (const list of [shown.infos, shown.errors, shown.warnings, shown.status, shown.documents]) list.length = 0;
+    for (const list of [shown.infos, shown.errors, shown.warnings, shown.status, shown.documents, shown.progress]) list.length = 0;
     shown.picks = 0;
     shown.reads = 0;
-    Object.assign(answers, { format: undefined, save: undefined, open: undefined, button: undefined });
+    Object.assign(answers, { format: undefined, save: undefined, open: undefined, button: undefined, turns: undefined, cancelWhen: undefined });
+    shown.progress.length = 0;
+    rangePicks.length = 0;
     clipboard = '';
     storage = new MemoryConversationStorage();
     store = new ConversationStore(storage, { searchPersistDelayMs: 0 });
@@ -140,7 +166,7 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('registers Export Chat, Copy Conversation and Import Conversation…', () => {
-    assert.deepEqual([...handlers.keys()].sort(), ['aiChat.copyConversation', 'aiChat.exportChat', 'aiChat.importConversation']);
+    assert.deepEqual([...handlers.keys()].sort(), ['aiChat.copyConversation', 'aiChat.exportAll', 'aiChat.exportChat', 'aiChat.importAll', 'aiChat.importConversation']);
   });
 
   it('Export Chat → Conversation file: written where the user chose, the whole conversation in it', async () => {
@@ -259,5 +285,106 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     assert.equal(parsed.file.conversation.title, 'Saved one');
     await run('aiChat.exportChat', 'conv-missing');
     assert.deepEqual(shown.warnings, ['That conversation could not be read: its file is missing or damaged.']);
+  });
+
+  it('Export Chat asks for the whole conversation or a range of turns, and every format takes the range', async () => {
+    answers.format = 'file';
+    answers.turns = [1, 2];
+    answers.save = join(dir, 'range.aichat.json');
+    await run('aiChat.exportChat');
+    assert.deepEqual(rangePicks, ['Which turns?', 'The first question to include', 'The last question to include (its replies go with it)']);
+    const parsed = parseExportText(readFileSync(answers.save, 'utf8'));
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.file.conversation.messages.map((m) => m.id), ['msg_002', 'msg_003', 'msg_004', 'msg_005']);
+    assert.match(parsed.file.conversation.title, /\(turns 2–3 of 3\)$/);
+    answers.format = 'markdown';
+    answers.turns = [0, 0];
+    await run('aiChat.exportChat');
+    assert.match(shown.documents[0], /Parse this/);
+    assert.doesNotMatch(shown.documents[0], /And again/);
+    answers.format = 'html';
+    answers.turns = [2, 2];
+    answers.save = join(dir, 'range.html');
+    await run('aiChat.exportChat');
+    const html = readFileSync(answers.save, 'utf8');
+    assert.match(html, /Stop early/);
+    assert.doesNotMatch(html, /Parse this|And again/);
+    assert.equal(html.match(/<article /g)?.length, 2);
+  });
+
+  it('Copy Conversation takes a range too; Escape on the range step copies nothing', async () => {
+    answers.turns = [1, 1];
+    await run('aiChat.copyConversation');
+    assert.match(clipboard, /And again/);
+    assert.doesNotMatch(clipboard, /Parse this|Stop early/);
+    clipboard = '';
+    answers.turns = [9, 9];
+    await run('aiChat.copyConversation');
+    assert.equal(clipboard, '');
+  });
+
+  it('Export Chat → Web page: one .html file with no script, the conversation laid out as in the chat', async () => {
+    answers.format = 'html';
+    answers.save = join(dir, 'page.html');
+    await run('aiChat.exportChat');
+    const html = readFileSync(answers.save, 'utf8');
+    assert.match(html, /^<!doctype html>/);
+    assert.doesNotMatch(html, /<script/i);
+    assert.match(html, /Content-Security-Policy/);
+    assert.equal(html.match(/<article /g)?.length, 6);
+    assert.match(shown.infos[0], /^Exported “Every field.*” \(6 messages\) to page\.html\.$/);
+  });
+
+  /** A History of `count` saved conversations (distinct titles and dates). */
+  async function saved(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const conv = everyField();
+      conv.id = `conv-all-${i}`;
+      conv.title = `Saved ${i}`;
+      conv.createdAt = new Date(Date.parse('2026-11-01T00:00:00.000Z') + i * 1000).toISOString();
+      delete conv.importedFrom;
+      await store.restore(conv);
+    }
+  }
+
+  it('Export All writes every conversation into one archive; Import All brings them into another History with progress, then skips them as duplicates', async () => {
+    await saved(3);
+    answers.save = join(dir, 'all.aichat-archive.jsonl');
+    await run('aiChat.exportAll');
+    assert.deepEqual(shown.infos, ['Exported 3 conversations to all.aichat-archive.jsonl.']);
+    assert.equal(readFileSync(answers.save, 'utf8').trimEnd().split('\n').length, 4);
+    store = new ConversationStore(new MemoryConversationStorage(), { searchPersistDelayMs: 0 });
+    answers.open = answers.save;
+    await run('aiChat.importAll');
+    assert.equal(shown.infos[1], 'Imported 3 conversations of 3.');
+    assert.ok(shown.progress.includes('3 of 3'), shown.progress.join(' | '));
+    assert.deepEqual((await store.list()).map((c) => c.title).sort(), ['Saved 0', 'Saved 1', 'Saved 2']);
+    await run('aiChat.importAll');
+    assert.equal(shown.infos[2], 'Imported 0 conversations of 3. 3 were already in History and were skipped.');
+    assert.equal((await store.list()).length, 3);
+    assert.deepEqual(shown.errors, []);
+  });
+
+  it('Import All cancelled half way says how many came in; a newer archive is refused saying so; Export All of an empty History says so', async () => {
+    await run('aiChat.exportAll');
+    assert.deepEqual(shown.infos, ['AI Chat: History has no conversation to export.']);
+    await saved(40);
+    answers.save = join(dir, 'all.aichat-archive.jsonl');
+    await run('aiChat.exportAll');
+    const disk = new MemoryConversationStorage();
+    store = new ConversationStore(disk, { searchPersistDelayMs: 0 });
+    answers.open = answers.save;
+    answers.cancelWhen = () => disk.data.size >= 8;
+    await run('aiChat.importAll');
+    const listed = (await store.list()).length;
+    assert.ok(listed >= 8 && listed < 40, `${listed} came in`);
+    assert.equal(shown.infos.at(-1), `Import All was cancelled: ${listed} of 40 conversations came in, each whole; the others were not imported.`);
+    answers.cancelWhen = undefined;
+    const lines = readFileSync(answers.save, 'utf8').split('\n');
+    lines[0] = lines[0].replace('"version":1', '"version":7');
+    writeFileSync(answers.open, lines.join('\n'));
+    await run('aiChat.importAll');
+    assert.match(shown.errors[0], /^“all\.aichat-archive\.jsonl” was not imported: the archive was written by a newer version of AI Chat \(archive version 7\)/);
+    assert.equal((await store.list()).length, listed);
   });
 });
