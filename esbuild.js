@@ -26,6 +26,12 @@ const lazyClient = {
         ? { path: './client.js', external: true }
         : undefined,
     );
+    // The same for the exported web page's renderer (src/extension/export/exportCommands.ts).
+    build.onResolve({ filter: /^\.\.\/\.\.\/core\/export\/htmlPage$/ }, (args) =>
+      args.kind === 'require-call' && args.importer.replaceAll('\\', '/').endsWith('src/extension/export/exportCommands.ts')
+        ? { path: './exportPage.js', external: true }
+        : undefined,
+    );
   },
 };
 
@@ -46,6 +52,7 @@ const node = {
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyClient] },
   { ...node, entryPoints: ['src/client/index.ts'], outfile: 'dist/client.js' },
+  { ...node, entryPoints: ['src/core/export/htmlPage.ts'], outfile: 'dist/exportPage.js' },
   // The codebase index's worker thread (src/extension/codebase starts it; it reads the workspace off the extension host's thread).
   { ...node, entryPoints: ['src/core/codebase/worker.ts'], outfile: 'dist/codebaseWorker.js' },
   {

@@ -5,6 +5,8 @@
 // checks and the import itself are src/core/export's; this is what only VS Code can do.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import type * as HtmlPage from '../../core/export/htmlPage';
+import { ModuleLoader } from '../platform/clientModule';
 import {
   conversationToMarkdown,
   EXPORT_FILE_SUFFIX,
@@ -19,6 +21,14 @@ import { registerSafely } from '../platform/commands';
 import type { Logger } from '../platform/log';
 import type { ChatConversations } from './chatConversations';
 import { pickTurns } from './pickTurns';
+
+/**
+ * The web page's renderer (markdown-it, highlight.js: some 200 KB) is loaded on the first export
+ * as a web page, not when the extension activates: the build makes it a file of its own
+ * (dist/exportPage.js, see esbuild.js), which this require loads; run from source, the module.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const exportPage = new ModuleLoader<typeof HtmlPage>(() => require('../../core/export/htmlPage') as typeof HtmlPage);
 import { registerArchiveCommands } from './archiveCommands';
 
 export function registerExportCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
@@ -85,7 +95,7 @@ async function exportChat(chat: ChatConversations, id?: string): Promise<void> {
     return;
   }
   const html = picked.format === 'html';
-  const text = html ? (await import('../../core/export/htmlPage')).conversationToHtml(part) : exportFileText(part);
+  const text = html ? exportPage.get().conversationToHtml(part) : exportFileText(part);
   const count = part.messages.length;
   const target = await vscode.window.showSaveDialog({
     title,
