@@ -43,10 +43,12 @@ describe('Journey 51: The repository\'s rules', () => {
     const wb = await readyWithKey();
 
     // The Rules list shows both, each with why it would go now (no editor open: neither).
+    // The list opens at once and fills when the rule files are read again: its rows are waited for.
+    const bothListed = (listed: string[]) => listed.some((l) => l.includes('py.instructions.md')) && listed.some((l) => l.includes('ts.mdc'));
     await waitFor(async () => {
       await wb.runCommand(RULES_COMMAND);
-      const listed = await wb.quickInput().waitFor({ state: 'visible', timeout: 10_000 }).then(() => wb.quickPickLabels(), () => [] as string[]);
-      const both = listed.some((l) => l.includes('py.instructions.md')) && listed.some((l) => l.includes('ts.mdc'));
+      const shown = await wb.quickInput().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+      const both = shown && (await waitFor(async () => bothListed(await wb.quickPickLabels()), 'rows', 10_000).then(() => true, () => false));
       if (!both) await wb.closeQuickInput();
       return both;
     }, 'the Rules list did not show both rule files', 60_000);
