@@ -2,21 +2,18 @@
 // notification with progress and Cancel. The archive, its checks and the work itself (paced so
 // that the extension host is never held long) are src/core/export's; this is what only VS Code can
 // do: the dialogs, the progress, reading and writing the file, and saying how it went.
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ARCHIVE_FILE_SUFFIX, exportAll, importAll, MAX_ARCHIVE_BYTES, type ImportAllResult } from '../../core';
 import { registerSafely } from '../platform/commands';
 import type { Logger } from '../platform/log';
 import type { ChatConversations } from './chatConversations';
+import { pickImportFile, startFolder } from './fileDialogs';
 
 export function registerArchiveCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => registerSafely(id, fn, logger);
   return [reg('aiChat.exportAll', () => exportAllCommand(chat, logger)), reg('aiChat.importAll', () => importAllCommand(chat, logger))];
 }
 
-function startFolder(): vscode.Uri {
-  return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
-}
 
 /** A progress reporter for `done` of `total`: the message, and the bar moved by what was done since. */
 function reporter(progress: vscode.Progress<{ message?: string; increment?: number }>) {
@@ -74,19 +71,9 @@ async function exportAllCommand(chat: ChatConversations, logger: Logger): Promis
 }
 
 async function importAllCommand(chat: ChatConversations, logger: Logger): Promise<void> {
-  const picked = await vscode.window.showOpenDialog({
-    title: vscode.l10n.t('AI Chat: Import All Conversations'),
-    openLabel: vscode.l10n.t('Import'),
-    canSelectFiles: true,
-    canSelectFolders: false,
-    canSelectMany: false,
-    defaultUri: startFolder(),
-    filters: { [vscode.l10n.t('AI Chat archive')]: ['jsonl'], [vscode.l10n.t('All files')]: ['*'] },
-  });
-  const uri = picked?.[0];
-  if (!uri) return;
-  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-  const refuse = (why: string) => void vscode.window.showErrorMessage(vscode.l10n.t('“{0}” was not imported: {1}', name, why));
+  const picked = await pickImportFile(vscode.l10n.t('AI Chat: Import All Conversations'), vscode.l10n.t('AI Chat archive'), 'jsonl');
+  if (!picked) return;
+  const { uri, name, refuse } = picked;
   const size = (await vscode.workspace.fs.stat(uri)).size;
   if (size > MAX_ARCHIVE_BYTES) return refuse(vscode.l10n.t('the archive is {0} MB; the largest AI Chat imports is {1} MB.', Math.ceil(size / 1048576), MAX_ARCHIVE_BYTES / 1048576));
   let result: ImportAllResult;

@@ -3,7 +3,6 @@
 // (Markdown on the clipboard) and Import Conversation… (a file checked, stored as
 // a new conversation and opened; the same file again offers the first). The file format, its
 // checks and the import itself are src/core/export's; this is what only VS Code can do.
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type * as HtmlPage from '../../core/export/htmlPage';
 import { ModuleLoader } from '../platform/clientModule';
@@ -21,6 +20,8 @@ import { registerSafely } from '../platform/commands';
 import type { Logger } from '../platform/log';
 import type { ChatConversations } from './chatConversations';
 import { pickTurns } from './pickTurns';
+import { registerArchiveCommands } from './archiveCommands';
+import { pickImportFile, startFolder } from './fileDialogs';
 
 /**
  * The web page's renderer (markdown-it, highlight.js: some 200 KB) is loaded on the first export
@@ -29,7 +30,6 @@ import { pickTurns } from './pickTurns';
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const exportPage = new ModuleLoader<typeof HtmlPage>(() => require('../../core/export/htmlPage') as typeof HtmlPage);
-import { registerArchiveCommands } from './archiveCommands';
 
 export function registerExportCommands(chat: ChatConversations, logger: Logger): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => registerSafely(id, fn, logger);
@@ -51,10 +51,6 @@ async function currentWithMessages(chat: ChatConversations, empty: string): Prom
   return undefined;
 }
 
-/** Where the save and open dialogs start: the first workspace folder, else the home folder. */
-function startFolder(): vscode.Uri {
-  return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
-}
 
 type Format = 'markdown' | 'file' | 'html';
 type FormatItem = vscode.QuickPickItem & { format: Format };
@@ -129,19 +125,9 @@ async function copyConversation(chat: ChatConversations): Promise<void> {
 }
 
 async function importFile(chat: ChatConversations, logger: Logger): Promise<void> {
-  const picked = await vscode.window.showOpenDialog({
-    title: vscode.l10n.t('AI Chat: Import Conversation'),
-    openLabel: vscode.l10n.t('Import'),
-    canSelectFiles: true,
-    canSelectFolders: false,
-    canSelectMany: false,
-    defaultUri: startFolder(),
-    filters: { [vscode.l10n.t('AI Chat conversation')]: ['json'], [vscode.l10n.t('All files')]: ['*'] },
-  });
-  const uri = picked?.[0];
-  if (!uri) return;
-  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-  const refuse = (why: string) => void vscode.window.showErrorMessage(vscode.l10n.t('“{0}” was not imported: {1}', name, why));
+  const picked = await pickImportFile(vscode.l10n.t('AI Chat: Import Conversation'), vscode.l10n.t('AI Chat conversation'), 'json');
+  if (!picked) return;
+  const { uri, name, refuse } = picked;
   const tooLarge = importSizeProblem((await vscode.workspace.fs.stat(uri)).size);
   if (tooLarge) return refuse(tooLarge.message);
   const bytes = await vscode.workspace.fs.readFile(uri);
