@@ -16,6 +16,7 @@ import type { Conversation, StoredMessage } from '../chat/conversation';
 import { replyEndingText, replyMetaText } from '../../wording';
 import { escapeHtml } from '../../wording/highlight';
 import { createMarkdown } from '../../wording/markdown';
+import { LONG_WORD, WORD_PART } from '../../wording/longWords';
 import { allowlistHtml } from '../../wording/replyHtml';
 
 /** The page's Content Security Policy: inline styles only. */
@@ -29,9 +30,6 @@ export function markdownHtml(text: string): string {
   return softBreaks(allowlistHtml(md.render(text, {})));
 }
 
-/** Words longer than this get a line-break opportunity (<wbr>) every WORD_PART characters. */
-const LONG_WORD = 60;
-const WORD_PART = 40;
 const LONG_RUN = new RegExp(`[^\\s<>]{${LONG_WORD + 1},}`, 'g');
 /** One character of a run: an entity, a surrogate pair, or one code unit. */
 const UNIT = /&[#A-Za-z0-9]+;|[\uD800-\uDBFF][\uDC00-\uDFFF]|[^]/g;

@@ -2,14 +2,14 @@
 // reply's prose: Chromium lays a word out again for each line it wraps with `overflow-wrap:
 // anywhere`, which grows with the square of its length (a 120 KB word took some 14 s a layout,
 // at every frame of a stream). Such a run is cut into pieces with <wbr> between them, where it may
-// wrap; the text (copy, find, what a screen reader reads) is unchanged. Code blocks scroll
-// sideways instead of wrapping: they are left alone.
+// wrap (the rule's numbers: src/wording/longWords.ts); the text (copy, find, what a screen reader
+// reads) is unchanged. Code blocks scroll sideways instead of wrapping: they are left alone.
+import { LONG_WORD, WORD_PART } from '../../wording/longWords';
 
-/** Runs of this many characters without a space or more are cut. */
-const LONG = 160;
-/** The length of each piece. */
-const PIECE = 80;
+const LONG = LONG_WORD + 1;
+const PIECE = WORD_PART;
 const LONG_RUN = new RegExp(`\\S{${LONG},}`, 'g');
+const LONG_RUN_TEST = new RegExp(`\\S{${LONG}}`);
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
@@ -22,7 +22,7 @@ export function breakLongRuns(root: DocumentFragment | Element): void {
   const long: Text[] = [];
   while (walker.nextNode()) {
     const node = walker.currentNode as Text;
-    if (node.data.length >= LONG && /\S{160}/.test(node.data) && !node.parentElement?.closest('pre')) long.push(node);
+    if (node.data.length >= LONG && LONG_RUN_TEST.test(node.data) && !node.parentElement?.closest('pre')) long.push(node);
   }
   for (const node of long) {
     const parts = new Array<Node>();
