@@ -6,7 +6,8 @@ import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { refusedTargetText, resolveApplyTarget, type ChangeFiles } from '../../src/core';
 
-export function diskChangeFiles(folder: string, unsaved: Set<string> = new Set()): ChangeFiles & { writes: number } {
+/** `failAfter`: the first write stops with an error after writing that many files (a disk that fills). */
+export function diskChangeFiles(folder: string, unsaved: Set<string> = new Set(), failAfter?: number): ChangeFiles & { writes: number } {
   const files = {
     writes: 0,
     async resolve(path: string) {
@@ -29,8 +30,9 @@ export function diskChangeFiles(folder: string, unsaved: Set<string> = new Set()
     },
     unsaved: (uri: string) => unsaved.has(uri),
     async write(ops: ReadonlyArray<{ uri: string; bytes: Uint8Array | null }>) {
-      files.writes++;
-      for (const op of ops) {
+      const first = files.writes++ === 0;
+      for (const [i, op] of ops.entries()) {
+        if (first && failAfter !== undefined && i === failAfter) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
         const path = fileURLToPath(op.uri);
         if (op.bytes === null) await rm(path, { force: true });
         else {

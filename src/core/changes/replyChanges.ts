@@ -180,12 +180,26 @@ export async function keepChanges(kept: readonly ProposedFile[], reply: { conver
   const at = ports.now();
   const set: ChangeSet = { id: newSetId(at), conversationId: reply.conversationId, messageId: reply.messageId, at, files };
   await ports.journal.append([{ v: 1, kind: 'set', set }]);
-  const ok = await ports.files.write(kept.map((f) => ({ uri: f.uri, bytes: f.after })));
+  const ok = await ports.files.write(kept.map((f) => ({ uri: f.uri, bytes: f.after }))).catch(() => false);
   if (!ok) {
+    await putBack(kept, ports.files);
     await ports.journal.append([{ v: 1, kind: 'state', id: set.id, state: 'failed', at: ports.now() }]);
     return { ok: false, reason: 'failed' };
   }
   return { ok: true, set };
+}
+
+/**
+ * A write refused part way (a full disk, a file made read-only): the files it did write go back to
+ * their bytes before, so a failed Keep leaves nothing of the reply on disk.
+ */
+async function putBack(kept: readonly ProposedFile[], files: ChangeFiles): Promise<void> {
+  const ops: Array<{ uri: string; bytes: Uint8Array | null }> = [];
+  for (const f of kept) {
+    const now = await files.read(f.uri).catch(() => undefined);
+    if (now !== undefined && sameBytes(now, f.after)) ops.push({ uri: f.uri, bytes: f.before ?? null });
+  }
+  if (ops.length) await files.write(ops).catch(() => false);
 }
 
 export type ChangesTurned =

@@ -124,6 +124,19 @@ describe('a reply\'s changes across files (core/changes)', () => {
     assert.equal(await exists('src/new.ts'), false);
   });
 
+  it('a write that fails part way (a disk that fills) puts back what it wrote: nothing of the reply stays, and no undo is offered', async () => {
+    const { crlf, noEol, reply } = await threeFiles();
+    const storage = new ChangeStorage(store);
+    const p: ChangesPorts = { files: diskChangeFiles(ws, unsaved, 1), copies: storage, journal: storage, now: () => ++now };
+    const review = await reviewReply(reply, p.files);
+    const kept = await keepChanges(review.files, { conversationId: 'c1', messageId: 'msg_a02' }, p);
+    assert.deepEqual(kept, { ok: false, reason: 'failed' });
+    assert.deepEqual(await bytes('src/a.ts'), crlf, 'the file written before the failure is back');
+    assert.deepEqual(await bytes('notes.txt'), noEol);
+    assert.equal(await exists('src/new.ts'), false);
+    assert.equal(repliesOf((await storage.entries()).values(), 'c1').size, 0, 'the failed set is not a reply\'s changes');
+  });
+
   it('two replies on one file: undone newest first both work; the older first is refused (the file is the newer reply\'s)', async () => {
     await writeFile(join(ws, 'src/a.ts'), 'one\n');
     const p = ports();
