@@ -225,6 +225,8 @@ export async function importAll(store: ImportStore, bytes: Uint8Array, opts: Imp
     else batch.push(importedConversation(file, hash, store.create().id));
     seen.add(key);
     if (batch.length >= BATCH) {
+      // A turn first when the checks above have held the loop long: storing holds it again.
+      await pace.step(i, files.length);
       const failed = await storeBatch();
       if (failed) return failed;
     }

@@ -313,38 +313,68 @@ export interface ReplayedIndex {
   unreadable: boolean;
 }
 
-export function replayIndex(text: string): ReplayedIndex {
-  const entries = new Map<string, ConversationSummary>();
-  const gone = new Set<string>();
-  let lines = 0;
-  let bad = 0;
-  let otherVersion = false;
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    lines++;
+/** The index's lines taken in one at a time (the last line of a conversation wins). */
+class IndexReplay {
+  private readonly entries = new Map<string, ConversationSummary>();
+  private readonly gone = new Set<string>();
+  private lines = 0;
+  private bad = 0;
+  private otherVersion = false;
+
+  add(line: string): void {
+    if (!line) return;
+    this.lines++;
     let data: unknown;
     try {
       data = JSON.parse(line);
     } catch {
-      bad++;
-      continue;
+      this.bad++;
+      return;
     }
     const r = IndexLine.safeParse(data);
     if (!r.success) {
       const header = IndexHeader.safeParse(data);
-      if (header.success) otherVersion ||= header.data.index !== INDEX_VERSION;
-      else bad++;
-      continue;
+      if (header.success) this.otherVersion ||= header.data.index !== INDEX_VERSION;
+      else this.bad++;
+      return;
     }
     if ('gone' in r.data) {
-      entries.delete(r.data.id);
-      gone.add(r.data.id);
+      this.entries.delete(r.data.id);
+      this.gone.add(r.data.id);
     } else {
-      entries.set(r.data.id, r.data);
-      gone.delete(r.data.id);
+      this.entries.set(r.data.id, r.data);
+      this.gone.delete(r.data.id);
     }
   }
-  return { entries, lines, gone, unreadable: otherVersion || (bad > 0 && bad * 2 >= lines) };
+
+  result(): ReplayedIndex {
+    const { entries, lines, gone, bad, otherVersion } = this;
+    return { entries, lines, gone, unreadable: otherVersion || (bad > 0 && bad * 2 >= lines) };
+  }
+}
+
+export function replayIndex(text: string): ReplayedIndex {
+  const replay = new IndexReplay();
+  for (const line of text.split('\n')) replay.add(line);
+  return replay.result();
+}
+
+/**
+ * replayIndex for a whole file, giving the event loop a turn (`pause`) once it has held it about
+ * `sliceMs`: ten thousand lines checked one after the other would hold it for hundreds of ms.
+ */
+export async function replayIndexPaced(text: string, pause: () => Promise<void>, sliceMs = 20): Promise<ReplayedIndex> {
+  const replay = new IndexReplay();
+  let since = performance.now();
+  let n = 0;
+  for (const line of text.split('\n')) {
+    replay.add(line);
+    if ((++n & 63) === 0 && performance.now() - since >= sliceMs) {
+      await pause();
+      since = performance.now();
+    }
+  }
+  return replay.result();
 }
 
 /** A whole index (a compaction, a rebuild): its version first, then one line per conversation. */

@@ -4,7 +4,7 @@
 // is none, or it cannot be used (another version's, or damaged), it is rebuilt from the logs, newest
 // first, History listing what is read so far meanwhile. VS Code-free.
 import { summarize, type Conversation, type ConversationSummary } from '../chat/conversation';
-import { indexLine, indexText, peekLog, replayIndex, replayLog, sameSummary, type ReplayedIndex, type ReplayedLog } from './conversationLog';
+import { indexLine, indexText, peekLog, replayIndex, replayIndexPaced, replayLog, sameSummary, type ReplayedIndex, type ReplayedLog } from './conversationLog';
 import { yieldTurn } from './historySearch';
 import type { ConversationStoragePort, IndexCursor } from './port';
 import type { SearchIndex } from './searchIndex';
@@ -107,12 +107,12 @@ export class HistoryIndex {
   private async readIndexFile(): Promise<{ index: ReplayedIndex; cursor?: IndexCursor } | undefined> {
     if (!this.deps.storage.readIndexSince) {
       const text = await this.deps.storage.readIndex();
-      return text === undefined ? undefined : { index: replayIndex(text) };
+      return text === undefined ? undefined : { index: await replayIndexPaced(text, yieldTurn) };
     }
     const base = this.index && this.indexRead?.index === this.index ? { index: this.index, read: this.indexRead } : undefined;
     const r = await this.deps.storage.readIndexSince(base?.read.cursor);
     if (!r) return undefined;
-    if (!r.appended || !base || this.index !== base.index) return { index: replayIndex(r.text), cursor: r.cursor };
+    if (!r.appended || !base || this.index !== base.index) return { index: await replayIndexPaced(r.text, yieldTurn), cursor: r.cursor };
     const tail = replayIndex(r.text);
     const { entries, gone } = base.index;
     for (const id of tail.gone) {
@@ -268,7 +268,7 @@ export class HistoryIndex {
       // A conversation another window wrote since this one listed the folder is in the index file
       // (that window appended it): kept, not dropped by the rewrite.
       const listed = new Set(ids);
-      const onDisk = replayIndex((await this.deps.storage.readIndex().catch(() => undefined)) ?? '').entries;
+      const onDisk = (await replayIndexPaced((await this.deps.storage.readIndex().catch(() => undefined)) ?? '', yieldTurn)).entries;
       for (const [id, e] of onDisk) if (!listed.has(id) && !index.entries.has(id) && !index.gone.has(id) && !this.deps.removed.has(id)) index.entries.set(id, e);
       await this.deps.storage.rewriteIndex(indexText(index.entries.values()));
       index.lines = index.entries.size + 1;

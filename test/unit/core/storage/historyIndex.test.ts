@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendMessage, createConversation, decodeList, encodeList, encodeLog, HistorySearch, indexLine, peekLog, replayIndex, replayLog, summarize, type Conversation, type SearchProgress } from '../../../../src/core';
+import { appendMessage, createConversation, decodeList, encodeList, encodeLog, HistorySearch, indexLine, peekLog, replayIndex, replayIndexPaced, replayLog, summarize, type Conversation, type SearchProgress } from '../../../../src/core';
 import { FileConversationStorage } from '../../../../src/extension/platform/conversationFiles';
 import { GatedStorage, MemoryConversationStorage } from '../../../support/memoryStorage';
 import { WindowStore } from '../../../support/windowStore';
@@ -646,5 +646,22 @@ describe('upgrade from 0.1.0 files, in the background', () => {
     await store.catchUpSearch();
     assert.deepEqual((await store.list()).map((c) => c.id).sort(), ['old-a', 'old-b']);
     assert.deepEqual((await store.search('thing 42')).map((h) => h.id), ['old-b']);
+  });
+});
+
+describe('history index: read a turn at a time', () => {
+  it('a large index read with turns for the event loop gives what a read at once gives', async () => {
+    const lines = [JSON.stringify({ index: 1 })];
+    for (let i = 0; i < 3000; i++) lines.push(indexLine(summarize(conversation(`c-${i}`, i, [`question ${i}`, `answer ${i}`]))).trimEnd());
+    lines.push('{"torn');
+    lines.push(JSON.stringify({ id: 'c-7', gone: true }));
+    const text = lines.join('\n') + '\n';
+    let pauses = 0;
+    const paced = await replayIndexPaced(text, async () => void pauses++, 0);
+    const once = replayIndex(text);
+    assert.ok(pauses >= 3000 / 64 - 1, `the read gave the event loop a turn (${pauses} times)`);
+    assert.deepEqual(paced, once);
+    assert.equal(paced.entries.size, 2999);
+    assert.ok(paced.gone.has('c-7'));
   });
 });
