@@ -1,4 +1,5 @@
-// Builds the extension host bundle (dist/extension.js, CommonJS for Node), the service client
+// Builds the extension host bundle (dist/extension.js, CommonJS for Node, with a file of its own
+// for each room loaded on first use), the service client
 // (dist/client.js, CommonJS, loaded by the extension on its first request: undici and the zod
 // schemas of the responses are not read at activation), the codebase index's worker
 // (dist/codebaseWorker.js, run in a worker thread) and the webview bundle
@@ -6,7 +7,7 @@
 // Flags: --watch rebuilds on change, --production minifies, drops source maps and prints a size
 // report (each bundle's size, gzip size and largest contributors, from esbuild's metafile).
 const esbuild = require('esbuild');
-const { readFileSync } = require('node:fs');
+const { readFileSync, statSync } = require('node:fs');
 const { gzipSync } = require('node:zlib');
 
 const production = process.argv.includes('--production');
@@ -48,9 +49,49 @@ const node = {
   logLevel: production ? 'warning' : 'info',
 };
 
+/**
+ * The extension host bundle in pieces: dist/extension.js is what activation loads, and each room
+ * imported with `await import(...)` (src/extension/lazyRooms.ts) is a file of its own, loaded on
+ * its first use; modules both need are in shared files, so each module has one instance (one
+ * l10n bundle, one logger). esbuild splits only ES modules: the pieces are built as ES modules,
+ * then each is turned into CommonJS (`import()` into `require()`), which VS Code's extension host
+ * loads; all of them in dist/, beside client.js and exportPage.js.
+ */
+const extension = {
+  ...node,
+  entryPoints: ['src/extension/extension.ts'],
+  outdir: 'dist',
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  format: 'esm',
+  splitting: true,
+  // Source maps are written by the step that turns the pieces into CommonJS.
+  sourcemap: false,
+  write: false,
+  plugins: [lazyClient],
+};
+
+/** Writes the extension's pieces as CommonJS files (with an inline source map when not minified). */
+async function writeExtension(result) {
+  const fs = require('node:fs');
+  fs.mkdirSync('dist', { recursive: true });
+  for (const file of result.outputFiles) {
+    const out = await esbuild.transform(file.text, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      supported: { 'dynamic-import': false },
+      minify: production,
+      sourcemap: production ? false : 'inline',
+      sourcefile: file.path,
+    });
+    fs.writeFileSync(file.path, out.code);
+  }
+  return result;
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyClient] },
   { ...node, entryPoints: ['src/client/index.ts'], outfile: 'dist/client.js' },
   { ...node, entryPoints: ['src/core/export/htmlPage.ts'], outfile: 'dist/exportPage.js' },
   // The codebase index's worker thread (src/extension/codebase starts it; it reads the workspace off the extension host's thread).
@@ -79,16 +120,24 @@ function copyCodicons() {
   for (const name of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, name), path.join(to, name));
 }
 
+/** Rewrites the extension's pieces after each rebuild in --watch. */
+const writeOnRebuild = {
+  name: 'write-extension',
+  setup(build) {
+    build.onEnd((result) => (result.outputFiles ? writeExtension(result).then(() => undefined) : undefined));
+  },
+};
+
 async function main() {
   copyCodicons();
   if (watch) {
-    for (const options of builds) {
+    for (const options of [{ ...extension, plugins: [...extension.plugins, writeOnRebuild] }, ...builds]) {
       const ctx = await esbuild.context(options);
       await ctx.watch();
     }
     return;
   }
-  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all([esbuild.build(extension).then(writeExtension), ...builds.map((options) => esbuild.build(options))]);
   if (production) for (const result of results) console.log(sizeReport(result.metafile));
 }
 
@@ -108,7 +157,7 @@ function sizeReport(metafile) {
   for (const [file, output] of Object.entries(metafile.outputs)) {
     if (file.endsWith('.map')) continue;
     const gzip = gzipSync(readFileSync(file)).length;
-    lines.push(`${file}  ${kb(output.bytes)}  (gzip ${kb(gzip)})`);
+    lines.push(`${file}  ${kb(statSync(file).size)}  (gzip ${kb(gzip)})`);
     const totals = new Map();
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const name = contributor(input);
