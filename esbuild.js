@@ -168,6 +168,20 @@ function sizeReport(metafile) {
       lines.push(`  ${name.padEnd(22)} ${kb(bytes).padStart(10)}  ${((100 * bytes) / output.bytes).toFixed(1).padStart(5)}%`);
     }
   }
+  // What activation reads: dist/extension.js and the shared pieces it requires, not the rooms.
+  const entry = metafile.outputs['dist/extension.js'];
+  if (entry) {
+    const startup = new Set();
+    const visit = (file) => {
+      if (startup.has(file)) return;
+      startup.add(file);
+      for (const i of metafile.outputs[file]?.imports ?? []) if (i.kind === 'import-statement' && metafile.outputs[i.path]) visit(i.path);
+    };
+    visit('dist/extension.js');
+    const later = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js') && !startup.has(f));
+    const size = (files) => kb([...files].reduce((n, f) => n + statSync(f).size, 0));
+    lines.push(`loaded at activation: ${size(startup)} (${[...startup].join(', ')}); on first use: ${size(later)} (${later.join(', ')})`);
+  }
   return lines.join('\n');
 }
 

@@ -14,21 +14,19 @@ import { registerContextCommands } from './context/contextCommands';
 import { CreditsService } from './account/credits';
 import { registerEditorPromptCommands } from './editorPrompts/editorPromptCommands';
 import { registerQuickFix } from './lightbulb/quickFix';
-import { registerCommitMessage } from './sourceControl/commitMessageCommand';
 import { registerTerminalFailure } from './terminal/explainTerminalFailure';
 import type { ChatBox } from './pipeline/chatBox';
 import { CodebaseService } from './codebase/codebaseService';
 import { registerFindFiles } from './codebase/findFiles';
 import { DRAFT_KEY } from './chat/chatHost';
-import { registerInlineEdit } from './inlineEdit/inlineEdit';
 import { ConfigService } from './platform/config';
 import { FileConversationStorage } from './platform/conversationFiles';
 import { upgradeHistoryInBackground } from './history/historyUpgrade';
 import { ApplyToFile } from './applyToFile/applyToFile';
 import { InstructionsService } from './pipeline/instructionsFile';
+import { registerLazyRooms } from './lazyRooms';
 import { RulesService } from './rules/rulesService';
 import { registerRulesCommands } from './rules/rulesCommands';
-import { registerExportCommands } from './export/exportCommands';
 import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
 import { EditorTracker } from './platform/editorTracker';
@@ -130,9 +128,10 @@ export function activate(context: vscode.ExtensionContext): void {
     // Each room registers its own commands.
     ...registerAccountCommands({ config, keys, models, balance, clients, address, logger, credits }),
     ...registerChatCommands(() => lazy.chat, logger),
-    // Export Chat, Copy Conversation, Import Conversation…: the chat's conversations through a port.
-    ...registerExportCommands(
-      {
+    // Export and Import, Edit in the editor, the commit message: each loaded on its first use.
+    ...registerLazyRooms({
+      // Export Chat, Copy Conversation, Import Conversation…: the chat's conversations through a port.
+      conversations: {
         current: async () => {
           await lazy.chat.ensureRestored();
           return lazy.chat.session.conversation;
@@ -145,14 +144,14 @@ export function activate(context: vscode.ExtensionContext): void {
         },
         holdsKey: (text) => turns.holdsKey(text),
       },
+      inlineEdit: { turns, logger, state: context.globalState, keep: (instruction, reply, model) => keepTurn(room().store, instruction, reply, { model }) },
+      turns,
       logger,
-    ),
+    }),
     ...registerEditorPromptCommands(chatBox, logger),
-    // Help where the problem shows up: the lightbulb, Source Control, the terminal.
+    // Help where the problem shows up: the lightbulb, the terminal.
     ...registerQuickFix((text) => chatBox.insertPrompt(text)),
-    ...registerCommitMessage(turns),
     ...registerTerminalFailure((text) => chatBox.insertPrompt(text)),
-    ...registerInlineEdit({ turns, logger, state: context.globalState, keep: (instruction, reply, model) => keepTurn(room().store, instruction, reply, { model }) }),
     ...[
       registerParticipant({
         extensionUri: context.extensionUri,

@@ -1,0 +1,54 @@
+// The rooms loaded on their first use (platform/lazyRoom.ts): Export and Import, Edit in the
+// editor, and the commit message of Source Control. Each is a file of its own in the build, read
+// when one of its commands first runs; activation registers only their commands' stand-ins. Only
+// types are imported here from the rooms (an import of their code would bring it into startup).
+import type * as vscode from 'vscode';
+import type { ChatConversations } from './export/chatConversations';
+import type { InlineEditDeps } from './inlineEdit/inlineEdit';
+import type { TurnService } from './pipeline/turnService';
+import { registerLazyRoom, type LazyRoom } from './platform/lazyRoom';
+import type { Logger } from './platform/log';
+
+export interface LazyRoomsDeps {
+  /** The chat's conversations, for Export and Import. */
+  conversations: ChatConversations;
+  /** Edit in the editor's needs. */
+  inlineEdit: InlineEditDeps;
+  /** The one turn pipeline (the commit message). */
+  turns: TurnService;
+  logger: Logger;
+}
+
+/** The rooms, each with every command it registers. */
+function rooms(deps: LazyRoomsDeps): LazyRoom[] {
+  return [
+    {
+      name: 'export',
+      commands: ['aiChat.exportChat', 'aiChat.copyConversation', 'aiChat.importConversation', 'aiChat.exportAll', 'aiChat.importAll'],
+      load: async () => {
+        const { registerExportCommands } = await import('./export/exportCommands');
+        return () => registerExportCommands(deps.conversations, deps.logger);
+      },
+    },
+    {
+      name: 'inlineEdit',
+      commands: ['aiChat.editSelection', 'aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk', 'aiChat.stopEdit'],
+      load: async () => {
+        const { registerInlineEdit } = await import('./inlineEdit/inlineEdit');
+        return () => registerInlineEdit(deps.inlineEdit);
+      },
+    },
+    {
+      name: 'sourceControl',
+      commands: ['aiChat.writeCommitMessage', 'aiChat.stopCommitMessage'],
+      load: async () => {
+        const { registerCommitMessage } = await import('./sourceControl/commitMessageCommand');
+        return () => registerCommitMessage(deps.turns);
+      },
+    },
+  ];
+}
+
+export function registerLazyRooms(deps: LazyRoomsDeps): vscode.Disposable[] {
+  return rooms(deps).map((room) => registerLazyRoom(room, deps.logger));
+}
