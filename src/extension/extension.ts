@@ -3,10 +3,9 @@
 // deactivate() waits for.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import { watchSaving } from './platform/saveWarning';
-import { budgetForModel, ChatSession, ConversationStore, instructionsLabel, keepTurn } from '../core';
+import { instructionsLabel, keepTurn } from '../core';
 import { BalanceService } from './account/balanceService';
-import { CHAT_VIEWS, CHAT_VIEW_TYPE, ChatPanelController, type ChatPanelDeps } from './chat/chatPanel';
+import { CHAT_VIEWS, CHAT_VIEW_TYPE } from './chat/chatLocation';
 import { ClientProvider } from './platform/clientProvider';
 import { registerAccountCommands } from './account/accountCommands';
 import { registerChatCommands } from './chat/chatCommands';
@@ -20,13 +19,11 @@ import { CodebaseService } from './codebase/codebaseService';
 import { registerFindFiles } from './codebase/findFiles';
 import { DRAFT_KEY } from './chat/chatHost';
 import { ConfigService } from './platform/config';
-import { FileConversationStorage } from './platform/conversationFiles';
-import { upgradeHistoryInBackground } from './history/historyUpgrade';
 import { ApplyToFile } from './applyToFile/applyToFile';
 import { InstructionsService } from './pipeline/instructionsFile';
 import { registerLazyRooms } from './lazyRooms';
-import { RulesService } from './rules/rulesService';
-import { registerRulesCommands } from './rules/rulesCommands';
+import { roomLoader } from './platform/lazyRoom';
+import type { RulesPort } from './pipeline/turnService';
 import { registerParticipant } from './chat/native/participant';
 import { registerLmProvider } from './chat/native/lmProvider';
 import { EditorTracker } from './platform/editorTracker';
@@ -65,41 +62,54 @@ export function activate(context: vscode.ExtensionContext): void {
     context.subscriptions.push(built);
     return built;
   });
-  // The repository's rules (other tools' rule files), read and watched once a request needs them.
-  const rules = once(() => {
-    const built = new RulesService({
-      workspaceState: context.workspaceState,
-      logger,
-      // The project instructions file is sent by its own service, and listed first with the rules.
-      instructions: () => {
-        const current = instructions().current;
-        return { name: current.name, sent: current.state === 'active' ? { path: instructionsLabel(current), why: vscode.l10n.t('always (the project instructions)') } : undefined };
-      },
-      holdsKey: (text) => keys.holds(text),
-      keyChanged: keys.onDidChange,
-    });
-    context.subscriptions.push(built, instructions().onDidChange(() => built.refreshInstructions()));
-    return built;
-  });
-  // The one turn pipeline: every surface's gate, turn and accounting.
-  const turns = new TurnService({ keys, config, models, balance, accounting, clients, instructions, rules, logger });
-  // The chat's own parts are built when a chat view, panel or chat command first needs them.
-  const room = once(() => {
-    const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules: rules() });
-    lastSave = () => built.store.flush();
-    return built;
-  });
-  /** The chat, built on first use. */
-  const lazy = {
-    get chat() {
-      return room().chat;
+  // The repository's rules (other tools' rule files): loaded, read and watched once a request needs them.
+  const rulesRoom = roomLoader(
+    'rules',
+    async () => {
+      const { RulesService } = await import('./rules/rulesService');
+      const built = new RulesService({
+        workspaceState: context.workspaceState,
+        logger,
+        // The project instructions file is sent by its own service, and listed first with the rules.
+        instructions: () => {
+          const current = instructions().current;
+          return { name: current.name, sent: current.state === 'active' ? { path: instructionsLabel(current), why: vscode.l10n.t('always (the project instructions)') } : undefined };
+        },
+        holdsKey: (text) => keys.holds(text),
+        keyChanged: keys.onDidChange,
+      });
+      context.subscriptions.push(built, instructions().onDidChange(() => built.refreshInstructions()));
+      loadedRules = built;
+      return built;
     },
+    logger,
+  );
+  let loadedRules: RulesPort | undefined;
+  // The pipeline's port: a request asks for the rules after fresh() (its facts wait for it), so they are loaded by then.
+  const rulesPort: RulesPort = {
+    fresh: async () => (await rulesRoom()).fresh(),
+    forRequest: (files) => loadedRules?.forRequest(files) ?? { text: '', sent: [] },
   };
+  // The one turn pipeline: every surface's gate, turn and accounting.
+  const turns = new TurnService({ keys, config, models, balance, accounting, clients, instructions, rules: () => rulesPort, logger });
+  // The chat's own parts are loaded and built when a chat view, panel or chat command first needs them.
+  const room = roomLoader(
+    'chat',
+    async () => {
+      const { buildChatRoom } = await import('./chat/chatRoom');
+      const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules: await rulesRoom() });
+      lastSave = () => built.store.flush();
+      return built;
+    },
+    logger,
+  );
+  /** The chat, built on first use. */
+  const chat = async () => (await room()).chat;
   /** The chat's message box for the features (the chat built on their first use of it). */
   const chatBox: ChatBox = {
-    insertPrompt: (text) => lazy.chat.insertPrompt(text),
-    sendText: (text) => lazy.chat.sendText(text),
-    show: (preserveFocus) => lazy.chat.show(preserveFocus),
+    insertPrompt: async (text) => (await chat()).insertPrompt(text),
+    sendText: async (text) => (await chat()).sendText(text),
+    show: async (preserveFocus) => (await chat()).show(preserveFocus),
     draft: () => context.workspaceState.get<string>(DRAFT_KEY),
   };
   // The codebase index (Find Files for a Question): a worker thread, started shortly after activation.
@@ -127,25 +137,28 @@ export function activate(context: vscode.ExtensionContext): void {
     apply,
     // Each room registers its own commands.
     ...registerAccountCommands({ config, keys, models, balance, clients, address, logger, credits }),
-    ...registerChatCommands(() => lazy.chat, logger),
+    ...registerChatCommands(chat, logger),
     // Export and Import, Edit in the editor, the commit message: each loaded on its first use.
     ...registerLazyRooms({
       // Export Chat, Copy Conversation, Import Conversation…: the chat's conversations through a port.
       conversations: {
         current: async () => {
-          await lazy.chat.ensureRestored();
-          return lazy.chat.session.conversation;
+          const shown = await chat();
+          await shown.ensureRestored();
+          return shown.session.conversation;
         },
-        store: () => room().store,
+        store: async () => (await room()).store,
         open: async (id) => {
-          const opened = await lazy.chat.session.open(id);
-          if (opened) await lazy.chat.show();
+          const shown = await chat();
+          const opened = await shown.session.open(id);
+          if (opened) await shown.show();
           return opened;
         },
         holdsKey: (text) => turns.holdsKey(text),
       },
-      inlineEdit: { turns, logger, state: context.globalState, keep: (instruction, reply, model) => keepTurn(room().store, instruction, reply, { model }) },
+      inlineEdit: { turns, logger, state: context.globalState, keep: async (instruction, reply, model) => keepTurn((await room()).store, instruction, reply, { model }) },
       turns,
+      rules: rulesRoom,
       logger,
     }),
     ...registerEditorPromptCommands(chatBox, logger),
@@ -157,8 +170,8 @@ export function activate(context: vscode.ExtensionContext): void {
         extensionUri: context.extensionUri,
         turns,
         logger,
-        openInChat: (question, answer, model) => lazy.chat.openKeptTurn(question, answer, model),
-        prompts: () => lazy.chat.prompts,
+        openInChat: async (question, answer, model) => (await chat()).openKeptTurn(question, answer, model),
+        prompts: async () => (await chat()).prompts,
         models: () => models.models,
         loadModels: () => models.load(),
         selectedModel: () => config.settings.model,
@@ -176,24 +189,23 @@ export function activate(context: vscode.ExtensionContext): void {
     ].filter(
       (d): d is vscode.Disposable => d !== undefined,
     ),
-    ...registerContextCommands(() => lazy.chat.attachments, () => lazy.chat.show(true)),
-    ...registerFindFiles({ service: startCodebase, chatBox, attach: (uris) => lazy.chat.attachments.addFiles(uris) }),
+    ...registerContextCommands(async () => (await chat()).attachments, async () => (await chat()).show(true)),
+    ...registerFindFiles({ service: startCodebase, chatBox, attach: async (uris) => (await chat()).attachments.addFiles(uris) }),
     { dispose: () => clearTimeout(codebaseStart) },
     vscode.commands.registerCommand('aiChat.openInstructions', () => instructions().open()),
     vscode.commands.registerCommand('aiChat.toggleInstructions', () => instructions().toggle()),
-    ...registerRulesCommands(rules),
     ...CHAT_VIEWS.map((id) =>
       vscode.window.registerWebviewViewProvider(
         id,
-        { resolveWebviewView: (view) => lazy.chat.surfaces.resolveWebviewView(view) },
+        { resolveWebviewView: async (view) => (await chat()).surfaces.resolveWebviewView(view) },
         { webviewOptions: { retainContextWhenHidden: true } },
       ),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('aiChat.chatLocation')) void lazy.chat.surfaces.locationChanged();
+      if (e.affectsConfiguration('aiChat.chatLocation')) void chat().then((c) => c.surfaces.locationChanged());
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-      deserializeWebviewPanel: (panel, state) => lazy.chat.restore(panel, state),
+      deserializeWebviewPanel: async (panel, state) => (await chat()).restore(panel, state),
     }),
   );
 
@@ -211,54 +223,6 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   // How long activate() itself took (VS Code's own figure adds loading the code, and at startup the host's other work).
   logger.info('AI Chat activated', { activateMs: Math.round((performance.now() - started) * 10) / 10, version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
-}
-
-/** What the chat's controller needs besides the store and session built here, and the credits its notifications use. */
-type ChatRoomDeps = Omit<ChatPanelDeps, 'session' | 'store' | 'onReplyCharged' | 'onCannotPay' | 'rulesChanged'> & { credits: CreditsService; rules: RulesService };
-
-/** The conversation store, the session and the chat's controller, wired together; disposed with the extension. */
-function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: ConversationStore } {
-  const { context, config, models, turns, instructions, rules, credits, logger } = deps;
-  // Conversations are shared by every window; which one is current belongs to the window's workspace.
-  const store = new ConversationStore(
-    new FileConversationStorage(context.globalStorageUri.fsPath, (context.storageUri ?? context.globalStorageUri).fsPath),
-  );
-  // The session tells its events to the panel's controller, built just below (events come later).
-  const session = new ChatSession({
-    store,
-    // Every turn answers and is settled through the one pipeline.
-    turns: turns.port,
-    // The project's instructions file (AGENTS.md) follows the user's own system prompt.
-    settings: () => {
-      const s = config.settings;
-      return { ...s, systemPrompt: instructions.systemPrompt(s.systemPrompt) };
-    },
-    // The repository's rules for the question's files (and the active editor's) follow them.
-    rules: (files) => rules.forRequest(files),
-    modelCost: (id) => models.costOf(id),
-    // Each request fits the model's stated max_tokens (or aiChat.context.maxTokens), estimated.
-    contextBudget: (id) => budgetForModel(models.models, id, config.settings.contextMaxTokens).inputTokens,
-    onEvent: (event) => chat.onSessionEvent(event),
-    logger,
-    flushIntervalMs: 24,
-  });
-  const chat: ChatPanelController = new ChatPanelController({
-    ...deps,
-    rulesChanged: rules.onDidChange,
-    session,
-    store,
-    onReplyCharged: (_charged, kind) => {
-      // The chat shows its out-of-credits card; a notification when it is not on screen.
-      if (kind === 'credits' && !chat.isVisible) void credits.outOfCredits();
-    },
-    onCannotPay: () => void credits.outOfCredits(),
-  });
-  // A save that fails is said once, with Retry; every conversation not yet written stays in memory
-  // meanwhile, and Retry writes them all (not only the one on screen).
-  context.subscriptions.push(watchSaving(store, () => session.saveAll(), logger), chat);
-  // Conversations saved by 0.1.0 come into History in the background, with a notification.
-  void upgradeHistoryInBackground(store, logger);
-  return { chat, store };
 }
 
 /** A value built by `build` on its first use, then kept. */

@@ -1,5 +1,5 @@
 // The rooms loaded on their first use (platform/lazyRoom.ts): Export and Import, Edit in the
-// editor, and the commit message of Source Control. Each is a file of its own in the build, read
+// editor, the list of the repository's rules, and the commit message of Source Control. Each is a file of its own in the build, read
 // when one of its commands first runs; activation registers only their commands' stand-ins. Only
 // types are imported here from the rooms (an import of their code would bring it into startup).
 import type * as vscode from 'vscode';
@@ -8,6 +8,7 @@ import type { InlineEditDeps } from './inlineEdit/inlineEdit';
 import type { TurnService } from './pipeline/turnService';
 import { registerLazyRoom, type LazyRoom } from './platform/lazyRoom';
 import type { Logger } from './platform/log';
+import type { RulesService } from './rules/rulesService';
 
 export interface LazyRoomsDeps {
   /** The chat's conversations, for Export and Import. */
@@ -16,6 +17,8 @@ export interface LazyRoomsDeps {
   inlineEdit: InlineEditDeps;
   /** The one turn pipeline (the commit message). */
   turns: TurnService;
+  /** The repository's rules (loaded on their own first use), for their list. */
+  rules: () => Promise<RulesService>;
   logger: Logger;
 }
 
@@ -36,6 +39,14 @@ function rooms(deps: LazyRoomsDeps): LazyRoom[] {
       load: async () => {
         const { registerInlineEdit } = await import('./inlineEdit/inlineEdit');
         return () => registerInlineEdit(deps.inlineEdit);
+      },
+    },
+    {
+      name: 'rulesList',
+      commands: ['aiChat.showRules'],
+      load: async () => {
+        const { registerRulesCommands } = await import('./rules/rulesCommands');
+        return () => registerRulesCommands(deps.rules);
       },
     },
     {

@@ -26,7 +26,7 @@ function reporter(progress: vscode.Progress<{ message?: string; increment?: numb
 }
 
 async function exportAllCommand(chat: ChatConversations, logger: Logger): Promise<void> {
-  const store = chat.store();
+  const store = await chat.store();
   const total = (await store.list()).length;
   if (total === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('AI Chat: History has no conversation to export.'));
@@ -84,7 +84,7 @@ async function importAllCommand(chat: ChatConversations, logger: Logger): Promis
         progress.report({ message: vscode.l10n.t('Checking the archive…') });
         const bytes = await vscode.workspace.fs.readFile(uri);
         const report = reporter(progress);
-        return importAll(chat.store(), bytes, {
+        return importAll(await chat.store(), bytes, {
           cancelled: () => token.isCancellationRequested,
           // (Progress reports the conversations stored; the check before them says so above.)
           progress: (done, total) => (done ? report(done, total) : undefined),

@@ -7,7 +7,7 @@ export interface ChatConversations {
   /** The conversation the chat shows (the last window's reopened first, after a reload). */
   current(): Promise<Conversation>;
   /** The conversation store, where an import is written (History lists it from there). */
-  store(): ConversationStore;
+  store(): Promise<ConversationStore>;
   /** Opens a saved conversation in the chat and shows the chat; false when it could not be read. */
   open(id: string): Promise<boolean>;
   /** Whether a text holds the user's API key (a file that does is not imported: its turns would be sent). */

@@ -57,7 +57,7 @@ type FormatItem = vscode.QuickPickItem & { format: Format };
 
 /** Exports the conversation `id` (from History), else the one the chat shows. */
 async function exportChat(chat: ChatConversations, id?: string): Promise<void> {
-  const conv = id === undefined ? await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.')) : await chat.store().load(id);
+  const conv = id === undefined ? await currentWithMessages(chat, vscode.l10n.t('AI Chat: the current conversation is empty; nothing to export.')) : await (await chat.store()).load(id);
   if (!conv) {
     if (id !== undefined) void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be read: its file is missing or damaged.'));
     return;
@@ -138,8 +138,8 @@ async function importFile(chat: ChatConversations, logger: Logger): Promise<void
   }
   let result: ImportResult;
   try {
-    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Importing “{0}”…', name) }, () =>
-      importConversation(chat.store(), bytes),
+    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Importing “{0}”…', name) }, async () =>
+      importConversation(await chat.store(), bytes),
     );
   } catch (err) {
     // The store could not write it: the import took it out again, nothing is half there.

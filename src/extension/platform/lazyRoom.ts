@@ -17,41 +17,55 @@ export interface LazyRoom {
   load: () => Promise<() => vscode.Disposable[]>;
 }
 
-/** Registers `room`'s stand-ins; disposing it disposes them, or the room once it is loaded. */
-export function registerLazyRoom(room: LazyRoom, logger: Logger): vscode.Disposable {
-  let registered: vscode.Disposable[] = [];
-  let loading: Promise<boolean> | undefined;
-  let disposed = false;
-  const load = async (): Promise<boolean> => {
+/**
+ * `load` run on the first call, its result kept for every later one. A load that fails is logged,
+ * said as a damaged extension and rejected; the next call tries again.
+ */
+export function roomLoader<T>(name: string, load: () => Promise<T>, logger: Logger): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  const first = async (): Promise<T> => {
     const started = performance.now();
-    let register: () => vscode.Disposable[];
     try {
-      register = await room.load();
+      const loaded = await load();
+      logger.info('AI Chat loaded a part on its first use', { room: name, loadMs: Math.round((performance.now() - started) * 10) / 10 });
+      return loaded;
     } catch (err) {
       loading = undefined;
       logger.error('AI Chat is damaged: a part of it could not be loaded; a reload or a reinstall is needed', {
-        room: room.name,
+        room: name,
         cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
       });
       void vscode.window.showErrorMessage(extensionDamagedText());
-      return false;
+      throw err;
     }
-    if (disposed) return false;
-    for (const d of standIns) d.dispose();
-    registered = register();
-    logger.info('AI Chat loaded a part on its first use', { room: room.name, loadMs: Math.round((performance.now() - started) * 10) / 10 });
-    return true;
   };
+  return () => (loading ??= first());
+}
+
+/** Registers `room`'s stand-ins; disposing it disposes them, or the room once it is loaded. */
+export function registerLazyRoom(room: LazyRoom, logger: Logger): vscode.Disposable {
+  let registered: vscode.Disposable[] | undefined;
+  let disposed = false;
+  const load = roomLoader(
+    room.name,
+    async () => {
+      const register = await room.load();
+      if (disposed) return;
+      for (const d of standIns) d.dispose();
+      registered = register();
+    },
+    logger,
+  );
   const standIns = room.commands.map((id) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      if (!(await (loading ??= load()))) return undefined;
+      if (!(await load().then(() => !disposed, () => false))) return undefined;
       return vscode.commands.executeCommand(id, ...args);
     }),
   );
   return {
     dispose: () => {
       disposed = true;
-      for (const d of [...standIns, ...registered]) d.dispose();
+      for (const d of [...standIns, ...(registered ?? [])]) d.dispose();
     },
   };
 }

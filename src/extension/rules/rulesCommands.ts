@@ -45,6 +45,6 @@ export async function showRules(rules: RulesService): Promise<void> {
   );
 }
 
-export function registerRulesCommands(rules: () => RulesService): vscode.Disposable[] {
-  return [vscode.commands.registerCommand(SHOW_RULES_COMMAND, () => showRules(rules()))];
+export function registerRulesCommands(rules: () => Promise<RulesService>): vscode.Disposable[] {
+  return [vscode.commands.registerCommand(SHOW_RULES_COMMAND, async () => showRules(await rules()))];
 }

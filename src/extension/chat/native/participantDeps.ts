@@ -15,7 +15,7 @@ export interface ParticipantDeps {
   /** Opens a question and its whole answer in AI Chat's own chat (a conversation of its own). */
   openInChat: (question: string, answer: string, model: string) => Promise<void>;
   /** The chat's slash commands (built-ins, the user's own, prompt files); none: no slash commands. */
-  prompts?: () => PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; recheck(): Promise<void> };
+  prompts?: () => Promise<PrepareDeps['prompts'] & { readonly entries: readonly PromptEntry[]; recheck(): Promise<void> }>;
   /** The service's models and the selected one (a prompt's `model` is matched against them). */
   models?: () => readonly ModelLike[] | undefined;
   /** Loads the service's models when they are not yet (a prompt that names a model is matched against them). */

@@ -111,7 +111,7 @@ async function prepareRequest(
   slash: SlashAsk | undefined,
 ): Promise<PreparedRequest | undefined> {
   if (!slash || !deps.prompts) return { prompt: request.prompt };
-  const prompts = deps.prompts();
+  const prompts = await deps.prompts();
   await prompts.recheck();
   if (!slash.name) {
     listPrompts(stream, prompts.entries);

@@ -298,7 +298,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
       turns,
       logger: silent,
       openInChat: async () => undefined,
-      prompts: () => prompts,
+      prompts: async () => prompts,
       models: () => loaded,
       loadModels: async () => {
         loaded = MODELS;

@@ -135,7 +135,7 @@ describe('export room: Export Chat, Copy Conversation, Import Conversation…', 
     registerExportCommands(
       {
         current: async () => current,
-        store: () => store,
+        store: async () => store,
         open: async (id) => {
           opened.push(id);
           return (await store.load(id)) !== undefined;
