@@ -13,17 +13,22 @@ const QUESTION = 'Question e2e-export-alpha';
 
 /**
  * A file dialog (VS Code's own, in the browser): once its box shows where it starts (`ready`), the
- * path typed into it (again if the dialog was still filling it in), then Enter.
+ * path typed into it and Enter (again if the dialog was still filling it in), until it closes.
  */
 async function answerFileDialog(wb: Workbench, file: string, ready: (value: string) => boolean): Promise<void> {
   const box = wb.quickInputBox();
   await waitFor(async () => (await box.isVisible()) && ready(await box.inputValue()), 'the file dialog did not open', 20_000);
+  // Typed and Enter until the dialog takes it: on a loaded machine the dialog can still be filling
+  // in its folder when the path is typed, and then it lists the folder again instead of closing.
   await waitFor(async () => {
     if ((await box.inputValue()) !== file) await box.fill(file);
-    return (await box.inputValue()) === file;
-  }, 'the path could not be typed into the file dialog', 15_000);
-  await box.press('Enter');
-  await wb.quickInput().waitFor({ state: 'hidden', timeout: 15_000 });
+    if ((await box.inputValue()) !== file) return false;
+    await box.press('Enter');
+    return wb.quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+  }, 'the file dialog did not take the path typed into it', 30_000);
 }
 
 /** History's rows holding `text` (History opened on a search for it). */

@@ -59,7 +59,7 @@ describe('AI Chat Assistant in the extension host', () => {
     const files = readdirSync(dist).map((f) => path.join(dist, f)).filter(inDist);
     // The rooms loaded on first use (src/extension/lazyRooms.ts): their files are there, and
     // activation (with whatever else this window did before this test) did not read them.
-    const rooms = ['exportCommands', 'inlineEdit', 'commitMessageCommand'].map((name) => {
+    const rooms = ['chatRoom', 'rulesService', 'rulesCommands', 'exportCommands', 'inlineEdit', 'commitMessageCommand'].map((name) => {
       const found = files.find((f) => path.basename(f).startsWith(`${name}-`));
       assert.ok(found, `dist/${name}-….js is built`);
       assert.equal(load.cache[found], undefined, `dist/${path.basename(found)} is not loaded by activation`);
