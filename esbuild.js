@@ -167,6 +167,9 @@ function sizeReport(metafile) {
     for (const [name, bytes] of top) {
       lines.push(`  ${name.padEnd(22)} ${kb(bytes).padStart(10)}  ${((100 * bytes) / output.bytes).toFixed(1).padStart(5)}%`);
     }
+    // The schemas are zod/mini's (only the checks they use are bundled); an `import * as z from 'zod'` brings all of classic zod back.
+    const classic = Object.keys(output.inputs).filter((input) => /node_modules\/zod\/(v4\/)?classic\//.test(input));
+    if (classic.length) lines.push(`  ! classic zod is bundled (${classic.length} files): import zod/mini instead of zod in src`);
   }
   // What activation reads: dist/extension.js and the shared pieces it requires, not the rooms.
   const entry = metafile.outputs['dist/extension.js'];
