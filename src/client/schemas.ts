@@ -10,7 +10,9 @@
  *   not break us; unknown extra fields of a request are sent as given.
  */
 import * as z from 'zod/mini';
-import './zodEnglish';
+import { useZodEnglish } from './zodEnglish';
+
+useZodEnglish();
 
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
 export const MODEL_ID_PATTERN = /^[a-z-]+$/;

@@ -4,8 +4,10 @@
 // `parseWebviewMessage`) and drop anything that does not match. The API key never appears
 // in any of these messages.
 import * as z from 'zod/mini';
-import '../wording/zodEnglish';
+import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
+
+useZodEnglish();
 
 // ---------------------------------------------------------------------------------------------
 // Limits (the host cuts what it sends to them at the source; the webview refuses more)

@@ -10,7 +10,7 @@
 // that fails the schema (saying what is wrong). VS Code-free.
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import '../../wording/zodEnglish';
+import { useZodEnglish } from '../../wording/zodEnglish';
 import * as l10n from '@vscode/l10n';
 import {
   ConversationSchema,
@@ -19,6 +19,8 @@ import {
   type Conversation,
   type StoredMessage,
 } from '../chat/conversation';
+
+useZodEnglish();
 
 export const EXPORT_FORMAT = 'ai-chat-conversation';
 /** The version of the file this extension writes, and the newest it reads. */
