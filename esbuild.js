@@ -3,7 +3,8 @@
 // (dist/client.js, CommonJS, loaded by the extension on its first request: undici and the zod
 // schemas of the responses are not read at activation), the codebase index's worker
 // (dist/codebaseWorker.js, run in a worker thread) and the webview bundle
-// (media/dist/webview.js, an IIFE for the browser) separately.
+// (media/dist/webview.js, an IIFE for the browser, with the highlight.js languages it loads when a
+// block needs one in media/dist/languages.js) separately.
 // Flags: --watch rebuilds on change, --production minifies, drops source maps and prints a size
 // report (each bundle's size, gzip size and largest contributors, from esbuild's metafile).
 const esbuild = require('esbuild');
@@ -90,24 +91,27 @@ async function writeExtension(result) {
   return result;
 }
 
+/** @type {import('esbuild').BuildOptions} */
+const browser = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  sourcemap: production ? false : 'inline',
+  minify: production,
+  metafile: production,
+  logLevel: production ? 'warning' : 'info',
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: ['src/client/index.ts'], outfile: 'dist/client.js' },
   { ...node, entryPoints: ['src/core/export/htmlPage.ts'], outfile: 'dist/exportPage.js' },
   // The codebase index's worker thread (src/extension/codebase starts it; it reads the workspace off the extension host's thread).
   { ...node, entryPoints: ['src/core/codebase/worker.ts'], outfile: 'dist/codebaseWorker.js' },
-  {
-    entryPoints: ['src/webview/main.ts'],
-    outfile: 'media/dist/webview.js',
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    sourcemap: production ? false : 'inline',
-    minify: production,
-    metafile: production,
-    logLevel: production ? 'warning' : 'info',
-  },
+  { ...browser, entryPoints: ['src/webview/main.ts'], outfile: 'media/dist/webview.js' },
+  // The highlight.js languages the panel loads when a block names one (src/webview/render/languages.ts).
+  { ...browser, entryPoints: ['src/webview/render/languagesChunk.ts'], outfile: 'media/dist/languages.js' },
 ];
 
 /** The codicon font and its stylesheet, served to the webview from media/dist/codicons. */
@@ -167,6 +171,9 @@ function sizeReport(metafile) {
     for (const [name, bytes] of top) {
       lines.push(`  ${name.padEnd(22)} ${kb(bytes).padStart(10)}  ${((100 * bytes) / output.bytes).toFixed(1).padStart(5)}%`);
     }
+    // The schemas are zod/mini's (only the checks they use are bundled); an `import * as z from 'zod'` brings all of classic zod back.
+    const classic = Object.keys(output.inputs).filter((input) => /node_modules\/zod\/(v4\/)?classic\//.test(input));
+    if (classic.length) lines.push(`  ! classic zod is bundled (${classic.length} files): import zod/mini instead of zod in src`);
   }
   // What activation reads: dist/extension.js and the shared pieces it requires, not the rooms.
   const entry = metafile.outputs['dist/extension.js'];

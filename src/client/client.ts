@@ -38,7 +38,7 @@ import {
 import { ChatStream, MAX_REPLY_CHARS } from './stream';
 import { balanceAmount, creditAmount, tokenCount, warnOncePerField, type RangeWarning } from './sanitize';
 import { parseResponse, validateChatRequest } from './validate';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 export interface ClientTimeouts {
   /** Opening the TCP/TLS connection. Default 10 s. */
@@ -416,7 +416,7 @@ export class ChatServiceClient {
 
   // -------------------------------------------------------------------------------------------
 
-  private getJson<S extends z.ZodType>(path: string, schema: S, what: string, opts: RequestOptions): Promise<z.infer<S>> {
+  private getJson<S extends z.ZodMiniType>(path: string, schema: S, what: string, opts: RequestOptions): Promise<z.infer<S>> {
     return this.call<z.infer<S>>({
       method: 'GET',
       path,
@@ -429,7 +429,7 @@ export class ChatServiceClient {
     });
   }
 
-  private async readJson<S extends z.ZodType>(res: Dispatcher.ResponseData, schema: S, what: string): Promise<z.infer<S>> {
+  private async readJson<S extends z.ZodMiniType>(res: Dispatcher.ResponseData, schema: S, what: string): Promise<z.infer<S>> {
     const text = await readBounded(res.body, MAX_BODY_BYTES, what);
     let value: unknown;
     try {

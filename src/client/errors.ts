@@ -2,7 +2,7 @@
  * Error hierarchy of the client. Every error thrown by the client is a ChatServiceError with a stable
  * `kind` a UI can switch on. Errors never carry the API key.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorBody } from './schemas';
 import { balanceAmount, noRangeWarning } from './sanitize';
 

@@ -9,7 +9,10 @@
  * - unknown extra fields of responses pass through untouched (loose objects), so a newer service does
  *   not break us; unknown extra fields of a request are sent as given.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { useZodEnglish } from './zodEnglish';
+
+useZodEnglish();
 
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
 export const MODEL_ID_PATTERN = /^[a-z-]+$/;
@@ -37,10 +40,9 @@ export const MessageRoleSchema = z.enum(MESSAGE_ROLES, {
 // Request schemas are plain objects (no index signature in the inferred types, so callers' own
 // interfaces are assignable); unknown extra fields are not checked and are sent as given.
 export const MessageSchema = z.object({
-  id: z
-    .string({ error: 'must be a string' })
-    .regex(MESSAGE_ID_PATTERN, { error: `must match ${MESSAGE_ID_PATTERN.source}` })
-    .optional(),
+  id: z.optional(
+    z.string({ error: 'must be a string' }).check(z.regex(MESSAGE_ID_PATTERN, { error: `must match ${MESSAGE_ID_PATTERN.source}` })),
+  ),
   role: MessageRoleSchema,
   content: z.string({ error: 'must be a string' }),
 });
@@ -50,20 +52,22 @@ export const ChatRequestSchema = z
   .object({
     messages: z
       .array(MessageSchema, { error: 'must be an array of messages' })
-      .min(1, { error: 'must contain at least 1 message' }),
-    model: z
-      .string({ error: 'must be a string' })
-      .regex(MODEL_ID_PATTERN, { error: `must match ${MODEL_ID_PATTERN.source}` })
-      .optional(),
-    stream: z.boolean({ error: 'must be a boolean' }).optional(),
-    search: z.boolean({ error: 'must be a boolean' }).optional(),
-    temperature: z
-      .number({ error: 'must be a finite number' })
-      .min(TEMPERATURE_MIN, { error: `must be >= ${TEMPERATURE_MIN}` })
-      .max(TEMPERATURE_MAX, { error: `must be <= ${TEMPERATURE_MAX}` })
-      .optional(),
+      .check(z.minLength(1, { error: 'must contain at least 1 message' })),
+    model: z.optional(
+      z.string({ error: 'must be a string' }).check(z.regex(MODEL_ID_PATTERN, { error: `must match ${MODEL_ID_PATTERN.source}` })),
+    ),
+    stream: z.optional(z.boolean({ error: 'must be a boolean' })),
+    search: z.optional(z.boolean({ error: 'must be a boolean' })),
+    temperature: z.optional(
+      z
+        .number({ error: 'must be a finite number' })
+        .check(
+          z.gte(TEMPERATURE_MIN, { error: `must be >= ${TEMPERATURE_MIN}` }),
+          z.lte(TEMPERATURE_MAX, { error: `must be <= ${TEMPERATURE_MAX}` }),
+        ),
+    ),
   })
-  .superRefine((req, ctx) => {
+  .check(z.superRefine((req, ctx) => {
     // "unique identifier of the message": two messages with the same id are rejected by the service.
     const seen = new Map<string, number>();
     req.messages.forEach((m, i) => {
@@ -79,7 +83,7 @@ export const ChatRequestSchema = z
         seen.set(m.id, i);
       }
     });
-  });
+  }));
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 /**
@@ -87,8 +91,8 @@ export type ChatRequest = z.infer<typeof ChatRequestSchema>;
  * the largest finite number of its sign: the client's range checks (sanitize.ts) then refuse or clamp
  * it, instead of one such field making a whole paid reply or list unreadable.
  */
-export const serviceNumber = z.preprocess(
-  (v) => (v === Infinity ? Number.MAX_VALUE : v === -Infinity ? -Number.MAX_VALUE : v),
+export const serviceNumber = z.pipe(
+  z.transform((v: unknown) => (v === Infinity ? Number.MAX_VALUE : v === -Infinity ? -Number.MAX_VALUE : v)),
   z.number(),
 );
 
@@ -103,7 +107,7 @@ export const ChatResponseSchema = z.looseObject({
   createdAt: z.string(),
   creditsUsed: z.number(),
   creditsRemaining: z.number(),
-  model: z.string().optional(),
+  model: z.optional(z.string()),
 });
 export type ChatResponse = z.infer<typeof ChatResponseSchema>;
 
@@ -112,13 +116,13 @@ export type ChatResponse = z.infer<typeof ChatResponseSchema>;
  * `content` is required; a missing field is named in CheckedChatResponse.problems.
  */
 export const ChatReplySchema = z.looseObject({
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   content: z.string(),
-  role: z.string().optional(),
-  createdAt: z.string().optional(),
-  creditsUsed: serviceNumber.optional(),
-  creditsRemaining: serviceNumber.optional(),
-  model: z.string().optional(),
+  role: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  creditsUsed: z.optional(serviceNumber),
+  creditsRemaining: z.optional(serviceNumber),
+  model: z.optional(z.string()),
 });
 
 export type ChatReply = z.infer<typeof ChatReplySchema>;
@@ -135,8 +139,8 @@ export type CheckedChatResponse = z.infer<typeof ChatReplySchema> & {
  * by checkUsage (sanitize.ts), which logs them once.
  */
 export const UsageSchema = z.looseObject({
-  promptTokens: serviceNumber.optional(),
-  completionTokens: serviceNumber.optional(),
+  promptTokens: z.optional(serviceNumber),
+  completionTokens: z.optional(serviceNumber),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -147,7 +151,7 @@ export type Usage = z.infer<typeof UsageSchema>;
 /** `f`: a step starts. A missing or unusable messageId is tolerated (the reply is paid for). */
 export const StartEventSchema = z.looseObject({
   event: z.literal('f'),
-  messageId: z.string().optional().catch(undefined),
+  messageId: z.catch(z.optional(z.string()), undefined),
 });
 /** `0`: a chunk of reply text. */
 export const ChunkEventSchema = z.looseObject({
@@ -160,15 +164,15 @@ export const ChunkEventSchema = z.looseObject({
  */
 export const StepFinishEventSchema = z.looseObject({
   event: z.literal('e'),
-  finishReason: z.string().optional(),
-  usage: UsageSchema.optional(),
-  isContinued: z.boolean().optional(),
+  finishReason: z.optional(z.string()),
+  usage: z.optional(UsageSchema),
+  isContinued: z.optional(z.boolean()),
 });
 /** `d`: the message is finished; the reply is complete here. */
 export const DoneEventSchema = z.looseObject({
   event: z.literal('d'),
-  finishReason: z.string().optional(),
-  usage: UsageSchema.optional(),
+  finishReason: z.optional(z.string()),
+  usage: z.optional(UsageSchema),
 });
 /**
  * `3`: an error part. Line-prefixed framing: `3:"message"`; JSON-object framings: `{"event":"3", …}`
@@ -197,10 +201,10 @@ export const ReasoningSignatureEventSchema = z.looseObject({
 /** `h`: a source the reply cites (what a search found). */
 export const SourceEventSchema = z.looseObject({
   event: z.literal('h'),
-  sourceType: z.string().optional(),
-  id: z.string().optional(),
+  sourceType: z.optional(z.string()),
+  id: z.optional(z.string()),
   url: z.string(),
-  title: z.string().optional(),
+  title: z.optional(z.string()),
 });
 /** `9`: a tool call (a search runs as one, in a step of its own). */
 export const ToolCallEventSchema = z.looseObject({
@@ -296,24 +300,24 @@ export const STREAM_EVENT_SCHEMAS = {
 // Balance (which fields are required is not stated: required = what a client shows)
 
 export const CreditSchema = z.looseObject({
-  id: z.string().optional(),
-  userId: z.string().optional(),
+  id: z.optional(z.string()),
+  userId: z.optional(z.string()),
   amount: serviceNumber,
-  expiresAt: z.string().nullish(),
-  createdAt: z.string().nullish(),
-  type: z.string().nullish(),
-  extendedExpiresAt: z.string().nullish(),
-  usedAmount: serviceNumber.nullish(),
+  expiresAt: z.nullish(z.string()),
+  createdAt: z.nullish(z.string()),
+  type: z.nullish(z.string()),
+  extendedExpiresAt: z.nullish(z.string()),
+  usedAmount: z.nullish(serviceNumber),
 });
 export type Credit = z.infer<typeof CreditSchema>;
 
 export const DailyCreditSchema = z.looseObject({
-  id: z.string().optional(),
-  userId: z.string().optional(),
-  grantedAmount: serviceNumber.optional(),
-  amount: serviceNumber.optional(),
-  grantedDate: z.string().optional(),
-  used: z.boolean().optional(),
+  id: z.optional(z.string()),
+  userId: z.optional(z.string()),
+  grantedAmount: z.optional(serviceNumber),
+  amount: z.optional(serviceNumber),
+  grantedDate: z.optional(z.string()),
+  used: z.optional(z.boolean()),
 });
 export type DailyCredit = z.infer<typeof DailyCreditSchema>;
 
@@ -321,16 +325,16 @@ export const BalanceSchema = z.looseObject({
   regularBalance: serviceNumber,
   dailyBalance: serviceNumber,
   totalBalance: serviceNumber,
-  hasDailyCredit: z.boolean().optional(),
-  credits: z.array(CreditSchema).optional(),
-  dailyCredit: DailyCreditSchema.nullish(),
+  hasDailyCredit: z.optional(z.boolean()),
+  credits: z.optional(z.array(CreditSchema)),
+  dailyCredit: z.nullish(DailyCreditSchema),
 });
 export type Balance = z.infer<typeof BalanceSchema>;
 
 export const BalanceResponseSchema = z.looseObject({
   balance: BalanceSchema,
-  success: z.boolean().optional(),
-  timestamp: z.string().optional(),
+  success: z.optional(z.boolean()),
+  timestamp: z.optional(z.string()),
 });
 export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
 
@@ -338,16 +342,16 @@ export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
 // Models and subscriptions
 
 export const ModelSchema = z.looseObject({
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   valueId: z.string(),
   name: z.string(),
   type: z.string(),
   costInCreditPerUse: serviceNumber,
   isActive: z.boolean(),
-  createdAt: z.string().optional(),
-  totalUses: z.string().optional(),
-  totalCreditsSpent: z.string().optional(),
-  max_tokens: serviceNumber.nullish(),
+  createdAt: z.optional(z.string()),
+  totalUses: z.optional(z.string()),
+  totalCreditsSpent: z.optional(z.string()),
+  max_tokens: z.nullish(serviceNumber),
 });
 export type Model = z.infer<typeof ModelSchema> & {
   /**
@@ -360,9 +364,9 @@ export type Model = z.infer<typeof ModelSchema> & {
 export const ModelListSchema = z.array(ModelSchema);
 
 export const SubscriptionSchema = z.looseObject({
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   name: z.string(),
-  features: z.array(z.string()).optional(),
+  features: z.optional(z.array(z.string())),
   price: serviceNumber,
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
@@ -375,12 +379,12 @@ export const ErrorBodySchema = z.looseObject({
   error: z.string(),
   /** One of KNOWN_ERROR_CODES in practice; any string is accepted so a new code does not break parsing. */
   code: z.string(),
-  success: z.boolean().optional(),
-  message: z.string().optional(),
-  traceId: z.string().optional(),
-  details: z.string().optional(),
+  success: z.optional(z.boolean()),
+  message: z.optional(z.string()),
+  traceId: z.optional(z.string()),
+  details: z.optional(z.string()),
   /** Sent with INSUFFICIENT_CREDITS. */
-  creditsRemaining: serviceNumber.optional(),
+  creditsRemaining: z.optional(serviceNumber),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 

@@ -1,5 +1,5 @@
 /** Validation at the boundary: requests before sending, responses on arrival. */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ProtocolError, RequestValidationError, formatPath, ruleOf, valueAt } from './errors';
 import { ChatRequestSchema, type ChatRequest } from './schemas';
 
@@ -22,7 +22,7 @@ export function validateChatRequest(req: unknown): ChatRequest {
  * Parses a response body with `schema`; a missing or mistyped field -> ProtocolError naming it,
  * e.g. `balance.totalBalance is required (must be a number)`.
  */
-export function parseResponse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+export function parseResponse<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];

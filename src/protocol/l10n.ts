@@ -1,7 +1,7 @@
 // The translations of the panel's strings travel from the host with the page: the host reads
 // them from VS Code (vscode.l10n.bundle), the panel passes them to @vscode/l10n. Validated here,
 // on the panel's side of the boundary.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A loaded l10n bundle: English message (with its comment suffix, if any) -> translation. */
 export const L10nBundleSchema = z.record(z.string(), z.string());

@@ -3,8 +3,11 @@
 // Both sides validate what they receive with these schemas (`parseHostMessage`,
 // `parseWebviewMessage`) and drop anything that does not match. The API key never appears
 // in any of these messages.
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
+
+useZodEnglish();
 
 // ---------------------------------------------------------------------------------------------
 // Limits (the host cuts what it sends to them at the source; the webview refuses more)
@@ -31,7 +34,7 @@ export const MAX_QUEUED = 1000;
  * one up. A webview never applies a state older than the one it shows, and asks for the whole
  * state (`resync`) when it finds one missing.
  */
-const version = z.number().int().nonnegative().optional();
+const version = z.optional(z.number().check(z.int(), z.gte(0)));
 
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
@@ -73,10 +76,10 @@ export const ErrorViewSchema = z.object({
   message: z.string(),
   actions: z.array(ErrorActionSchema),
   /** Rate limit: seconds to wait before Retry is offered. */
-  retryAfterSeconds: z.number().int().min(0).optional(),
+  retryAfterSeconds: z.optional(z.number().check(z.int(), z.gte(0))),
   /** Connection/timeout: the base URL that was tried. */
-  baseUrl: z.string().optional(),
-  traceId: z.string().optional(),
+  baseUrl: z.optional(z.string()),
+  traceId: z.optional(z.string()),
 });
 export type ErrorView = z.infer<typeof ErrorViewSchema>;
 
@@ -86,19 +89,19 @@ export type ReplyEnding = z.infer<typeof ReplyEndingSchema>;
 
 export const ReplyMetaSchema = z.object({
   model: z.string(),
-  credits: z.number().nonnegative().optional(),
-  promptTokens: z.number().int().nonnegative().optional(),
-  completionTokens: z.number().int().nonnegative().optional(),
+  credits: z.optional(z.number().check(z.gte(0))),
+  promptTokens: z.optional(z.number().check(z.int(), z.gte(0))),
+  completionTokens: z.optional(z.number().check(z.int(), z.gte(0))),
   /** `length`: a note and a Continue button under the reply; `content-filter`: a note. */
-  ending: ReplyEndingSchema.optional(),
+  ending: z.optional(ReplyEndingSchema),
   /** What the service got wrong in a reply that was kept (e.g. a missing field). */
-  note: z.string().max(500).optional(),
+  note: z.optional(z.string().check(z.maxLength(500))),
   /** What a reasoning model thought before it answered (shown collapsed above the reply, never in its text). */
-  reasoning: z.string().max(MAX_REASONING).optional(),
+  reasoning: z.optional(z.string().check(z.maxLength(MAX_REASONING))),
   /** The stream's data and message annotations as JSON: kept with the reply, never shown (not sent to the panel). */
-  extras: z.string().max(MAX_EXTRAS).optional(),
+  extras: z.optional(z.string().check(z.maxLength(MAX_EXTRAS))),
   /** The rules that went with the request, each with its file and why ("Rules: N" under the reply). */
-  rules: z.array(z.object({ path: z.string().max(1000), why: z.string().max(500) })).max(200).optional(),
+  rules: z.optional(z.array(z.object({ path: z.string().check(z.maxLength(1000)), why: z.string().check(z.maxLength(500)) })).check(z.maxLength(200))),
 });
 export type ReplyMeta = z.infer<typeof ReplyMetaSchema>;
 
@@ -110,8 +113,8 @@ export const MessageViewSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   status: MessageStatusSchema,
-  meta: ReplyMetaSchema.optional(),
-  error: ErrorViewSchema.optional(),
+  meta: z.optional(ReplyMetaSchema),
+  error: z.optional(ErrorViewSchema),
 });
 export type MessageView = z.infer<typeof MessageViewSchema>;
 
@@ -120,17 +123,17 @@ export const MAX_SUMMARY_VIEW = 100_000;
 
 /** The summary of earlier turns as its card shows it: what it replaced, what it cost, its text. */
 export const SummaryViewSchema = z.object({
-  text: z.string().min(1).max(MAX_SUMMARY_VIEW),
+  text: z.string().check(z.minLength(1), z.maxLength(MAX_SUMMARY_VIEW)),
   /** The last message it replaces: the card goes below it, above the turns still sent. */
-  throughId: z.string().regex(/^msg_[0-9a-f]{3}$/),
-  turns: z.number().int().nonnegative(),
+  throughId: z.string().check(z.regex(/^msg_[0-9a-f]{3}$/)),
+  turns: z.number().check(z.int(), z.gte(0)),
   /** The oldest of those turns its request could not hold. */
-  unread: z.number().int().nonnegative().optional(),
-  model: z.string().max(200),
+  unread: z.optional(z.number().check(z.int(), z.gte(0))),
+  model: z.string().check(z.maxLength(200)),
   /** The price shown before it was asked for (null: unknown); `credits`: what it cost, once known. */
-  cost: z.number().nonnegative().nullable(),
-  credits: z.number().nonnegative().optional(),
-  edited: z.boolean().optional(),
+  cost: z.nullable(z.number().check(z.gte(0))),
+  credits: z.optional(z.number().check(z.gte(0))),
+  edited: z.optional(z.boolean()),
 });
 export type SummaryView = z.infer<typeof SummaryViewSchema>;
 
@@ -139,7 +142,7 @@ export const ConversationViewSchema = z.object({
   title: z.string(),
   messages: z.array(MessageViewSchema),
   /** The summary requests send instead of the turns it replaced (those stay in the list). */
-  summary: SummaryViewSchema.optional(),
+  summary: z.optional(SummaryViewSchema),
 });
 export type ConversationView = z.infer<typeof ConversationViewSchema>;
 
@@ -148,7 +151,7 @@ export const ModelSummarySchema = z.object({
   name: z.string(),
   cost: z.number(),
   usable: z.boolean(),
-  reason: z.string().optional(),
+  reason: z.optional(z.string()),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 
@@ -158,50 +161,50 @@ export type ModelSummary = z.infer<typeof ModelSummarySchema>;
  */
 /** The project instructions file (AGENTS.md) as the panel shows it. */
 export const InstructionsViewSchema = z.object({
-  name: z.string().max(MAX_INSTRUCTIONS_NAME),
+  name: z.string().check(z.maxLength(MAX_INSTRUCTIONS_NAME)),
   /** Sent with every message now. */
   active: z.boolean(),
   /** Turned off by the user for this workspace (the panel offers to turn it on). */
   off: z.boolean(),
   /** What the panel says about it. */
-  text: z.string().max(MAX_NOTICE),
+  text: z.string().check(z.maxLength(MAX_NOTICE)),
 });
 export type InstructionsView = z.infer<typeof InstructionsViewSchema>;
 
 export const ChatSettingsSchema = z.object({
   models: z.array(ModelSummarySchema),
   modelsLoading: z.boolean(),
-  modelsError: z.string().optional(),
+  modelsError: z.optional(z.string()),
   selectedModel: z.string(),
   /** Cost per use of the selected model, null when unknown. */
-  selectedModelCost: z.number().nullable(),
+  selectedModelCost: z.nullable(z.number()),
   search: z.boolean(),
-  temperature: z.number().min(0).max(2),
+  temperature: z.number().check(z.gte(0), z.lte(2)),
   /** Chat font size in px; 0 means the editor's default. */
-  fontSize: z.number().min(0).max(100),
+  fontSize: z.number().check(z.gte(0), z.lte(100)),
   hasKey: z.boolean(),
   /** Why the workspace's service address is not used (the user has not allowed it). */
-  addressNotice: z.string().max(MAX_NOTICE).optional(),
+  addressNotice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))),
   /** The workspace's settings name a model: in use (the user allowed it) or ignored. */
-  modelNotice: z.string().max(MAX_NOTICE).optional(),
+  modelNotice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))),
   /** The project instructions file, when the workspace has one. */
-  instructions: InstructionsViewSchema.optional(),
+  instructions: z.optional(InstructionsViewSchema),
   /** Shown after a message the balance could not pay, until it can (or the user dismisses it). */
-  outOfCredits: z
-    .object({
+  outOfCredits: z.optional(
+    z.object({
       balance: z.number(),
       cost: z.number(),
-      model: z.string().max(MAX_MODEL_ID),
-      affordable: z.number().int().nonnegative(),
-    })
-    .optional(),
+      model: z.string().check(z.maxLength(MAX_MODEL_ID)),
+      affordable: z.number().check(z.int(), z.gte(0)),
+    }),
+  ),
 });
 export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
 
 /** Whether a reply is running and the error of the last send (before any reply started). */
 export const ChatStatusSchema = z.object({
   busy: z.boolean(),
-  sendError: ErrorViewSchema.optional(),
+  sendError: z.optional(ErrorViewSchema),
 });
 export type ChatStatus = z.infer<typeof ChatStatusSchema>;
 
@@ -230,16 +233,16 @@ export type AllowedCommand = z.infer<typeof AllowedCommandSchema>;
 
 /** An attachment of the next message as its chip shows it. */
 export const ContextChipSchema = z.object({
-  id: z.string().regex(/^ctx_[0-9]+$/),
-  name: z.string().max(300),
-  detail: z.string().max(300),
-  icon: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  id: z.string().check(z.regex(/^ctx_[0-9]+$/)),
+  name: z.string().check(z.maxLength(300)),
+  detail: z.string().check(z.maxLength(300)),
+  icon: z.string().check(z.regex(/^[a-z0-9-]{1,40}$/)),
   /** Full path, for the tooltip. */
-  path: z.string().max(2000),
+  path: z.string().check(z.maxLength(2000)),
 });
 export type ContextChip = z.infer<typeof ContextChipSchema>;
 
-const tokens = z.number().int().nonnegative().max(1_000_000_000);
+const tokens = z.number().check(z.int(), z.gte(0), z.lte(1_000_000_000));
 
 /** The estimate of the next request against the model's budget, in estimated tokens. */
 export const ContextMeterSchema = z.object({
@@ -253,14 +256,14 @@ export const ContextMeterSchema = z.object({
   message: tokens,
   total: tokens,
   /** Earlier turns not sent (older than the boundary). */
-  omittedTurns: z.number().int().nonnegative(),
+  omittedTurns: z.number().check(z.int(), z.gte(0)),
   /** Earlier turns sent. */
-  sentTurns: z.number().int().nonnegative(),
+  sentTurns: z.number().check(z.int(), z.gte(0)),
   /** The summary of earlier turns sent in their place (its estimated tokens), and the turns it replaces. */
-  summary: tokens.optional(),
-  summarizedTurns: z.number().int().nonnegative().optional(),
+  summary: z.optional(tokens),
+  summarizedTurns: z.optional(z.number().check(z.int(), z.gte(0))),
   /** The first message still sent: the boundary line goes above it (below everything when absent). */
-  boundaryId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional(),
+  boundaryId: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))),
   /** The message alone exceeds the budget (it will be refused). */
   tooLong: z.boolean(),
 });
@@ -272,22 +275,22 @@ export const MAX_PROMPTS = 500;
 /** A slash command as the `/` menu lists it (the host keeps its text; the webview asks it to expand one). */
 export const PromptItemSchema = z.object({
   /** What follows `/`. */
-  name: z.string().min(1).max(200),
-  description: z.string().max(1000),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  description: z.string().check(z.maxLength(1000)),
   /** Where it comes from: built-in, the user's own, or the file's path. */
-  source: z.string().max(600),
-  argumentHint: z.string().max(300).optional(),
+  source: z.string().check(z.maxLength(600)),
+  argumentHint: z.optional(z.string().check(z.maxLength(300))),
   /** What the user should know before choosing it (fields not supported, the model it names, a clash). */
-  note: z.string().max(MAX_NOTICE).optional(),
+  note: z.optional(z.string().check(z.maxLength(MAX_NOTICE))),
   /** Why it cannot be used (a malformed file): listed, not chosen. */
-  error: z.string().max(MAX_NOTICE).optional(),
+  error: z.optional(z.string().check(z.maxLength(MAX_NOTICE))),
 });
 export type PromptItem = z.infer<typeof PromptItemSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Host -> webview
 
-const text = z.string().max(MAX_TEXT);
+const text = z.string().check(z.maxLength(MAX_TEXT));
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings'), settings: ChatSettingsSchema }),
@@ -297,40 +300,40 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
    * restored, or changed other than by a turn. `notice`: why it is not the conversation the
    * user had (e.g. the last one could not be reopened), shown in its place.
    */
-  z.object({ type: z.literal('conversation'), conversation: ConversationViewSchema, status: ChatStatusSchema, version, notice: z.string().max(MAX_NOTICE).optional() }),
+  z.object({ type: z.literal('conversation'), conversation: ConversationViewSchema, status: ChatStatusSchema, version, notice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))) }),
   /** A turn began: the user message (new, or already shown when resent) and the empty reply. */
   z.object({ type: z.literal('turnStarted'), user: MessageViewSchema, assistant: MessageViewSchema, status: ChatStatusSchema, version }),
   /** `offset`: length of the reply text before this chunk. */
-  z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().int().nonnegative(), text, version }),
+  z.object({ type: z.literal('streamChunk'), messageId: z.string(), offset: z.number().check(z.int(), z.gte(0)), text, version }),
   /** The final state of the reply (complete, stopped or error). */
   z.object({ type: z.literal('turnEnded'), message: MessageViewSchema, status: ChatStatusSchema, version }),
   /** A finished message changed (e.g. its charge became known after the turn). */
   z.object({ type: z.literal('messageChanged'), message: MessageViewSchema, version }),
   /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
-  z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().max(MAX_NOTICE), version }),
+  z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().check(z.maxLength(MAX_NOTICE)), version }),
   /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
   z.object({ type: z.literal('restoreInput'), text }),
   z.object({ type: z.literal('focusInput') }),
   /** Whether the message box holds the user's API key (the draft is then neither kept nor sendable). */
   z.object({ type: z.literal('draftHoldsKey'), holds: z.boolean() }),
   /** The chips above the message box (all of them, after any change). */
-  z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).max(MAX_CHIPS) }),
+  z.object({ type: z.literal('contextChips'), chips: z.array(ContextChipSchema).check(z.maxLength(MAX_CHIPS)) }),
   /** Messages typed while a reply streams, in the order they go; held (stopped) after a failure or Stop. */
   z.object({
     type: z.literal('queue'),
-    items: z.array(z.object({ id: z.string().max(200), text, cost: z.number().optional() })).max(MAX_QUEUED),
+    items: z.array(z.object({ id: z.string().check(z.maxLength(200)), text, cost: z.optional(z.number()) })).check(z.maxLength(MAX_QUEUED)),
     state: z.enum(['idle', 'waiting', 'stopped']),
-    reason: z.string().max(MAX_NOTICE).optional(),
+    reason: z.optional(z.string().check(z.maxLength(MAX_NOTICE))),
   }),
   // Adds a prompt to the message box (after a blank line when it holds text) and focuses it.
   // `model`: the prompt's own model (its id, and its name and price shown by the box): the next send uses it.
-  z.object({ type: z.literal('insertPrompt'), text: text.min(1), model: z.object({ id: z.string().min(1).max(200), label: z.string().max(300) }).optional() }),
+  z.object({ type: z.literal('insertPrompt'), text: text.check(z.minLength(1)), model: z.optional(z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)), label: z.string().check(z.maxLength(300)) })) }),
   /** What the next request holds against the model's budget (the context meter and the boundary line). */
   z.object({ type: z.literal('contextMeter'), meter: ContextMeterSchema }),
   /** Open the find bar ("Find in Chat"), with a query to search for when given. */
-  z.object({ type: z.literal('find'), query: z.string().max(1000).optional() }),
+  z.object({ type: z.literal('find'), query: z.optional(z.string().check(z.maxLength(1000))) }),
   /** Bring a message into view and give it the keyboard ("Go to Question"); rendered first if it is not. */
-  z.object({ type: z.literal('revealMessage'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
+  z.object({ type: z.literal('revealMessage'), messageId: z.string().check(z.regex(/^msg_[0-9a-f]{3}$/)) }),
   /**
    * A summary of earlier turns being written (`running`: its turns, the message it goes below, the
    * text so far), or done (`running` false).
@@ -338,20 +341,20 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('summaryProgress'),
     running: z.boolean(),
-    turns: z.number().int().nonnegative().optional(),
-    throughId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional(),
-    text: z.string().max(MAX_SUMMARY_VIEW).optional(),
+    turns: z.optional(z.number().check(z.int(), z.gte(0))),
+    throughId: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))),
+    text: z.optional(z.string().check(z.maxLength(MAX_SUMMARY_VIEW))),
   }),
   /** The slash commands of the `/` menu (all of them, after any change); `notice`: why some are missing. */
   /** What each reply's changes across files are now (Apply All, Undo, Redo), for the conversation shown. */
   z.object({
     type: z.literal('replyChanges'),
-    conversationId: z.string().min(1).max(200),
+    conversationId: z.string().check(z.minLength(1), z.maxLength(200)),
     replies: z
-      .array(z.object({ messageId: z.string().regex(/^msg_[0-9a-f]{3}$/), state: ReplyChangesStateSchema, files: z.number().int().min(1).max(1000) }))
-      .max(10_000),
+      .array(z.object({ messageId: z.string().check(z.regex(/^msg_[0-9a-f]{3}$/)), state: ReplyChangesStateSchema, files: z.number().check(z.int(), z.gte(1), z.lte(1000)) }))
+      .check(z.maxLength(10_000)),
   }),
-  z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).max(MAX_PROMPTS), notice: z.string().max(MAX_NOTICE).optional() }),
+  z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).check(z.maxLength(MAX_PROMPTS)), notice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -365,74 +368,74 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The chat got the focus (the user came back to it): what other windows added is shown. */
   z.object({ type: z.literal('chatFocused') }),
   /** `model`: a slash command's own model for this send (default: the selected one). */
-  z.object({ type: z.literal('send'), text: text.min(1), model: z.string().min(1).max(200).optional() }),
+  z.object({ type: z.literal('send'), text: text.check(z.minLength(1)), model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
   /** Ask the model to go on with a reply cut at its length limit. */
   z.object({ type: z.literal('continue') }),
   /** `messageId`: the question whose Edit was clicked (nothing is edited when it is not the last one any more). */
-  z.object({ type: z.literal('editLast'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/).optional() }),
+  z.object({ type: z.literal('editLast'), messageId: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))) }),
   /** A new conversation with every message up to and including this one. */
-  z.object({ type: z.literal('fork'), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
+  z.object({ type: z.literal('fork'), messageId: z.string().check(z.regex(/^msg_[0-9a-f]{3}$/)) }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openHistory') }),
-  z.object({ type: z.literal('loadConversation'), id: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('loadConversation'), id: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /** With a valueId: choose that model; without: open the model quick pick. */
-  z.object({ type: z.literal('selectModel'), valueId: z.string().max(200).optional() }),
+  z.object({ type: z.literal('selectModel'), valueId: z.optional(z.string().check(z.maxLength(200))) }),
   z.object({ type: z.literal('setSearch'), value: z.boolean() }),
-  z.object({ type: z.literal('setTemperature'), value: z.number().min(0).max(2) }),
+  z.object({ type: z.literal('setTemperature'), value: z.number().check(z.gte(0), z.lte(2)) }),
   z.object({
     type: z.literal('codeAction'),
     action: CodeActionSchema,
     code: text,
-    language: z.string().max(100),
+    language: z.string().check(z.maxLength(100)),
     /** The file the block names (Apply to File); checked again by the host. */
-    path: z.string().min(1).max(300).optional(),
+    path: z.optional(z.string().check(z.minLength(1), z.maxLength(300))),
   }),
   /** Apply All of a reply's code blocks that name files, or Undo or Redo of what it wrote. */
-  z.object({ type: z.literal('replyChangesAction'), action: z.enum(['apply', 'undo', 'redo']), messageId: z.string().regex(/^msg_[0-9a-f]{3}$/) }),
-  z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  z.object({ type: z.literal('replyChangesAction'), action: z.enum(['apply', 'undo', 'redo']), messageId: z.string().check(z.regex(/^msg_[0-9a-f]{3}$/)) }),
+  z.object({ type: z.literal('openLink'), href: z.string().check(z.maxLength(8192)) }),
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
   /** The unsent text in the box (kept by the host too, so a reload never loses it). */
   z.object({ type: z.literal('draft'), text }),
   /** The "+" button: the host offers what can be attached. */
   z.object({ type: z.literal('addContext') }),
-  z.object({ type: z.literal('removeContext'), id: z.string().regex(/^ctx_[0-9]+$/) }),
-  z.object({ type: z.literal('queueRemove'), id: z.string().max(200) }),
-  z.object({ type: z.literal('queueEdit'), id: z.string().max(200), text }),
+  z.object({ type: z.literal('removeContext'), id: z.string().check(z.regex(/^ctx_[0-9]+$/)) }),
+  z.object({ type: z.literal('queueRemove'), id: z.string().check(z.maxLength(200)) }),
+  z.object({ type: z.literal('queueEdit'), id: z.string().check(z.maxLength(200)), text }),
   z.object({ type: z.literal('queueResume') }),
   z.object({ type: z.literal('queueClear') }),
   /** Files dropped on the panel (URIs as the drop carried them; the host checks each). */
   z.object({
     type: z.literal('dropUris'),
-    uris: z.array(z.string().min(1).max(MAX_URI_LENGTH)).max(MAX_DROPPED_URIS),
+    uris: z.array(z.string().check(z.minLength(1), z.maxLength(MAX_URI_LENGTH))).check(z.maxLength(MAX_DROPPED_URIS)),
     /** How many the drop carried (more than `uris` when cut to the limit). */
-    total: z.number().int().nonnegative().max(1_000_000),
+    total: z.number().check(z.int(), z.gte(0), z.lte(1_000_000)),
     /** Files from outside VS Code (no URI the extension can read). */
-    outsideFiles: z.number().int().nonnegative().max(1_000_000),
+    outsideFiles: z.number().check(z.int(), z.gte(0), z.lte(1_000_000)),
   }),
   /** The out-of-credits card closed by the user. */
   z.object({ type: z.literal('dismissOutOfCredits') }),
   /** "Send with fewer earlier messages" after the service said the input is too long (the text of the box, when any). */
-  z.object({ type: z.literal('sendFewer'), text: text.min(1).optional() }),
+  z.object({ type: z.literal('sendFewer'), text: z.optional(text.check(z.minLength(1))) }),
   /** Summarize the turns above the boundary line (the meter's button: its price was on it). */
   z.object({ type: z.literal('summarize') }),
   /** Stop the summary being written. */
   z.object({ type: z.literal('summaryStop') }),
   /** The user's own text for the summary card. */
-  z.object({ type: z.literal('summaryEdit'), text: z.string().min(1).max(MAX_SUMMARY_VIEW) }),
+  z.object({ type: z.literal('summaryEdit'), text: z.string().check(z.minLength(1), z.maxLength(MAX_SUMMARY_VIEW)) }),
   /** Remove the summary: requests send the turns it replaced again. */
   z.object({ type: z.literal('summaryRemove') }),
   /** A slash command chosen in the `/` menu: the host asks for its inputs and puts its text in the box (`args`: what followed its name). */
   // The `/` list opened: the host reads the prompt files again (a change its watchers missed).
   z.object({ type: z.literal('promptsWanted') }),
-  z.object({ type: z.literal('expandPrompt'), name: z.string().min(1).max(200), args: z.string().max(10_000).optional() }),
+  z.object({ type: z.literal('expandPrompt'), name: z.string().check(z.minLength(1), z.maxLength(200)), args: z.optional(z.string().check(z.maxLength(10_000))) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
 
-function parseWith<T>(schema: z.ZodType<T>, data: unknown): ParseResult<T> {
+function parseWith<T>(schema: z.ZodMiniType<T>, data: unknown): ParseResult<T> {
   const result = schema.safeParse(data);
   if (result.success) return { ok: true, message: result.data };
   const first = result.error.issues[0];

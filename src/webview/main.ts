@@ -8,6 +8,7 @@
 // credits card, the summary card, the context meter, the `/` menu and find own the rest.
 import { parseHostMessage, readL10nBundle, type ChatSettings, type ChatStatus, type HostMessage, type WebviewMessage } from '../protocol';
 import { announce } from './render/index';
+import { loadLanguagesWhenNeeded } from './render/languages';
 import { renderContextChips } from './contextChips';
 import { el } from './dom';
 import { renderQueue } from './queue';
@@ -259,6 +260,8 @@ function startChat(root: HTMLElement): void {
 }
 
 const root = document.getElementById('app');
+// The languages left out of this bundle come from a chunk beside it, when a block needs one.
+if (document.currentScript instanceof HTMLScriptElement) loadLanguagesWhenNeeded(document, document.currentScript);
 if (root) {
   // Translations first: every string below is looked up when the panel builds it.
   const bundle = readL10nBundle(root.dataset.l10n);

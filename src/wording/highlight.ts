@@ -1,39 +1,56 @@
-// Syntax highlighting of fenced code: highlight.js core with a fixed set of common languages
-// (the full bundle is ~1 MB). Unknown languages are shown as escaped plain text, never guessed.
+// Syntax highlighting of fenced code: highlight.js core with a fixed set of languages (the full
+// bundle is ~1 MB). The common ones are registered here; the others (moreLanguages.ts, LATER
+// below) are registered by the exported web page at once and by the chat panel when a block first
+// names one (src/webview/render/languages.ts loads them as a chunk of their own). Unknown
+// languages are shown as escaped plain text, never guessed.
 import hljs from 'highlight.js/lib/core';
+import type { LanguageFn } from 'highlight.js';
 import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
 import css from 'highlight.js/lib/languages/css';
 import diff from 'highlight.js/lib/languages/diff';
-import dockerfile from 'highlight.js/lib/languages/dockerfile';
-import go from 'highlight.js/lib/languages/go';
-import ini from 'highlight.js/lib/languages/ini';
-import java from 'highlight.js/lib/languages/java';
 import javascript from 'highlight.js/lib/languages/javascript';
 import json from 'highlight.js/lib/languages/json';
-import kotlin from 'highlight.js/lib/languages/kotlin';
 import markdown from 'highlight.js/lib/languages/markdown';
-import php from 'highlight.js/lib/languages/php';
 import plaintext from 'highlight.js/lib/languages/plaintext';
-import powershell from 'highlight.js/lib/languages/powershell';
 import python from 'highlight.js/lib/languages/python';
-import ruby from 'highlight.js/lib/languages/ruby';
-import rust from 'highlight.js/lib/languages/rust';
-import scss from 'highlight.js/lib/languages/scss';
 import shell from 'highlight.js/lib/languages/shell';
-import sql from 'highlight.js/lib/languages/sql';
-import swift from 'highlight.js/lib/languages/swift';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
-const languages = {
-  bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, markdown, php,
-  plaintext, powershell, python, ruby, rust, scss, shell, sql, swift, typescript, xml, yaml,
+/** Registers highlight.js languages by name (their aliases come with them). */
+export function registerLanguages(languages: Readonly<Record<string, LanguageFn>>): void {
+  for (const [name, language] of Object.entries(languages)) if (!hljs.getLanguage(name)) hljs.registerLanguage(name, language);
+}
+
+registerLanguages({ bash, css, diff, javascript, json, markdown, plaintext, python, shell, typescript, xml, yaml });
+
+/** The languages of moreLanguages.ts, each with its aliases (a test holds this to their definitions). */
+export const LATER: Readonly<Record<string, readonly string[]>> = {
+  c: ['h'],
+  cpp: ['cc', 'c++', 'h++', 'hpp', 'hh', 'hxx', 'cxx'],
+  csharp: ['cs', 'c#'],
+  dockerfile: ['docker'],
+  go: ['golang'],
+  ini: ['toml'],
+  java: ['jsp'],
+  kotlin: ['kt', 'kts', 'ktm', 'ktx'],
+  php: [],
+  powershell: ['pwsh', 'ps', 'ps1'],
+  ruby: ['rb', 'gemspec', 'podspec', 'thor', 'irb'],
+  rust: ['rs'],
+  scss: [],
+  sql: [],
+  swift: [],
 };
-for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
+const later = new Set(Object.entries(LATER).flatMap(([name, aliases]) => [name, ...aliases]));
+
+let onLater: ((language: string) => void) | undefined;
+
+/** `fn` is told of a block's language that is one of LATER's and not registered yet (it is shown plain meanwhile). */
+export function whenLaterLanguage(fn: ((language: string) => void) | undefined): void {
+  onLater = fn;
+}
 
 /** A fence info string's language if it is a plain identifier (`ts`, `c++`, `objective-c`), else ''. */
 export function languageOf(info: string): string {
@@ -56,6 +73,7 @@ export function highlightCode(code: string, language: string): string {
       // fall through to plain text
     }
   }
+  if (language && later.has(language)) onLater?.(language);
   return escapeHtml(code);
 }
 

@@ -145,6 +145,8 @@ export async function serveChatPanel(entry = 'src/webview/main.ts', minify = tru
   const script = prelude + '\n' + (await bundle(entry, minify));
   const files: Record<string, [string, string]> = {
     '/page.js': ['text/javascript', script],
+    // The highlight.js languages the panel loads beside its script when a block names one.
+    '/languages.js': ['text/javascript', await bundle('src/webview/render/languagesChunk.ts', minify)],
     '/chat.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'chat.css'), 'utf8')],
     '/render.css': ['text/css', readFileSync(resolve(ROOT, 'media', 'render.css'), 'utf8')],
     '/': [

@@ -26,6 +26,7 @@ import { slashMenuChecks } from './slashMenu';
 import { sendErrorChecks } from './sendErrors';
 import { narrowChecks } from './narrow';
 import { exportPageChecks } from './exportPage';
+import { languageChecks } from './languages';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
 
@@ -440,6 +441,7 @@ async function main(): Promise<number> {
     await timed('summary card', () => summaryCardChecks(browser, recordPanel));
     await timed('narrow side bar', () => narrowChecks(browser, recordPanel));
     await timed('axe', () => axeChecks(browser, recordPanel));
+    await timed('later languages', () => languageChecks(browser, recordPanel));
   };
   const t0 = Date.now();
   try {

@@ -2,30 +2,30 @@
 // contents before and after (the bytes themselves are kept once each, by hash, beside it), and
 // whether the reply's changes stand or were undone. One line per record, appended: two windows
 // appending never lose each other's records; a line cut short by a crash is skipped when read.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
-const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const hash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
 export const FileChangeSchema = z.object({
   /** The path as the user reads it (workspace-relative). */
-  path: z.string().min(1).max(2000),
+  path: z.string().check(z.minLength(1), z.maxLength(2000)),
   /** The file's URI. */
-  uri: z.string().min(1).max(4000),
+  uri: z.string().check(z.minLength(1), z.maxLength(4000)),
   /** Its contents before Apply All (null: it did not exist). */
-  before: hash.nullable(),
+  before: z.nullable(hash),
   /** What Apply All wrote (null: it removed the file; not written today). */
-  after: hash.nullable(),
-  beforeSize: z.number().int().nonnegative(),
-  afterSize: z.number().int().nonnegative(),
+  after: z.nullable(hash),
+  beforeSize: z.number().check(z.int(), z.gte(0)),
+  afterSize: z.number().check(z.int(), z.gte(0)),
 });
 export type FileChange = z.infer<typeof FileChangeSchema>;
 
 export const ChangeSetSchema = z.object({
-  id: z.string().regex(/^chg_[0-9a-z_]{1,60}$/),
-  conversationId: z.string().min(1).max(200),
-  messageId: z.string().min(1).max(200),
-  at: z.number().int().nonnegative(),
-  files: z.array(FileChangeSchema).min(1).max(1000),
+  id: z.string().check(z.regex(/^chg_[0-9a-z_]{1,60}$/)),
+  conversationId: z.string().check(z.minLength(1), z.maxLength(200)),
+  messageId: z.string().check(z.minLength(1), z.maxLength(200)),
+  at: z.number().check(z.int(), z.gte(0)),
+  files: z.array(FileChangeSchema).check(z.minLength(1), z.maxLength(1000)),
 });
 export type ChangeSet = z.infer<typeof ChangeSetSchema>;
 
@@ -39,9 +39,9 @@ const RecordSchema = z.discriminatedUnion('kind', [
     kind: z.literal('state'),
     id: ChangeSetSchema.shape.id,
     state: z.enum(['applied', 'undone', 'gone', 'failed']),
-    at: z.number().int().nonnegative(),
+    at: z.number().check(z.int(), z.gte(0)),
     /** The URIs the change of state left as they were (the user restored only the others). */
-    skipped: z.array(z.string().max(4000)).max(1000).optional(),
+    skipped: z.optional(z.array(z.string().check(z.maxLength(4000))).check(z.maxLength(1000))),
   }),
 ]);
 export type JournalRecord = z.infer<typeof RecordSchema>;

@@ -1,5 +1,5 @@
 // Conversations: ids, titles, messages with `msg_xxx` ids, and the history sent to the service.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as l10n from '@vscode/l10n';
 import { ChatErrorSchema, type ChatError } from './errors';
 import { ReplyFactsSchema, type ReplyFacts } from './replyFacts';
@@ -12,27 +12,27 @@ export const MESSAGE_ID_SPACE = 4096;
 export const MAX_MESSAGE_FILES = 100;
 
 export const StoredMessageSchema = z.object({
-  id: z.string().regex(MESSAGE_ID_PATTERN),
+  id: z.string().check(z.regex(MESSAGE_ID_PATTERN)),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   createdAt: z.string(),
   status: z.enum(['complete', 'streaming', 'stopped', 'error']),
-  meta: ReplyFactsSchema.optional(),
-  error: ChatErrorSchema.optional(),
+  meta: z.optional(ReplyFactsSchema),
+  error: z.optional(ChatErrorSchema),
   /** A question's workspace files (its attachments, workspace-relative): the rules that apply to them go with it, sent again too. */
-  files: z.array(z.string().max(1000)).max(MAX_MESSAGE_FILES).optional(),
+  files: z.optional(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(MAX_MESSAGE_FILES))),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
 /** Where a forked conversation came from: the original and the message it was forked at. */
-export const ForkOriginSchema = z.object({ id: z.string().min(1).max(200), title: z.string().max(500), messageId: z.string().max(20) });
+export const ForkOriginSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)), title: z.string().check(z.maxLength(500)), messageId: z.string().check(z.maxLength(20)) });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
 /**
  * Where an imported conversation came from (src/core/export): the id it had in the exported file
  * and the hash of that file's conversation, so that importing the same file again finds it.
  */
-export const ImportOriginSchema = z.object({ id: z.string().min(1).max(200), hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export const ImportOriginSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)), hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)) });
 export type ImportOrigin = z.infer<typeof ImportOriginSchema>;
 
 /** Longest summary of earlier turns kept (the model's reply, or the user's edit of it). */
@@ -43,36 +43,36 @@ export const MAX_SUMMARY_TEXT = 100_000;
  * it instead of them; the messages themselves stay in the conversation. See summary.ts.
  */
 export const TurnSummarySchema = z.object({
-  text: z.string().min(1).max(MAX_SUMMARY_TEXT),
+  text: z.string().check(z.minLength(1), z.maxLength(MAX_SUMMARY_TEXT)),
   /** The last message it replaces: its card goes below it, above the turns still sent. */
-  throughId: z.string().regex(MESSAGE_ID_PATTERN),
-  turns: z.number().int().nonnegative(),
+  throughId: z.string().check(z.regex(MESSAGE_ID_PATTERN)),
+  turns: z.number().check(z.int(), z.gte(0)),
   /** The oldest of those turns its request could not hold. */
-  unread: z.number().int().nonnegative().optional(),
-  model: z.string().max(200),
+  unread: z.optional(z.number().check(z.int(), z.gte(0))),
+  model: z.string().check(z.maxLength(200)),
   /** The price shown before it was asked for (null: unknown); `credits`: what it cost, once known. */
-  cost: z.number().nonnegative().nullable(),
-  credits: z.number().nonnegative().optional(),
-  edited: z.boolean().optional(),
+  cost: z.nullable(z.number().check(z.gte(0))),
+  credits: z.optional(z.number().check(z.gte(0))),
+  edited: z.optional(z.boolean()),
   /** How many messages it replaces (the first ones of the conversation). */
-  messageCount: z.number().int().positive(),
+  messageCount: z.number().check(z.int(), z.gt(0)),
   createdAt: z.string(),
 });
 export type TurnSummary = z.infer<typeof TurnSummarySchema>;
 
 export const ConversationSchema = z.object({
   version: z.literal(1),
-  id: z.string().min(1).max(200),
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
   title: z.string(),
-  forkedFrom: ForkOriginSchema.optional(),
+  forkedFrom: z.optional(ForkOriginSchema),
   /** Set on an imported conversation: the file's conversation it was imported from. */
-  importedFrom: ImportOriginSchema.optional(),
+  importedFrom: z.optional(ImportOriginSchema),
   /** The summary of earlier turns that requests send in their place (absent in older files). */
-  summary: TurnSummarySchema.optional(),
+  summary: z.optional(TurnSummarySchema),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Sequence number of the next message id (wraps at 4096). */
-  nextSeq: z.number().int().nonnegative(),
+  nextSeq: z.number().check(z.int(), z.gte(0)),
   messages: z.array(StoredMessageSchema),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;

@@ -1,7 +1,7 @@
 // The chat's errors (ChatError: what went wrong, worded for the user, and the actions that fix it,
 // kept with a failed reply in the conversation's log), and the errors of the service client turned
 // into them.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../account/cost';
 
@@ -42,10 +42,10 @@ export const ChatErrorSchema = z.object({
   message: z.string(),
   actions: z.array(ChatErrorActionSchema),
   /** Rate limit: seconds to wait before Retry is offered. */
-  retryAfterSeconds: z.number().int().min(0).optional(),
+  retryAfterSeconds: z.optional(z.number().check(z.int(), z.gte(0))),
   /** Connection/timeout: the base URL that was tried. */
-  baseUrl: z.string().optional(),
-  traceId: z.string().optional(),
+  baseUrl: z.optional(z.string()),
+  traceId: z.optional(z.string()),
 });
 export type ChatError = z.infer<typeof ChatErrorSchema>;
 

@@ -2,7 +2,7 @@
 // model, its charge, its token counts, how it ended, a note on a malformed reply, the reasoning,
 // and the stream's data. Core's own schema: the panel has its view of them (src/protocol), which
 // the extension maps to at the edge. VS Code-free.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Longest reasoning kept with a reply (a longer one is cut). */
 export const MAX_KEPT_REASONING = 200_000;
@@ -16,23 +16,23 @@ export const ReplyEndSchema = z.enum(['length', 'content-filter']);
 export const MAX_SENT_RULES = 200;
 
 /** A rule that went with the request: its file, and why (as the rules list words it). */
-export const SentRuleSchema = z.object({ path: z.string().max(1000), why: z.string().max(500) });
+export const SentRuleSchema = z.object({ path: z.string().check(z.maxLength(1000)), why: z.string().check(z.maxLength(500)) });
 export type SentRule = z.infer<typeof SentRuleSchema>;
 
 export const ReplyFactsSchema = z.object({
   model: z.string(),
-  credits: z.number().nonnegative().optional(),
-  promptTokens: z.number().int().nonnegative().optional(),
-  completionTokens: z.number().int().nonnegative().optional(),
+  credits: z.optional(z.number().check(z.gte(0))),
+  promptTokens: z.optional(z.number().check(z.int(), z.gte(0))),
+  completionTokens: z.optional(z.number().check(z.int(), z.gte(0))),
   /** `length`: a note and a Continue button under the reply; `content-filter`: a note. */
-  ending: ReplyEndSchema.optional(),
+  ending: z.optional(ReplyEndSchema),
   /** What the service got wrong in a reply that was kept (e.g. a missing field). */
-  note: z.string().max(500).optional(),
+  note: z.optional(z.string().check(z.maxLength(500))),
   /** What a reasoning model thought before it answered (shown collapsed above the reply, never in its text). */
-  reasoning: z.string().max(MAX_KEPT_REASONING).optional(),
+  reasoning: z.optional(z.string().check(z.maxLength(MAX_KEPT_REASONING))),
   /** The stream's data and message annotations as JSON: kept with the reply, never shown. */
-  extras: z.string().max(MAX_KEPT_EXTRAS).optional(),
+  extras: z.optional(z.string().check(z.maxLength(MAX_KEPT_EXTRAS))),
   /** The rules that went with the request (the project instructions among them), each with why. */
-  rules: z.array(SentRuleSchema).max(MAX_SENT_RULES).optional(),
+  rules: z.optional(z.array(SentRuleSchema).check(z.maxLength(MAX_SENT_RULES))),
 });
 export type ReplyFacts = z.infer<typeof ReplyFactsSchema>;

@@ -9,7 +9,8 @@
 // in it. A reader refuses a file of a newer version (saying which version it reads) and a file
 // that fails the schema (saying what is wrong). VS Code-free.
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { useZodEnglish } from '../../wording/zodEnglish';
 import * as l10n from '@vscode/l10n';
 import {
   ConversationSchema,
@@ -19,6 +20,8 @@ import {
   type StoredMessage,
 } from '../chat/conversation';
 
+useZodEnglish();
+
 export const EXPORT_FORMAT = 'ai-chat-conversation';
 /** The version of the file this extension writes, and the newest it reads. */
 export const EXPORT_VERSION = 1;
@@ -27,15 +30,11 @@ export const EXPORT_FILE_SUFFIX = '.aichat.json';
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 /** A message as the file keeps it: a reply still streaming when it was exported is written as stopped. */
-export const ExportedMessageSchema = StoredMessageSchema.extend({ status: z.enum(['complete', 'stopped', 'error']) });
+export const ExportedMessageSchema = z.extend(StoredMessageSchema, { status: z.enum(['complete', 'stopped', 'error']) });
 export type ExportedMessage = z.infer<typeof ExportedMessageSchema>;
 
-export const ExportedConversationSchema = ConversationSchema.omit({ version: true }).extend({
-  nextSeq: z
-    .number()
-    .int()
-    .nonnegative()
-    .max(MESSAGE_ID_SPACE - 1),
+export const ExportedConversationSchema = z.extend(z.omit(ConversationSchema, { version: true }), {
+  nextSeq: z.number().check(z.int(), z.gte(0), z.lte(MESSAGE_ID_SPACE - 1)),
   messages: z.array(ExportedMessageSchema),
 });
 export type ExportedConversation = z.infer<typeof ExportedConversationSchema>;

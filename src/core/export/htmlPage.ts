@@ -14,13 +14,17 @@ import * as l10n from '@vscode/l10n';
 import type { MarkdownIt } from 'markdown-it';
 import type { Conversation, StoredMessage } from '../chat/conversation';
 import { replyEndingText, replyMetaText } from '../../wording';
-import { escapeHtml } from '../../wording/highlight';
+import { escapeHtml, registerLanguages } from '../../wording/highlight';
 import { createMarkdown } from '../../wording/markdown';
 import { LONG_WORD, WORD_PART } from '../../wording/longWords';
 import { allowlistHtml } from '../../wording/replyHtml';
+import { MORE_LANGUAGES } from '../../wording/moreLanguages';
 
 /** The page's Content Security Policy: inline styles only. */
 export const HTML_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'"; // l10n-ignore: a Content Security Policy
+
+// The page is written at once: every language the chat highlights, those its panel loads later too.
+registerLanguages(MORE_LANGUAGES);
 
 let md: MarkdownIt | undefined;
 

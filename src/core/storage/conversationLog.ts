@@ -12,7 +12,7 @@
 //
 // A reply that is still streaming lives in a small side file (one per writer) holding one "m"
 // record; it is folded into the log when the conversation is opened.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   DEFAULT_TITLE,
   ForkOriginSchema,
@@ -33,22 +33,22 @@ export const LOG_VERSION = 2;
 const HeaderRecord = z.object({
   t: z.literal('h'),
   v: z.literal(LOG_VERSION),
-  id: z.string().min(1).max(200),
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
   createdAt: z.string(),
   /** A fork's origin (readers that do not know it ignore it). */
-  forkedFrom: ForkOriginSchema.optional(),
+  forkedFrom: z.optional(ForkOriginSchema),
   /** An imported conversation's origin (readers that do not know it ignore it). */
-  importedFrom: ImportOriginSchema.optional(),
+  importedFrom: z.optional(ImportOriginSchema),
 });
-export const MessageRecord = z.object({ t: z.literal('m'), k: z.string().min(1), m: StoredMessageSchema });
+export const MessageRecord = z.object({ t: z.literal('m'), k: z.string().check(z.minLength(1)), m: StoredMessageSchema });
 const DropRecord = z.object({ t: z.literal('x'), k: z.array(z.string()) });
 const MetaRecord = z.object({
   t: z.literal('u'),
-  title: z.string().optional(),
-  updatedAt: z.string().optional(),
-  nextSeq: z.number().int().nonnegative().optional(),
+  title: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  nextSeq: z.optional(z.number().check(z.int(), z.gte(0))),
 });
-const SummaryRecord = z.object({ t: z.literal('s'), s: TurnSummarySchema.nullable() });
+const SummaryRecord = z.object({ t: z.literal('s'), s: z.nullable(TurnSummarySchema) });
 const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord]);
 export type LogRecord = z.infer<typeof HeaderRecord> | z.infer<typeof BodyRecord>;
 export type MessageRecord = z.infer<typeof MessageRecord>;
@@ -290,16 +290,16 @@ const IndexLine = z.union([
     title: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    messageCount: z.number().int().nonnegative(),
-    model: z.string().optional(),
+    messageCount: z.number().check(z.int(), z.gte(0)),
+    model: z.optional(z.string()),
     firstLine: z.string(),
-    forkedFrom: z.object({ id: z.string(), title: z.string() }).optional(),
+    forkedFrom: z.optional(z.object({ id: z.string(), title: z.string() })),
   }),
 ]);
 
 /** The version of the history index's lines; an index written whole starts with it ({"index":1}). */
 export const INDEX_VERSION = 1;
-const IndexHeader = z.object({ index: z.number() }).strict();
+const IndexHeader = z.strictObject({ index: z.number() });
 
 export interface ReplayedIndex {
   entries: Map<string, ConversationSummary>;

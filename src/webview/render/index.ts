@@ -9,6 +9,8 @@
 //   VS Code's theme variables; nothing needs inline styles, so the panel CSP can stay
 //   `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-…'; img-src 'none'`
 //   (no images are ever loaded: markdown images render as links) and `connect-src 'none'`.
+//   The highlight.js languages the first bundle leaves out come from media/dist/languages.js,
+//   beside the panel's script, loaded with its nonce when a block names one (languages.ts).
 // - `append` may be called for every received chunk: rendering happens at most once per
 //   animation frame. Call `finish()` when the reply ends (also after an error or Stop) and
 //   `dispose()` when the message is removed.

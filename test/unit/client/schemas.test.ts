@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ProtocolError, RequestValidationError } from '../../../src/client/errors';
 import {
   BalanceResponseSchema,
@@ -132,7 +132,7 @@ describe('client schemas', () => {
       max_tokens: 4096,
     };
 
-    type Case = [string, z.ZodType, unknown, string | null];
+    type Case = [string, z.ZodMiniType, unknown, string | null];
     const omit = (o: Record<string, unknown>, k: string) => {
       const c = { ...o };
       delete c[k];

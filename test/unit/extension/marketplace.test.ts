@@ -270,7 +270,7 @@ const BUILT = [
   'dist/extension.js', 'dist/extension.js.map', 'dist/client.js', 'dist/client.js.map', 'dist/codebaseWorker.js', 'dist/codebaseWorker.js.map', 'dist/exportPage.js', 'dist/exportPage.js.map', 'dist/ai-chat-assistant.vsix',
   // The pieces of the extension's bundle (esbuild.js): a room loaded on first use, a shared piece.
   'dist/exportCommands-WSVWUK73.js', 'dist/chunk-YHTVHL5X.js',
-  'media/dist/webview.js', 'media/dist/webview.js.map', 'media/dist/codicons/codicon.css', 'media/dist/codicons/codicon.ttf',
+  'media/dist/webview.js', 'media/dist/webview.js.map', 'media/dist/languages.js', 'media/dist/codicons/codicon.css', 'media/dist/codicons/codicon.ttf',
   'node_modules/zod/index.js', 'node_modules/zod/index.js.map', '.vscode-test/user-data/state.json', 'test-results/run.log',
   'test/e2e/.cache/storage.json',
 ];
@@ -278,7 +278,7 @@ const BUILT = [
 /** What the package must hold, and all it may hold. */
 const REQUIRED = [
   'package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'l10n/bundle.l10n.json', 'dist/extension.js', 'dist/client.js', 'dist/codebaseWorker.js', 'dist/exportPage.js',
-  'dist/exportCommands-WSVWUK73.js', 'dist/chunk-YHTVHL5X.js', 'media/dist/webview.js', 'media/dist/codicons/codicon.css', 'media/dist/codicons/codicon.ttf', 'media/chat-icon.svg', 'media/icon.png',
+  'dist/exportCommands-WSVWUK73.js', 'dist/chunk-YHTVHL5X.js', 'media/dist/webview.js', 'media/dist/languages.js', 'media/dist/codicons/codicon.css', 'media/dist/codicons/codicon.ttf', 'media/chat-icon.svg', 'media/icon.png',
   'media/chat.css', 'media/render.css',
 ];
 const ALLOWED = [...REQUIRED.map((f) => new RegExp(`^${f.replace(/[.]/g, '\\.')}$`)), /^media\/[^/]+\.css$/, /^media\/walkthrough\/[^/]+\.md$/];

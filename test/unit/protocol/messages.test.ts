@@ -203,7 +203,7 @@ describe('protocol: host -> webview', () => {
   }
   it('covers every host message type', () => {
     const types = new Set(validHost.map((m) => (m as { type: string }).type));
-    for (const opt of HostMessageSchema.options) assert.ok(types.has(opt.shape.type.value), opt.shape.type.value);
+    for (const opt of HostMessageSchema.def.options) assert.ok(types.has(opt.shape.type.def.values[0]), String(opt.shape.type.def.values[0]));
   });
   it('drops unknown extra fields', () => {
     const r = parseHostMessage({ type: 'focusInput', apiKey: 'sk-secret' });
@@ -226,7 +226,7 @@ describe('protocol: webview -> host', () => {
   }
   it('covers every webview message type', () => {
     const types = new Set(validWebview.map((m) => (m as { type: string }).type));
-    for (const opt of WebviewMessageSchema.options) assert.ok(types.has(opt.shape.type.value), opt.shape.type.value);
+    for (const opt of WebviewMessageSchema.def.options) assert.ok(types.has(opt.shape.type.def.values[0]), String(opt.shape.type.def.values[0]));
   });
   it('names the failing field', () => {
     const r = parseWebviewMessage({ type: 'setTemperature', value: 9 });

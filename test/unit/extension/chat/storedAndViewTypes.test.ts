@@ -21,7 +21,7 @@ describe('stored types and their views (core and protocol, mapped by the present
     assert.equal(same<ChatErrorKind, ErrorKind>(true), true);
     assert.equal(same<ChatErrorAction, ErrorAction>(true), true);
     assert.deepEqual(ChatErrorSchema.shape.kind.options, ErrorViewSchema.shape.kind.options);
-    assert.deepEqual(ChatErrorSchema.shape.actions.element.options, ErrorViewSchema.shape.actions.element.options);
+    assert.deepEqual(ChatErrorSchema.shape.actions.def.element.options, ErrorViewSchema.shape.actions.def.element.options);
   });
 
   it("a reply's facts: core's ReplyFacts and the protocol's ReplyMeta are assignable to each other, with the same limits", () => {
