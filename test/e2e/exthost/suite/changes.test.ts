@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { closeAllEditors } from './fakes';
 import { keepChanges, reviewReply, turnChanges, type ChangesPorts } from '../../../../src/core';
 import { vscodeChangeFiles } from '../../../../src/extension/changes/changeFiles';
 import { ChangeStorage } from '../../../../src/extension/changes/changeStorage';
@@ -32,7 +33,7 @@ describe('A reply\'s changes across files (Apply All, Undo, Redo)', function () 
     ports = { files: vscodeChangeFiles(), copies: storage, journal: storage, now: () => Date.now() };
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await vscode.workspace.fs.delete(at(), { recursive: true }).then(undefined, () => undefined);
     await rm(store, { recursive: true, force: true });
   });

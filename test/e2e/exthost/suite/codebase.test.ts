@@ -8,7 +8,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { CodebaseService } from '../../../../src/extension/codebase/codebaseService';
-import { silent } from './fakes';
+import { closeAllEditors, silent } from './fakes';
 import { report } from './figures';
 
 const ID = 'ai-chat-assistant.ai-chat-assistant';
@@ -46,7 +46,7 @@ describe('Codebase index in the extension host', function () {
   });
   after(async () => {
     service?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), 'codebaseProbe'), { recursive: true }).then(undefined, () => undefined);
     rmSync(storage, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 // Small stand-ins shared by the extension-host tests.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Logger } from '../../../../src/extension/platform/log';
 
 export const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -24,4 +24,17 @@ export function secretStorage(initial: Record<string, string> = {}): vscode.Secr
     delete: async (key: string) => void data.delete(key),
     onDidChange: noEvent,
   };
+}
+
+/**
+ * Closes every editor, unsaved changes discarded first: closing a modified editor would open
+ * VS Code's "Save changes?" dialog, which waits for an answer and holds every later test.
+ */
+export async function closeAllEditors(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments) {
+    if (!doc.isDirty || doc.isClosed) continue;
+    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }

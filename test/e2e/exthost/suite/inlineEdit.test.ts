@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { InlineEditor, LENS_SELECTOR } from '../../../../src/extension/inlineEdit/inlineEdit';
 import type { TurnService } from '../../../../src/extension/pipeline/turnService';
-import { silent } from './fakes';
+import { closeAllEditors, silent } from './fakes';
 import { fakeTurns, scriptedTurns, SOURCE, until, type Sent } from './inlineEditFakes';
 
 const NEW_LOAD = ['export async function load(path, fallback = {}) {', "  const text = await readFile(path, 'utf8');", '  if (!text) return fallback;', '  return JSON.parse(text);', '}'];
@@ -147,7 +147,7 @@ describe('Edit in the editor (Edit Selection…)', () => {
     new InlineEditor({ turns, logger: silent, ask: async (quote) => (asked.push(`${quote?.name} ${quote?.cost}`), 'Return {} for an empty file') });
 
   afterEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   it('a selection: the request is an edit with the instruction and the lines; the new code is in place for review, Undo Edit gives the file back unchanged', async () => {

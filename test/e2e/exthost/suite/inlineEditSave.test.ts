@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { InlineEditor } from '../../../../src/extension/inlineEdit/inlineEdit';
 import type { TurnService } from '../../../../src/extension/pipeline/turnService';
-import { silent } from './fakes';
+import { closeAllEditors, silent } from './fakes';
 import { report } from './figures';
 import { fakeTurns, SOURCE, until } from './inlineEditFakes';
 
@@ -55,7 +55,7 @@ describe('Edit in the editor: a save during the review', () => {
 
   afterEach(async () => {
     await setAutoSave(undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   it('by hand: the file on disk stays as it was, the proposal stays in the editor (modified) with its hunks where they are; Undo Edit leaves it clean', async () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { InstructionsService } from '../../../../src/extension/pipeline/instructionsFile';
-import { memento, silent } from './fakes';
+import { closeAllEditors, memento, silent } from './fakes';
 
 describe('Project instructions built on first use', () => {
   const folder = () => {
@@ -19,7 +19,7 @@ describe('Project instructions built on first use', () => {
     await vscode.workspace.fs.writeFile(file(), new TextEncoder().encode(`# Rules\n\n${rule}\n`));
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await vscode.workspace.fs.delete(file()).then(undefined, () => undefined);
   });
 

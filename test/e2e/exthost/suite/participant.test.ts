@@ -12,7 +12,7 @@ import { TurnService, type TurnServiceDeps } from '../../../../src/extension/pip
 import { InstructionsService } from '../../../../src/extension/pipeline/instructionsFile';
 import { PromptFiles } from '../../../../src/extension/promptFiles/promptFileWatcher';
 import type { ModelLike } from '../../../../src/core';
-import { memento, secretStorage, silent } from './fakes';
+import { closeAllEditors, memento, secretStorage, silent } from './fakes';
 
 const KEY = 'sk-participant-check-7f3a9c1e5b2d4068';
 
@@ -259,7 +259,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
 
   after(async () => {
     prompts?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     for (const f of files) await vscode.workspace.fs.delete(uri(...f.split('/'))).then(undefined, () => undefined);
   });
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
+import { closeAllEditors } from './fakes';
 import type { TurnCharge, TurnResult } from '../../../../src/core';
 import type { SendFacts, SurfaceTurnRequest, SurfaceTurnResult } from '../../../../src/extension/pipeline/turnService';
 import { runQuickFix, type QuickFixArgs } from '../../../../src/extension/lightbulb/quickFix';
@@ -53,7 +54,7 @@ describe('the lightbulb: Fix with AI Chat and Explain with AI Chat', () => {
   after(async () => {
     collection.dispose();
     await vscode.workspace.getConfiguration('aiChat').update('codeActions.enabled', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
   });
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { PromptFiles } from '../../../../src/extension/promptFiles/promptFileWatcher';
 import { promptListMessageOf } from '../../../../src/extension/chat/common/presenter';
 import { expandChosenPrompt, type ExpandDeps } from '../../../../src/extension/promptFiles/promptExpansion';
-import { silent } from './fakes';
+import { closeAllEditors, silent } from './fakes';
 
 const REVIEW = (description: string) => `---
 description: ${description}
@@ -65,7 +65,7 @@ describe('Prompt files in a real workspace', function () {
 
   after(async () => {
     service?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     for (const f of ['.github/prompts/review.prompt.md', '.github/prompts/broken.prompt.md', '.github/prompts/outside.prompt.md', '.github/prompts/probe.prompt.md', '.claude/commands/fix-issue.md', '.claude/commands/lint.md', '.continue/prompts/check.prompt', 'prompt-target.ts']) {
       await vscode.workspace.fs.delete(uri(...f.split('/'))).then(undefined, () => undefined);
     }

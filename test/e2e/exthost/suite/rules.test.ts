@@ -11,7 +11,7 @@ import { answerRequest } from '../../../../src/extension/chat/native/participant
 import { TurnService, type TurnServiceDeps } from '../../../../src/extension/pipeline/turnService';
 import { InstructionsService } from '../../../../src/extension/pipeline/instructionsFile';
 import { RulesService } from '../../../../src/extension/rules/rulesService';
-import { memento, secretStorage, silent } from './fakes';
+import { closeAllEditors, memento, secretStorage, silent } from './fakes';
 
 const KEY = 'sk-rules-check-0c1d2e3f4a5b6c7d';
 
@@ -53,7 +53,7 @@ describe('The repository\'s rules, with @aichat', function () {
     rules.dispose();
     instructions.dispose();
     keys.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     for (const uri of made) await vscode.workspace.fs.delete(uri, { recursive: true }).then(undefined, () => undefined);
   });
 
@@ -104,7 +104,7 @@ describe('The repository\'s rules, with @aichat', function () {
   });
 
   it('no editor open: neither pattern rule goes, and the answer lists no rules', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     const r = await ask('And now? exthost-rules-two');
     const system = sent.at(-1) ?? '';
     assert.ok(!system.includes('exthost-py-rule') && !system.includes('exthost-ts-rule'), system);
