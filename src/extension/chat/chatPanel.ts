@@ -28,6 +28,7 @@ import type { ApiKeyStore } from '../account/keyStore';
 import type { Logger } from '../platform/log';
 import { addressNotice } from '../platform/serviceAddress';
 import type { ModelService } from '../account/modelService';
+import { pickRetryModel } from '../variants/retryWithPick';
 
 export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatSurfaces';
 
@@ -129,6 +130,7 @@ export class ChatPanelController implements vscode.Disposable {
       instructions: () => deps.instructions.view(),
       notice: () => this.last.notice,
       pickModel: async () => !!(await deps.models.pick()),
+      pickVariantModel: (replyModel) => pickRetryModel(deps.models, replyModel ?? deps.config.settings.model),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post,
       // The card in the chat says it; a notification only when the chat is not on screen.

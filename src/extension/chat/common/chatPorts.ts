@@ -54,6 +54,8 @@ export interface ChatControllerDeps {
   instructions?: () => InstructionsView | undefined;
   /** Asks for a model (quick pick); true when one is chosen. */
   pickModel: () => Promise<boolean>;
+  /** Retry with…: the model for a new variant of a reply (`replyModel`: the reply's own), picked by the user. */
+  pickVariantModel?: (replyModel: string | undefined) => Promise<string | undefined>;
   /** Tells the user a send was refused because a reply is running. */
   notifyBusy: () => void;
   /** Tells the user the balance cannot pay for a message of this cost (nothing was sent). */
