@@ -26,6 +26,7 @@ import { createScrollFollower, type ScrollFollower } from './render/index';
 import type { ContextMeterView } from './render/contextMeter';
 import type { SummaryCard } from './summaryCard';
 import { footerContexts, indexOfMessage, type TranscriptState } from './transcript';
+import { focusedPager, keepPagerFocus } from './variants/variantPager';
 import { createTurnWindow } from './turnWindow';
 import { renderReplyChanges } from './replyChanges';
 
@@ -55,6 +56,8 @@ export interface ConversationView {
   appendText(id: string, text: string, starts: boolean): void;
   /** A message's new state. */
   update(m: MessageView): void;
+  /** Replies shown in place of others (another variant), messages changed in place; the view stays where it is. */
+  swap(summary: SummaryView | undefined, swaps: ReadonlyArray<{ from: string; message: MessageView }>): void;
   /** What a reply says while it waits. */
   waiting(id: string, text: string): void;
   /** Whether a reply runs (said to assistive technology). */
@@ -143,7 +146,16 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
   };
 
   const refreshFooters = () => {
-    for (const { message, context } of footerContexts(hooks.transcript(), firstRendered)) {
+    const state = hooks.transcript();
+    const newest = footerContexts(state, firstRendered);
+    // The older ones rendered: Retry with… and a reply's pager follow the status too (never the last ones).
+    const older = { isLastUser: false, isLast: false, busy: state.status.busy, hasSendError: !!state.status.sendError };
+    const end = Math.min(windowEnd ?? list().length, newest.length ? indexOfMessage(list(), newest[0].message.id) : list().length);
+    for (let i = firstRendered; i < end; i++) {
+      const entry = entries.get(list()[i].id);
+      if (entry) renderFooter(entry, list()[i], older, articleHooks);
+    }
+    for (const { message, context } of newest) {
       const entry = entries.get(message.id);
       if (entry) renderFooter(entry, message, context, articleHooks);
     }
@@ -167,6 +179,7 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     for (let i = from; i < firstRendered; i++) fragment.append(entryFor(list()[i]).article);
     olderSentinel.after(fragment);
     firstRendered = from;
+    refreshFooters();
     placeBoundary();
     olderSentinel.hidden = from === 0;
     if (anchor instanceof HTMLElement) messages.scrollTop += anchor.getBoundingClientRect().top - before;
@@ -304,6 +317,28 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     update(m) {
       const entry = entries.get(m.id);
       if (entry) updateBody(entry, m);
+    },
+    swap(summary, swaps) {
+      let focus: { article: HTMLElement; which: string } | undefined;
+      for (const { from, message } of swaps) {
+        const old = entries.get(from);
+        if (!old) continue;
+        if (from === message.id) {
+          updateBody(old, message);
+          continue;
+        }
+        // Another variant of the reply: its article in place of the old one, the rest as it is.
+        const which = focusedPager(old.article);
+        old.view?.dispose();
+        entries.delete(from);
+        const entry = entryFor(message);
+        old.article.replaceWith(entry.article);
+        if (which) focus = { article: entry.article, which };
+      }
+      hooks.summaryCard.update(summary);
+      refreshFooters();
+      placeBoundary();
+      if (focus) keepPagerFocus(focus.article, focus.which);
     },
     waiting(id, text) {
       const entry = entries.get(id);
