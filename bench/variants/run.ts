@@ -3,7 +3,10 @@
 //
 // switchRepaintMs     the pager of a reply in the middle of a 300-turn conversation (replies of
 //                     about 8 KB): from the panel's message to the frame that shows the other
-//                     variant (host: session, save, presenter; page: the swap) (median of RUNS)
+//                     variant (host: session, presenter; page: the swap) (median of RUNS)
+// switchHostMs        of which the host's part, until the message for the panel is posted
+// switchPageMs        of which the panel's part: the message's arrival to the frame after the swap
+//                     (the rest is the harness: Playwright's round trips to the page)
 // openNoneMs          a 300-turn conversation opened: read from its log, made the panel's
 //                     message, posted to a fresh panel until the frame after the last reply
 // openWith50Ms        the same with 50 variants (25 replies with three each) (medians of RUNS)
@@ -126,21 +129,40 @@ async function main(): Promise<void> {
     await openPanel(page, panel.url, c.initial);
     c.controller.reveal(c.session.conversation.messages[301].id);
     await deliver;
+    // In the page: from the message's arrival to the frame after it (the panel's own part).
+    await page.evaluate(() => {
+      const w = window as unknown as { __swap?: number; __painted?: number };
+      window.addEventListener('message', (e: MessageEvent<{ type?: string }>) => {
+        if (e.data?.type !== 'variantShown') return;
+        w.__swap = performance.now();
+        w.__painted = undefined;
+        requestAnimationFrame(() => setTimeout(() => (w.__painted = performance.now()), 0));
+      });
+    });
+    const pageMs: number[] = [];
     const switchMs: number[] = [];
+    const hostMs: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const shown = c.session.conversation.messages[301].id;
       const step = i % 2 === 0 ? -1 : 1;
       const t0 = performance.now();
       await c.controller.receive({ type: 'showVariant', messageId: shown, step });
+      hostMs.push(performance.now() - t0);
       await deliver;
       const next = c.session.conversation.messages[301].id;
       await page.waitForFunction((id) => !!document.querySelector(`article[data-id="${id}"]`), next);
       await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
       switchMs.push(performance.now() - t0);
+      pageMs.push(await page.evaluate(() => {
+        const w = window as unknown as { __swap?: number; __painted?: number };
+        return (w.__painted ?? NaN) - (w.__swap ?? NaN);
+      }));
     }
 
     const figures = {
       switchRepaintMs: +median(switchMs).toFixed(1),
+      switchHostMs: +median(hostMs).toFixed(1),
+      switchPageMs: +median(pageMs).toFixed(1),
       openNoneMs: +median(open.none).toFixed(1),
       openWith50Ms: +median(open.fifty).toFixed(1),
     };

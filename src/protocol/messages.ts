@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
-import { VariantPlaceSchema, VariantRequestSchemas } from './variants';
+import { VariantPlaceSchema, VariantRequestSchemas, variantShownSchema } from './variants';
 
 useZodEnglish();
 
@@ -357,6 +357,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
       .check(z.maxLength(10_000)),
   }),
   z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).check(z.maxLength(MAX_PROMPTS)), notice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))) }),
+  variantShownSchema(MessageViewSchema),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

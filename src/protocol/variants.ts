@@ -15,3 +15,11 @@ export const VariantRequestSchemas = [
   /** The pager: the variant before (-1) or after (1) the one shown of this reply. */
   z.object({ type: z.literal('showVariant'), messageId, step: z.union([z.literal(-1), z.literal(1)]) }),
 ] as const;
+
+/**
+ * Another variant of a reply shown in its place (`from`: the id shown before), at the session's
+ * version: only that reply changes on the page. Built with the protocol's message view (messages.ts).
+ */
+export function variantShownSchema<T extends z.ZodMiniType>(messageView: T) {
+  return z.object({ type: z.literal('variantShown'), from: messageId, message: messageView, version: z.optional(z.number().check(z.int(), z.gte(0))) });
+}

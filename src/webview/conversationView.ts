@@ -57,7 +57,7 @@ export interface ConversationView {
   /** A message's new state. */
   update(m: MessageView): void;
   /** Replies shown in place of others (another variant), messages changed in place; the view stays where it is. */
-  swap(summary: SummaryView | undefined, swaps: ReadonlyArray<{ from: string; message: MessageView }>): void;
+  swap(swaps: ReadonlyArray<{ from: string; message: MessageView }>, summary?: { view: SummaryView | undefined }): void;
   /** What a reply says while it waits. */
   waiting(id: string, text: string): void;
   /** Whether a reply runs (said to assistive technology). */
@@ -93,6 +93,8 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
   const olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
   const newerSentinel = el('div', { class: 'newer-sentinel', 'aria-hidden': 'true', hidden: true });
   const entries = new Map<string, MessageArticle>();
+  /** Replies shown before in place of a variant (the pager): kept drawn a while, so going back is quick. */
+  const parked = new Map<string, { entry: MessageArticle; content: string }>();
   /** Only the messages from `firstRendered` on are in the DOM. */
   let firstRendered = 0;
   /** End of the rendered messages when they stop short of the newest (a match or a question far up was brought into view). */
@@ -137,6 +139,13 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
 
   const entryFor = (m: MessageView): MessageArticle => {
     let entry = entries.get(m.id);
+    const kept = entry ? undefined : parked.get(m.id);
+    parked.delete(m.id);
+    if (kept && kept.content === m.content && kept.entry.view) {
+      entry = kept.entry;
+      entries.set(m.id, entry);
+      turnWindow.watch(entry.article);
+    } else kept?.entry.view?.dispose();
     if (!entry) {
       entry = createArticle(m, articleHooks);
       entries.set(m.id, entry);
@@ -282,8 +291,9 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     },
     show(summary, notice) {
       loadingHint.remove();
-      for (const e of entries.values()) e.view?.dispose();
+      for (const e of [...entries.values(), ...[...parked.values()].map((p) => p.entry)]) e.view?.dispose();
       entries.clear();
+      parked.clear();
       turnWindow.reset();
       hooks.summaryCard.update(summary);
       showWindow(Math.max(0, list().length - WINDOW_PAGE), list().length, false);
@@ -318,7 +328,7 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
       const entry = entries.get(m.id);
       if (entry) updateBody(entry, m);
     },
-    swap(summary, swaps) {
+    swap(swaps, summary) {
       let focus: { article: HTMLElement; which: string } | undefined;
       for (const { from, message } of swaps) {
         const old = entries.get(from);
@@ -329,13 +339,19 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
         }
         // Another variant of the reply: its article in place of the old one, the rest as it is.
         const which = focusedPager(old.article);
-        old.view?.dispose();
         entries.delete(from);
+        parked.set(from, { entry: old, content: old.view?.text() ?? '' });
+        // A few are kept; the oldest parked gives its body back.
+        for (const [id, p] of parked) {
+          if (parked.size <= 8) break;
+          p.entry.view?.dispose();
+          parked.delete(id);
+        }
         const entry = entryFor(message);
         old.article.replaceWith(entry.article);
         if (which) focus = { article: entry.article, which };
       }
-      hooks.summaryCard.update(summary);
+      if (summary) hooks.summaryCard.update(summary.view);
       refreshFooters();
       placeBoundary();
       if (focus) keepPagerFocus(focus.article, focus.which);

@@ -142,7 +142,7 @@ function startChat(root: HTMLElement): void {
         conversation.add(effect.messages);
         return;
       case 'swapped':
-        conversation.swap(effect.summary, effect.swaps);
+        conversation.swap(effect.swaps, effect.summary);
         return;
       case 'text':
         conversation.appendText(effect.id, effect.text, effect.starts);

@@ -53,7 +53,7 @@ export type TranscriptEffect =
   /** The reply was stopped: said once to a screen reader. */
   | { kind: 'stopped' }
   /** Replies shown in place of others (another variant of each), and messages whose view changed; the rest as it was. */
-  | { kind: 'swapped'; summary: SummaryView | undefined; swaps: ReadonlyArray<{ from: string; message: MessageView }> };
+  | { kind: 'swapped'; summary?: { view: SummaryView | undefined }; swaps: ReadonlyArray<{ from: string; message: MessageView }> };
 
 export interface Reduced {
   state: TranscriptState;
@@ -137,7 +137,7 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
       // Another variant of a reply shown (the pager, Retry with…): only those replies change on the page.
       const swaps = opened || msg.notice || state.resyncing ? undefined : variantSwaps(state.messages, msg.conversation.messages);
       next = { ...next, conversationId: msg.conversation.id, messages: msg.conversation.messages, status: msg.status, waitingId: undefined };
-      if (swaps) effects.push({ kind: 'swapped', summary: msg.conversation.summary, swaps }, { kind: 'status', status: msg.status });
+      if (swaps) effects.push({ kind: 'swapped', summary: { view: msg.conversation.summary }, swaps }, { kind: 'status', status: msg.status });
       else effects.push({ kind: 'conversation', summary: msg.conversation.summary, notice: msg.notice, opened }, { kind: 'status', status: msg.status });
       break;
     }
@@ -167,6 +167,20 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
       // A complete reply is announced by its view (once, with its text); this would replace that.
       if (msg.message.status === 'stopped') effects.push({ kind: 'stopped' });
       break;
+    case 'variantShown': {
+      const i = indexOfMessage(next.messages, msg.from);
+      if (i < 0) {
+        // Not the reply shown here: the whole state again.
+        if (!next.resyncing) effects.push({ kind: 'resync' });
+        next = { ...next, resyncing: true };
+        break;
+      }
+      const list = next.messages.slice();
+      list[i] = msg.message;
+      next = { ...next, messages: list };
+      effects.push({ kind: 'swapped', swaps: [{ from: msg.from, message: msg.message }] });
+      break;
+    }
     case 'messageChanged':
       next = { ...next, messages: replaced(next.messages, msg.message) };
       effects.push({ kind: 'message', message: msg.message }, { kind: 'footers' });

@@ -92,8 +92,8 @@ export class TurnRunner {
     const assistant = variant ? addVariant(conv, user, this.now()) : appendMessage(conv, 'assistant', '', this.now(), { status: 'streaming' });
     const running: Running = { conv, assistant, controller: new AbortController() };
     this.current = running;
-    // A variant takes its reply's place above: the chat shows the conversation with it there.
-    if (variant) this.host.emit({ type: 'conversationChanged' });
+    // A variant takes its reply's place above: the chat shows it there.
+    if (variant) this.host.emit(replaced && !conv.summary ? { type: 'variantShown', from: replaced.id, message: assistant } : { type: 'conversationChanged' });
     this.host.emit({ type: 'turnStarted', user, assistant, model });
     // The turn starts in the pipeline before its request is built (its charge is measured from now).
     const turn = this.deps.turns.start({ conversationId: conv.id, messageId: assistant.id, model, expected: cost });

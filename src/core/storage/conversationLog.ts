@@ -175,8 +175,11 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   });
   if (!conv) return undefined;
   // The parsed messages are copies, in the order given: the line, then the variants not shown.
+  const given = [...messages, ...variants];
+  const parsedKey = new Map<StoredMessage, string>();
+  [...conv.messages, ...(conv.variants ?? [])].forEach((m, i) => parsedKey.set(m, keyOf.get(given[i]) ?? `v1.${i}`));
   const all = storedMessages(conv);
-  const keys = [...messages, ...variants].map((m, i) => keyOf.get(m) ?? `v1.${i}`);
+  const keys = all.map((m, i) => parsedKey.get(m) ?? `v1.${i}`);
   if (new Set(all.map((m) => m.id)).size !== all.length) {
     // Each variant keeps its question across the new ids: the nearest question above its place.
     const questionOf = new Map<StoredMessage, StoredMessage>();

@@ -236,12 +236,11 @@ export class LogWriter {
       await this.deps.storage.removePartials(id, this.writer);
       w.partial = false;
     }
-    const onLine = new Set(snap.line);
-    const hidden = snap.messages.filter((m) => !onLine.has(m));
     const view: Conversation = { ...snap.conv, title: snap.title, updatedAt: snap.updatedAt, messages: snap.line };
     await this.deps.history.put(summarize(view));
     // The full-text index holds every variant too: History's search finds a word only a hidden one has.
-    await this.deps.fullText.put({ ...view, messages: snap.line.filter((m) => m !== snap.streaming), ...(hidden.length ? { variants: hidden } : {}) }, p);
+    // (In the order the writer keeps, the one `p` counts in: showing another variant reindexes nothing.)
+    await this.deps.fullText.put({ ...view, messages: snap.messages, variants: [] }, p);
   }
 
   /** Merges messages another window appended to a conversation into the one in memory. */

@@ -63,9 +63,12 @@ export class SessionVariants {
     if (this.host.busy()) return false;
     const conv = this.host.conversation();
     const turn = this.turnOf(conv, replyId);
-    if (!turn || !showVariant(conv, turn.reply, target)) return false;
-    this.host.emit({ type: 'conversationChanged' });
-    await this.host.save(conv);
+    const shown = turn && showVariant(conv, turn.reply, target);
+    if (!shown) return false;
+    // Only that reply changes on screen (the whole conversation when a summary's card may stand under it).
+    this.host.emit(conv.summary ? { type: 'conversationChanged' } : { type: 'variantShown', from: replyId, message: shown });
+    // (Saved in the background: the page shows it at once, the log has one line more.)
+    void this.host.save(conv);
     return true;
   }
 

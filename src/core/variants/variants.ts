@@ -5,9 +5,21 @@
 // (conversationLog.ts), so a reload, another window and History see them. VS Code-free.
 import { nextMessageId, type Conversation, type StoredMessage } from '../chat/conversation';
 
-/** Every message of the conversation as it is stored: the line shown, then the variants not shown. */
+/**
+ * Every message of the conversation, in an order that does not depend on the variant shown (so that
+ * showing another one changes nothing of what is stored): the line with each reply's oldest variant
+ * in its place, then the other variants, oldest first.
+ */
 export function storedMessages(conv: Pick<Conversation, 'messages' | 'variants'>): StoredMessage[] {
-  return conv.variants?.length ? [...conv.messages, ...conv.variants] : conv.messages;
+  if (!conv.variants?.length) return conv.messages;
+  const placed = new Set<StoredMessage>();
+  const line = conv.messages.map((m) => {
+    const oldest = m.variantOf ? variantsOf(conv, m)[0] : m;
+    placed.add(oldest);
+    return oldest;
+  });
+  const others = [...conv.messages, ...conv.variants].filter((m) => m.variantOf !== undefined && !placed.has(m)).sort(byAge);
+  return [...line, ...others];
 }
 
 /** The variants of `reply` (shown or not), oldest first; one (itself) for a reply without others. */

@@ -43,3 +43,16 @@ describe('the transcript: another variant of a reply', () => {
     assert.equal(reduce(shown, conversation([...before, user(9)], 2)).effects[0].kind, 'conversation');
   });
 });
+
+describe('the transcript: variantShown', () => {
+  it('swaps the one reply; a reply not shown here asks for the whole state', () => {
+    const shown = reduce(initialTranscript, conversation(turns(300), 1)).state;
+    const message: MessageView = reply(0x700, { variant: { index: 1, count: 2 } });
+    const { state, effects } = reduce(shown, { type: 'variantShown', from: id(301), message, version: 2 });
+    assert.deepEqual(effects, [{ kind: 'swapped', swaps: [{ from: id(301), message }] }]);
+    assert.equal(state.messages[301], message);
+    assert.equal(state.messages.length, 600);
+    const lost = reduce(state, { type: 'variantShown', from: id(301), message: reply(0x701), version: 3 });
+    assert.deepEqual(lost.effects.map((e) => e.kind), ['resync']);
+  });
+});

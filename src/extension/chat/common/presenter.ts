@@ -113,6 +113,8 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
       return [{ type: 'turnEnded', message: messageView(event.message, conv), status, version }];
     case 'messageChanged':
       return [{ type: 'messageChanged', message: messageView(event.message, conv), version }];
+    case 'variantShown':
+      return [{ type: 'variantShown', from: event.from, message: messageView(event.message, conv), version }];
     case 'conversationChanged':
       return [conversation(event.notice)];
     case 'summaryEnded':

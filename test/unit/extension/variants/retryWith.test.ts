@@ -75,13 +75,18 @@ describe('Retry with… from the panel', () => {
   });
 
   it('the pager shows the other variant; nothing past the ends; a cancelled pick sends nothing', async () => {
-    const { controller, session, requests, shown } = setup('deep-think');
+    const { controller, session, requests, shown, posted } = setup('deep-think');
     await controller.receive({ type: 'send', text: 'Q1' });
     await controller.receive({ type: 'retryWith', messageId: session.conversation.messages[1].id });
     const second = session.conversation.messages[1].id;
     await controller.receive({ type: 'showVariant', messageId: second, step: 1 });
     assert.equal(session.conversation.messages[1].id, second, 'nothing after the last');
     await controller.receive({ type: 'showVariant', messageId: second, step: -1 });
+    // The panel is told of that reply only.
+    const told = posted.at(-1);
+    assert.equal(told?.type, 'variantShown');
+    assert.ok(told?.type === 'variantShown' && told.from === second && told.message.variant?.index === 1);
+    controller.showConversation();
     assert.deepEqual(shown()[1].variant, { index: 1, count: 2 });
     assert.equal(shown()[1].content, 'swift-chat answers');
     const sent = requests.length;
