@@ -7,6 +7,8 @@ import {
   arrangeVariants,
   ChatSession,
   directTurns,
+  exportFileText,
+  importConversation,
   replayLog,
   storedMessages,
   variantPlaces,
@@ -226,5 +228,30 @@ describe('variants: stored in the log', () => {
     const r = replayLog(storage.data.get(session.conversation.id) ?? '', [], session.conversation.id);
     assert.deepEqual(r && contents(r.conv), ['Q1 again']);
     assert.equal(r?.conv.variants, undefined);
+  });
+
+  it('the conversation file writes every variant and which one is shown; its import reads them back', async () => {
+    const { session, store, storage } = await conversationOf(2);
+    await session.variants.retryWith(session.conversation.messages[1].id, 'deep-think');
+    await session.variants.retryWith(session.conversation.messages[1].id, 'tiny-model');
+    await session.variants.show(session.conversation.messages[1].id, { step: -1 });
+    const text = exportFileText(session.conversation);
+    await store.remove(session.conversation.id);
+    const result = await importConversation(store, text);
+    assert.equal(result.kind, 'imported');
+    const other = windowOn(storage);
+    assert.ok(result.kind === 'imported' && (await other.session.open(result.conversation.id)));
+    const conv = other.session.conversation;
+    assert.deepEqual(contents(conv), ['Q1', 'deep-think says: reply to Q1', 'Q2', 'swift-chat says: reply to Q2']);
+    assert.deepEqual(other.session.variants.of(conv.messages[1].id).map((m) => m.meta?.model), ['swift-chat', 'deep-think', 'tiny-model']);
+  });
+
+  it('Fork takes the variant shown, and none of the others', async () => {
+    const { session } = await conversationOf(2);
+    await session.variants.retryWith(session.conversation.messages[1].id, 'deep-think');
+    assert.ok(await session.fork(session.conversation.messages[3].id));
+    assert.deepEqual(contents(session.conversation), ['Q1', 'deep-think says: reply to Q1', 'Q2', 'swift-chat says: reply to Q2']);
+    assert.equal(session.conversation.variants, undefined);
+    assert.equal(variantPlaces(session.conversation).size, 0, 'no pager in the fork');
   });
 });
