@@ -14,6 +14,8 @@ export const VariantRequestSchemas = [
   z.object({ type: z.literal('retryWith'), messageId }),
   /** The pager: the variant before (-1) or after (1) the one shown of this reply. */
   z.object({ type: z.literal('showVariant'), messageId, step: z.union([z.literal(-1), z.literal(1)]) }),
+  /** Compare: the reply shown beside another of its variants, as a text diff. */
+  z.object({ type: z.literal('compareVariants'), messageId }),
 ] as const;
 
 /**

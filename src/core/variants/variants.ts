@@ -4,6 +4,7 @@
 // names its question (`variantOf`); the log keeps them all and which one is shown
 // (conversationLog.ts), so a reload, another window and History see them. VS Code-free.
 import { nextMessageId, type Conversation, type StoredMessage } from '../chat/conversation';
+import { replyMetaText } from '../../wording';
 
 /**
  * Every message of the conversation, in an order that does not depend on the variant shown (so that
@@ -144,4 +145,13 @@ export function variantPlace(conv: Pick<Conversation, 'messages' | 'variants'>, 
   if (!reply.variantOf || !conv.variants?.length) return undefined;
   const all = variantsOf(conv, reply);
   return all.length > 1 ? { index: all.indexOf(reply) + 1, count: all.length } : undefined;
+}
+
+/** A variant as Compare names it: "2 / 3 · deep-think · 5 credits · <when it was asked for>". */
+export function variantTitle(all: readonly StoredMessage[], v: StoredMessage): string {
+  const when = new Date(v.createdAt);
+  const parts = [`${all.indexOf(v) + 1} / ${all.length}`];
+  if (v.meta) parts.push(replyMetaText({ model: v.meta.model, ...(v.meta.credits !== undefined ? { credits: v.meta.credits } : {}) }));
+  if (!Number.isNaN(when.getTime())) parts.push(when.toLocaleString());
+  return parts.join(' · ');
 }

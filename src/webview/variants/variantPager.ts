@@ -27,7 +27,9 @@ export function variantPager(m: MessageView, busy: boolean, post: Post): HTMLEle
   next.disabled = busy || v.index >= v.count;
   const text = [`${v.index} / ${v.count}`, m.meta ? replyMetaText({ model: m.meta.model, ...(m.meta.credits !== undefined ? { credits: m.meta.credits } : {}) }) : ''].filter(Boolean).join(' · ');
   const label = el('span', { class: 'variant-label', text, 'aria-hidden': 'true' });
-  return el('span', { class: 'variant-pager', role: 'group', 'aria-label': variantLabel(m) ?? '' }, prev, label, next);
+  const compare = iconButton('diff', l10n.t('Compare with another variant'), () => post({ type: 'compareVariants', messageId: m.id }), { class: 'variant-compare' });
+  compare.disabled = busy;
+  return el('span', { class: 'variant-pager', role: 'group', 'aria-label': variantLabel(m) ?? '' }, prev, label, next, compare);
 }
 
 /** Retry with…: under every finished reply while no reply runs. */

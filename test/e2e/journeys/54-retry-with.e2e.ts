@@ -1,6 +1,6 @@
 // Journey 54: Retry with… another model: the reply shows "2 / 2" beside the first, the request
-// carried the model picked, both replies survive a reload, and the next message's request holds
-// the variant shown.
+// carried the model picked, both replies survive a reload, Compare opens them as a diff, and the
+// next message's request holds the variant shown.
 import assert from 'node:assert/strict';
 import { e2e } from '../setup';
 import { chatRequests, readyWithKey, resetServer, waitForChatRequests } from '../steps';
@@ -44,6 +44,11 @@ describe('Journey 54: Retry with another model', () => {
     await chat.frame.getByRole('group', { name: 'Reply 1 of 2, swift-chat' }).waitFor({ timeout: 15_000 });
     await chat.frame.locator(':focus').press('Enter');
     await pager().waitFor({ timeout: 15_000 });
+    // Compare: the two variants side by side in the diff editor, each named with its model.
+    await pager().getByRole('button', { name: 'Compare with another variant' }).click();
+    const diffTab = wb.page.locator('.tab').filter({ hasText: /swift-chat.*↔.*deep-think/ }).first();
+    await diffTab.waitFor({ timeout: 15_000 });
+    chat = await wb.chat();
 
     // The next message goes on from the variant shown (its id in the request, not the first reply's).
     const shownId = await chat.articles().nth(1).getAttribute('data-id');

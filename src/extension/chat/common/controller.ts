@@ -100,6 +100,12 @@ export class ChatController {
       case 'showVariant':
         await session.variants.show(msg.messageId, { step: msg.step });
         return;
+      case 'compareVariants': {
+        const all = session.variants.of(msg.messageId);
+        const shown = all.find((v) => v.id === msg.messageId);
+        if (shown && all.length > 1) await this.deps.compareVariants?.(all, shown);
+        return;
+      }
       case 'chatFocused':
         // What other windows added to the conversation, shown without a send.
         await session.showLatest();

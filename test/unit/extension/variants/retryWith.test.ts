@@ -2,7 +2,7 @@
 // request's body, the panel is told the reply's place among its variants ("2 / 2"), the pager
 // shows the other one, and the quick pick offers the usable models with their price, current first.
 import { strict as assert } from 'node:assert';
-import { ChatSession, ConversationStore, directTurns, retryModelItems, type ChatBackend, type SessionChatRequest } from '../../../../src/core';
+import { ChatSession, ConversationStore, directTurns, retryModelItems, variantTitle, type ChatBackend, type SessionChatRequest, type StoredMessage } from '../../../../src/core';
 import { parseHostMessage, type HostMessage, type MessageView } from '../../../../src/protocol';
 import { ChatController } from '../../../../src/extension/chat/common/controller';
 import { MemoryConversationStorage } from '../../../support/memoryStorage';
@@ -20,6 +20,7 @@ function setup(pick: string | undefined) {
   const backend: ChatBackend = echoBackend(requests, (req) => `${req.model} answers`);
   const posted: HostMessage[] = [];
   const offered: Array<string | undefined> = [];
+  const compared: Array<{ all: string[]; shown: string }> = [];
   const settings = { model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: 'http://127.0.0.1:8787' };
   const costOf = (id: string) => models.find((m) => m.valueId === id)?.costInCreditPerUse ?? null;
   let controller: ChatController | undefined;
@@ -42,6 +43,7 @@ function setup(pick: string | undefined) {
       offered.push(replyModel);
       return pick;
     },
+    compareVariants: async (all: StoredMessage[], shown: StoredMessage) => void compared.push({ all: all.map((v) => v.id), shown: shown.id }),
     notifyBusy: () => undefined,
     post: (m) => {
       const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
@@ -53,7 +55,7 @@ function setup(pick: string | undefined) {
     const last = [...posted].reverse().find((m): m is Extract<HostMessage, { type: 'conversation' }> => m.type === 'conversation');
     return last?.conversation.messages ?? [];
   };
-  return { controller, session, requests, posted, offered, shown };
+  return { controller, session, requests, posted, offered, compared, shown };
 }
 
 describe('Retry with… from the panel', () => {
@@ -104,5 +106,19 @@ describe('Retry with… from the panel', () => {
     assert.match(items[0].description, /5/);
     assert.match(items[1].description, /1/);
     assert.deepEqual(retryModelItems(undefined, 'swift-chat'), []);
+  });
+
+  it('Compare gives the reply shown and all its variants; a reply without variants compares nothing', async () => {
+    const { controller, session, compared } = setup('deep-think');
+    await controller.receive({ type: 'send', text: 'Q1' });
+    const first = session.conversation.messages[1];
+    await controller.receive({ type: 'compareVariants', messageId: first.id });
+    assert.deepEqual(compared, []);
+    await controller.receive({ type: 'retryWith', messageId: first.id });
+    const second = session.conversation.messages[1];
+    await controller.receive({ type: 'compareVariants', messageId: second.id });
+    assert.deepEqual(compared, [{ all: [first.id, second.id], shown: second.id }]);
+    const title = variantTitle(session.variants.of(second.id), second);
+    assert.match(title, /^2 \/ 2 · deep-think · 5 credits · /);
   });
 });
