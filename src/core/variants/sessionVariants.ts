@@ -72,6 +72,20 @@ export class SessionVariants {
     return true;
   }
 
+  /**
+   * After History's search opened the conversation for `query`: when no message shown holds every
+   * word of it and a variant not shown does, that variant is shown (the search found it there).
+   */
+  async showMatching(query: string): Promise<boolean> {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    const conv = this.host.conversation();
+    const holds = (m: StoredMessage) => words.every((w) => m.content.toLowerCase().includes(w));
+    if (words.length === 0 || !conv.variants?.length || conv.messages.some(holds)) return false;
+    const found = conv.variants.find(holds);
+    const shown = found && conv.messages.find((m) => m.role === 'assistant' && m.variantOf === found.variantOf);
+    return !!found && !!shown && this.show(shown.id, { to: found.id });
+  }
+
   /** The variants of the shown reply `replyId`, oldest first (empty when it is not shown). */
   of(replyId: string): StoredMessage[] {
     const conv = this.host.conversation();

@@ -290,7 +290,8 @@ export class ChatPanelController implements vscode.Disposable {
     await showHistory({
       store: this.deps.store,
       currentId: () => this.session.conversation.id,
-      open: (id) => this.session.open(id),
+      // A search's word only a variant not shown holds: that variant is shown.
+      open: async (id, query) => (await this.session.open(id)) && (!query || (await this.session.variants.showMatching(query)) || true),
       newChat: () => this.newChat(),
       show: () => this.show(),
       remove: (id) => this.session.remove(id),

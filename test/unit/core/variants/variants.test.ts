@@ -210,6 +210,10 @@ describe('variants: stored in the log', () => {
     await store.flush();
     assert.notEqual(session.conversation.messages[1], reply, 'the word is in the variant not shown');
     assert.equal((await store.search('platypus'))[0]?.id, session.conversation.id);
+    // Opened from the search, the variant that holds the word is shown.
+    assert.ok(await session.variants.showMatching('Platypus'));
+    assert.equal(session.conversation.messages[1], reply);
+    assert.equal(await session.variants.showMatching('platypus'), false, 'a word shown already changes nothing');
     // And once the index is built again from the logs (another window, a lost index).
     const other = new WindowStore(storage, { searchPersistDelayMs: 5 });
     storage.searchIndex = undefined;
