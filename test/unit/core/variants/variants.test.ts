@@ -9,6 +9,7 @@ import {
   directTurns,
   exportFileText,
   importConversation,
+  peekLog,
   replayLog,
   storedMessages,
   variantPlaces,
@@ -257,5 +258,17 @@ describe('variants: stored in the log', () => {
     assert.deepEqual(contents(session.conversation), ['Q1', 'deep-think says: reply to Q1', 'Q2', 'swift-chat says: reply to Q2']);
     assert.equal(session.conversation.variants, undefined);
     assert.equal(variantPlaces(session.conversation).size, 0, 'no pager in the fork');
+  });
+
+  it("History lists the line's messages (a reply's variants count once), from its index and from a glance at the log", async () => {
+    const { session, store, storage } = await conversationOf(2);
+    await session.variants.retryWith(session.conversation.messages[1].id, 'deep-think');
+    await session.variants.retryWith(session.conversation.messages[3].id, 'tiny-model');
+    await store.flush();
+    const entry = (await store.list()).find((c) => c.id === session.conversation.id);
+    assert.equal(entry?.messageCount, 4);
+    const glance = peekLog(storage.data.get(session.conversation.id) ?? '', session.conversation.id);
+    assert.equal(glance?.messageCount, 4);
+    assert.equal(glance?.title, entry?.title);
   });
 });
