@@ -144,7 +144,9 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
     case 'turnStarted': {
       const added = [msg.user, msg.assistant].filter((m, i, both) => indexOfMessage(next.messages, m.id) < 0 && both.findIndex((o) => o.id === m.id) === i);
       next = { ...next, messages: added.length ? [...next.messages, ...added] : next.messages, status: msg.status };
-      effects.push({ kind: 'added', messages: added }, { kind: 'status', status: msg.status });
+      // (A new variant of a reply above is in place already: the chat stays where it is.)
+      if (added.length) effects.push({ kind: 'added', messages: added });
+      effects.push({ kind: 'status', status: msg.status });
       break;
     }
     case 'streamChunk': {

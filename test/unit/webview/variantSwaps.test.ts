@@ -56,3 +56,14 @@ describe('the transcript: variantShown', () => {
     assert.deepEqual(lost.effects.map((e) => e.kind), ['resync']);
   });
 });
+
+describe('the transcript: a new variant starts', () => {
+  it('its reply in place above already (variantShown), the turn that starts adds nothing, so the chat does not go to the end', () => {
+    const shown = reduce(initialTranscript, conversation(turns(10), 1)).state;
+    const streaming: MessageView = { id: id(0x700), role: 'assistant', content: '', status: 'streaming', variant: { index: 2, count: 2 } };
+    const placed = reduce(shown, { type: 'variantShown', from: id(5), message: streaming, version: 2 }).state;
+    const { state, effects } = reduce(placed, { type: 'turnStarted', user: user(4), assistant: streaming, status: { busy: true }, version: 3 });
+    assert.deepEqual(effects.map((e) => e.kind), ['status']);
+    assert.equal(state.messages.length, 20);
+  });
+});
