@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 /** The feature rooms of src/extension, each named as its pure part's folder in src/core. */
-const FEATURES = ['applyToFile', 'changes', 'codebase', 'context', 'editorPrompts', 'export', 'history', 'inlineEdit', 'lightbulb', 'promptFiles', 'rules', 'sourceControl', 'terminal'];
+const FEATURES = ['applyToFile', 'changes', 'codebase', 'context', 'editorPrompts', 'export', 'history', 'inlineEdit', 'lightbulb', 'promptFiles', 'rules', 'sourceControl', 'terminal', 'variants'];
 
 /** Folders of src/, whether each may import vscode and Node modules, and the src/ folders it may not import. */
 const layers = {

@@ -37,3 +37,6 @@ export * from './chat/summary';
 export * from './rules';
 export * from './changes';
 export * from './codebase';
+export * from './variants/variants';
+export * from './variants/sessionVariants';
+export * from './variants/retryModels';

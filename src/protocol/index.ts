@@ -2,3 +2,4 @@ export * from './messages';
 export * from './l10n';
 export * from './draft';
 export * from './drop';
+export * from './variants';

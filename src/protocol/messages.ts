@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
+import { VariantPlaceSchema, VariantRequestSchemas, variantShownSchema } from './variants';
 
 useZodEnglish();
 
@@ -115,6 +116,7 @@ export const MessageViewSchema = z.object({
   status: MessageStatusSchema,
   meta: z.optional(ReplyMetaSchema),
   error: z.optional(ErrorViewSchema),
+  variant: z.optional(VariantPlaceSchema),
 });
 export type MessageView = z.infer<typeof MessageViewSchema>;
 
@@ -355,6 +357,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
       .check(z.maxLength(10_000)),
   }),
   z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).check(z.maxLength(MAX_PROMPTS)), notice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))) }),
+  variantShownSchema(MessageViewSchema),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -430,6 +433,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   // The `/` list opened: the host reads the prompt files again (a change its watchers missed).
   z.object({ type: z.literal('promptsWanted') }),
   z.object({ type: z.literal('expandPrompt'), name: z.string().check(z.minLength(1), z.maxLength(200)), args: z.optional(z.string().check(z.maxLength(10_000))) }),
+  ...VariantRequestSchemas,
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

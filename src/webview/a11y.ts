@@ -1,11 +1,15 @@
 // What a screen reader is told about the conversation: each message is one labelled article
-// ("You", "Assistant, swift-chat, 2 credits").
+// ("You", "Assistant, swift-chat, 2 credits", "Assistant, Reply 2 of 3, deep-think").
 import * as l10n from '@vscode/l10n';
 import type { MessageView } from '../protocol';
+import { variantLabel } from './variants/variantPager';
 
 /** The accessible name of a message's article. */
-export function messageLabel(m: Pick<MessageView, 'role' | 'meta'>): string {
+export function messageLabel(m: Pick<MessageView, 'role' | 'meta' | 'variant'>): string {
   if (m.role === 'user') return l10n.t('You');
+  // A reply with variants: "Assistant, Reply 2 of 3, deep-think".
+  const variant = variantLabel(m);
+  if (variant) return l10n.t('Assistant, {0}', variant);
   const model = m.meta?.model;
   const credits = m.meta?.credits;
   if (!model) return l10n.t('Assistant');

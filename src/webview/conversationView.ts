@@ -26,6 +26,7 @@ import { createScrollFollower, type ScrollFollower } from './render/index';
 import type { ContextMeterView } from './render/contextMeter';
 import type { SummaryCard } from './summaryCard';
 import { footerContexts, indexOfMessage, type TranscriptState } from './transcript';
+import { focusedPager, keepPagerFocus } from './variants/variantPager';
 import { createTurnWindow } from './turnWindow';
 import { renderReplyChanges } from './replyChanges';
 
@@ -55,6 +56,8 @@ export interface ConversationView {
   appendText(id: string, text: string, starts: boolean): void;
   /** A message's new state. */
   update(m: MessageView): void;
+  /** Replies shown in place of others (another variant), messages changed in place; the view stays where it is. */
+  swap(swaps: ReadonlyArray<{ from: string; message: MessageView }>, summary?: { view: SummaryView | undefined }): void;
   /** What a reply says while it waits. */
   waiting(id: string, text: string): void;
   /** Whether a reply runs (said to assistive technology). */
@@ -90,6 +93,8 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
   const olderSentinel = el('div', { class: 'older-sentinel', 'aria-hidden': 'true' });
   const newerSentinel = el('div', { class: 'newer-sentinel', 'aria-hidden': 'true', hidden: true });
   const entries = new Map<string, MessageArticle>();
+  /** Replies shown before in place of a variant (the pager): kept drawn a while, so going back is quick. */
+  const parked = new Map<string, { entry: MessageArticle; content: string }>();
   /** Only the messages from `firstRendered` on are in the DOM. */
   let firstRendered = 0;
   /** End of the rendered messages when they stop short of the newest (a match or a question far up was brought into view). */
@@ -134,6 +139,13 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
 
   const entryFor = (m: MessageView): MessageArticle => {
     let entry = entries.get(m.id);
+    const kept = entry ? undefined : parked.get(m.id);
+    parked.delete(m.id);
+    if (kept && kept.content === m.content && kept.entry.view) {
+      entry = kept.entry;
+      entries.set(m.id, entry);
+      turnWindow.watch(entry.article);
+    } else kept?.entry.view?.dispose();
     if (!entry) {
       entry = createArticle(m, articleHooks);
       entries.set(m.id, entry);
@@ -143,7 +155,16 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
   };
 
   const refreshFooters = () => {
-    for (const { message, context } of footerContexts(hooks.transcript(), firstRendered)) {
+    const state = hooks.transcript();
+    const newest = footerContexts(state, firstRendered);
+    // The older ones rendered: Retry with… and a reply's pager follow the status too (never the last ones).
+    const older = { isLastUser: false, isLast: false, busy: state.status.busy, hasSendError: !!state.status.sendError };
+    const end = Math.min(windowEnd ?? list().length, newest.length ? indexOfMessage(list(), newest[0].message.id) : list().length);
+    for (let i = firstRendered; i < end; i++) {
+      const entry = entries.get(list()[i].id);
+      if (entry) renderFooter(entry, list()[i], older, articleHooks);
+    }
+    for (const { message, context } of newest) {
       const entry = entries.get(message.id);
       if (entry) renderFooter(entry, message, context, articleHooks);
     }
@@ -167,6 +188,7 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     for (let i = from; i < firstRendered; i++) fragment.append(entryFor(list()[i]).article);
     olderSentinel.after(fragment);
     firstRendered = from;
+    refreshFooters();
     placeBoundary();
     olderSentinel.hidden = from === 0;
     if (anchor instanceof HTMLElement) messages.scrollTop += anchor.getBoundingClientRect().top - before;
@@ -269,8 +291,9 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     },
     show(summary, notice) {
       loadingHint.remove();
-      for (const e of entries.values()) e.view?.dispose();
+      for (const e of [...entries.values(), ...[...parked.values()].map((p) => p.entry)]) e.view?.dispose();
       entries.clear();
+      parked.clear();
       turnWindow.reset();
       hooks.summaryCard.update(summary);
       showWindow(Math.max(0, list().length - WINDOW_PAGE), list().length, false);
@@ -304,6 +327,34 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     update(m) {
       const entry = entries.get(m.id);
       if (entry) updateBody(entry, m);
+    },
+    swap(swaps, summary) {
+      let focus: { article: HTMLElement; which: string } | undefined;
+      for (const { from, message } of swaps) {
+        const old = entries.get(from);
+        if (!old) continue;
+        if (from === message.id) {
+          updateBody(old, message);
+          continue;
+        }
+        // Another variant of the reply: its article in place of the old one, the rest as it is.
+        const which = focusedPager(old.article);
+        entries.delete(from);
+        parked.set(from, { entry: old, content: old.view?.text() ?? '' });
+        // A few are kept; the oldest parked gives its body back.
+        for (const [id, p] of parked) {
+          if (parked.size <= 8) break;
+          p.entry.view?.dispose();
+          parked.delete(id);
+        }
+        const entry = entryFor(message);
+        old.article.replaceWith(entry.article);
+        if (which) focus = { article: entry.article, which };
+      }
+      if (summary) hooks.summaryCard.update(summary.view);
+      refreshFooters();
+      placeBoundary();
+      if (focus) keepPagerFocus(focus.article, focus.which);
     },
     waiting(id, text) {
       const entry = entries.get(id);

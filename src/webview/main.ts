@@ -141,6 +141,9 @@ function startChat(root: HTMLElement): void {
       case 'added':
         conversation.add(effect.messages);
         return;
+      case 'swapped':
+        conversation.swap(effect.swaps, effect.summary);
+        return;
       case 'text':
         conversation.appendText(effect.id, effect.text, effect.starts);
         return;

@@ -13,6 +13,7 @@ import type { ErrorBoxes } from './errorBox';
 import { createReplyView, type ReplyView } from './render/index';
 import type { FooterContext } from './transcript';
 import { renderReplyChanges } from './replyChanges';
+import { retryWithButton, variantPager } from './variants/variantPager';
 
 export interface MessageArticle {
   id: string;
@@ -162,7 +163,7 @@ function rulesList(rules: NonNullable<NonNullable<MessageView['meta']>['rules']>
 
 /** The footer of a message for its state, place and the status (redrawn only when one of them changed). */
 export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterContext, hooks: ArticleHooks): void {
-  const signature = JSON.stringify([m.status, m.meta, m.error, ctx]);
+  const signature = JSON.stringify([m.status, m.meta, m.error, m.variant, ctx]);
   if (signature === entry.signature) return;
   entry.signature = signature;
   if (entry.changes) renderReplyChanges(entry.changes, m, hooks.post);
@@ -186,7 +187,10 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
     footer.append(el('span', { class: 'typing', text: m.content ? '' : l10n.t('Thinking…') }));
   }
   if (m.status === 'stopped') footer.append(el('span', { class: 'stopped-label', text: l10n.t('Stopped') }));
-  if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
+  const pager = variantPager(m, ctx.busy, post);
+  if (pager) footer.append(pager);
+  else if (m.meta && m.status !== 'streaming') footer.append(el('span', { class: 'meta', text: replyMetaText(m.meta) }));
+  if (!ctx.busy && m.status !== 'streaming') footer.append(retryWithButton(m, post));
   if (!ctx.busy && (m.status === 'complete' || m.status === 'stopped')) {
     footer.append(
       iconButton('repo-forked', l10n.t('Fork from here: a new conversation with everything up to this reply'), () => post({ type: 'fork', messageId: m.id }), {

@@ -51,7 +51,9 @@ export type TranscriptEffect =
   /** Whether a reply runs, and the last send's error. */
   | { kind: 'status'; status: ChatStatus }
   /** The reply was stopped: said once to a screen reader. */
-  | { kind: 'stopped' };
+  | { kind: 'stopped' }
+  /** Replies shown in place of others (another variant of each), and messages whose view changed; the rest as it was. */
+  | { kind: 'swapped'; summary?: { view: SummaryView | undefined }; swaps: ReadonlyArray<{ from: string; message: MessageView }> };
 
 export interface Reduced {
   state: TranscriptState;
@@ -71,6 +73,33 @@ function replaced(messages: readonly MessageView[], message: MessageView): reado
   const next = messages.slice();
   next[i] = message;
   return next;
+}
+
+const sameView = (a: MessageView, b: MessageView) =>
+  a.content === b.content && a.status === b.status && JSON.stringify([a.meta, a.error, a.variant]) === JSON.stringify([b.meta, b.error, b.variant]);
+
+/**
+ * The change from `before` to `after` when it is only replies shown in place of others (another
+ * variant) and messages whose view changed in place: each as `from` (the id shown before) and the
+ * message now. Undefined for any other change (a message more or less, a question changed): the
+ * whole conversation is shown again.
+ */
+export function variantSwaps(before: readonly MessageView[], after: readonly MessageView[]): Array<{ from: string; message: MessageView }> | undefined {
+  if (before.length !== after.length) return undefined;
+  const out: Array<{ from: string; message: MessageView }> = [];
+  let swapped = false;
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i];
+    const b = after[i];
+    if (a.id === b.id) {
+      if (!sameView(a, b)) out.push({ from: a.id, message: b });
+      continue;
+    }
+    if (a.role !== 'assistant' || b.role !== 'assistant' || !b.variant) return undefined;
+    out.push({ from: a.id, message: b });
+    swapped = true;
+  }
+  return swapped ? out : undefined;
 }
 
 /**
@@ -105,14 +134,19 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
       break;
     case 'conversation': {
       const opened = msg.conversation.id !== state.conversationId;
+      // Another variant of a reply shown (the pager, Retry with…): only those replies change on the page.
+      const swaps = opened || msg.notice || state.resyncing ? undefined : variantSwaps(state.messages, msg.conversation.messages);
       next = { ...next, conversationId: msg.conversation.id, messages: msg.conversation.messages, status: msg.status, waitingId: undefined };
-      effects.push({ kind: 'conversation', summary: msg.conversation.summary, notice: msg.notice, opened }, { kind: 'status', status: msg.status });
+      if (swaps) effects.push({ kind: 'swapped', summary: { view: msg.conversation.summary }, swaps }, { kind: 'status', status: msg.status });
+      else effects.push({ kind: 'conversation', summary: msg.conversation.summary, notice: msg.notice, opened }, { kind: 'status', status: msg.status });
       break;
     }
     case 'turnStarted': {
       const added = [msg.user, msg.assistant].filter((m, i, both) => indexOfMessage(next.messages, m.id) < 0 && both.findIndex((o) => o.id === m.id) === i);
       next = { ...next, messages: added.length ? [...next.messages, ...added] : next.messages, status: msg.status };
-      effects.push({ kind: 'added', messages: added }, { kind: 'status', status: msg.status });
+      // (A new variant of a reply above is in place already: the chat stays where it is.)
+      if (added.length) effects.push({ kind: 'added', messages: added });
+      effects.push({ kind: 'status', status: msg.status });
       break;
     }
     case 'streamChunk': {
@@ -135,6 +169,20 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
       // A complete reply is announced by its view (once, with its text); this would replace that.
       if (msg.message.status === 'stopped') effects.push({ kind: 'stopped' });
       break;
+    case 'variantShown': {
+      const i = indexOfMessage(next.messages, msg.from);
+      if (i < 0) {
+        // Not the reply shown here: the whole state again.
+        if (!next.resyncing) effects.push({ kind: 'resync' });
+        next = { ...next, resyncing: true };
+        break;
+      }
+      const list = next.messages.slice();
+      list[i] = msg.message;
+      next = { ...next, messages: list };
+      effects.push({ kind: 'swapped', swaps: [{ from: msg.from, message: msg.message }] });
+      break;
+    }
     case 'messageChanged':
       next = { ...next, messages: replaced(next.messages, msg.message) };
       effects.push({ kind: 'message', message: msg.message }, { kind: 'footers' });

@@ -15,6 +15,8 @@ import { messageTooLongError, type ContextSelection } from '../context/contextBu
 import { RequestContext } from './requestContext';
 import { TurnRunner } from './turnRunner';
 import type { ChatSessionDeps, RestoreResult, SessionEvent } from './sessionPorts';
+import { SessionVariants } from '../variants/sessionVariants';
+import { dropOrphanVariants } from '../variants/variants';
 
 export { retryCostsAgain } from './turnRecord';
 
@@ -36,6 +38,8 @@ export class ChatSession {
   /** The error of the last send, and its text for Retry. */
   private readonly lastSend: SendError;
   private readonly now: () => Date;
+  /** The variants of replies: Retry with… and the pager (src/core/variants). */
+  readonly variants: SessionVariants;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -44,7 +48,14 @@ export class ChatSession {
     this.runner = new TurnRunner(deps, this.context, {
       emit: (event) => this.emit(event),
       takenBack: (error, text, files) => this.lastSend.failed(error, text, files),
+      variantFailed: (error) => this.lastSend.show(error),
       conversation: () => this.conversation,
+    });
+    this.variants = new SessionVariants({
+      conversation: () => this.conversation, busy: () => this.busy, emit: (event) => this.emit(event),
+      catchUp: (moved) => this.catchUp({ moved }), clearSendError: () => this.lastSend.clear(),
+      runVariant: (conv, user, model) => this.runner.run(conv, user, model, true),
+      save: (conv) => this.deps.store.save(conv).catch((err) => this.deps.logger?.warn('Could not save the conversation', { error: String(err) })),
     });
     this.summaries = new SessionSummary(deps, {
       conversation: () => this.conversation,
@@ -71,9 +82,7 @@ export class ChatSession {
   }
 
   /** A new, empty conversation in place of the current one (the caller says so). */
-  private startNew(): void {
-    this.conv = this.deps.store.create();
-  }
+  private startNew(): void { this.conv = this.deps.store.create(); }
 
   /**
    * The version of what the chat shows: it grows with every change of the conversation or the
@@ -268,7 +277,8 @@ export class ChatSession {
       if (user && user.role === 'user') {
         conv.messages.pop();
         this.lastSend.clear();
-        await this.runner.run(conv, user);
+        // A variant is retried as a variant (its model again), beside the others.
+        await this.runner.run(conv, user, last.variantOf ? last.meta?.model : undefined, last.variantOf !== undefined);
         return true;
       }
     }
@@ -344,6 +354,7 @@ export class ChatSession {
     if (this.runner.running || caught === 'moved' || conv !== before || i < 0) return false;
     const text = conv.messages[i].content;
     conv.messages.splice(i);
+    dropOrphanVariants(conv);
     dropStaleSummary(conv);
     refreshTitle(conv);
     conv.updatedAt = this.now().toISOString();

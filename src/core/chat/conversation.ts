@@ -21,6 +21,8 @@ export const StoredMessageSchema = z.object({
   error: z.optional(ChatErrorSchema),
   /** A question's workspace files (its attachments, workspace-relative): the rules that apply to them go with it, sent again too. */
   files: z.optional(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(MAX_MESSAGE_FILES))),
+  /** A reply with variants (Retry with…): the question it answers, shared by all its variants (src/core/variants). */
+  variantOf: z.optional(z.string().check(z.regex(MESSAGE_ID_PATTERN))),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
@@ -74,6 +76,8 @@ export const ConversationSchema = z.object({
   /** Sequence number of the next message id (wraps at 4096). */
   nextSeq: z.number().check(z.int(), z.gte(0)),
   messages: z.array(StoredMessageSchema),
+  /** The variants of replies not shown (src/core/variants): `messages` holds the one shown of each. */
+  variants: z.optional(z.array(StoredMessageSchema)),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
@@ -108,7 +112,9 @@ export function formatMessageId(seq: number): string {
  * (the most that can ever be sent at once) always have distinct ids.
  */
 export function nextMessageId(conv: Conversation): string {
-  const recent = new Set(conv.messages.slice(-(MESSAGE_ID_SPACE - 1)).map((m) => m.id));
+  // The hidden variants of replies keep their ids too, as far as the id space allows.
+  const hidden = (conv.variants ?? []).slice(-(MESSAGE_ID_SPACE / 2));
+  const recent = new Set([...conv.messages.slice(-(MESSAGE_ID_SPACE - 1 - hidden.length)), ...hidden].map((m) => m.id));
   for (let i = 0; i < MESSAGE_ID_SPACE; i++) {
     const id = formatMessageId(conv.nextSeq + i);
     if (!recent.has(id)) {
@@ -284,7 +290,7 @@ export function parseConversation(data: unknown, fallbackId?: string): Conversat
   const conv = repairConversation(data, fallbackId).conv;
   if (!conv) return undefined;
   // A reply that was streaming when the window closed is kept as stopped.
-  for (const m of conv.messages) if (m.status === 'streaming') m.status = 'stopped';
+  for (const m of [...conv.messages, ...(conv.variants ?? [])]) if (m.status === 'streaming') m.status = 'stopped';
   return conv;
 }
 
@@ -337,6 +343,12 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
     typeof raw.nextSeq === 'number' && Number.isInteger(raw.nextSeq) && raw.nextSeq >= 0 && raw.nextSeq < MESSAGE_ID_SPACE
       ? raw.nextSeq
       : (maxSeq + 1) % MESSAGE_ID_SPACE;
+  // The variants of replies not shown, read as the messages are (ids made distinct from theirs).
+  if (Array.isArray(raw.variants)) {
+    const variants = raw.variants.map((m, i) => repairMessage(m, createdAt, `variants[${i}]`, problems)).filter((m): m is StoredMessage => !!m);
+    for (const v of variants) if (seen.has(v.id) || !MESSAGE_ID_PATTERN.test(v.id)) needsId.push(v); else seen.add(v.id);
+    if (variants.length) conv.variants = variants;
+  }
   for (const msg of needsId) {
     problems.push(`message id ${JSON.stringify(msg.id).slice(0, 30)} replaced`); // l10n-ignore: repair notes for the log
     msg.id = nextMessageId(conv);
@@ -388,6 +400,7 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
     const meta = repairMeta(raw.meta);
     if (meta) msg.meta = meta;
   }
+  if (typeof raw.variantOf === 'string' && MESSAGE_ID_PATTERN.test(raw.variantOf)) msg.variantOf = raw.variantOf;
   const files = StoredMessageSchema.shape.files.safeParse(raw.files);
   if (files.success && files.data?.length) msg.files = files.data;
   const error = ChatErrorSchema.safeParse(raw.error);

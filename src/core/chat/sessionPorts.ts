@@ -52,6 +52,8 @@ export type SessionEvent =
   | { type: 'turnEnded'; message: StoredMessage }
   /** A finished message changed (e.g. its charge became known). */
   | { type: 'messageChanged'; message: StoredMessage }
+  /** Another variant of a reply is shown in its place (the pager, Retry with…): `from` is the id of the one shown before. */
+  | { type: 'variantShown'; from: string; message: StoredMessage }
   /**
    * The conversation was replaced or changed other than by a turn (open, new, edit, a turn taken
    * back). `restored`: the conversation of the last window was reopened (after a reload or restart).

@@ -4,6 +4,7 @@
 // then shows its charge). Owns the running reply and whoever waits for it to end; which
 // conversation is shown stays the session's. VS Code-free.
 import { appendMessage, dropStaleSummary, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
+import { addVariant, dropOrphanVariants, dropVariant } from '../variants/variants';
 import { isInputTooLong } from '../context/contextBudget';
 import type { TurnCharge } from '../account/charge';
 import { warnOncePerField, type RangeWarning } from '../../client/sanitize';
@@ -18,6 +19,8 @@ export interface TurnHost {
   emit(event: SessionEvent): void;
   /** Nothing of the reply came (the turn was taken back): `error` is the send's, `text` and `files` are kept for Retry. */
   takenBack(error: ChatError, text: string, files?: readonly string[]): void;
+  /** Nothing of a new variant came: the error is shown (the question stays where it is). */
+  variantFailed(error: ChatError): void;
   /** The conversation the chat shows now (a settled charge goes to a reply of it). */
   conversation(): Conversation;
 }
@@ -65,8 +68,12 @@ export class TurnRunner {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Runs the turn of `user` (already in `conv`) with `modelOverride` or the selected model; resolves when it ended. */
-  async run(conv: Conversation, user: StoredMessage, modelOverride?: string): Promise<void> {
+  /**
+   * Runs the turn of `user` (already in `conv`) with `modelOverride` or the selected model; resolves
+   * when it ended. `variant`: the reply is a new variant of the one to `user` (Retry with…), shown
+   * in its place; the one it replaces on screen stays as a variant.
+   */
+  async run(conv: Conversation, user: StoredMessage, modelOverride?: string, variant = false): Promise<void> {
     const settings = this.deps.settings();
     const model = modelOverride || settings.model;
     const cost = this.deps.modelCost(model);
@@ -81,9 +88,12 @@ export class TurnRunner {
       ? selection.messages
       : [...(system ? [{ role: 'system' as const, content: system }] : []), { id: user.id, role: 'user', content: user.content }];
     if (selection.ok) this.context.sent(conv.id, selection.sentTurns);
-    const assistant = appendMessage(conv, 'assistant', '', this.now(), { status: 'streaming' });
+    const replaced = variant && conv.messages[at + 1]?.role === 'assistant' ? conv.messages[at + 1] : undefined;
+    const assistant = variant ? addVariant(conv, user, this.now()) : appendMessage(conv, 'assistant', '', this.now(), { status: 'streaming' });
     const running: Running = { conv, assistant, controller: new AbortController() };
     this.current = running;
+    // A variant takes its reply's place above: the chat shows it there.
+    if (variant) this.host.emit(replaced && !conv.summary ? { type: 'variantShown', from: replaced.id, message: assistant } : { type: 'conversationChanged' });
     this.host.emit({ type: 'turnStarted', user, assistant, model });
     // The turn starts in the pipeline before its request is built (its charge is measured from now).
     const turn = this.deps.turns.start({ conversationId: conv.id, messageId: assistant.id, model, expected: cost });
@@ -142,6 +152,16 @@ export class TurnRunner {
     flush();
     if (timer !== undefined) clearTimeout(timer);
     const record = replyRecord(result, cost);
+    if (record.takeBack && variant) {
+      // A variant of which nothing came goes: the reply shown before it is back, and the chat says why.
+      dropVariant(conv, assistant, replaced);
+      this.host.variantFailed(record.error);
+      this.finish(running);
+      this.host.emit({ type: 'conversationChanged' });
+      void this.settle(turn.settle(result), conv.id, assistant.id, result.errorKind);
+      await saveQuietly();
+      return;
+    }
     if (record.takeBack) {
       const view = record.error;
       // The service says the input is too long: offer to send again with fewer earlier messages.
@@ -149,6 +169,7 @@ export class TurnRunner {
       // Nothing of the reply arrived: take the turn back and return the text to the box.
       const i = conv.messages.indexOf(user);
       if (i >= 0) conv.messages.splice(i);
+      dropOrphanVariants(conv);
       dropStaleSummary(conv);
       refreshTitle(conv);
       this.host.takenBack(view, user.content, user.files);

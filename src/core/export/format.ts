@@ -36,6 +36,7 @@ export type ExportedMessage = z.infer<typeof ExportedMessageSchema>;
 export const ExportedConversationSchema = z.extend(z.omit(ConversationSchema, { version: true }), {
   nextSeq: z.number().check(z.int(), z.gte(0), z.lte(MESSAGE_ID_SPACE - 1)),
   messages: z.array(ExportedMessageSchema),
+  variants: z.optional(z.array(ExportedMessageSchema)),
 });
 export type ExportedConversation = z.infer<typeof ExportedConversationSchema>;
 
@@ -52,7 +53,8 @@ export type ExportFile = z.infer<typeof ExportFileSchema>;
  * hashed, not changed (it shares the conversation's messages; Export All writes thousands).
  */
 export function exportedConversation(conv: Conversation): ExportedConversation {
-  const messages = conv.messages.map((m): ExportedMessage => (m.status === 'streaming' ? { ...m, status: 'stopped' } : (m as ExportedMessage)));
+  const exported = (m: StoredMessage): ExportedMessage => (m.status === 'streaming' ? { ...m, status: 'stopped' } : (m as ExportedMessage));
+  const messages = conv.messages.map(exported);
   return {
     id: conv.id,
     title: conv.title,
@@ -63,6 +65,8 @@ export function exportedConversation(conv: Conversation): ExportedConversation {
     ...(conv.summary ? { summary: structuredClone(conv.summary) } : {}),
     nextSeq: conv.nextSeq,
     messages,
+    // The variants of replies not shown (Retry with…): `messages` holds the one shown of each.
+    ...(conv.variants?.length ? { variants: conv.variants.map(exported) } : {}),
   };
 }
 
@@ -205,6 +209,7 @@ export function importedConversation(file: ExportFile, hash: string, newId: stri
     updatedAt: c.updatedAt,
     nextSeq: c.nextSeq,
     messages,
+    ...(c.variants?.length ? { variants: c.variants } : {}),
   };
 }
 

@@ -6,13 +6,17 @@
 //   {"t":"x","k":[…]}                              messages taken out (edit, retry), by key
 //   {"t":"u","title":…,"updatedAt":…,"nextSeq":…}  title and dates
 //   {"t":"s","s":{summary}|null}                   the summary of earlier turns (null: removed); the last one wins
+//   {"t":"v","q":…,"m":…}                          the variant shown of the reply to question q; the last one wins
 //
-// Logs written before summaries have no "s" record (no summary); a reader that does not know the
-// record skips it as a line it cannot read.
+// Logs written before summaries have no "s" record (no summary), before variants no "v" record
+// and no message naming its question (`variantOf`): they read as they did. A reader that does not
+// know a record skips it as a line it cannot read. A reply's variants (src/core/variants) are
+// messages like any other, appended when made, wherever their question is.
 //
 // A reply that is still streaming lives in a small side file (one per writer) holding one "m"
 // record; it is folded into the log when the conversation is opened.
 import * as z from 'zod/mini';
+import { arrangeVariants, storedMessages } from '../variants/variants';
 import {
   DEFAULT_TITLE,
   ForkOriginSchema,
@@ -49,7 +53,8 @@ const MetaRecord = z.object({
   nextSeq: z.optional(z.number().check(z.int(), z.gte(0))),
 });
 const SummaryRecord = z.object({ t: z.literal('s'), s: z.nullable(TurnSummarySchema) });
-const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord]);
+const ShownRecord = z.object({ t: z.literal('v'), q: z.string().check(z.maxLength(20)), m: z.string().check(z.maxLength(20)) });
+const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord, ShownRecord]);
 export type LogRecord = z.infer<typeof HeaderRecord> | z.infer<typeof BodyRecord>;
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
@@ -70,7 +75,7 @@ export function headerLine(conv: Pick<Conversation, 'id' | 'createdAt' | 'forked
 
 export interface ReplayedLog {
   conv: Conversation;
-  /** The key of each message, in the order of `conv.messages`. */
+  /** The key of each message, in the order of `storedMessages(conv)` (the line, then the variants not shown). */
   keys: string[];
   /** True when a rewrite would make the log shorter or cleaner (drops, side files, bad lines, renumbered ids). */
   untidy: boolean;
@@ -91,6 +96,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   let updatedAt: string | undefined;
   let nextSeq = 0;
   let summary: z.infer<typeof TurnSummarySchema> | undefined;
+  const shown = new Map<string, string>();
   for (const line of lines) {
     if (!line) continue;
     let data: unknown;
@@ -128,6 +134,8 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
       order = dropKeys(order, byKey, rec.k);
     } else if (rec.t === 's') {
       summary = rec.s ?? undefined;
+    } else if (rec.t === 'v') {
+      shown.set(rec.q, rec.m);
     } else {
       if (rec.title !== undefined) title = rec.title;
       if (rec.updatedAt !== undefined) updatedAt = rec.updatedAt;
@@ -148,8 +156,9 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
       // a side file cut short: its reply was also appended when it ended, or is lost with the crash
     }
   }
-  const keys = order.filter((k) => byKey.has(k));
-  const messages = keys.map((k) => byKey.get(k) as StoredMessage);
+  const keyOf = new Map<StoredMessage, string>();
+  for (const k of order) if (byKey.has(k)) keyOf.set(byKey.get(k) as StoredMessage, k);
+  const { messages, variants } = arrangeVariants([...keyOf.keys()], shown);
   const conv = parseConversation({
     version: 1,
     // The file's name wins: a header naming another id (copied or edited by hand) is rewritten.
@@ -161,12 +170,26 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     updatedAt: updatedAt ?? header.createdAt,
     nextSeq,
     messages,
+    ...(variants.length ? { variants } : {}),
     ...(summary ? { summary } : {}),
   });
   if (!conv) return undefined;
-  if (new Set(conv.messages.map((m) => m.id)).size !== conv.messages.length) {
-    conv.messages.forEach((m, i) => (m.id = formatMessageId(i)));
-    conv.nextSeq = conv.messages.length % 4096;
+  // The parsed messages are copies, in the order given: the line, then the variants not shown.
+  const given = [...messages, ...variants];
+  const parsedKey = new Map<StoredMessage, string>();
+  [...conv.messages, ...(conv.variants ?? [])].forEach((m, i) => parsedKey.set(m, keyOf.get(given[i]) ?? `v1.${i}`));
+  const all = storedMessages(conv);
+  const keys = all.map((m, i) => parsedKey.get(m) ?? `v1.${i}`);
+  if (new Set(all.map((m) => m.id)).size !== all.length) {
+    // Each variant keeps its question across the new ids: the nearest question above its place.
+    const questionOf = new Map<StoredMessage, StoredMessage>();
+    for (const v of all) if (v.variantOf) {
+      const q = conv.messages.find((m) => m.role === 'user' && m.id === v.variantOf);
+      if (q) questionOf.set(v, q);
+    }
+    all.forEach((m, i) => (m.id = formatMessageId(i)));
+    for (const [v, q] of questionOf) v.variantOf = q.id;
+    conv.nextSeq = all.length % 4096;
     untidy = true;
   }
   return { conv, keys, untidy };
@@ -232,10 +255,15 @@ export function peekLog(text: string, fallbackId?: string): ConversationSummary 
       if ((data.title !== undefined && !isText(data.title)) || (data.updatedAt !== undefined && !isText(data.updatedAt))) return undefined;
       if (data.title !== undefined) title = data.title;
       if (data.updatedAt !== undefined) updatedAt = data.updatedAt;
-    } else if (data.t !== 's') return undefined;
+    } else if (data.t !== 's' && data.t !== 'v') return undefined;
   }
   if (!header) return undefined;
-  const messages = order.filter((k) => byKey.has(k)).map((k) => byKey.get(k) as StoredMessage);
+  // A reply's variants count once (in its first's place).
+  const groups = new Set<unknown>();
+  const messages = order
+    .filter((k) => byKey.has(k))
+    .map((k) => byKey.get(k) as StoredMessage)
+    .filter((m) => m.variantOf === undefined || (!groups.has(m.variantOf) && !!groups.add(m.variantOf)));
   return summarize({
     version: 1,
     id: fallbackId ?? header.id,
@@ -275,9 +303,17 @@ function wholeConversation(text: string, fallbackId?: string): ReplayedLog | und
 /** The whole log of a conversation, for a new file (migration, compaction, undo of a delete). */
 export function encodeLog(conv: Conversation, keys: readonly string[]): string {
   let out = headerLine(conv);
-  conv.messages.forEach((m, i) => (out += recordLine({ t: 'm', k: keys[i], m: { ...m, ...(m.status === 'streaming' ? { status: 'stopped' } : {}) } })));
+  storedMessages(conv).forEach((m, i) => (out += recordLine({ t: 'm', k: keys[i], m: { ...m, ...(m.status === 'streaming' ? { status: 'stopped' } : {}) } })));
+  for (const [q, m] of shownVariants(conv)) out += recordLine({ t: 'v', q, m });
   out += recordLine({ t: 'u', title: conv.title, updatedAt: conv.updatedAt, nextSeq: conv.nextSeq });
   if (conv.summary) out += recordLine({ t: 's', s: conv.summary });
+  return out;
+}
+
+/** The variant shown of each reply that has variants: question id → reply id. */
+export function shownVariants(conv: Pick<Conversation, 'messages' | 'variants'>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (conv.variants?.length) for (const m of conv.messages) if (m.role === 'assistant' && m.variantOf) out.set(m.variantOf, m.id);
   return out;
 }
 

@@ -7,6 +7,7 @@
 // search needs it. Loading the persisted index is parsing one JSON document; nothing is
 // decoded until it is searched.
 import type { Conversation, ConversationSummary } from '../chat/conversation';
+import { storedMessages } from '../variants/variants';
 
 /** Version 2: the compact form. Version 1 (MiniSearch's own) is rebuilt from the logs. */
 export const SEARCH_INDEX_VERSION = 2;
@@ -332,7 +333,8 @@ export class HistorySearch {
       this.held.push(() => this.update(conv));
       return;
     }
-    const final = conv.messages.filter((m) => m.status !== 'streaming');
+    // Every variant of a reply is found, the ones not shown too.
+    const final = storedMessages(conv).filter((m) => m.status !== 'streaming');
     let known = this.convs.get(conv.id);
     if (!known) {
       known = { slot: this.slots.length, updatedAt: conv.updatedAt, docs: [] };

@@ -3,14 +3,15 @@
 // streaming in a side file), after taking in what other windows appended to the same log (their
 // turns go after what both had written, before this window's unwritten ones). VS Code-free.
 import { formatMessageId, MESSAGE_ID_SPACE, refreshTitle, summarize, type Conversation, type StoredMessage } from '../chat/conversation';
-import { headerLine, recordLine, type LogRecord, type ReplayedLog } from './conversationLog';
+import { headerLine, recordLine, shownVariants, type LogRecord, type ReplayedLog } from './conversationLog';
+import { storedMessages } from '../variants/variants';
 import type { HistoryIndex } from './historyIndex';
 import type { ConversationStoragePort } from './port';
 import type { SearchIndex } from './searchIndex';
 
 /** What this window last wrote of one conversation. */
 export interface Written {
-  /** The messages written as final records, in order (the same objects as in memory). */
+  /** The messages written as final records (the same objects as in memory): the line, then the variants not shown. */
   messages: StoredMessage[];
   /** Content length and status of each when written (a message changed in place is rewritten). */
   sigs: string[];
@@ -21,15 +22,21 @@ export interface Written {
   nextSeq?: number;
   /** The summary as last written (its JSON; '' for none). */
   summary?: string;
+  /** The variant shown of each reply with variants, as last written (question id → reply id). */
+  shown?: Map<string, string>;
   partial: boolean;
 }
 
-export const sig = (m: StoredMessage) => `${m.status}:${m.content.length}`;
+export const sig = (m: StoredMessage) => `${m.status}:${m.content.length}:${m.variantOf ?? ''}`;
 
 /** The state of a conversation at the moment save() was called (messages are not copied). */
 export interface Snapshot {
   conv: Conversation;
+  /** Every final message: the line, then the variants not shown. */
   messages: StoredMessage[];
+  /** The line the chat shows (with the streaming reply as copied). */
+  line: StoredMessage[];
+  shown: Map<string, string>;
   streaming?: StoredMessage;
   title: string;
   updatedAt: string;
@@ -86,8 +93,9 @@ export class LogWriter {
 
   track(id: string, r: ReplayedLog): Written {
     const keys = new WeakMap<StoredMessage, string>();
-    r.conv.messages.forEach((m, i) => keys.set(m, r.keys[i]));
-    const final = r.conv.messages.filter((m) => m.status !== 'streaming');
+    const all = storedMessages(r.conv);
+    all.forEach((m, i) => keys.set(m, r.keys[i]));
+    const final = all.filter((m) => m.status !== 'streaming');
     const w: Written = {
       messages: final,
       sigs: final.map(sig),
@@ -97,6 +105,7 @@ export class LogWriter {
       updatedAt: r.conv.updatedAt,
       nextSeq: r.conv.nextSeq,
       summary: summarySig(r.conv),
+      shown: shownVariants(r.conv),
       partial: false,
     };
     this.written.set(id, w);
@@ -113,18 +122,22 @@ export class LogWriter {
   }
 
   snapshot(conv: Conversation): { snap: Snapshot; streamingRef: StoredMessage | undefined } {
-    const last = conv.messages[conv.messages.length - 1];
-    const streaming = last && last.status === 'streaming' ? { ...last } : undefined;
+    // The reply streaming (the last of the line, or a new variant in its place above).
+    let streamingRef: StoredMessage | undefined;
+    for (let i = conv.messages.length - 1; i >= 0 && !streamingRef; i--) if (conv.messages[i].status === 'streaming') streamingRef = conv.messages[i];
+    const streaming = streamingRef ? { ...streamingRef } : undefined;
     const snap: Snapshot = {
       conv,
-      messages: streaming ? conv.messages.slice(0, -1) : conv.messages.slice(),
+      messages: storedMessages(conv).filter((m) => m !== streamingRef),
+      line: conv.messages.map((m) => (m === streamingRef && streaming ? streaming : m)),
+      shown: shownVariants(conv),
       ...(streaming ? { streaming } : {}),
       title: conv.title,
       updatedAt: conv.updatedAt,
       nextSeq: conv.nextSeq,
       summary: summarySig(conv),
     };
-    return { snap, streamingRef: streaming ? last : undefined };
+    return { snap, streamingRef };
   }
 
   async write(snap: Snapshot, streamingRef: StoredMessage | undefined): Promise<void> {
@@ -155,7 +168,9 @@ export class LogWriter {
         const deleted = new Set(w.messages);
         const conv = snap.conv;
         for (let i = conv.messages.length - 1; i >= 0; i--) if (deleted.has(conv.messages[i])) conv.messages.splice(i, 1);
+        if (conv.variants) conv.variants = conv.variants.filter((v) => !deleted.has(v));
         snap.messages = snap.messages.filter((m) => !deleted.has(m));
+        snap.line = snap.line.filter((m) => !deleted.has(m));
         refreshTitle(conv);
         snap.title = conv.title;
         this.deps.changedFromDisk.add(id);
@@ -179,11 +194,20 @@ export class LogWriter {
       }
     }
     let out = w.size === undefined && !size ? headerLine(snap.conv) : '';
+    // What changed since the last write, message by message: those taken out as an `x` record, new
+    // ones appended, changed ones written again under their key (a record replaces the one before
+    // it in place). Where a message stands among the others is never rewritten: a reply's variants
+    // find their place by their question (src/core/variants).
+    const now = new Set(snap.messages);
+    const before = new Map(w.messages.map((m, i) => [m, w.sigs[i]]));
+    const gone = w.messages.filter((m) => !now.has(m));
+    if (gone.length) out += recordLine({ t: 'x', k: gone.map((m) => this.keyOf(w, m)) });
+    for (const m of snap.messages) if (before.get(m) !== sig(m)) out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
+    // (The first message that is not as written: the full-text index reads from there.)
     let p = 0;
     while (p < w.messages.length && p < snap.messages.length && snap.messages[p] === w.messages[p] && sig(snap.messages[p]) === w.sigs[p]) p++;
-    if (p < w.messages.length) out += recordLine({ t: 'x', k: w.messages.slice(p).map((m) => this.keyOf(w, m)) });
-    const added = snap.messages.slice(p);
-    for (const m of added) out += recordLine({ t: 'm', k: this.keyOf(w, m), m });
+    const shownChanged = [...snap.shown].filter(([q, m]) => w.shown?.get(q) !== m);
+    for (const [q, m] of shownChanged) out += recordLine({ t: 'v', q, m });
     const metaChanged = snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq;
     if (metaChanged) out += recordLine({ t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq } satisfies LogRecord);
     // A log written from scratch has no summary yet; otherwise it is written when it changed.
@@ -195,10 +219,9 @@ export class LogWriter {
       // record that did reach the disk is replaced in place, not doubled).
       w.size = await this.deps.storage.appendLog(id, out);
     }
-    w.messages.length = p;
-    w.sigs.length = p;
-    w.messages.push(...added);
-    w.sigs.push(...added.map(sig));
+    w.messages = [...snap.messages];
+    w.sigs = w.messages.map(sig);
+    w.shown = snap.shown;
     if (summaryChanged) w.summary = snap.summary;
     if (metaChanged) {
       w.title = snap.title;
@@ -213,9 +236,11 @@ export class LogWriter {
       await this.deps.storage.removePartials(id, this.writer);
       w.partial = false;
     }
-    const view: Conversation = { ...snap.conv, title: snap.title, updatedAt: snap.updatedAt, messages: snap.streaming ? [...snap.messages, snap.streaming] : snap.messages };
+    const view: Conversation = { ...snap.conv, title: snap.title, updatedAt: snap.updatedAt, messages: snap.line };
     await this.deps.history.put(summarize(view));
-    await this.deps.fullText.put({ ...view, messages: snap.messages }, p);
+    // The full-text index holds every variant too: History's search finds a word only a hidden one has.
+    // (In the order the writer keeps, the one `p` counts in: showing another variant reindexes nothing.)
+    await this.deps.fullText.put({ ...view, messages: snap.messages, variants: [] }, p);
   }
 
   /** Merges messages another window appended to a conversation into the one in memory. */
@@ -227,7 +252,8 @@ export class LogWriter {
     const known = new Map<string, StoredMessage>();
     for (const m of w.messages) known.set(this.keyOf(w, m), m);
     const foreign: StoredMessage[] = [];
-    r.conv.messages.forEach((m, i) => {
+    const all = storedMessages(r.conv);
+    all.forEach((m, i) => {
       const k = r.keys[i];
       if (known.has(k) || k.startsWith(this.writer + '.')) return;
       if (m.status === 'streaming') return;
@@ -237,23 +263,40 @@ export class LogWriter {
     if (foreign.length === 0) return true;
     this.deps.changedFromDisk.add(id);
     const conv = snap.conv;
-    const taken = new Set(conv.messages.map((m) => m.id));
+    const taken = new Set(storedMessages(conv).map((m) => m.id));
+    const renamed = new Map<string, string>();
     for (const m of foreign) {
       if (taken.has(m.id)) {
         // Same id as one of ours (both windows counted from the same point): a fresh one.
         let seq = conv.nextSeq;
         while (taken.has(formatMessageId(seq))) seq++;
+        if (!renamed.has(m.id)) renamed.set(m.id, formatMessageId(seq));
         m.id = formatMessageId(seq);
         conv.nextSeq = (seq + 1) % MESSAGE_ID_SPACE;
       }
       taken.add(m.id);
     }
     // Theirs go after what both had written, before what this window has not written yet.
-    const at = w.messages.length;
-    const firstUnwritten = snap.messages[at] ?? streamingRef;
+    const written = new Set(w.messages);
+    const firstUnwritten = conv.messages.find((m) => !written.has(m) || m === streamingRef);
     const i = firstUnwritten ? conv.messages.indexOf(firstUnwritten) : -1;
-    conv.messages.splice(i < 0 ? conv.messages.length : i, 0, ...foreign);
-    snap.messages.splice(at, 0, ...foreign);
+    const plain = foreign.filter((m) => !m.variantOf);
+    conv.messages.splice(i < 0 ? conv.messages.length : i, 0, ...plain);
+    // Their variants of a reply join its variants here (the one shown stays this window's).
+    for (const v of foreign) {
+      if (!v.variantOf) continue;
+      if (renamed.has(v.variantOf) && plain.some((m) => m.id === renamed.get(v.variantOf as string))) v.variantOf = renamed.get(v.variantOf);
+      const q = conv.messages.findIndex((m) => m.role === 'user' && m.id === v.variantOf);
+      const shown = q >= 0 ? conv.messages[q + 1] : undefined;
+      if (q >= 0 && shown?.role !== 'assistant') conv.messages.splice(q + 1, 0, v);
+      else {
+        if (shown && !shown.variantOf) shown.variantOf = v.variantOf;
+        conv.variants = [...(conv.variants ?? []), v];
+      }
+    }
+    snap.messages = storedMessages(conv).filter((m) => m !== streamingRef);
+    snap.line = conv.messages.map((m) => (m === streamingRef && snap.streaming ? snap.streaming : m));
+    snap.shown = shownVariants(conv);
     // Foreign messages are already in the log: count them as written.
     w.messages.push(...foreign);
     w.sigs.push(...foreign.map(sig));

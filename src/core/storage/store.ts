@@ -6,6 +6,7 @@
 // (searchIndex.ts) finds them by any word of any message.
 import { createConversation, forkConversation, summarize, type Conversation, type ConversationSummary } from '../chat/conversation';
 import { encodeLog, recordLine, replayLog, type ReplayedLog } from './conversationLog';
+import { storedMessages } from '../variants/variants';
 import { yieldTurn, type SearchHit } from './historySearch';
 import { HistoryIndex } from './historyIndex';
 import type { ConversationStoragePort, SearchProgress } from './port';
@@ -254,7 +255,7 @@ export class ConversationStore {
         if (await this.storage.rewriteLog(id, text, size)) {
           await this.storage.removePartials(id);
           w.size = await this.storage.logSize(id);
-          this.log.rewritten(w, r.conv.messages);
+          this.log.rewritten(w, storedMessages(r.conv));
         }
       }
       return r.conv;
@@ -388,7 +389,7 @@ export class ConversationStore {
   restore(conv: Conversation): Promise<void> {
     return this.enqueue(async () => {
       this.removed.delete(conv.id);
-      const keys = this.log.newKeys(conv.messages.length);
+      const keys = this.log.newKeys(storedMessages(conv).length);
       await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
       this.log.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
       await this.history.put(summarize(conv));
@@ -405,7 +406,7 @@ export class ConversationStore {
       const writes = await Promise.allSettled(
         convs.map(async (conv) => {
           this.removed.delete(conv.id);
-          const keys = this.log.newKeys(conv.messages.length);
+          const keys = this.log.newKeys(storedMessages(conv).length);
           await this.storage.rewriteLog(conv.id, encodeLog(conv, keys));
           this.log.track(conv.id, { conv, keys, untidy: false }).size = await this.storage.logSize(conv.id);
         }),

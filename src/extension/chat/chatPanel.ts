@@ -28,6 +28,8 @@ import type { ApiKeyStore } from '../account/keyStore';
 import type { Logger } from '../platform/log';
 import { addressNotice } from '../platform/serviceAddress';
 import type { ModelService } from '../account/modelService';
+import { pickRetryModel } from '../variants/retryWithPick';
+import { VariantCompare } from '../variants/compareVariants';
 
 export { CHAT_VIEW_TYPE, CHAT_SIDEBAR_VIEW, CHAT_SECONDARY_VIEW, CHAT_VIEWS, chatLocation, type ChatLocation } from './chatSurfaces';
 
@@ -69,6 +71,8 @@ export class ChatPanelController implements vscode.Disposable {
   readonly prompts: PromptFiles;
   /** The conversation of the last window, reopened once. */
   private readonly last: LastConversation;
+  /** Compare of a reply's variants (the diff editor's documents). */
+  private readonly compare = new VariantCompare();
   /** Summaries of earlier turns (the meter's button, /summarize, the command). */
   readonly summaries: ReturnType<typeof summaryRoom>;
   /** A reply's changes across files (Apply All, Undo, Redo). */
@@ -129,6 +133,8 @@ export class ChatPanelController implements vscode.Disposable {
       instructions: () => deps.instructions.view(),
       notice: () => this.last.notice,
       pickModel: async () => !!(await deps.models.pick()),
+      pickVariantModel: (replyModel) => pickRetryModel(deps.models, replyModel ?? deps.config.settings.model),
+      compareVariants: (all, shown) => this.compare.compare(all, shown),
       notifyBusy: () => void vscode.window.showInformationMessage(vscode.l10n.t('A reply is still being generated. Stop it or wait, then send again.')),
       post,
       // The card in the chat says it; a notification only when the chat is not on screen.
@@ -165,6 +171,7 @@ export class ChatPanelController implements vscode.Disposable {
       replyLeaving: (id) => this.changes.leaving(id),
     });
     this.disposables.push(
+      this.compare,
       this.changes,
       this.prompts,
       this.prompts.onDidChange(() => this.controller.promptsChanged()),
@@ -283,7 +290,8 @@ export class ChatPanelController implements vscode.Disposable {
     await showHistory({
       store: this.deps.store,
       currentId: () => this.session.conversation.id,
-      open: (id) => this.session.open(id),
+      // A search's word only a variant not shown holds: that variant is shown.
+      open: async (id, query) => (await this.session.open(id)) && (!query || (await this.session.variants.showMatching(query)) || true),
       newChat: () => this.newChat(),
       show: () => this.show(),
       remove: (id) => this.session.remove(id),

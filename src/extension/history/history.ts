@@ -181,7 +181,7 @@ export async function showHistory(deps: HistoryDeps, initialQuery = ''): Promise
     if (picked.newChat) return deps.newChat();
     // The export room's command (History does not reach into another feature).
     if (picked.command) return void (await vscode.commands.executeCommand(picked.command));
-    if (picked.id && !(await deps.open(picked.id))) {
+    if (picked.id && !(await deps.open(picked.id, qp.value.trim() || undefined))) {
       void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be opened: its file is missing or damaged. Pick another one, or start a New Chat.'));
     }
     await deps.show();

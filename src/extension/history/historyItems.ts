@@ -8,7 +8,8 @@ import type { Logger } from '../platform/log';
 export interface HistoryDeps {
   store: ConversationStore;
   currentId(): string;
-  open(id: string): Promise<boolean>;
+  /** Opens a conversation; `query`: History's search that found it (a variant that holds it is shown). */
+  open(id: string, query?: string): Promise<boolean>;
   newChat(): Promise<void>;
   show(): Promise<void>;
   /**

@@ -58,6 +58,7 @@ const validHost: unknown[] = [
     status: idle,
   },
   { type: 'messageChanged', message: { ...reply, content: 'abc', status: 'complete', meta: { model: 'swift-chat', credits: 2 } } },
+  { type: 'variantShown', from: 'msg_a02', message: { ...reply, id: 'msg_a03', status: 'complete', meta: { model: 'deep-think', credits: 5 }, variant: { index: 2, count: 3 } }, version: 4 },
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
   { type: 'focusInput' },
@@ -106,6 +107,7 @@ const invalidHost: Array<[string, unknown]> = [
   ['streamChunk negative offset', { type: 'streamChunk', messageId: 'msg_001', offset: -1, text: 'a' }],
   ['turnEnded bad status', { type: 'turnEnded', message: { ...reply, status: 'done' }, status: idle }],
   ['messageChanged without the message', { type: 'messageChanged' }],
+  ['variantShown of one variant only', { type: 'variantShown', from: 'msg_a02', message: { ...reply, variant: { index: 1, count: 1 } } }],
   ['streamStatus without text', { type: 'streamStatus', messageId: 'm' }],
   ['streamStatus text too long', { type: 'streamStatus', messageId: 'm', text: 'x'.repeat(1001) }],
   [
@@ -160,6 +162,10 @@ const validWebview: unknown[] = [
   { type: 'promptsWanted' },
   { type: 'replyChangesAction', action: 'apply', messageId: 'msg_a02' },
   { type: 'replyChangesAction', action: 'undo', messageId: 'msg_a02' },
+  { type: 'retryWith', messageId: 'msg_a02' },
+  { type: 'showVariant', messageId: 'msg_a02', step: -1 },
+  { type: 'showVariant', messageId: 'msg_a02', step: 1 },
+  { type: 'compareVariants', messageId: 'msg_a02' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -185,6 +191,8 @@ const invalidWebview: Array<[string, unknown]> = [
   ['expandPrompt without a name', { type: 'expandPrompt', name: '' }],
   ['replyChangesAction of an unknown action', { type: 'replyChangesAction', action: 'delete', messageId: 'msg_a02' }],
   ['replyChangesAction of a message id that is not one', { type: 'replyChangesAction', action: 'undo', messageId: '../x' }],
+  ['showVariant more than one step', { type: 'showVariant', messageId: 'msg_a02', step: 2 }],
+  ['retryWith of a message id that is not one', { type: 'retryWith', messageId: 'x' }],
 ];
 
 describe('protocol: host -> webview', () => {

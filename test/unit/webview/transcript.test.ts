@@ -66,6 +66,7 @@ const samples: { [K in HostMessage['type']]: Extract<HostMessage, { type: K }> }
   streamChunk: { type: 'streamChunk', messageId: id(1), offset: 0, text: 'Hello', version: 1 },
   turnEnded: { type: 'turnEnded', message: reply(1), status: idle, version: 1 },
   messageChanged: { type: 'messageChanged', message: reply(1), version: 1 },
+  variantShown: { type: 'variantShown', from: id(1), message: { ...reply(0x101), variant: { index: 2, count: 2 } }, version: 1 },
   streamStatus: { type: 'streamStatus', messageId: id(1), text: 'Searching the web…', version: 1 },
   restoreInput: { type: 'restoreInput', text: 'my draft' },
   focusInput: { type: 'focusInput' },

@@ -1,7 +1,7 @@
 // What the chat controller (controller.ts) is given: the session, the one turn pipeline's port, the
 // settings and models it shows, the surfaces it tells, and the host that does in VS Code what the
 // webview asks of it. VS Code-free.
-import type { ChatSession, ModelLike, SendJudge, SessionEvent } from '../../../core';
+import type { ChatSession, ModelLike, SendJudge, SessionEvent, StoredMessage } from '../../../core';
 import type { ContextChip, HostMessage, InstructionsView, WebviewMessage } from '../../../protocol';
 import type { ContextMeterFeed } from './contextMeter';
 import type { PromptListView } from './presenter';
@@ -54,6 +54,10 @@ export interface ChatControllerDeps {
   instructions?: () => InstructionsView | undefined;
   /** Asks for a model (quick pick); true when one is chosen. */
   pickModel: () => Promise<boolean>;
+  /** Retry with…: the model for a new variant of a reply (`replyModel`: the reply's own), picked by the user. */
+  pickVariantModel?: (replyModel: string | undefined) => Promise<string | undefined>;
+  /** Compare: the reply shown (`shown`) beside another of its variants (`all`, oldest first) as a text diff. */
+  compareVariants?: (all: StoredMessage[], shown: StoredMessage) => Promise<void>;
   /** Tells the user a send was refused because a reply is running. */
   notifyBusy: () => void;
   /** Tells the user the balance cannot pay for a message of this cost (nothing was sent). */

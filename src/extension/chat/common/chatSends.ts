@@ -99,6 +99,17 @@ export class ChatSends {
     await this.deps.session.retry();
   }
 
+  /** Retry with…: a new variant of a reply from `model` (the gate's checks of that model and of the instructions apply). */
+  async retryWith(replyId: string, model: string): Promise<void> {
+    if (this.deps.session.busy) return;
+    const { verdict } = await this.judge('', model, false);
+    if (verdict.kind === 'refuse' && verdict.reason !== 'noKey' && verdict.reason !== 'cannotPay') {
+      this.deps.session.showSendError(verdict.error);
+      return;
+    }
+    await this.deps.session.variants.retryWith(replyId, model);
+  }
+
   /** Continue of a reply cut at the model's length limit (a new turn: the same checks as a send). */
   async continueReply(): Promise<void> {
     if (this.deps.session.busy) return;

@@ -95,6 +95,17 @@ export class ChatController {
         return summaries?.edit(msg.text);
       case 'summaryRemove':
         return summaries?.remove();
+      case 'retryWith':
+        return this.retryWith(msg.messageId);
+      case 'showVariant':
+        await session.variants.show(msg.messageId, { step: msg.step });
+        return;
+      case 'compareVariants': {
+        const all = session.variants.of(msg.messageId);
+        const shown = all.find((v) => v.id === msg.messageId);
+        if (shown && all.length > 1) await this.deps.compareVariants?.(all, shown);
+        return;
+      }
       case 'chatFocused':
         // What other windows added to the conversation, shown without a send.
         await session.showLatest();
@@ -238,7 +249,8 @@ export class ChatController {
   /** Translates one domain event of the session into what the webview is told. */
   toMessages(event: SessionEvent): HostMessage[] {
     // Told right after the event: the session's version is the event's.
-    return eventMessages(event, this.deps.session.version, this.status(), (notice) => conversationMessageOf(this.deps.session, this.status(), notice));
+    const session = this.deps.session;
+    return eventMessages(event, session.version, this.status(), (notice) => conversationMessageOf(session, this.status(), notice), session.conversation);
   }
 
   /** Called with every event of the session. */
@@ -302,6 +314,14 @@ export class ChatController {
   async retry(): Promise<void> {
     if (!(await this.replyMayLeave())) return;
     return this.sends.retry();
+  }
+
+  /** Retry with…: the user picks a model (with its price; the current one first), and the reply gets a new variant from it. */
+  async retryWith(replyId: string): Promise<void> {
+    const { session, pickVariantModel } = this.deps;
+    if (session.busy) return this.deps.notifyBusy();
+    const model = await pickVariantModel?.(session.conversation.messages.find((m) => m.id === replyId)?.meta?.model);
+    if (model) await this.sends.retryWith(replyId, model);
   }
 
   continueReply(): Promise<void> {

@@ -3,7 +3,7 @@
 // the protocol's messages for the chat (values the webview would refuse are left out or cut, never
 // the message). VS Code-free.
 import {
-  hasUsablePrice, modelUsability, summaryEnd,
+  hasUsablePrice, modelUsability, summaryEnd, variantPlace, variantPlaces,
   type ChatSession, type ContextSelection, type Conversation, type MessageQueue, type ModelLike, type OutOfCreditsCard, type ReplyFacts,
   type RequestBudget, type SessionEvent, type StoredMessage, type SummaryPlan,
 } from '../../../core';
@@ -32,7 +32,9 @@ function metaView(meta: ReplyFacts): ReplyMeta {
   };
 }
 
-export function messageView(m: StoredMessage): MessageView {
+/** A message as the webview shows it; `conv`: its conversation, for the place of a reply among its variants ("2 / 3"). */
+export function messageView(m: StoredMessage, conv?: Conversation): MessageView {
+  const place = conv ? variantPlace(conv, m) : undefined;
   return {
     id: m.id,
     role: m.role,
@@ -40,6 +42,7 @@ export function messageView(m: StoredMessage): MessageView {
     status: m.status,
     ...(m.meta ? { meta: metaView(m.meta) } : {}),
     ...(m.error ? { error: m.error } : {}),
+    ...(place ? { variant: place } : {}),
   };
 }
 
@@ -47,6 +50,7 @@ export function messageView(m: StoredMessage): MessageView {
 export function toConversationView(conv: Conversation): ConversationView {
   const s = conv.summary;
   const end = summaryEnd(conv);
+  const places = variantPlaces(conv);
   return {
     id: conv.id,
     title: conv.title,
@@ -56,14 +60,18 @@ export function toConversationView(conv: Conversation): ConversationView {
           summary: (({ messageCount: _count, createdAt: _at, ...view }) => ({ ...view, throughId: conv.messages[end - 1].id }))(s),
         }
       : {}),
-    messages: conv.messages.map((m) => ({
-      id: m.id,
-      role: m.role,
-      content: m.content,
-      status: m.status,
-      ...(m.meta ? { meta: m.meta } : {}),
-      ...(m.error ? { error: m.error } : {}),
-    })),
+    messages: conv.messages.map((m) => {
+      const place = places.get(m.id);
+      return {
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        status: m.status,
+        ...(m.meta ? { meta: m.meta } : {}),
+        ...(m.error ? { error: m.error } : {}),
+        ...(place ? { variant: place } : {}),
+      };
+    }),
   };
 }
 
@@ -93,18 +101,20 @@ export function unshownConversationOf(message: ConversationMessage, notice: stri
 }
 
 /** One domain event of the session as what the webview is told, at the session's `version`. */
-export function eventMessages(event: SessionEvent, version: number, status: ChatStatus, conversation: (notice?: string) => HostMessage): HostMessage[] {
+export function eventMessages(event: SessionEvent, version: number, status: ChatStatus, conversation: (notice?: string) => HostMessage, conv?: Conversation): HostMessage[] {
   switch (event.type) {
     case 'turnStarted':
-      return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant), status, version }];
+      return [{ type: 'turnStarted', user: messageView(event.user), assistant: messageView(event.assistant, conv), status, version }];
     case 'textAppended':
       return [{ type: 'streamChunk', messageId: event.messageId, offset: event.offset, text: event.text, version }];
     case 'turnStatus':
       return [{ type: 'streamStatus', messageId: event.messageId, text: clip(event.text, MAX_NOTICE), version }];
     case 'turnEnded':
-      return [{ type: 'turnEnded', message: messageView(event.message), status, version }];
+      return [{ type: 'turnEnded', message: messageView(event.message, conv), status, version }];
     case 'messageChanged':
-      return [{ type: 'messageChanged', message: messageView(event.message), version }];
+      return [{ type: 'messageChanged', message: messageView(event.message, conv), version }];
+    case 'variantShown':
+      return [{ type: 'variantShown', from: event.from, message: messageView(event.message, conv), version }];
     case 'conversationChanged':
       return [conversation(event.notice)];
     case 'summaryEnded':

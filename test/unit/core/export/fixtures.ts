@@ -23,7 +23,7 @@ export function everyField(): Conversation {
     },
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:05:00.000Z',
-    nextSeq: 6,
+    nextSeq: 7,
     messages: [
       { id: 'msg_000', role: 'user', content: 'Parse this', createdAt: '2026-11-20T10:00:00.000Z', status: 'complete', files: ['src/a.ts', 'lib/b.py'] },
       {
@@ -54,7 +54,11 @@ export function everyField(): Conversation {
         error: { kind: 'rate-limit', message: 'Too many requests', actions: ['retry'], retryAfterSeconds: 5, baseUrl: 'https://chat.example.com', traceId: 't-1' },
       },
       { id: 'msg_004', role: 'user', content: 'Stop early', createdAt: '2026-11-20T10:02:00.000Z', status: 'complete' },
-      { id: 'msg_005', role: 'assistant', content: 'Half a reply', createdAt: '2026-11-20T10:02:01.000Z', status: 'stopped', meta: { model: 'swift-chat' } },
+      { id: 'msg_005', role: 'assistant', content: 'Half a reply', createdAt: '2026-11-20T10:02:01.000Z', status: 'stopped', meta: { model: 'swift-chat' }, variantOf: 'msg_004' },
+    ],
+    // The variant of the last reply not shown (Retry with…).
+    variants: [
+      { id: 'msg_006', role: 'assistant', content: 'A whole reply', createdAt: '2026-11-20T10:03:01.000Z', status: 'complete', meta: { model: 'deep-think', credits: 3 }, variantOf: 'msg_004' },
     ],
   };
 }
