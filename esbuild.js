@@ -66,16 +66,29 @@ const extension = {
   chunkNames: '[name]-[hash]',
   format: 'esm',
   splitting: true,
-  // Source maps are written by the step that turns the pieces into CommonJS.
-  sourcemap: false,
+  // Inline, so the step that turns the pieces into CommonJS carries them on to the sources.
+  sourcemap: production ? false : 'inline',
   write: false,
   plugins: [lazyClient],
 };
 
-/** Writes the extension's pieces as CommonJS files (with an inline source map when not minified). */
+/** The bundles of dist/ built on their own (not pieces of the extension's). */
+const OWN_BUNDLES = new Set(['client.js', 'exportPage.js', 'codebaseWorker.js']);
+
+/**
+ * Writes the extension's pieces as CommonJS files (with an inline source map when not minified),
+ * and removes the pieces of earlier builds (their names hold a hash: they would pile up in dist/
+ * and in the package).
+ */
 async function writeExtension(result) {
   const fs = require('node:fs');
+  const path = require('node:path');
   fs.mkdirSync('dist', { recursive: true });
+  const written = new Set(result.outputFiles.map((f) => path.basename(f.path)));
+  for (const name of fs.readdirSync('dist')) {
+    const js = name.replace(/\.map$/, '');
+    if (js.endsWith('.js') && !written.has(js) && !OWN_BUNDLES.has(js)) fs.rmSync(path.join('dist', name));
+  }
   for (const file of result.outputFiles) {
     const out = await esbuild.transform(file.text, {
       format: 'cjs',

@@ -65,8 +65,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // The repository's rules (other tools' rule files): loaded, read and watched once a request needs them.
   const rulesRoom = roomLoader(
     'rules',
-    async () => {
-      const { RulesService } = await import('./rules/rulesService');
+    () => import('./rules/rulesService'),
+    ({ RulesService }) => {
       const built = new RulesService({
         workspaceState: context.workspaceState,
         logger,
@@ -85,9 +85,10 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
   );
   let loadedRules: RulesPort | undefined;
-  // The pipeline's port: a request asks for the rules after fresh() (its facts wait for it), so they are loaded by then.
+  // The pipeline's port: a request asks for the rules after fresh() (its facts wait for it), so they
+  // are loaded by then. Rules are optional: when their file cannot be loaded (said as damaged), none go.
   const rulesPort: RulesPort = {
-    fresh: async () => (await rulesRoom()).fresh(),
+    fresh: () => rulesRoom().then((r) => r.fresh(), () => undefined),
     forRequest: (files) => loadedRules?.forRequest(files) ?? { text: '', sent: [] },
   };
   // The one turn pipeline: every surface's gate, turn and accounting.
@@ -95,9 +96,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // The chat's own parts are loaded and built when a chat view, panel or chat command first needs them.
   const room = roomLoader(
     'chat',
-    async () => {
-      const { buildChatRoom } = await import('./chat/chatRoom');
-      const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules: await rulesRoom() });
+    async () => ({ ...(await import('./chat/chatRoom')), rules: await rulesRoom() }),
+    ({ buildChatRoom, rules }) => {
+      const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules });
       lastSave = () => built.store.flush();
       return built;
     },
@@ -202,7 +203,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('aiChat.chatLocation')) void chat().then((c) => c.surfaces.locationChanged());
+      if (e.affectsConfiguration('aiChat.chatLocation')) void chat().then((c) => c.surfaces.locationChanged(), () => undefined);
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => (await chat()).restore(panel, state),

@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import type { ChatConversations } from './export/chatConversations';
 import type { InlineEditDeps } from './inlineEdit/inlineEdit';
 import type { TurnService } from './pipeline/turnService';
-import { registerLazyRoom, type LazyRoom } from './platform/lazyRoom';
+import { registerLazyRoom } from './platform/lazyRoom';
 import type { Logger } from './platform/log';
 import type { RulesService } from './rules/rulesService';
 
@@ -23,43 +23,44 @@ export interface LazyRoomsDeps {
 }
 
 /** The rooms, each with every command it registers. */
-function rooms(deps: LazyRoomsDeps): LazyRoom[] {
-  return [
-    {
-      name: 'export',
-      commands: ['aiChat.exportChat', 'aiChat.copyConversation', 'aiChat.importConversation', 'aiChat.exportAll', 'aiChat.importAll'],
-      load: async () => {
-        const { registerExportCommands } = await import('./export/exportCommands');
-        return () => registerExportCommands(deps.conversations, deps.logger);
-      },
-    },
-    {
-      name: 'inlineEdit',
-      commands: ['aiChat.editSelection', 'aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk', 'aiChat.stopEdit'],
-      load: async () => {
-        const { registerInlineEdit } = await import('./inlineEdit/inlineEdit');
-        return () => registerInlineEdit(deps.inlineEdit);
-      },
-    },
-    {
-      name: 'rulesList',
-      commands: ['aiChat.showRules'],
-      load: async () => {
-        const { registerRulesCommands } = await import('./rules/rulesCommands');
-        return () => registerRulesCommands(deps.rules);
-      },
-    },
-    {
-      name: 'sourceControl',
-      commands: ['aiChat.writeCommitMessage', 'aiChat.stopCommitMessage'],
-      load: async () => {
-        const { registerCommitMessage } = await import('./sourceControl/commitMessageCommand');
-        return () => registerCommitMessage(deps.turns);
-      },
-    },
-  ];
-}
-
 export function registerLazyRooms(deps: LazyRoomsDeps): vscode.Disposable[] {
-  return rooms(deps).map((room) => registerLazyRoom(room, deps.logger));
+  const { logger } = deps;
+  return [
+    registerLazyRoom(
+      {
+        name: 'export',
+        commands: ['aiChat.exportChat', 'aiChat.copyConversation', 'aiChat.importConversation', 'aiChat.exportAll', 'aiChat.importAll'],
+        load: () => import('./export/exportCommands'),
+        register: (room) => room.registerExportCommands(deps.conversations, logger),
+      },
+      logger,
+    ),
+    registerLazyRoom(
+      {
+        name: 'inlineEdit',
+        commands: ['aiChat.editSelection', 'aiChat.keepEdit', 'aiChat.undoEdit', 'aiChat.keepHunk', 'aiChat.undoHunk', 'aiChat.stopEdit'],
+        load: () => import('./inlineEdit/inlineEdit'),
+        register: (room) => room.registerInlineEdit(deps.inlineEdit),
+      },
+      logger,
+    ),
+    registerLazyRoom(
+      {
+        name: 'rulesList',
+        commands: ['aiChat.showRules'],
+        load: () => import('./rules/rulesCommands'),
+        register: (room) => room.registerRulesCommands(deps.rules),
+      },
+      logger,
+    ),
+    registerLazyRoom(
+      {
+        name: 'sourceControl',
+        commands: ['aiChat.writeCommitMessage', 'aiChat.stopCommitMessage'],
+        load: () => import('./sourceControl/commitMessageCommand'),
+        register: (room) => room.registerCommitMessage(deps.turns),
+      },
+      logger,
+    ),
+  ];
 }

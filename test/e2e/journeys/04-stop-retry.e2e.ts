@@ -32,7 +32,7 @@ describe('Journey 4: Stop and Retry', () => {
 
     demo.server.control.configure({ chunkDelayMs: 5 });
     const before = chatRequests().length;
-    await chat.button('Retry').first().click();
+    await chat.button(/^Retry$/).first().click();
     await waitFor(() => chatRequests().length > before, 'Retry sent nothing');
     // The new reply is under way before its end is awaited (the Stop button may not be shown yet).
     await waitFor(async () => /e2e-stop-check/.test(await chat.replyText()), 'the retried reply did not start', 30_000);
