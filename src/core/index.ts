@@ -19,6 +19,7 @@ export * from './context/instructions';
 export * from './chat/nativeChat';
 export * from './applyToFile/applyChange';
 export * from './context/context';
+export * from './context/ranges';
 export * from './chat/queue';
 export * from './account/usage';
 export * from './account/creditWarning';

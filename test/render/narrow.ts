@@ -43,7 +43,7 @@ async function messages(): Promise<HostMessage[]> {
     {
       type: 'contextChips',
       chips: [
-        { id: 'ctx_1', name: 'VeryLongComponentNameForTheNarrowSideBar.tsx', detail: 'lines 120-180', icon: 'selection', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx' },
+        { id: 'ctx_1', name: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:120-180', detail: '3.1 KB', icon: 'selection', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx' },
         { id: 'ctx_2', name: 'Problems', detail: 'src/b.ts', icon: 'warning', path: 'src/b.ts' },
       ],
     },

@@ -2,7 +2,7 @@
 // shown as chips and sent as fenced blocks after the user's text. VS Code-free.
 import * as l10n from '@vscode/l10n';
 import { isBinary } from './instructions';
-import { fenceFor, fenceLanguage, lineRangeText } from './selection';
+import { fenceFor, fenceLanguage, lineRangeText, rangeName } from './selection';
 import { isPathInside, readHead } from './workspacePath';
 
 /** Most attachments one message takes (the chip row shows them all). */
@@ -122,9 +122,10 @@ export function attachmentRoom(items: readonly Attachment[], next: Attachment, l
   return chars > limits.chars ? 'size' : 'ok';
 }
 
-/** The same file (or the same Problems) attached again replaces the older chip. */
+/** The same file, the same Problems or the same lines of a file attached again replace the older chip. */
 export function replaces(next: Attachment, old: Attachment): boolean {
-  return old.kind === next.kind && old.path === next.path && old.kind !== 'selection' && old.kind !== 'terminal';
+  if (old.kind !== next.kind || old.path !== next.path || old.kind === 'terminal') return false;
+  return old.kind !== 'selection' || (old.startLine !== undefined && old.startLine === next.startLine && old.endLine === next.endLine);
 }
 
 /** Why attachments were left out, for one message after a batch (Open Editors, a drop, Files…). */
@@ -186,11 +187,10 @@ export function textAttachment(id: string, kind: 'selection' | 'terminal', path:
 
 /** What a chip shows: "utils.ts · 3.2 KB · lines 10–42". */
 export function chipLabel(a: Attachment): ChipLabel {
-  const name = a.path.split(/[\\/]/).pop() || a.path;
+  const range = a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined;
+  // A range is named by its path and lines ("src/a.ts:12-40"), a file by its base name.
+  const name = range ? rangeName(a.path, a.startLine ?? 1, a.endLine ?? 1) : a.path.split(/[\\/]/).pop() || a.path;
   const parts = [formatSize(a.bytes)];
-  if (a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined) {
-    parts.push(a.startLine === a.endLine ? l10n.t('line {0}', a.startLine) : l10n.t('lines {0}–{1}', a.startLine, a.endLine));
-  }
   if (a.kind === 'problems') parts.unshift(a.count === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', a.count ?? 0));
   if (a.kind === 'terminal') parts.unshift(l10n.t('terminal selection'));
   if (a.cutToKB !== undefined) parts.push(l10n.t('cut to {0} KB', a.cutToKB));

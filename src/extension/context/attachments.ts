@@ -7,6 +7,7 @@ import {
   chipLabel,
   fileAttachment,
   problemsAttachment,
+  rangeAttachments,
   readFileAttachment,
   readThroughClipboard,
   replaces,
@@ -178,12 +179,34 @@ export class ContextAttachments implements vscode.Disposable {
     return (await this.addFiles(files)) > 0;
   }
 
+  /**
+   * Each non-empty selection of the editor as its own chip ("src/a.ts:12-40"), with its exact
+   * text; chips of other files and earlier selections stay (the same lines again replace theirs).
+   */
   addSelection(): boolean {
     const editor = this.editor();
-    if (!editor || editor.selection.isEmpty) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
-    const sel = editor.selection;
-    const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
-    return this.pushOne(textAttachment(this.id(), 'selection', relPath(editor.document.uri), editor.document.languageId, editor.document.getText(sel), maxKB(), { start: sel.start.line + 1, end: endLine }));
+    const doc = editor?.document;
+    const selections = (editor?.selections ?? []).filter((s) => !s.isEmpty);
+    if (!doc || !selections.length) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
+    const ranges = rangeAttachments(() => this.id(), relPath(doc.uri), doc.languageId, selections.map((s) => ({ start: s.start, end: s.end, text: doc.getText(s) })), maxKB());
+    return this.pushAll(ranges) > 0;
+  }
+
+  /** Adds chips in order; one message names those a limit left out. Returns how many were added. */
+  private pushAll(items: readonly Attachment[]): number {
+    let added = 0;
+    const leftOut: string[] = [];
+    let reason: 'count' | 'size' = 'count';
+    for (const a of items) {
+      const outcome = this.push(a);
+      if (outcome === 'added') added++;
+      else if (outcome === 'count' || outcome === 'size') {
+        reason = leftOut.length ? reason : outcome;
+        leftOut.push(chipLabel(a).name);
+      }
+    }
+    if (leftOut.length) void vscode.window.showWarningMessage(attachmentLimitMessage(reason, leftOut));
+    return added;
   }
 
   addProblems(uri?: vscode.Uri): boolean {

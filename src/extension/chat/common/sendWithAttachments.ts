@@ -1,7 +1,7 @@
 // A message from the chat with the chips above its box: the attachments go with it, and their
 // chips go once the message is in the conversation or in the queue (else they would be sent again
 // with the next message). On any refusal the chips stay. VS Code-free, unit-tested directly.
-import { assembleMessage, type Attachment, type ChatSession } from '../../../core';
+import { assembleMessage, onceEach, type Attachment, type ChatSession } from '../../../core';
 import type { SendOutcome } from './chatSends';
 
 /** The chips of the next message (ContextAttachments satisfies it). */
@@ -14,6 +14,11 @@ export interface AttachmentList {
 /** The workspace files of the attachments (a file, a selection, a file's Problems), each once. */
 export function attachedFiles(attached: readonly Attachment[]): string[] {
   return [...new Set(attached.filter((a) => a.kind !== 'terminal' && a.path).map((a) => a.path))];
+}
+
+/** The message as the request carries it: the text, then each file, range and Problems once. */
+export function messageWith(text: string, attached: readonly Attachment[]): string {
+  return attached.length ? assembleMessage(text, onceEach(attached)) : text;
 }
 
 /**
@@ -30,7 +35,7 @@ export async function sendWithAttachments(
 ): Promise<SendOutcome> {
   const attached = [...chips.attachments];
   if (!attached.length) return controller.send(text, model);
-  const full = assembleMessage(text, attached);
+  const full = messageWith(text, attached);
   sending({ full, text });
   let outcome: SendOutcome;
   try {
