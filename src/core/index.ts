@@ -20,6 +20,7 @@ export * from './chat/nativeChat';
 export * from './applyToFile/applyChange';
 export * from './context/context';
 export * from './context/ranges';
+export * from './context/sentWith';
 export * from './chat/queue';
 export * from './account/usage';
 export * from './account/creditWarning';

@@ -10,10 +10,17 @@ export function renderContextChips(host: HTMLElement, chips: readonly ContextChi
     const chip = el('span', { class: 'context-chip', title: c.path, 'data-id': c.id });
     chip.append(
       codicon(c.icon),
-      el('span', { class: 'context-chip-name', text: c.name }),
+      chipName(c.name),
       el('span', { class: 'context-chip-detail', text: c.detail }),
       iconButton('close', l10n.t('Remove {0}', c.name), () => remove(c.id), { class: 'context-chip-remove' }),
     );
     host.append(chip);
   }
+}
+
+/** A chip's name; a range's lines ("src/a.ts:12-40") stay in view when a narrow bar cuts the path. */
+function chipName(name: string): HTMLElement {
+  const range = /^(.+)(:\d+(?:-\d+)?)$/.exec(name);
+  if (!range) return el('span', { class: 'context-chip-name', text: name });
+  return el('span', { class: 'context-chip-name context-chip-range' }, el('span', { class: 'context-chip-path', text: range[1] }), el('span', { class: 'context-chip-lines', text: range[2] }));
 }

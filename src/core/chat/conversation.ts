@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import * as l10n from '@vscode/l10n';
 import { ChatErrorSchema, type ChatError } from './errors';
 import { ReplyFactsSchema, type ReplyFacts } from './replyFacts';
+import { SentWithSchema, type SentItem } from '../context/sentWith';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
@@ -23,6 +24,8 @@ export const StoredMessageSchema = z.object({
   files: z.optional(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(MAX_MESSAGE_FILES))),
   /** A reply with variants (Retry with…): the question it answers, shared by all its variants (src/core/variants). */
   variantOf: z.optional(z.string().check(z.regex(MESSAGE_ID_PATTERN))),
+  /** A question's "Sent with this message": its attachments, the instructions and rules that went (absent in older files). */
+  sent: z.optional(SentWithSchema),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
@@ -142,7 +145,7 @@ export function appendMessage(
   role: 'user' | 'assistant',
   content: string,
   now: Date = new Date(),
-  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[] } = {},
+  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[]; sent?: readonly SentItem[] } = {},
 ): StoredMessage {
   const message: StoredMessage = {
     id: nextMessageId(conv),
@@ -153,6 +156,7 @@ export function appendMessage(
     ...(extra.meta ? { meta: extra.meta } : {}),
     ...(extra.error ? { error: extra.error } : {}),
     ...(extra.files?.length ? { files: [...new Set(extra.files)].slice(0, MAX_MESSAGE_FILES) } : {}),
+    ...(extra.sent ? { sent: [...extra.sent] } : {}),
   };
   conv.messages.push(message);
   conv.updatedAt = message.createdAt;
@@ -403,6 +407,8 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
   if (typeof raw.variantOf === 'string' && MESSAGE_ID_PATTERN.test(raw.variantOf)) msg.variantOf = raw.variantOf;
   const files = StoredMessageSchema.shape.files.safeParse(raw.files);
   if (files.success && files.data?.length) msg.files = files.data;
+  const sent = StoredMessageSchema.shape.sent.safeParse(raw.sent);
+  if (sent.success && sent.data) msg.sent = sent.data;
   const error = ChatErrorSchema.safeParse(raw.error);
   if (error.success) msg.error = error.data;
   else if (status === 'error') msg.error = { kind: 'unknown', message: l10n.t('The reply failed.'), actions: ['retry'] };

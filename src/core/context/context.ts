@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import { isBinary } from './instructions';
 import { fenceFor, fenceLanguage, lineRangeText, rangeName } from './selection';
 import { isPathInside, readHead } from './workspacePath';
+import { formatSize } from '../../wording/sentWith';
 
 /** Most attachments one message takes (the chip row shows them all). */
 export const MAX_ATTACHMENTS = 100;
@@ -64,12 +65,7 @@ export function languageFromPath(path: string): string {
   return LANGUAGES[base.slice(dot + 1).toLowerCase()] ?? '';
 }
 
-/** "3.2 KB", "512 B", "2.0 MB". */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} B', bytes);
-  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
-  return l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1));
-}
+export { formatSize } from '../../wording/sentWith';
 
 /** Cuts text to at most maxBytes of UTF-8 (at a line end when one is near), with the marker. */
 export function cutText(text: string, maxBytes: number): { text: string; cut: boolean } {

@@ -148,6 +148,8 @@ const validWebview: unknown[] = [
   { type: 'draft', text: 'half a question' },
   { type: 'addContext' },
   { type: 'removeContext', id: 'ctx_3' },
+  { type: 'openSent', path: 'src/a.ts', startLine: 12, endLine: 40 },
+  { type: 'openSent', path: 'AGENTS.md' },
   { type: 'queueRemove', id: 'q1' },
   { type: 'queueEdit', id: 'q1', text: 'edited' },
   { type: 'queueResume' },
@@ -169,6 +171,8 @@ const validWebview: unknown[] = [
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
+  ['openSent without a path', { type: 'openSent', path: '', startLine: 1 }],
+  ['openSent at line 0', { type: 'openSent', path: 'a.ts', startLine: 0 }],
   ['summaryEdit with no text', { type: 'summaryEdit', text: '' }],
   ['fork without a message id', { type: 'fork' }],
   ['fork of a message id that is not one', { type: 'fork', messageId: '../../x' }],

@@ -5,7 +5,7 @@
 // handed to the host. VS Code-free (its surfaces, settings and prompts are injected), so it is
 // unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import type { SessionEvent } from '../../../core';
+import type { SentItem, SessionEvent } from '../../../core';
 import type { ChatSettings, ChatStatus, HostMessage, WebviewMessage } from '../../../protocol';
 import { isSafeConversationId } from '../../platform/links';
 import type { ChatControllerDeps } from './chatPorts';
@@ -300,8 +300,8 @@ export class ChatController {
   }
 
   /** A send from the panel, a selection or a command: the gate decides (send, queue or refuse). */
-  send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> {
-    return this.sends.send(text, model, files);
+  send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> {
+    return this.sends.send(text, model, files, sent);
   }
 
   /** A message typed in the chat (or given by a command), with the chips above the box. */

@@ -1,7 +1,7 @@
 // A message from the chat with the chips above its box: the attachments go with it, and their
 // chips go once the message is in the conversation or in the queue (else they would be sent again
 // with the next message). On any refusal the chips stay. VS Code-free, unit-tested directly.
-import { assembleMessage, onceEach, type Attachment, type ChatSession } from '../../../core';
+import { assembleMessage, attachmentItems, onceEach, type Attachment, type ChatSession, type SentItem } from '../../../core';
 import type { SendOutcome } from './chatSends';
 
 /** The chips of the next message (ContextAttachments satisfies it). */
@@ -28,18 +28,20 @@ export function messageWith(text: string, attached: readonly Attachment[]): stri
 export async function sendWithAttachments(
   text: string,
   chips: AttachmentList,
-  controller: { send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> },
+  controller: { send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> },
   session: ChatSession,
   sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
   model?: string,
 ): Promise<SendOutcome> {
   const attached = [...chips.attachments];
   if (!attached.length) return controller.send(text, model);
-  const full = messageWith(text, attached);
+  // Each file, range and Problems once; the record under the message names exactly those.
+  const once = onceEach(attached);
+  const full = assembleMessage(text, once);
   sending({ full, text });
   let outcome: SendOutcome;
   try {
-    outcome = await controller.send(full, model, attachedFiles(attached));
+    outcome = await controller.send(full, model, attachedFiles(attached), attachmentItems(once));
   } finally {
     sending(undefined);
   }

@@ -25,7 +25,8 @@ export function everyField(): Conversation {
     updatedAt: '2026-11-20T10:05:00.000Z',
     nextSeq: 7,
     messages: [
-      { id: 'msg_000', role: 'user', content: 'Parse this', createdAt: '2026-11-20T10:00:00.000Z', status: 'complete', files: ['src/a.ts', 'lib/b.py'] },
+      { id: 'msg_000', role: 'user', content: 'Parse this', createdAt: '2026-11-20T10:00:00.000Z', status: 'complete', files: ['src/a.ts', 'lib/b.py'],
+        sent: [{ kind: 'range', name: 'src/a.ts:3-9', path: 'src/a.ts', startLine: 3, endLine: 9, bytes: 120 }, { kind: 'instructions', name: 'AGENTS.md', path: 'AGENTS.md', bytes: 80 }] },
       {
         id: 'msg_001',
         role: 'assistant',
