@@ -21,6 +21,7 @@ export * from './applyToFile/applyChange';
 export * from './context/context';
 export * from './context/ranges';
 export * from './context/sentWith';
+export * from './context/pins';
 export * from './chat/queue';
 export * from './account/usage';
 export * from './account/creditWarning';

@@ -25,3 +25,6 @@ export const OpenSentSchema = z.object({
   startLine: z.optional(z.number().check(z.int(), z.gt(0))),
   endLine: z.optional(z.number().check(z.int(), z.gt(0))),
 });
+
+/** The pin of a chip: it is kept with the conversation and read again at every send. */
+export const PinContextSchema = z.object({ type: z.literal('pinContext'), id: z.string().check(z.regex(/^ctx_[0-9]+$/)) });

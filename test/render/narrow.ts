@@ -54,6 +54,8 @@ async function messages(): Promise<HostMessage[]> {
       chips: [
         { id: 'ctx_1', name: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:120-180', detail: '3.1 KB', icon: 'selection', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx' },
         { id: 'ctx_2', name: 'Problems', detail: 'src/b.ts', icon: 'warning', path: 'src/b.ts' },
+        { id: 'ctx_3', name: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:12-40', detail: '1.2 KB · kept for this conversation, no extra credits', icon: 'pinned', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx', pinned: true },
+        { id: 'ctx_4', name: 'AnotherQuiteLongFileNameToPin.ts', detail: '4.0 KB', icon: 'file', path: 'src/AnotherQuiteLongFileNameToPin.ts', pinnable: true },
       ],
     },
     { type: 'queue', items: [{ id: 'q1', text: 'A queued follow-up question that is long enough to need several lines in a narrow view', cost: 2 }], state: 'stopped', reason: 'The reply failed: the queue waits.' },
@@ -137,6 +139,11 @@ async function sentChecks(page: import('playwright-core').Page, record: Recorder
     `(() => { const l = document.querySelector('.context-chip-lines'); const c = l && l.closest('.context-chip').getBoundingClientRect(); const r = l && l.getBoundingClientRect(); return l && r.width > 0 && r.right <= c.right + 0.5 ? l.textContent : 'hidden'; })()`,
   );
   record('narrow side bar', "a range chip's lines stay whole when its path is cut", lines === ':120-180', lines);
+  await page.evaluate(`(window.__posted.length = 0, document.querySelector('.context-chip[data-id="ctx_4"] .context-chip-pin').click(), document.querySelector('.context-chip.pinned .context-chip-remove').click())`);
+  const pins = await page.evaluate('window.__posted.filter((m) => m.type === "pinContext" || m.type === "removeContext")');
+  record('narrow side bar', "a file chip's pin button pins it; a pinned chip's × unpins it", JSON.stringify(pins) === JSON.stringify([{ type: 'pinContext', id: 'ctx_4' }, { type: 'removeContext', id: 'ctx_3' }]), JSON.stringify(pins));
+  const marked = await page.evaluate<string>(`document.querySelector('.context-chip.pinned').getAttribute('title')`);
+  record('narrow side bar', 'a pinned chip says it is kept for the conversation at no extra credits', /kept for this conversation, no extra credits/.test(marked), marked);
   await page.evaluate(`(window.__posted.length = 0, [...document.querySelectorAll('details.sent-with')].at(-1).querySelector('.sent-open').click())`);
   const posted = await page.evaluate('window.__posted.filter((m) => m.type === "openSent")');
   record(group, 'a range opens its file at its lines', JSON.stringify(posted) === JSON.stringify([{ type: 'openSent', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx', startLine: 120, endLine: 180 }]), JSON.stringify(posted));

@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import { ChatErrorSchema, type ChatError } from './errors';
 import { ReplyFactsSchema, type ReplyFacts } from './replyFacts';
 import { SentWithSchema, type SentItem } from '../context/sentWith';
+import { PinsSchema } from '../context/pins';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
@@ -74,6 +75,8 @@ export const ConversationSchema = z.object({
   importedFrom: z.optional(ImportOriginSchema),
   /** The summary of earlier turns that requests send in their place (absent in older files). */
   summary: z.optional(TurnSummarySchema),
+  /** Files and ranges pinned to the conversation, read again at each send (absent in older files). */
+  pins: z.optional(PinsSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Sequence number of the next message id (wraps at 4096). */
@@ -279,6 +282,7 @@ export function forkConversation(conv: Conversation, messageId: string, newId: s
     title: conv.title,
     forkedFrom: { id: conv.id, title: conv.title.slice(0, 500), messageId },
     ...(summary ? { summary } : {}),
+    ...(conv.pins?.length ? { pins: structuredClone(conv.pins) } : {}),
     createdAt: stamp,
     updatedAt: stamp,
     nextSeq: conv.nextSeq,
@@ -360,6 +364,9 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
   const summary = TurnSummarySchema.safeParse(raw.summary);
   if (summary.success) conv.summary = summary.data;
   else if (raw.summary !== undefined) problems.push('summary dropped'); // l10n-ignore: repair notes for the log
+  const pins = PinsSchema.safeParse(raw.pins);
+  if (pins.success && pins.data.length) conv.pins = pins.data;
+  else if (raw.pins !== undefined) problems.push('pins dropped'); // l10n-ignore: repair notes for the log
   // An import's origin stays: a second import of its file finds this conversation by it.
   const importedFrom = ImportOriginSchema.safeParse(raw.importedFrom);
   if (importedFrom.success) conv.importedFrom = importedFrom.data;

@@ -107,6 +107,9 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
       case 'removeContext':
         attachments.remove(action.id);
         return;
+      case 'pinContext':
+        attachments.pin(action.id);
+        return;
       case 'openSent':
         return openSentItem(action.path, action.startLine, action.endLine);
       case 'expandPrompt':

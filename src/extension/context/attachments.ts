@@ -2,12 +2,16 @@
 // that make them from the editor, the Problems and the terminal.
 import * as vscode from 'vscode';
 import {
+  addPin,
   attachmentLimitMessage,
   attachmentRoom,
   chipLabel,
   fileAttachment,
+  pinOf,
   problemsAttachment,
   rangeAttachments,
+  rangeName,
+  removePin,
   readFileAttachment,
   readThroughClipboard,
   replaces,
@@ -19,6 +23,7 @@ import {
 } from '../../core';
 import type { ContextChip } from '../../protocol';
 import { MAX_VIRTUAL_FILE_BYTES, SEVERITY, fit, maxKB, relPath } from '../platform/editorFacts';
+import { PinnedContext, type PinPort } from './pinnedContext';
 
 type AddOutcome = 'added' | 'failed' | 'count' | 'size';
 
@@ -28,21 +33,84 @@ export class ContextAttachments implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  /** `editor`: the text editor the user last worked in (the chat itself may have the focus). */
-  constructor(private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor) {}
+  /** The files and ranges pinned to the conversation shown (none without a pin port). */
+  private readonly pins: PinnedContext | undefined;
 
+  /**
+   * `editor`: the text editor the user last worked in (the chat itself may have the focus);
+   * `pins`: where the conversation shown keeps its pins.
+   */
+  constructor(
+    private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor,
+    pins?: PinPort,
+  ) {
+    this.pins = pins && new PinnedContext(pins, () => this.id());
+  }
+
+  /** The chips of the next message (pins not included: they are the conversation's). */
   get attachments(): readonly Attachment[] {
     return this.items;
   }
 
+  /** What the next message would carry as last read: the pins, then the chips (the context meter). */
+  forMeter(): readonly Attachment[] {
+    return [...(this.pins?.last() ?? []), ...this.items];
+  }
+
+  /** The pins read again now (a send: never a stale copy); their chips show the new sizes. */
+  async pinned(): Promise<readonly Attachment[]> {
+    if (!this.pins?.port.get().length) return [];
+    const read = await this.pins.refresh();
+    this.changed.fire();
+    return read;
+  }
+
+  /** The conversation shown changed (another one, or its pins): the pins are read again. */
+  pinsChanged(): void {
+    void this.pinned().catch(() => undefined);
+  }
+
+  /** A document changed: a pin of it is read again (the meter counts the new text). */
+  documentChanged(uri: vscode.Uri): void {
+    if (this.pins?.touches(uri)) this.pinsChanged();
+  }
+
   chips(): ContextChip[] {
-    return this.items.map((a) => {
-      const label = chipLabel(a);
-      return { id: a.id, icon: label.icon, name: fit(label.name, 300), detail: fit(label.detail, 300), path: fit(a.path, 2000) };
+    const pins = this.pins;
+    const pinned: ContextChip[] = (pins?.port.get() ?? []).map((p) => {
+      const a = pins?.last().find((x) => x.id === pins.idOf(p));
+      const name = p.kind === 'range' ? rangeName(p.path, p.startLine ?? 1, p.endLine ?? 1) : p.path.split(/[\\/]/).pop() || p.path;
+      const kept = vscode.l10n.t('kept for this conversation, no extra credits');
+      const detail = a ? `${chipLabel(a).detail} · ${kept}` : pins?.missing(p) ? vscode.l10n.t('not found: nothing of it is sent') : kept;
+      return { id: pins?.idOf(p) ?? '', icon: 'pinned', name: fit(name, 300), detail: fit(detail, 300), path: fit(p.path, 2000), pinned: true };
     });
+    return [
+      ...pinned,
+      ...this.items.map((a) => {
+        const label = chipLabel(a);
+        return { id: a.id, icon: label.icon, name: fit(label.name, 300), detail: fit(label.detail, 300), path: fit(a.path, 2000), ...(pinOf(a) && this.pins ? { pinnable: true } : {}) };
+      }),
+    ];
+  }
+
+  /** A chip pinned to the conversation: it leaves the chips of the next message and goes with every message. */
+  pin(id: string): void {
+    const a = this.items.find((x) => x.id === id);
+    const pin = a && pinOf(a);
+    if (!this.pins || !a || !pin) return;
+    this.pins.port.set(addPin(this.pins.port.get(), pin));
+    this.items = this.items.filter((x) => x !== a);
+    this.changed.fire();
+    this.pinsChanged();
   }
 
   remove(id: string): void {
+    const pin = this.pins?.pinById(id);
+    if (pin && this.pins) {
+      this.pins.port.set(removePin(this.pins.port.get(), pin));
+      this.changed.fire();
+      return;
+    }
     const before = this.items.length;
     this.items = this.items.filter((a) => a.id !== id);
     if (this.items.length !== before) this.changed.fire();

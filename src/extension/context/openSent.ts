@@ -18,7 +18,7 @@ export async function openSentItem(path: string, startLine?: number, endLine?: n
 }
 
 /** The file `path` (workspace-relative, as the chips name them) in the first folder that has it. */
-async function findInWorkspace(path: string): Promise<vscode.Uri | undefined> {
+export async function findInWorkspace(path: string): Promise<vscode.Uri | undefined> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const uri = vscode.Uri.joinPath(folder.uri, path);
     if (folder.uri.scheme === 'file' && !isPathInside(folder.uri.fsPath, uri.fsPath)) continue;

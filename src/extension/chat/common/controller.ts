@@ -259,6 +259,8 @@ export class ChatController {
     this.sends.queueAfter(event);
     this.deps.summaries?.onSessionEvent(event);
     if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.deps.meter?.update();
+    // Another conversation (or this one from disk): its pins are read and shown.
+    if (event.type === 'conversationChanged') this.deps.attachments?.pinsChanged?.();
     // A turn refused by the service for want of credits: the card shows it, with the balance just refreshed.
     if (event.type === 'turnSettled' && event.errorKind === 'credits') this.showOutOfCredits();
   }

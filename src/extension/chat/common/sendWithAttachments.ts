@@ -9,6 +9,8 @@ export interface AttachmentList {
   readonly attachments: readonly Attachment[];
   /** Exactly these were sent: their chips go (ones added meanwhile stay). */
   sent(attachments: readonly Attachment[]): void;
+  /** The conversation's pins read again now: they go with every message, before the chips. */
+  pinned?(): Promise<readonly Attachment[]>;
 }
 
 /** The workspace files of the attachments (a file, a selection, a file's Problems), each once. */
@@ -34,14 +36,16 @@ export async function sendWithAttachments(
   model?: string,
 ): Promise<SendOutcome> {
   const attached = [...chips.attachments];
-  if (!attached.length) return controller.send(text, model);
-  // Each file, range and Problems once; the record under the message names exactly those.
-  const once = onceEach(attached);
+  const pinned = chips.pinned ? await chips.pinned() : [];
+  if (!attached.length && !pinned.length) return controller.send(text, model);
+  // Each file, range and Problems once (a chip of a pinned file goes as the pin); the record
+  // under the message names exactly those.
+  const once = onceEach([...pinned, ...attached]);
   const full = assembleMessage(text, once);
   sending({ full, text });
   let outcome: SendOutcome;
   try {
-    outcome = await controller.send(full, model, attachedFiles(attached), attachmentItems(once));
+    outcome = await controller.send(full, model, attachedFiles(once), attachmentItems(once, new Set(pinned.map((a) => a.id))));
   } finally {
     sending(undefined);
   }

@@ -1,7 +1,7 @@
 // Conversations for the export tests.
 import { appendMessage, createConversation, type Conversation } from '../../../../src/core';
 
-/** A conversation with every field the store keeps set (a summary, a fork, each reply fact, an error, files, each status). */
+/** A conversation with every field the store keeps set (a summary, a fork, pins, each reply fact, an error, files, a record, each status). */
 export function everyField(): Conversation {
   return {
     version: 1,
@@ -21,6 +21,7 @@ export function everyField(): Conversation {
       messageCount: 2,
       createdAt: '2026-11-20T10:00:05.000Z',
     },
+    pins: [{ kind: 'file', path: 'src/a.ts' }, { kind: 'range', path: 'lib/b.py', startLine: 4, endLine: 20 }],
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:05:00.000Z',
     nextSeq: 7,

@@ -4,9 +4,12 @@
 // is compared with the record; the record survives a reload; a stored question without one (an
 // older file) opens as it was.
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ChatServiceClient } from '../../../../src/client';
 import {
-  ChatSession, ConversationStore, directTurns, fileAttachment, readRules, requestRules, systemPromptWith, textAttachment,
+  ChatSession, ConversationStore, directTurns, fileAttachment, readFileAttachment, readRules, requestRules, systemPromptWith, textAttachment,
   type Attachment, type SentItem,
 } from '../../../../src/core';
 import { ChatController } from '../../../../src/extension/chat/common/controller';
@@ -121,6 +124,40 @@ describe('"Sent with this message" and the request the service received', () => 
     const view = messageView(user!);
     assert.ok(parseHostMessage({ type: 'messageChanged', message: view, version: 1 }).ok, 'the panel takes it');
     assert.deepEqual(view.sent, record);
+  });
+
+  it('a pinned file goes with every message, read again each time (edited between two sends: its new text), and once when also added as a chip', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aichat-pin-'));
+    try {
+      const path = join(dir, 'notes.md');
+      writeFileSync(path, 'first version\n');
+      const { session, controller } = setup();
+      let n = 0;
+      let items: Attachment[] = [];
+      const chips = {
+        get attachments() {
+          return items;
+        },
+        sent: (sent: readonly Attachment[]) => (items = items.filter((c) => !sent.includes(c))),
+        // As PinnedContext does: the file read from disk at each send.
+        pinned: async () => {
+          const r = await readFileAttachment(`ctx_pin${++n}`, 'notes.md', path, 100);
+          return r.ok ? [r.attachment] : [];
+        },
+      };
+      items = [{ ...(await chips.pinned())[0], id: 'ctx_chip' }];
+      assert.equal(await sendWithAttachments('one', chips, controller, session), 'sent');
+      const first = lastBody().messages.at(-1)?.content ?? '';
+      assert.equal(first.split('first version').length - 1, 1, 'added and pinned: once');
+      writeFileSync(path, 'second version, edited\n');
+      assert.equal(await sendWithAttachments('two', chips, controller, session), 'sent');
+      const second = lastBody().messages.at(-1)?.content ?? '';
+      assert.ok(second.startsWith('two\n\n`notes.md`:') && second.includes('second version, edited') && !second.includes('first version'), second);
+      const records = session.conversation.messages.filter((m) => m.role === 'user').map((m) => m.sent?.filter((i) => i.kind === 'file'));
+      assert.deepEqual(records.map((r) => r?.map((i) => [i.name, i.pinned])), [[['notes.md', true]], [['notes.md', true]]], 'each record marks the pin');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a message without attachments records the instructions that went; a reload keeps the record', async () => {

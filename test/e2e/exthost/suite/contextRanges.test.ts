@@ -1,0 +1,97 @@
+// Add Selection with several selections in several files, pins read again at each send, and an
+// item of "Sent with this message" opened at its lines: against the real editor and file system.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { ContextAttachments } from '../../../../src/extension/context/attachments';
+import { openSentItem } from '../../../../src/extension/context/openSent';
+import { type Pin } from '../../../../src/core';
+
+async function until(check: () => boolean, what: () => string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Context: ranges and pins', () => {
+  const folder = () => {
+    const f = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(f, 'the test window has a workspace folder');
+    return f.uri;
+  };
+  const lines = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name} line ${i + 1}`).join('\n') + '\n';
+  const files = ['ranges-a.ts', 'ranges-b.ts', 'pinned-c.md'];
+  const uri = (name: string) => vscode.Uri.joinPath(folder(), name);
+  const write = (name: string, text: string) => vscode.workspace.fs.writeFile(uri(name), new TextEncoder().encode(text));
+
+  before(async () => {
+    await write('ranges-a.ts', lines('a', 60));
+    await write('ranges-b.ts', lines('b', 30));
+    await write('pinned-c.md', 'first version\n');
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const f of files) await vscode.workspace.fs.delete(uri(f)).then(undefined, () => undefined);
+  });
+
+  it('each selection of each editor is its own chip named path:lines with its exact text; one ending at column 0 leaves that line out', async () => {
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor);
+    try {
+      const a = await vscode.window.showTextDocument(uri('ranges-a.ts'));
+      a.selections = [new vscode.Selection(40, 0, 45, 3), new vscode.Selection(11, 0, 40, 0), new vscode.Selection(2, 0, 2, 0)];
+      assert.ok(chips.addSelection());
+      const b = await vscode.window.showTextDocument(uri('ranges-b.ts'));
+      b.selections = [new vscode.Selection(0, 0, 0, 9), new vscode.Selection(10, 2, 20, 0)];
+      assert.ok(chips.addSelection());
+      // The same lines again replace their chip.
+      b.selections = [new vscode.Selection(0, 0, 0, 9)];
+      assert.ok(chips.addSelection());
+      assert.deepEqual(chips.chips().map((c) => c.name).sort(), ['ranges-a.ts:12-40', 'ranges-a.ts:41-46', 'ranges-b.ts:1', 'ranges-b.ts:11-20'].sort());
+      const twelve = chips.attachments.find((x) => x.startLine === 12);
+      assert.equal(twelve?.content, lines('a', 60).split('\n').slice(11, 40).join('\n') + '\n', 'lines 12 to 40, not 41');
+    } finally {
+      chips.dispose();
+    }
+  });
+
+  it('a pinned file leaves the chips, stays with the conversation and is read again at each send (an unsaved edit included)', async () => {
+    let pins: Pin[] = [];
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor, { get: () => pins, set: (p) => (pins = p) });
+    try {
+      assert.ok(await chips.addFile(uri('pinned-c.md')));
+      const id = chips.attachments[0].id;
+      chips.pin(id);
+      assert.deepEqual(pins, [{ kind: 'file', path: 'pinned-c.md' }]);
+      assert.equal(chips.attachments.length, 0, 'no longer a chip of the next message only');
+      let read = await chips.pinned();
+      assert.equal(read[0]?.content, 'first version\n');
+      const chip = chips.chips()[0];
+      assert.ok(chip.pinned && /kept for this conversation, no extra credits/.test(chip.detail), chip.detail);
+      await write('pinned-c.md', 'second version on disk\n');
+      read = await chips.pinned();
+      assert.equal(read[0]?.content, 'second version on disk\n');
+      const editor = await vscode.window.showTextDocument(uri('pinned-c.md'));
+      await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'unsaved: '));
+      read = await chips.pinned();
+      assert.equal(read[0]?.content, 'unsaved: second version on disk\n', "the editor's text, not the disk's");
+      assert.deepEqual(chips.forMeter().map((x) => x.path), ['pinned-c.md'], 'the meter counts it');
+      chips.remove(chip.id);
+      assert.deepEqual(pins, []);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      chips.dispose();
+    }
+  });
+
+  it('an item of "Sent with this message" opens its file at its lines; a path outside the workspace is not opened', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await openSentItem('ranges-a.ts', 12, 40);
+    // The editor shows the file, then the lines (waited for as a state: a reopened editor may restore its view first).
+    const shown = () => vscode.window.activeTextEditor;
+    await until(() => shown()?.document.uri.toString() === uri('ranges-a.ts').toString() && shown()?.selection.start.line === 11 && shown()?.selection.end.line === 39, () => `lines 12-40 of ranges-a.ts selected (${shown()?.document.uri.path} ${shown()?.document.lineCount} lines, ${JSON.stringify(shown()?.selections)})`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await openSentItem('../outside.ts', 1, 1);
+    assert.equal(vscode.window.activeTextEditor, undefined);
+  });
+});
