@@ -22,6 +22,7 @@ export * from './context/context';
 export * from './context/ranges';
 export * from './context/sentWith';
 export * from './context/pins';
+export * from './context/folders';
 export * from './chat/queue';
 export * from './account/usage';
 export * from './account/creditWarning';

@@ -4,7 +4,7 @@
 // (chat/chatHost.ts); and the commands' entry points (show, focus, send, new chat, history). The
 // conversation is the session's; a send is judged by the one turn pipeline (TurnService).
 import * as vscode from 'vscode';
-import { budgetForModel, keepTurn, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
+import { budgetForModel, folderBudgetChars, keepTurn, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
 import type { HostMessage } from '../../protocol';
 import { chatHost } from './chatHost';
 import { ChatSurfaces } from './chatSurfaces';
@@ -90,7 +90,7 @@ export class ChatPanelController implements vscode.Disposable {
         else delete conv.pins;
         void deps.store.save(conv).catch((err: unknown) => deps.logger.warn('Could not keep the pins', { message: String(err) }));
       },
-    });
+    }, () => folderBudgetChars(budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens)));
     this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
     const post = (m: HostMessage) => this.surfaces.page.post(m);
     // The context meter and boundary line (the next request against the model's budget).

@@ -4,6 +4,12 @@ import * as vscode from 'vscode';
 import {
   addPin,
   attachmentLimitMessage,
+  chooseFolderFiles,
+  folderMessage,
+  MAX_ATTACHED_CHARS,
+  MAX_ATTACHMENTS,
+  MAX_FOLDER_FILES,
+  type FolderEntry,
   attachmentRoom,
   chipLabel,
   fileAttachment,
@@ -43,6 +49,8 @@ export class ContextAttachments implements vscode.Disposable {
   constructor(
     private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor,
     pins?: PinPort,
+    /** Characters the next request can still hold for a folder's files (the model's budget). */
+    private readonly folderBudget: () => number = () => MAX_ATTACHED_CHARS,
   ) {
     this.pins = pins && new PinnedContext(pins, () => this.id());
   }
@@ -189,10 +197,7 @@ export class ContextAttachments implements vscode.Disposable {
         result = fileAttachment(this.id(), relPath(uri), bytes, maxKB(), open.languageId, size);
       } else {
         const stat = await vscode.workspace.fs.stat(uri);
-        if (stat.type & vscode.FileType.Directory) {
-          void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a folder. Attach the files you need one by one.', relPath(uri)));
-          return 'failed';
-        }
+        if (stat.type & vscode.FileType.Directory) return (await this.addFolder(uri)) > 0 ? 'added' : 'failed';
         if (uri.scheme === 'file') {
           // Only what is kept is read (F1): a stat, then maxFileKB and a few bytes.
           result = await readFileAttachment(this.id(), relPath(uri), uri.fsPath, maxKB());
@@ -219,6 +224,29 @@ export class ContextAttachments implements vscode.Disposable {
       return 'failed';
     }
     return this.push(result.attachment);
+  }
+
+  /**
+   * A folder: its files (files.exclude applies) as file chips, shallow first, as many as the
+   * budget left for the next message holds; what was left out is named. Returns how many went.
+   */
+  async addFolder(uri: vscode.Uri): Promise<number> {
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(uri, '**/*'), undefined, MAX_FOLDER_FILES + 1);
+    const listed = files.slice(0, MAX_FOLDER_FILES);
+    const entries: Array<FolderEntry & { uri: vscode.Uri }> = [];
+    for (const f of listed) {
+      const stat = await Promise.resolve(vscode.workspace.fs.stat(f)).catch(() => undefined);
+      if (stat && stat.type & vscode.FileType.File) entries.push({ path: relPath(f), bytes: stat.size, uri: f });
+    }
+    const used = this.forMeter().reduce((n, a) => n + a.content.length, 0);
+    const budget = Math.max(0, Math.min(this.folderBudget() - used, MAX_ATTACHED_CHARS - used));
+    const choice = chooseFolderFiles(entries, budget, MAX_ATTACHMENTS - this.items.length, maxKB() * 1024);
+    const byPath = new Map(entries.map((e) => [e.path, e.uri]));
+    const added = await this.addFiles(choice.take.map((e) => byPath.get(e.path) as vscode.Uri));
+    const note = folderMessage(relPath(uri), choice, entries.length, files.length > MAX_FOLDER_FILES ? MAX_FOLDER_FILES : undefined);
+    if (note) void vscode.window.showInformationMessage(note);
+    else if (!entries.length) void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no files to attach.', relPath(uri)));
+    return added;
   }
 
   async addCurrentFile(): Promise<boolean> {
@@ -315,6 +343,7 @@ export class ContextAttachments implements vscode.Disposable {
       { label: `$(warning) ${vscode.l10n.t('Problems of the Current File')}`, run: () => this.addProblems() },
       { label: `$(terminal) ${vscode.l10n.t('Terminal Selection')}`, run: () => this.addTerminalSelection() },
       { label: `$(folder-opened) ${vscode.l10n.t('Files…')}`, run: () => this.pickFiles() },
+      { label: `$(folder) ${vscode.l10n.t('Folder…')}`, description: vscode.l10n.t('its files, as many as the model\'s budget holds'), run: () => this.pickFolder() },
       {
         label: `$(search-fuzzy) ${vscode.l10n.t('Files for the Question…')}`,
         description: vscode.l10n.t('found on this machine, nothing sent'),
@@ -325,6 +354,11 @@ export class ContextAttachments implements vscode.Disposable {
     return choice ? choice.run() : false;
   }
 
+  private async pickFolder(): Promise<boolean> {
+    const uris = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, openLabel: vscode.l10n.t('Attach') });
+    return uris?.[0] ? (await this.addFolder(uris[0])) > 0 : false;
+  }
+
   private async pickFiles(): Promise<boolean> {
     const uris = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Attach') });
     return (await this.addFiles(uris ?? [])) > 0;
@@ -332,7 +366,7 @@ export class ContextAttachments implements vscode.Disposable {
 
   /**
    * Files dropped on the chat: each URI that a file system of this window reads is attached like a
-   * file from the Explorer (folders refused with a message); anything else is named and left out.
+   * file from the Explorer (a folder: its files within the budget); anything else is named and left out.
    */
   async addDropped(uris: readonly string[], total: number, outsideFiles: number): Promise<number> {
     if (!uris.length) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ContextAttachments } from '../../../../src/extension/context/attachments';
 import { openSentItem } from '../../../../src/extension/context/openSent';
-import { type Pin } from '../../../../src/core';
+import { onceEach, type Pin } from '../../../../src/core';
 
 async function until(check: () => boolean, what: () => string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -21,7 +21,7 @@ describe('Context: ranges and pins', () => {
     return f.uri;
   };
   const lines = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name} line ${i + 1}`).join('\n') + '\n';
-  const files = ['ranges-a.ts', 'ranges-b.ts', 'pinned-c.md'];
+  const files = ['ranges-a.ts', 'ranges-b.ts', 'pinned-c.md', 'sent-open.ts'];
   const uri = (name: string) => vscode.Uri.joinPath(folder(), name);
   const write = (name: string, text: string) => vscode.workspace.fs.writeFile(uri(name), new TextEncoder().encode(text));
 
@@ -84,12 +84,36 @@ describe('Context: ranges and pins', () => {
     }
   });
 
+  it('a folder: its files as chips, shallow first, within the budget; a file already pinned goes once', async () => {
+    await write('folder-x/one.ts', 'export const one = 1;\n');
+    await write('folder-x/deep/two.ts', 'export const two = 2;\n');
+    await write('folder-x/big.ts', `export const big = '${'x'.repeat(400)}';\n`);
+    let pins: Pin[] = [{ kind: 'file', path: 'folder-x/one.ts' }];
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor, { get: () => pins, set: (p) => (pins = p) }, () => 100);
+    try {
+      assert.equal(await chips.addFolder(uri('folder-x')), 2, 'one.ts and deep/two.ts fit in 100 characters, big.ts does not');
+      assert.deepEqual(chips.attachments.map((a) => a.path), ['folder-x/one.ts', 'folder-x/deep/two.ts']);
+      const read = await chips.pinned();
+      assert.deepEqual(onceEach([...read, ...chips.attachments]).map((a) => a.path), ['folder-x/one.ts', 'folder-x/deep/two.ts'], 'the pinned file once');
+    } finally {
+      chips.dispose();
+      await vscode.workspace.fs.delete(uri('folder-x'), { recursive: true }).then(undefined, () => undefined);
+    }
+  });
+
   it('an item of "Sent with this message" opens its file at its lines; a path outside the workspace is not opened', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await openSentItem('ranges-a.ts', 12, 40);
-    // The editor shows the file, then the lines (waited for as a state: a reopened editor may restore its view first).
+    await write('sent-open.ts', lines('s', 50));
+    // The file as written (a document model may take the write in a moment after it).
+    const doc = await vscode.workspace.openTextDocument(uri('sent-open.ts'));
+    await until(() => doc.lineCount === 51, () => `the document read the file (${doc.lineCount} lines)`);
+    await openSentItem('sent-open.ts', 12, 40);
     const shown = () => vscode.window.activeTextEditor;
-    await until(() => shown()?.document.uri.toString() === uri('ranges-a.ts').toString() && shown()?.selection.start.line === 11 && shown()?.selection.end.line === 39, () => `lines 12-40 of ranges-a.ts selected (${shown()?.document.uri.path} ${shown()?.document.lineCount} lines, ${JSON.stringify(shown()?.selections)})`);
+    await until(
+      () => shown()?.document.uri.toString() === uri('sent-open.ts').toString() && shown()?.selection.start.line === 11 && shown()?.selection.end.line === 39,
+      () => `lines 12-40 of sent-open.ts selected (${shown()?.document.uri.path} ${shown()?.document.lineCount} lines, ${JSON.stringify(shown()?.selections)})`,
+    );
+    assert.equal(shown()?.document.getText(shown()?.selection), lines('s', 50).split('\n').slice(11, 40).join('\n'));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await openSentItem('../outside.ts', 1, 1);
     assert.equal(vscode.window.activeTextEditor, undefined);
