@@ -30,6 +30,8 @@ export interface Attachment {
   endLine?: number;
   /** Problems: how many. */
   count?: number;
+  /** A range that is a symbol (a function, a class): its name names the chip. */
+  symbol?: string;
 }
 
 export interface ChipLabel {
@@ -185,8 +187,10 @@ export function textAttachment(id: string, kind: 'selection' | 'terminal', path:
 export function chipLabel(a: Attachment): ChipLabel {
   const range = a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined;
   // A range is named by its path and lines ("src/a.ts:12-40"), a file by its base name.
-  const name = range ? rangeName(a.path, a.startLine ?? 1, a.endLine ?? 1) : a.path.split(/[\\/]/).pop() || a.path;
-  const parts = [formatSize(a.bytes)];
+  const lines = range ? rangeName(a.path, a.startLine ?? 1, a.endLine ?? 1) : '';
+  const name = a.symbol ?? (range ? lines : a.path.split(/[\\/]/).pop() || a.path);
+  // A symbol's chip says where it is.
+  const parts = a.symbol && range ? [lines, formatSize(a.bytes)] : [formatSize(a.bytes)];
   if (a.kind === 'problems') parts.unshift(a.count === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', a.count ?? 0));
   if (a.kind === 'terminal') parts.unshift(l10n.t('terminal selection'));
   if (a.cutToKB !== undefined) parts.push(l10n.t('cut to {0} KB', a.cutToKB));
@@ -200,7 +204,7 @@ function header(a: Attachment): string {
     case 'file':
       return `\`${path}\`${a.cutToKB !== undefined ? ` (cut to ${a.cutToKB} KB)` : ''}:`; // l10n-ignore: text sent to the model
     case 'selection':
-      return `\`${path}\`, ${lineRangeText(a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)}:`;
+      return `\`${path}\`, ${lineRangeText(a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)}${a.symbol ? ` (${a.symbol.replace(/[`\n]/g, '')})` : ''}:`;
     case 'problems':
       return `Problems in \`${path}\`:`; // l10n-ignore: text sent to the model
     case 'terminal':

@@ -15,6 +15,8 @@ export const PinSchema = z.object({
   /** A range's lines, 1-based and inclusive. */
   startLine: z.optional(z.number().check(z.int(), z.gt(0))),
   endLine: z.optional(z.number().check(z.int(), z.gt(0))),
+  /** A range that is a symbol: its name. */
+  symbol: z.optional(z.string().check(z.maxLength(300))),
 });
 export type Pin = z.infer<typeof PinSchema>;
 export const PinsSchema = z.array(PinSchema).check(z.maxLength(MAX_PINS));
@@ -27,7 +29,9 @@ export function pinKey(p: Pin): string {
 /** The pin an attachment becomes: a file, or a range with its lines (Problems and the terminal are not pinned). */
 export function pinOf(a: Attachment): Pin | undefined {
   if (a.kind === 'file') return { kind: 'file', path: a.path };
-  if (a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined) return { kind: 'range', path: a.path, startLine: a.startLine, endLine: a.endLine };
+  if (a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined) {
+    return { kind: 'range', path: a.path, startLine: a.startLine, endLine: a.endLine, ...(a.symbol ? { symbol: a.symbol.slice(0, 300) } : {}) };
+  }
   return undefined;
 }
 
@@ -48,5 +52,6 @@ export function rangeFromText(id: string, pin: Pin, language: string, text: stri
   const start = pin.startLine ?? 1;
   const end = Math.min(pin.endLine ?? start, lines.length);
   if (start > lines.length || end < start) return undefined;
-  return textAttachment(id, 'selection', pin.path, language, lines.slice(start - 1, end).join(''), maxKB, { start, end });
+  const a = textAttachment(id, 'selection', pin.path, language, lines.slice(start - 1, end).join(''), maxKB, { start, end });
+  return pin.symbol ? { ...a, symbol: pin.symbol } : a;
 }

@@ -59,3 +59,8 @@ export function onceEach(attachments: readonly Attachment[]): Attachment[] {
   }
   return out;
 }
+
+/** A symbol (a function, a class) as a range chip named by it: its whole lines, `startLine`..`endLine` 1-based. */
+export function symbolAttachment(id: string, name: string, path: string, language: string, text: string, lines: { start: number; end: number }, maxKB: number): Attachment {
+  return { ...textAttachment(id, 'selection', path, language, text, maxKB, lines), symbol: name.slice(0, 300) };
+}

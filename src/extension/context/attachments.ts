@@ -30,6 +30,7 @@ import {
 import type { ContextChip } from '../../protocol';
 import { MAX_VIRTUAL_FILE_BYTES, SEVERITY, fit, maxKB, relPath } from '../platform/editorFacts';
 import { PinnedContext, type PinPort } from './pinnedContext';
+import { pickSymbol, symbolChip, type SymbolHit } from './symbols';
 
 type AddOutcome = 'added' | 'failed' | 'count' | 'size';
 
@@ -87,7 +88,7 @@ export class ContextAttachments implements vscode.Disposable {
     const pins = this.pins;
     const pinned: ContextChip[] = (pins?.port.get() ?? []).map((p) => {
       const a = pins?.last().find((x) => x.id === pins.idOf(p));
-      const name = p.kind === 'range' ? rangeName(p.path, p.startLine ?? 1, p.endLine ?? 1) : p.path.split(/[\\/]/).pop() || p.path;
+      const name = p.kind === 'range' ? (p.symbol ?? rangeName(p.path, p.startLine ?? 1, p.endLine ?? 1)) : p.path.split(/[\\/]/).pop() || p.path;
       const kept = vscode.l10n.t('kept for this conversation, no extra credits');
       const detail = a ? `${chipLabel(a).detail} · ${kept}` : pins?.missing(p) ? vscode.l10n.t('not found: nothing of it is sent') : kept;
       return { id: pins?.idOf(p) ?? '', icon: 'pinned', name: fit(name, 300), detail: fit(detail, 300), path: fit(p.path, 2000), pinned: true };
@@ -343,6 +344,7 @@ export class ContextAttachments implements vscode.Disposable {
       { label: `$(warning) ${vscode.l10n.t('Problems of the Current File')}`, run: () => this.addProblems() },
       { label: `$(terminal) ${vscode.l10n.t('Terminal Selection')}`, run: () => this.addTerminalSelection() },
       { label: `$(folder-opened) ${vscode.l10n.t('Files…')}`, run: () => this.pickFiles() },
+      { label: `$(symbol-method) ${vscode.l10n.t('Symbol…')}`, description: vscode.l10n.t('a function or class, by name'), run: () => this.addSymbol() },
       { label: `$(folder) ${vscode.l10n.t('Folder…')}`, description: vscode.l10n.t('its files, as many as the model\'s budget holds'), run: () => this.pickFolder() },
       {
         label: `$(search-fuzzy) ${vscode.l10n.t('Files for the Question…')}`,
@@ -352,6 +354,13 @@ export class ContextAttachments implements vscode.Disposable {
     ];
     const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach to the Next Message'), placeHolder: vscode.l10n.t('What should the next message include?') });
     return choice ? choice.run() : false;
+  }
+
+  /** A symbol picked by name (the current file's, or the workspace's as you type) as a range chip named by it. */
+  async addSymbol(hit?: SymbolHit): Promise<boolean> {
+    const chosen = hit ?? (await pickSymbol(this.editor()?.document));
+    if (!chosen) return false;
+    return this.pushOne(await symbolChip(chosen, this.id()));
   }
 
   private async pickFolder(): Promise<boolean> {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ContextAttachments } from '../../../../src/extension/context/attachments';
 import { openSentItem } from '../../../../src/extension/context/openSent';
+import { findSymbols } from '../../../../src/extension/context/symbols';
 import { onceEach, type Pin } from '../../../../src/core';
 
 async function until(check: () => boolean, what: () => string, ms = 10_000): Promise<void> {
@@ -98,6 +99,34 @@ describe('Context: ranges and pins', () => {
     } finally {
       chips.dispose();
       await vscode.workspace.fs.delete(uri('folder-x'), { recursive: true }).then(undefined, () => undefined);
+    }
+  });
+
+  it('a symbol found by name (the file\'s outline, the workspace\'s as you type) becomes a range chip named by it, its whole lines', async () => {
+    await write('symbols-d.txt', 'intro\nfunction alpha() {\n  return 1;\n}\noutro\n');
+    const doc = await vscode.workspace.openTextDocument(uri('symbols-d.txt'));
+    await until(() => doc.lineCount === 6, () => `the document read the file (${doc.lineCount} lines)`);
+    const alpha = new vscode.DocumentSymbol('alpha', '', vscode.SymbolKind.Function, new vscode.Range(1, 9, 3, 1), new vscode.Range(1, 9, 1, 14));
+    const providers = [
+      vscode.languages.registerDocumentSymbolProvider({ pattern: '**/symbols-d.txt' }, { provideDocumentSymbols: () => [alpha] }),
+      vscode.languages.registerWorkspaceSymbolProvider({
+        provideWorkspaceSymbols: (q) => ('alpha'.includes(q) ? [new vscode.SymbolInformation('alpha', vscode.SymbolKind.Function, '', new vscode.Location(doc.uri, alpha.range))] : []),
+      }),
+    ];
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor);
+    try {
+      const outline = await findSymbols('', doc);
+      assert.deepEqual(outline.map((h) => h.name), ['alpha']);
+      const found = (await findSymbols('alp')).filter((h) => h.uri.toString() === doc.uri.toString());
+      assert.deepEqual(found.map((h) => [h.name, h.range.start.line]), [['alpha', 1]]);
+      assert.ok(await chips.addSymbol(found[0]));
+      const chip = chips.chips()[0];
+      assert.deepEqual([chip.name, chip.detail.split(' · ')[0]], ['alpha', 'symbols-d.txt:2-4']);
+      assert.equal(chips.attachments[0].content, 'function alpha() {\n  return 1;\n}');
+    } finally {
+      chips.dispose();
+      for (const p of providers) p.dispose();
+      await vscode.workspace.fs.delete(uri('symbols-d.txt')).then(undefined, () => undefined);
     }
   });
 

@@ -7,6 +7,10 @@ import {
   rangeAttachments,
   replaces,
   selectionLines,
+  symbolAttachment,
+  pinOf,
+  rangeFromText,
+  formatAttachment,
   textAttachment,
   type Attachment,
   type RangeText,
@@ -109,5 +113,27 @@ describe('once per request', () => {
     const t1 = textAttachment('t1', 'terminal', 'bash', '', 'one', 10);
     const t2 = textAttachment('t2', 'terminal', 'bash', '', 'two', 10);
     assert.deepEqual(onceEach([p, { ...p, id: 'p2' }, t1, t2]).map((x) => x.id), ['p1', 't1', 't2']);
+  });
+});
+
+describe('a symbol as a range chip', () => {
+  const sym = symbolAttachment('ctx_9', 'parseInput', 'src/parse.ts', 'typescript', 'export function parseInput() {\n  return 1;\n}\n', { start: 12, end: 14 }, 100);
+
+  it('is named by the symbol, says where it is, and its block says which symbol', () => {
+    assert.deepEqual(chipLabel(sym), { name: 'parseInput', detail: 'src/parse.ts:12-14 · 45 B', icon: 'selection' });
+    assert.match(formatAttachment(sym), /^`src\/parse\.ts`, lines 12-14 \(parseInput\):\n\n```typescript\nexport function parseInput\(\) \{/);
+  });
+
+  it('pinned, it keeps its name and is read again from the lines it had', () => {
+    const pin = pinOf(sym);
+    assert.deepEqual(pin, { kind: 'range', path: 'src/parse.ts', startLine: 12, endLine: 14, symbol: 'parseInput' });
+    const text = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n');
+    const again = pin && rangeFromText('ctx_10', pin, 'typescript', text, 100);
+    assert.deepEqual([again && chipLabel(again).name, again?.content], ['parseInput', 'line 12\nline 13\nline 14\n']);
+  });
+
+  it('inside a file attached goes with the file, once', () => {
+    const file: Attachment = { id: 'ctx_1', kind: 'file', path: 'src/parse.ts', language: 'typescript', content: 'whole file', bytes: 10 };
+    assert.deepEqual(onceEach([sym, file]).map((a) => a.id), ['ctx_1']);
   });
 });
