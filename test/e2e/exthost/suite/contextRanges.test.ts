@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ContextAttachments } from '../../../../src/extension/context/attachments';
 import { openSentItem } from '../../../../src/extension/context/openSent';
 import { findSymbols } from '../../../../src/extension/context/symbols';
+import { closeAllEditors } from './fakes';
 import { onceEach, type Pin } from '../../../../src/core';
 
 async function until(check: () => boolean, what: () => string, ms = 10_000): Promise<void> {
@@ -32,7 +33,7 @@ describe('Context: ranges and pins', () => {
     await write('pinned-c.md', 'first version\n');
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     for (const f of files) await vscode.workspace.fs.delete(uri(f)).then(undefined, () => undefined);
   });
 
@@ -79,7 +80,6 @@ describe('Context: ranges and pins', () => {
       assert.deepEqual(chips.forMeter().map((x) => x.path), ['pinned-c.md'], 'the meter counts it');
       chips.remove(chip.id);
       assert.deepEqual(pins, []);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
     } finally {
       chips.dispose();
     }
@@ -131,7 +131,7 @@ describe('Context: ranges and pins', () => {
   });
 
   it('an item of "Sent with this message" opens its file at its lines; a path outside the workspace is not opened', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await write('sent-open.ts', lines('s', 50));
     // The file as written (a document model may take the write in a moment after it).
     const doc = await vscode.workspace.openTextDocument(uri('sent-open.ts'));
@@ -143,7 +143,7 @@ describe('Context: ranges and pins', () => {
       () => `lines 12-40 of sent-open.ts selected (${shown()?.document.uri.path} ${shown()?.document.lineCount} lines, ${JSON.stringify(shown()?.selections)})`,
     );
     assert.equal(shown()?.document.getText(shown()?.selection), lines('s', 50).split('\n').slice(11, 40).join('\n'));
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await openSentItem('../outside.ts', 1, 1);
     assert.equal(vscode.window.activeTextEditor, undefined);
   });
