@@ -61,8 +61,10 @@ export class PinnedContext {
 
   /** Whether a change to this document touches a pin. */
   touches(uri: vscode.Uri): boolean {
+    const pins = this.port.get();
+    if (!pins.length || uri.scheme === 'output') return false;
     const path = vscode.workspace.asRelativePath(uri, false);
-    return this.port.get().some((p) => p.path === path);
+    return pins.some((p) => p.path === path);
   }
 
   private async readPin(pin: Pin): Promise<Attachment | undefined> {
