@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 import { VariantPlaceSchema, VariantRequestSchemas, variantShownSchema } from './variants';
+import { OpenSentSchema, PinContextSchema, SentViewSchema } from './context';
 
 useZodEnglish();
 
@@ -117,6 +118,8 @@ export const MessageViewSchema = z.object({
   meta: z.optional(ReplyMetaSchema),
   error: z.optional(ErrorViewSchema),
   variant: z.optional(VariantPlaceSchema),
+  /** A question's "Sent with this message" (protocol/context.ts). */
+  sent: z.optional(SentViewSchema),
 });
 export type MessageView = z.infer<typeof MessageViewSchema>;
 
@@ -241,6 +244,9 @@ export const ContextChipSchema = z.object({
   icon: z.string().check(z.regex(/^[a-z0-9-]{1,40}$/)),
   /** Full path, for the tooltip. */
   path: z.string().check(z.maxLength(2000)),
+  /** Pinned to the conversation (its × unpins it); `pinnable`: a file or range that can be. */
+  pinned: z.optional(z.boolean()),
+  pinnable: z.optional(z.boolean()),
 });
 export type ContextChip = z.infer<typeof ContextChipSchema>;
 
@@ -404,6 +410,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The "+" button: the host offers what can be attached. */
   z.object({ type: z.literal('addContext') }),
   z.object({ type: z.literal('removeContext'), id: z.string().check(z.regex(/^ctx_[0-9]+$/)) }),
+  OpenSentSchema,
+  PinContextSchema,
   z.object({ type: z.literal('queueRemove'), id: z.string().check(z.maxLength(200)) }),
   z.object({ type: z.literal('queueEdit'), id: z.string().check(z.maxLength(200)), text }),
   z.object({ type: z.literal('queueResume') }),

@@ -193,7 +193,7 @@ function startChat(root: HTMLElement): void {
         composer.setDraftHoldsKey(msg.holds);
         return;
       case 'contextChips':
-        renderContextChips(chips, msg.chips, (id) => post({ type: 'removeContext', id }));
+        renderContextChips(chips, msg.chips, (id) => post({ type: 'removeContext', id }), (id) => post({ type: 'pinContext', id }));
         return;
       case 'queue':
         renderQueue(queueHost, msg, post);

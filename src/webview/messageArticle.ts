@@ -14,6 +14,7 @@ import { createReplyView, type ReplyView } from './render/index';
 import type { FooterContext } from './transcript';
 import { renderReplyChanges } from './replyChanges';
 import { retryWithButton, variantPager } from './variants/variantPager';
+import { sentWithList } from './sentWith';
 
 export interface MessageArticle {
   id: string;
@@ -163,7 +164,7 @@ function rulesList(rules: NonNullable<NonNullable<MessageView['meta']>['rules']>
 
 /** The footer of a message for its state, place and the status (redrawn only when one of them changed). */
 export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterContext, hooks: ArticleHooks): void {
-  const signature = JSON.stringify([m.status, m.meta, m.error, m.variant, ctx]);
+  const signature = JSON.stringify([m.status, m.meta, m.error, m.variant, m.sent, ctx]);
   if (signature === entry.signature) return;
   entry.signature = signature;
   if (entry.changes) renderReplyChanges(entry.changes, m, hooks.post);
@@ -176,6 +177,7 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
   entry.article.setAttribute('aria-busy', m.status === 'streaming' ? 'true' : 'false');
   entry.article.setAttribute('aria-label', messageLabel(m));
   if (m.role === 'user') {
+    if (m.sent?.length) footer.append(sentWithList(m.sent, post));
     if (ctx.isLastUser && !ctx.busy) {
       footer.append(button(l10n.t('Edit'), () => post({ type: 'editLast', messageId: m.id }), { class: 'link', title: l10n.t('Edit and resend this message') }));
     }

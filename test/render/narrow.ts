@@ -7,7 +7,7 @@
 // "Applied to N files" with Undo under one whose changes stand, each posting its action; another
 // conversation's states are not shown.
 import type { Browser } from 'playwright-core';
-import { appendMessage, createConversation, requestBudget } from '../../src/core';
+import { appendMessage, createConversation, requestBudget, type SentItem } from '../../src/core';
 import { ContextMeterFeed } from '../../src/extension/chat/common/contextMeter';
 import type { HostMessage } from '../../src/protocol';
 import { frames, give, serveChatPanel, type Recorder } from './harness';
@@ -15,10 +15,19 @@ import { makeController } from '../support/session';
 
 const WIDTHS = [240, 300];
 
+/** "Sent with this message" under the last question: a long range name, a pinned file, the instructions and a rule. */
+const SENT: SentItem[] = [
+  { kind: 'range', name: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:120-180', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx', startLine: 120, endLine: 180, bytes: 3200 },
+  { kind: 'file', name: 'b.ts', path: 'src/b.ts', bytes: 812, pinned: true },
+  { kind: 'terminal', name: 'bash', bytes: 90 },
+  { kind: 'instructions', name: 'AGENTS.md', path: 'AGENTS.md', bytes: 1500 },
+  { kind: 'rule', name: '.github/instructions/a-very-long-rule-file-name.instructions.md', path: '.github/instructions/a-very-long-rule-file-name.instructions.md', bytes: 400 },
+];
+
 async function messages(): Promise<HostMessage[]> {
   const conv = createConversation('conv-narrow');
   for (let i = 0; i < 30; i++) {
-    appendMessage(conv, 'user', `Question ${i} about src/components/VeryLongComponentNameForTheNarrowSideBar.tsx`, new Date());
+    appendMessage(conv, 'user', `Question ${i} about src/components/VeryLongComponentNameForTheNarrowSideBar.tsx`, new Date(), i === 29 ? { sent: SENT } : {});
     const files = i === 29 ? '\n\n```ts src/components/VeryLongComponentNameForTheNarrowSideBar.tsx\nexport const x = 1;\n```\n\n```ts src/b.ts\nexport const y = 2;\n```' : '';
     appendMessage(conv, 'assistant', `Answer ${i} `.padEnd(2400, 'x') + files, new Date(), {
       status: 'complete',
@@ -43,8 +52,10 @@ async function messages(): Promise<HostMessage[]> {
     {
       type: 'contextChips',
       chips: [
-        { id: 'ctx_1', name: 'VeryLongComponentNameForTheNarrowSideBar.tsx', detail: 'lines 120-180', icon: 'selection', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx' },
+        { id: 'ctx_1', name: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:120-180', detail: '3.1 KB', icon: 'selection', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx' },
         { id: 'ctx_2', name: 'Problems', detail: 'src/b.ts', icon: 'warning', path: 'src/b.ts' },
+        { id: 'ctx_3', name: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:12-40', detail: '1.2 KB · kept for this conversation, no extra credits', icon: 'pinned', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx', pinned: true },
+        { id: 'ctx_4', name: 'AnotherQuiteLongFileNameToPin.ts', detail: '4.0 KB', icon: 'file', path: 'src/AnotherQuiteLongFileNameToPin.ts', pinnable: true },
       ],
     },
     { type: 'queue', items: [{ id: 'q1', text: 'A queued follow-up question that is long enough to need several lines in a narrow view', cost: 2 }], state: 'stopped', reason: 'The reply failed: the queue waits.' },
@@ -82,6 +93,7 @@ export async function narrowChecks(browser: Browser, record: Recorder, shots?: s
         await give(page, initial);
         await frames(page);
         await page.evaluate(() => {
+          for (const d of document.querySelectorAll<HTMLDetailsElement>('details.sent-with')) d.open = true;
           const list = document.querySelector('.messages') as HTMLElement;
           list.scrollTop = list.scrollHeight;
         });
@@ -90,6 +102,7 @@ export async function narrowChecks(browser: Browser, record: Recorder, shots?: s
         const found = await page.evaluate<string[]>(OVERFLOW);
         record(group, `at ${width} px nothing runs out of the view and every button's label is whole`, found.length === 0, found.slice(0, 8).join('; '));
         if (width === WIDTHS[0]) {
+          await sentChecks(page, record);
           await rowChecks(page, initial, record);
           await longWordChecks(page, record);
         }
@@ -100,6 +113,40 @@ export async function narrowChecks(browser: Browser, record: Recorder, shots?: s
   } finally {
     await panel.close();
   }
+}
+
+/** "Sent with this message" under the last question: each item with its size; a file's opens it at its lines. */
+async function sentChecks(page: import('playwright-core').Page, record: Recorder): Promise<void> {
+  const group = 'sent with this message';
+  const shown = await page.evaluate<{ summary: string; items: string[] }>(
+    `(() => { const d = [...document.querySelectorAll('details.sent-with')].at(-1); return { summary: d ? d.querySelector('summary').textContent : '', items: d ? [...d.querySelectorAll('li')].map((li) => li.textContent) : [] }; })()`,
+  );
+  record(group, 'the summary counts the items and their size', shown.summary === 'Sent with this message: 5 · 5.9 KB', shown.summary);
+  record(
+    group,
+    'each item with what it is and its size',
+    JSON.stringify(shown.items) ===
+      JSON.stringify([
+        'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:120-180 · lines · 3.1 KB',
+        'b.ts · file, pinned · 812 B',
+        'bash · terminal selection · 90 B',
+        'AGENTS.md · project instructions · 1.5 KB',
+        '.github/instructions/a-very-long-rule-file-name.instructions.md · rule · 400 B',
+      ]),
+    JSON.stringify(shown.items),
+  );
+  const lines = await page.evaluate<string>(
+    `(() => { const l = document.querySelector('.context-chip-lines'); const c = l && l.closest('.context-chip').getBoundingClientRect(); const r = l && l.getBoundingClientRect(); return l && r.width > 0 && r.right <= c.right + 0.5 ? l.textContent : 'hidden'; })()`,
+  );
+  record('narrow side bar', "a range chip's lines stay whole when its path is cut", lines === ':120-180', lines);
+  await page.evaluate(`(window.__posted.length = 0, document.querySelector('.context-chip[data-id="ctx_4"] .context-chip-pin').click(), document.querySelector('.context-chip.pinned .context-chip-remove').click())`);
+  const pins = await page.evaluate('window.__posted.filter((m) => m.type === "pinContext" || m.type === "removeContext")');
+  record('narrow side bar', "a file chip's pin button pins it; a pinned chip's × unpins it", JSON.stringify(pins) === JSON.stringify([{ type: 'pinContext', id: 'ctx_4' }, { type: 'removeContext', id: 'ctx_3' }]), JSON.stringify(pins));
+  const marked = await page.evaluate<string>(`document.querySelector('.context-chip.pinned').getAttribute('title')`);
+  record('narrow side bar', 'a pinned chip says it is kept for the conversation at no extra credits', /kept for this conversation, no extra credits/.test(marked), marked);
+  await page.evaluate(`(window.__posted.length = 0, [...document.querySelectorAll('details.sent-with')].at(-1).querySelector('.sent-open').click())`);
+  const posted = await page.evaluate('window.__posted.filter((m) => m.type === "openSent")');
+  record(group, 'a range opens its file at its lines', JSON.stringify(posted) === JSON.stringify([{ type: 'openSent', path: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx', startLine: 120, endLine: 180 }]), JSON.stringify(posted));
 }
 
 /** The row under the replies: what each shows and posts. */

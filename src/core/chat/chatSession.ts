@@ -11,6 +11,7 @@ import { appendMessage, dropStaleSummary, lastUserMessageIndex, refreshTitle, ty
 import type { SummaryPlan } from './summary';
 import { SessionSummary } from './sessionSummary';
 import { SendError } from './sendError';
+import { carried, type Carried } from '../context/sentWith';
 import { messageTooLongError, type ContextSelection } from '../context/contextBudget';
 import { RequestContext } from './requestContext';
 import { TurnRunner } from './turnRunner';
@@ -47,7 +48,7 @@ export class ChatSession {
     this.lastSend = new SendError((event) => this.emit(event));
     this.runner = new TurnRunner(deps, this.context, {
       emit: (event) => this.emit(event),
-      takenBack: (error, text, files) => this.lastSend.failed(error, text, files),
+      takenBack: (error, text, with_) => this.lastSend.failed(error, text, with_),
       variantFailed: (error) => this.lastSend.show(error),
       conversation: () => this.conversation,
     });
@@ -224,7 +225,7 @@ export class ChatSession {
    * selected one. `files`: the workspace files it carries (its attachments), kept with it: the
    * rules that apply to them go with it.
    */
-  async send(text: string, opts: { model?: string; files?: readonly string[] } = {}): Promise<void> {
+  async send(text: string, opts: { model?: string } & Carried = {}): Promise<void> {
     if (this.restoring) await this.restoring;
     if (this.busy) {
       this.emit({ type: 'inputReturned', text });
@@ -243,11 +244,12 @@ export class ChatSession {
     // A message that alone exceeds the model's budget is refused before anything is sent.
     const fit = this.context.select(conv, conv.messages, text, 0, undefined, opts.model, this.context.rules(opts.files));
     if (!fit.ok) {
-      this.rejectSend(text, messageTooLongError(fit), true, opts.files);
+      this.rejectSend(text, messageTooLongError(fit), true, carried(opts.files, opts.sent));
       return;
     }
     this.lastSend.clear();
-    const user = appendMessage(conv, 'user', text, this.now(), opts.files?.length ? { files: opts.files } : {});
+    // Every new question has its record (what went with it), filled in with the instructions as it goes.
+    const user = appendMessage(conv, 'user', text, this.now(), { ...(opts.files?.length ? { files: opts.files } : {}), sent: opts.sent ?? [] });
     await this.runner.run(conv, user, model);
   }
 
@@ -261,8 +263,7 @@ export class ChatSession {
     // The turn that failed last is the one to regenerate: a send that failed before any reply comes
     // first, never an older stopped reply above it.
     if (this.lastSend.failedText !== undefined) {
-      const files = this.lastSend.failedFiles;
-      await this.send(this.lastSend.failedText, files ? { files } : {});
+      await this.send(this.lastSend.failedText, this.lastSend.failedCarried);
       return true;
     }
     const target = this.conversation.messages.at(-1);
@@ -322,8 +323,8 @@ export class ChatSession {
   }
 
   /** A send refused before any request (e.g. no API key): the error is shown and the text goes back. */
-  rejectSend(text: string, error: ChatError, keepForRetry = true, files?: readonly string[]): void {
-    this.lastSend.reject(text, error, keepForRetry, files);
+  rejectSend(text: string, error: ChatError, keepForRetry = true, with_: Carried = {}): void {
+    this.lastSend.reject(text, error, keepForRetry, with_);
   }
 
   /** Stops the reply being generated; the partial text is kept, marked stopped. */

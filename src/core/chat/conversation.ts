@@ -3,6 +3,8 @@ import * as z from 'zod/mini';
 import * as l10n from '@vscode/l10n';
 import { ChatErrorSchema, type ChatError } from './errors';
 import { ReplyFactsSchema, type ReplyFacts } from './replyFacts';
+import { SentWithSchema, type SentItem } from '../context/sentWith';
+import { PinsSchema } from '../context/pins';
 
 /** The interface's message id rule: `^msg_[0-9a-f]{3}$`, so 4096 distinct ids. */
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{3}$/;
@@ -23,6 +25,8 @@ export const StoredMessageSchema = z.object({
   files: z.optional(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(MAX_MESSAGE_FILES))),
   /** A reply with variants (Retry with…): the question it answers, shared by all its variants (src/core/variants). */
   variantOf: z.optional(z.string().check(z.regex(MESSAGE_ID_PATTERN))),
+  /** A question's "Sent with this message": its attachments, the instructions and rules that went (absent in older files). */
+  sent: z.optional(SentWithSchema),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 
@@ -71,6 +75,8 @@ export const ConversationSchema = z.object({
   importedFrom: z.optional(ImportOriginSchema),
   /** The summary of earlier turns that requests send in their place (absent in older files). */
   summary: z.optional(TurnSummarySchema),
+  /** Files and ranges pinned to the conversation, read again at each send (absent in older files). */
+  pins: z.optional(PinsSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Sequence number of the next message id (wraps at 4096). */
@@ -142,7 +148,7 @@ export function appendMessage(
   role: 'user' | 'assistant',
   content: string,
   now: Date = new Date(),
-  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[] } = {},
+  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[]; sent?: readonly SentItem[] } = {},
 ): StoredMessage {
   const message: StoredMessage = {
     id: nextMessageId(conv),
@@ -153,6 +159,7 @@ export function appendMessage(
     ...(extra.meta ? { meta: extra.meta } : {}),
     ...(extra.error ? { error: extra.error } : {}),
     ...(extra.files?.length ? { files: [...new Set(extra.files)].slice(0, MAX_MESSAGE_FILES) } : {}),
+    ...(extra.sent ? { sent: [...extra.sent] } : {}),
   };
   conv.messages.push(message);
   conv.updatedAt = message.createdAt;
@@ -275,6 +282,7 @@ export function forkConversation(conv: Conversation, messageId: string, newId: s
     title: conv.title,
     forkedFrom: { id: conv.id, title: conv.title.slice(0, 500), messageId },
     ...(summary ? { summary } : {}),
+    ...(conv.pins?.length ? { pins: structuredClone(conv.pins) } : {}),
     createdAt: stamp,
     updatedAt: stamp,
     nextSeq: conv.nextSeq,
@@ -356,6 +364,9 @@ export function repairConversation(raw: unknown, fallbackId?: string): RepairRes
   const summary = TurnSummarySchema.safeParse(raw.summary);
   if (summary.success) conv.summary = summary.data;
   else if (raw.summary !== undefined) problems.push('summary dropped'); // l10n-ignore: repair notes for the log
+  const pins = PinsSchema.safeParse(raw.pins);
+  if (pins.success && pins.data.length) conv.pins = pins.data;
+  else if (raw.pins !== undefined) problems.push('pins dropped'); // l10n-ignore: repair notes for the log
   // An import's origin stays: a second import of its file finds this conversation by it.
   const importedFrom = ImportOriginSchema.safeParse(raw.importedFrom);
   if (importedFrom.success) conv.importedFrom = importedFrom.data;
@@ -403,6 +414,8 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
   if (typeof raw.variantOf === 'string' && MESSAGE_ID_PATTERN.test(raw.variantOf)) msg.variantOf = raw.variantOf;
   const files = StoredMessageSchema.shape.files.safeParse(raw.files);
   if (files.success && files.data?.length) msg.files = files.data;
+  const sent = StoredMessageSchema.shape.sent.safeParse(raw.sent);
+  if (sent.success && sent.data) msg.sent = sent.data;
   const error = ChatErrorSchema.safeParse(raw.error);
   if (error.success) msg.error = error.data;
   else if (status === 'error') msg.error = { kind: 'unknown', message: l10n.t('The reply failed.'), actions: ['retry'] };

@@ -1,6 +1,7 @@
 // Messages typed while a reply streams: kept in order, editable and removable until they go.
 // A failure stops the queue (the messages stay, marked stopped) until the user resumes or clears it.
 // Stop on the current reply also pauses the queue: nothing is sent behind the user's back.
+import { SentWithSchema, type SentItem } from '../context/sentWith';
 
 export interface QueuedMessage {
   id: string;
@@ -10,6 +11,8 @@ export interface QueuedMessage {
   cost?: number;
   /** The workspace files it carries (its attachments): the rules that apply to them go with it. */
   files?: string[];
+  /** Its attachments as "Sent with this message" records them. */
+  sent?: SentItem[];
 }
 
 export type QueueState = 'idle' | 'waiting' | 'stopped';
@@ -73,10 +76,11 @@ export function restoreQueue(saved: unknown): MessageQueue {
   const items: QueuedMessage[] = [];
   for (const r of raw as unknown[]) {
     if (!r || typeof r !== 'object') continue;
-    const { id, text, model, cost, files } = r as Record<string, unknown>;
+    const { id, text, model, cost, files, sent } = r as Record<string, unknown>;
     if (typeof id !== 'string' || typeof text !== 'string' || typeof model !== 'string' || !text.trim()) continue;
     const paths = Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.length <= 1000).slice(0, 100) : [];
-    items.push({ id, text, model, ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}), ...(paths.length ? { files: paths } : {}) });
+    const record = SentWithSchema.safeParse(sent);
+    items.push({ id, text, model, ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}), ...(paths.length ? { files: paths } : {}), ...(record.success ? { sent: record.data } : {}) });
   }
   if (items.length === 0) return emptyQueue();
   const reason = (saved as { reason?: unknown }).reason;

@@ -3,11 +3,12 @@
 // box was emptied. VS Code-free.
 import type { ChatError } from './errors';
 import type { SessionEvent } from './sessionPorts';
+import type { Carried } from '../context/sentWith';
 
 export class SendError {
   private error: ChatError | undefined;
   private text: string | undefined;
-  private files: readonly string[] | undefined;
+  private carriedBy: Carried = {};
 
   constructor(private readonly emit: (event: SessionEvent) => void) {}
 
@@ -20,24 +21,24 @@ export class SendError {
     return this.text;
   }
 
-  /** The workspace files of that send (its attachments), sent again with it. */
-  get failedFiles(): readonly string[] | undefined {
-    return this.files;
+  /** What that send carried (its attachments' files and record), sent again with it. */
+  get failedCarried(): Carried {
+    return this.carriedBy;
   }
 
   /** The send's turn was taken back (nothing of a reply came): the caller tells the chat. */
-  failed(error: ChatError, text: string, files?: readonly string[]): void {
+  failed(error: ChatError, text: string, with_: Carried = {}): void {
     this.error = error;
     this.text = text;
-    this.files = files;
+    this.carriedBy = with_;
   }
 
   /** A send refused before any request: the error is shown and the text goes back to the box. */
-  reject(text: string, error: ChatError, keepForRetry: boolean, files?: readonly string[]): void {
+  reject(text: string, error: ChatError, keepForRetry: boolean, with_: Carried = {}): void {
     this.error = error;
     // A text that must not be sent as it is (it holds the API key) is not kept for Retry either.
     this.text = keepForRetry ? text : undefined;
-    this.files = keepForRetry ? files : undefined;
+    this.carriedBy = keepForRetry ? with_ : {};
     this.emit({ type: 'sendErrorChanged' });
     this.emit({ type: 'inputReturned', text });
   }
@@ -59,6 +60,6 @@ export class SendError {
   clear(): void {
     this.error = undefined;
     this.text = undefined;
-    this.files = undefined;
+    this.carriedBy = {};
   }
 }

@@ -11,6 +11,7 @@ import { warnOncePerField, type RangeWarning } from '../../client/sanitize';
 import { runTurn, type SessionChatRequest } from './turn';
 import { replyRecord } from './turnRecord';
 import type { ChatError } from './errors';
+import { attachedPart, carried, withInstructions, type Carried } from '../context/sentWith';
 import type { RequestContext } from './requestContext';
 import type { ChatSessionDeps, SessionEvent } from './sessionPorts';
 
@@ -18,7 +19,7 @@ import type { ChatSessionDeps, SessionEvent } from './sessionPorts';
 export interface TurnHost {
   emit(event: SessionEvent): void;
   /** Nothing of the reply came (the turn was taken back): `error` is the send's, `text` and `files` are kept for Retry. */
-  takenBack(error: ChatError, text: string, files?: readonly string[]): void;
+  takenBack(error: ChatError, text: string, with_: Carried): void;
   /** Nothing of a new variant came: the error is shown (the question stays where it is). */
   variantFailed(error: ChatError): void;
   /** The conversation the chat shows now (a settled charge goes to a reply of it). */
@@ -84,6 +85,8 @@ export class TurnRunner {
     const selection = this.context.select(conv, conv.messages.slice(0, at < 0 ? conv.messages.length : at), user.content, 0, user.id, model, rules);
     // (A resent message that no longer fits, e.g. after a model change, goes alone: the service decides.)
     const system = this.context.system(rules);
+    // "Sent with this message": the instructions and rules of this request beside its attachments.
+    if (user.sent) user.sent = withInstructions(user.sent, system);
     const history: HistoryMessage[] = selection.ok
       ? selection.messages
       : [...(system ? [{ role: 'system' as const, content: system }] : []), { id: user.id, role: 'user', content: user.content }];
@@ -172,7 +175,7 @@ export class TurnRunner {
       dropOrphanVariants(conv);
       dropStaleSummary(conv);
       refreshTitle(conv);
-      this.host.takenBack(view, user.content, user.files);
+      this.host.takenBack(view, user.content, carried(user.files, user.sent && attachedPart(user.sent)));
       this.finish(running);
       this.host.emit({ type: 'conversationChanged' });
       this.host.emit({ type: 'inputReturned', text: user.content });

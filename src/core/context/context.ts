@@ -2,8 +2,9 @@
 // shown as chips and sent as fenced blocks after the user's text. VS Code-free.
 import * as l10n from '@vscode/l10n';
 import { isBinary } from './instructions';
-import { fenceFor, fenceLanguage, lineRangeText } from './selection';
+import { fenceFor, fenceLanguage, lineRangeText, rangeName } from './selection';
 import { isPathInside, readHead } from './workspacePath';
+import { formatSize } from '../../wording/sentWith';
 
 /** Most attachments one message takes (the chip row shows them all). */
 export const MAX_ATTACHMENTS = 100;
@@ -29,6 +30,8 @@ export interface Attachment {
   endLine?: number;
   /** Problems: how many. */
   count?: number;
+  /** A range that is a symbol (a function, a class): its name names the chip. */
+  symbol?: string;
 }
 
 export interface ChipLabel {
@@ -64,12 +67,7 @@ export function languageFromPath(path: string): string {
   return LANGUAGES[base.slice(dot + 1).toLowerCase()] ?? '';
 }
 
-/** "3.2 KB", "512 B", "2.0 MB". */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} B', bytes);
-  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
-  return l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1));
-}
+export { formatSize } from '../../wording/sentWith';
 
 /** Cuts text to at most maxBytes of UTF-8 (at a line end when one is near), with the marker. */
 export function cutText(text: string, maxBytes: number): { text: string; cut: boolean } {
@@ -122,9 +120,10 @@ export function attachmentRoom(items: readonly Attachment[], next: Attachment, l
   return chars > limits.chars ? 'size' : 'ok';
 }
 
-/** The same file (or the same Problems) attached again replaces the older chip. */
+/** The same file, the same Problems or the same lines of a file attached again replace the older chip. */
 export function replaces(next: Attachment, old: Attachment): boolean {
-  return old.kind === next.kind && old.path === next.path && old.kind !== 'selection' && old.kind !== 'terminal';
+  if (old.kind !== next.kind || old.path !== next.path || old.kind === 'terminal') return false;
+  return old.kind !== 'selection' || (old.startLine !== undefined && old.startLine === next.startLine && old.endLine === next.endLine);
 }
 
 /** Why attachments were left out, for one message after a batch (Open Editors, a drop, Files…). */
@@ -186,11 +185,12 @@ export function textAttachment(id: string, kind: 'selection' | 'terminal', path:
 
 /** What a chip shows: "utils.ts · 3.2 KB · lines 10–42". */
 export function chipLabel(a: Attachment): ChipLabel {
-  const name = a.path.split(/[\\/]/).pop() || a.path;
-  const parts = [formatSize(a.bytes)];
-  if (a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined) {
-    parts.push(a.startLine === a.endLine ? l10n.t('line {0}', a.startLine) : l10n.t('lines {0}–{1}', a.startLine, a.endLine));
-  }
+  const range = a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined;
+  // A range is named by its path and lines ("src/a.ts:12-40"), a file by its base name.
+  const lines = range ? rangeName(a.path, a.startLine ?? 1, a.endLine ?? 1) : '';
+  const name = a.symbol ?? (range ? lines : a.path.split(/[\\/]/).pop() || a.path);
+  // A symbol's chip says where it is.
+  const parts = a.symbol && range ? [lines, formatSize(a.bytes)] : [formatSize(a.bytes)];
   if (a.kind === 'problems') parts.unshift(a.count === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', a.count ?? 0));
   if (a.kind === 'terminal') parts.unshift(l10n.t('terminal selection'));
   if (a.cutToKB !== undefined) parts.push(l10n.t('cut to {0} KB', a.cutToKB));
@@ -204,7 +204,7 @@ function header(a: Attachment): string {
     case 'file':
       return `\`${path}\`${a.cutToKB !== undefined ? ` (cut to ${a.cutToKB} KB)` : ''}:`; // l10n-ignore: text sent to the model
     case 'selection':
-      return `\`${path}\`, ${lineRangeText(a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)}:`;
+      return `\`${path}\`, ${lineRangeText(a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)}${a.symbol ? ` (${a.symbol.replace(/[`\n]/g, '')})` : ''}:`;
     case 'problems':
       return `Problems in \`${path}\`:`; // l10n-ignore: text sent to the model
     case 'terminal':

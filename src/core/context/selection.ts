@@ -41,3 +41,30 @@ export function formatSelectionMessage(sel: SelectionInfo): string {
   const question = sel.question?.trim();
   return question ? `${question}\n\n${ref}\n\n${block}` : `${ref}\n\n${block}`;
 }
+
+/** A position in a document, 0-based, as an editor gives it. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** One selection of an editor: where it starts and ends, and its exact text. */
+export interface RangeText {
+  start: Position;
+  end: Position;
+  text: string;
+}
+
+/**
+ * The lines a selection covers, 1-based and inclusive. A selection that ends at column 0 of a
+ * later line does not include that line (selecting whole lines by dragging ends there).
+ */
+export function selectionLines(start: Position, end: Position): { start: number; end: number } {
+  const last = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+  return { start: start.line + 1, end: last + 1 };
+}
+
+/** "src/a.ts:12-40", or "src/a.ts:12" for one line. */
+export function rangeName(path: string, startLine: number, endLine: number): string {
+  return startLine === endLine ? `${path}:${startLine}` : `${path}:${startLine}-${endLine}`;
+}

@@ -63,6 +63,7 @@ export function exportedConversation(conv: Conversation): ExportedConversation {
     ...(conv.forkedFrom ? { forkedFrom: structuredClone(conv.forkedFrom) } : {}),
     ...(conv.importedFrom ? { importedFrom: structuredClone(conv.importedFrom) } : {}),
     ...(conv.summary ? { summary: structuredClone(conv.summary) } : {}),
+    ...(conv.pins?.length ? { pins: structuredClone(conv.pins) } : {}),
     nextSeq: conv.nextSeq,
     messages,
     // The variants of replies not shown (Retry with…): `messages` holds the one shown of each.
@@ -205,6 +206,7 @@ export function importedConversation(file: ExportFile, hash: string, newId: stri
     ...(c.forkedFrom ? { forkedFrom: c.forkedFrom } : {}),
     importedFrom: { id: c.id, hash },
     ...(c.summary ? { summary: c.summary } : {}),
+    ...(c.pins?.length ? { pins: c.pins } : {}),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     nextSeq: c.nextSeq,

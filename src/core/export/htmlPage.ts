@@ -19,6 +19,7 @@ import { createMarkdown } from '../../wording/markdown';
 import { LONG_WORD, WORD_PART } from '../../wording/longWords';
 import { allowlistHtml } from '../../wording/replyHtml';
 import { MORE_LANGUAGES } from '../../wording/moreLanguages';
+import { sentLineText, sentSummaryText } from '../../wording/sentWith';
 
 /** The page's Content Security Policy: inline styles only. */
 export const HTML_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'"; // l10n-ignore: a Content Security Policy
@@ -123,6 +124,7 @@ function messageHtml(m: StoredMessage): string {
   // The thinking of a reasoning model: folded, as plain text (as the chat shows it).
   if (m.meta?.reasoning) out.push(`<details class="reasoning"><summary>${text(l10n.t('Thinking'))}</summary><div class="reasoning-text">${text(m.meta.reasoning)}</div></details>`);
   if (m.content) out.push(`<div class="body">${markdownHtml(m.content)}</div>`);
+  if (m.sent?.length) out.push(`<details class="rules"><summary>${text(sentSummaryText(m.sent))}</summary><ul>${m.sent.map((i) => `<li>${text(sentLineText(i))}</li>`).join('')}</ul></details>`);
   const ending = replyEndingText(m.meta?.ending);
   if (ending) out.push(`<p class="note">${text(ending)}</p>`);
   if (m.meta?.note) out.push(`<p class="note">${text(m.meta.note)}</p>`);

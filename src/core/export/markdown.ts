@@ -2,6 +2,7 @@
 import type { Conversation } from '../chat/conversation';
 import { replyMetaText } from '../account/cost';
 import { thinkingSection } from '../../wording';
+import { sentLineText, sentSummaryText } from '../../wording/sentWith';
 import * as l10n from '@vscode/l10n';
 
 export function conversationToMarkdown(conv: Conversation, exportedAt: Date = new Date()): string {
@@ -13,6 +14,8 @@ export function conversationToMarkdown(conv: Conversation, exportedAt: Date = ne
       if (i > 0) out.push('---');
       out.push('## You');
       out.push(m.content);
+      // "Sent with this message": what went beside the text, as a quoted list.
+      if (m.sent?.length) out.push([`> ${sentSummaryText(m.sent)}`, ...m.sent.map((x) => `> - ${sentLineText(x).replace(/\n/g, ' ')}`)].join('\n'));
       return;
     }
     out.push('## Assistant');

@@ -7,6 +7,7 @@
 //   {"t":"u","title":…,"updatedAt":…,"nextSeq":…}  title and dates
 //   {"t":"s","s":{summary}|null}                   the summary of earlier turns (null: removed); the last one wins
 //   {"t":"v","q":…,"m":…}                          the variant shown of the reply to question q; the last one wins
+//   {"t":"p","p":[pins]}                           the files and ranges pinned to it ([]: none); the last one wins
 //
 // Logs written before summaries have no "s" record (no summary), before variants no "v" record
 // and no message naming its question (`variantOf`): they read as they did. A reader that does not
@@ -31,6 +32,7 @@ import {
   type ConversationSummary,
   type StoredMessage,
 } from '../chat/conversation';
+import { PinsSchema, type Pin } from '../context/pins';
 
 export const LOG_VERSION = 2;
 
@@ -54,7 +56,8 @@ const MetaRecord = z.object({
 });
 const SummaryRecord = z.object({ t: z.literal('s'), s: z.nullable(TurnSummarySchema) });
 const ShownRecord = z.object({ t: z.literal('v'), q: z.string().check(z.maxLength(20)), m: z.string().check(z.maxLength(20)) });
-const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord, ShownRecord]);
+const PinsRecord = z.object({ t: z.literal('p'), p: PinsSchema });
+const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord, ShownRecord, PinsRecord]);
 export type LogRecord = z.infer<typeof HeaderRecord> | z.infer<typeof BodyRecord>;
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
@@ -97,6 +100,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   let nextSeq = 0;
   let summary: z.infer<typeof TurnSummarySchema> | undefined;
   const shown = new Map<string, string>();
+  let pins: Pin[] = [];
   for (const line of lines) {
     if (!line) continue;
     let data: unknown;
@@ -136,6 +140,8 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
       summary = rec.s ?? undefined;
     } else if (rec.t === 'v') {
       shown.set(rec.q, rec.m);
+    } else if (rec.t === 'p') {
+      pins = rec.p;
     } else {
       if (rec.title !== undefined) title = rec.title;
       if (rec.updatedAt !== undefined) updatedAt = rec.updatedAt;
@@ -172,6 +178,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
     messages,
     ...(variants.length ? { variants } : {}),
     ...(summary ? { summary } : {}),
+    ...(pins.length ? { pins } : {}),
   });
   if (!conv) return undefined;
   // The parsed messages are copies, in the order given: the line, then the variants not shown.
@@ -255,7 +262,7 @@ export function peekLog(text: string, fallbackId?: string): ConversationSummary 
       if ((data.title !== undefined && !isText(data.title)) || (data.updatedAt !== undefined && !isText(data.updatedAt))) return undefined;
       if (data.title !== undefined) title = data.title;
       if (data.updatedAt !== undefined) updatedAt = data.updatedAt;
-    } else if (data.t !== 's' && data.t !== 'v') return undefined;
+    } else if (data.t !== 's' && data.t !== 'v' && data.t !== 'p') return undefined;
   }
   if (!header) return undefined;
   // A reply's variants count once (in its first's place).
@@ -307,6 +314,7 @@ export function encodeLog(conv: Conversation, keys: readonly string[]): string {
   for (const [q, m] of shownVariants(conv)) out += recordLine({ t: 'v', q, m });
   out += recordLine({ t: 'u', title: conv.title, updatedAt: conv.updatedAt, nextSeq: conv.nextSeq });
   if (conv.summary) out += recordLine({ t: 's', s: conv.summary });
+  if (conv.pins?.length) out += recordLine({ t: 'p', p: conv.pins });
   return out;
 }
 

@@ -24,6 +24,8 @@ export interface Written {
   summary?: string;
   /** The variant shown of each reply with variants, as last written (question id → reply id). */
   shown?: Map<string, string>;
+  /** The pins as last written (their JSON; '' for none). */
+  pins?: string;
   partial: boolean;
 }
 
@@ -43,9 +45,12 @@ export interface Snapshot {
   nextSeq: number;
   /** The summary's JSON ('' for none). */
   summary: string;
+  /** The pins' JSON ('' for none). */
+  pins: string;
 }
 
 const summarySig = (conv: Conversation): string => (conv.summary ? JSON.stringify(conv.summary) : '');
+const pinsSig = (conv: Conversation): string => (conv.pins?.length ? JSON.stringify(conv.pins) : '');
 
 
 export interface LogWriterDeps {
@@ -106,6 +111,7 @@ export class LogWriter {
       nextSeq: r.conv.nextSeq,
       summary: summarySig(r.conv),
       shown: shownVariants(r.conv),
+      pins: pinsSig(r.conv),
       partial: false,
     };
     this.written.set(id, w);
@@ -136,6 +142,7 @@ export class LogWriter {
       updatedAt: conv.updatedAt,
       nextSeq: conv.nextSeq,
       summary: summarySig(conv),
+      pins: pinsSig(conv),
     };
     return { snap, streamingRef };
   }
@@ -213,6 +220,8 @@ export class LogWriter {
     // A log written from scratch has no summary yet; otherwise it is written when it changed.
     const summaryChanged = snap.summary !== (w.summary ?? '');
     if (summaryChanged) out += recordLine({ t: 's', s: snap.summary ? (JSON.parse(snap.summary) as Conversation['summary']) ?? null : null });
+    const pinsChanged = snap.pins !== (w.pins ?? '');
+    if (pinsChanged) out += recordLine({ t: 'p', p: snap.pins ? (JSON.parse(snap.pins) as NonNullable<Conversation['pins']>) : [] });
     if (out) {
       // Counted as written only once the append resolved: after a failure the next save reads
       // the log's real size back and appends again what is missing (records are keyed, so a
@@ -223,6 +232,7 @@ export class LogWriter {
     w.sigs = w.messages.map(sig);
     w.shown = snap.shown;
     if (summaryChanged) w.summary = snap.summary;
+    if (pinsChanged) w.pins = snap.pins;
     if (metaChanged) {
       w.title = snap.title;
       w.updatedAt = snap.updatedAt;
@@ -311,6 +321,7 @@ export class LogWriter {
     w.size = undefined;
     w.title = undefined;
     w.summary = undefined;
+    w.pins = undefined;
     w.updatedAt = undefined;
     w.nextSeq = undefined;
   }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AllowedCommand } from '../../protocol';
 import type { ConfigService } from '../platform/config';
 import type { ContextAttachments } from '../context/attachments';
+import { openSentItem } from '../context/openSent';
 import type { ApiKeyStore } from '../account/keyStore';
 import { safeExternalUrl } from '../platform/links';
 import type { Logger } from '../platform/log';
@@ -106,6 +107,11 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
       case 'removeContext':
         attachments.remove(action.id);
         return;
+      case 'pinContext':
+        attachments.pin(action.id);
+        return;
+      case 'openSent':
+        return openSentItem(action.path, action.startLine, action.endLine);
       case 'expandPrompt':
         await deps.prompts?.expand(action.name, action.args);
         return;

@@ -4,7 +4,7 @@
 // (chat/chatHost.ts); and the commands' entry points (show, focus, send, new chat, history). The
 // conversation is the session's; a send is judged by the one turn pipeline (TurnService).
 import * as vscode from 'vscode';
-import { budgetForModel, keepTurn, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
+import { budgetForModel, folderBudgetChars, keepTurn, type ChatSession, type ConversationStore, type SessionEvent } from '../../core';
 import type { HostMessage } from '../../protocol';
 import { chatHost } from './chatHost';
 import { ChatSurfaces } from './chatSurfaces';
@@ -81,13 +81,22 @@ export class ChatPanelController implements vscode.Disposable {
   constructor(private readonly deps: ChatPanelDeps) {
     this.session = deps.session;
     this.last = new LastConversation({ session: deps.session, store: deps.store, logger: deps.logger, noticeChanged: () => this.controller.showConversation() });
-    this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor());
+    // The pins are the conversation's: kept with it, saved by its store.
+    this.attachments = new ContextAttachments(() => vscode.window.activeTextEditor ?? deps.editors.lastEditor(), {
+      get: () => this.session.conversation.pins ?? [],
+      set: (pins) => {
+        const conv = this.session.conversation;
+        if (pins.length) conv.pins = pins;
+        else delete conv.pins;
+        void deps.store.save(conv).catch((err: unknown) => deps.logger.warn('Could not keep the pins', { message: String(err) }));
+      },
+    }, () => folderBudgetChars(budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens)));
     this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
     const post = (m: HostMessage) => this.surfaces.page.post(m);
     // The context meter and boundary line (the next request against the model's budget).
     const meter = new ContextMeterFeed({
       session: deps.session,
-      attachments: () => this.attachments.attachments,
+      attachments: () => this.attachments.forMeter(),
       source: () => budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens).source,
       post,
     });
@@ -178,6 +187,7 @@ export class ChatPanelController implements vscode.Disposable {
       this.surfaces,
       this.attachments,
       this.attachments.onDidChange(() => this.controller.chipsChanged()),
+      vscode.workspace.onDidChangeTextDocument((e) => this.attachments.documentChanged(e.document.uri)),
       new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => meter.update() }),
       // The rules of the next request follow the rule files and the active editor's file.
       deps.rulesChanged(() => meter.update()),

@@ -2,11 +2,22 @@
 // that make them from the editor, the Problems and the terminal.
 import * as vscode from 'vscode';
 import {
+  addPin,
   attachmentLimitMessage,
+  chooseFolderFiles,
+  folderMessage,
+  MAX_ATTACHED_CHARS,
+  MAX_ATTACHMENTS,
+  MAX_FOLDER_FILES,
+  type FolderEntry,
   attachmentRoom,
   chipLabel,
   fileAttachment,
+  pinOf,
   problemsAttachment,
+  rangeAttachments,
+  rangeName,
+  removePin,
   readFileAttachment,
   readThroughClipboard,
   replaces,
@@ -18,6 +29,8 @@ import {
 } from '../../core';
 import type { ContextChip } from '../../protocol';
 import { MAX_VIRTUAL_FILE_BYTES, SEVERITY, fit, maxKB, relPath } from '../platform/editorFacts';
+import { PinnedContext, type PinPort } from './pinnedContext';
+import { pickSymbol, symbolChip, type SymbolHit } from './symbols';
 
 type AddOutcome = 'added' | 'failed' | 'count' | 'size';
 
@@ -27,21 +40,86 @@ export class ContextAttachments implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  /** `editor`: the text editor the user last worked in (the chat itself may have the focus). */
-  constructor(private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor) {}
+  /** The files and ranges pinned to the conversation shown (none without a pin port). */
+  private readonly pins: PinnedContext | undefined;
 
+  /**
+   * `editor`: the text editor the user last worked in (the chat itself may have the focus);
+   * `pins`: where the conversation shown keeps its pins.
+   */
+  constructor(
+    private readonly editor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor,
+    pins?: PinPort,
+    /** Characters the next request can still hold for a folder's files (the model's budget). */
+    private readonly folderBudget: () => number = () => MAX_ATTACHED_CHARS,
+  ) {
+    this.pins = pins && new PinnedContext(pins, () => this.id());
+  }
+
+  /** The chips of the next message (pins not included: they are the conversation's). */
   get attachments(): readonly Attachment[] {
     return this.items;
   }
 
+  /** What the next message would carry as last read: the pins, then the chips (the context meter). */
+  forMeter(): readonly Attachment[] {
+    return [...(this.pins?.last() ?? []), ...this.items];
+  }
+
+  /** The pins read again now (a send: never a stale copy); their chips show the new sizes. */
+  async pinned(): Promise<readonly Attachment[]> {
+    if (!this.pins?.port.get().length) return [];
+    const read = await this.pins.refresh();
+    this.changed.fire();
+    return read;
+  }
+
+  /** The conversation shown changed (another one, or its pins): the pins are read again. */
+  pinsChanged(): void {
+    void this.pinned().catch(() => undefined);
+  }
+
+  /** A document changed: a pin of it is read again (the meter counts the new text). */
+  documentChanged(uri: vscode.Uri): void {
+    if (this.pins?.touches(uri)) this.pinsChanged();
+  }
+
   chips(): ContextChip[] {
-    return this.items.map((a) => {
-      const label = chipLabel(a);
-      return { id: a.id, icon: label.icon, name: fit(label.name, 300), detail: fit(label.detail, 300), path: fit(a.path, 2000) };
+    const pins = this.pins;
+    const pinned: ContextChip[] = (pins?.port.get() ?? []).map((p) => {
+      const a = pins?.last().find((x) => x.id === pins.idOf(p));
+      const name = p.kind === 'range' ? (p.symbol ?? rangeName(p.path, p.startLine ?? 1, p.endLine ?? 1)) : p.path.split(/[\\/]/).pop() || p.path;
+      const kept = vscode.l10n.t('kept for this conversation, no extra credits');
+      const detail = a ? `${chipLabel(a).detail} · ${kept}` : pins?.missing(p) ? vscode.l10n.t('not found: nothing of it is sent') : kept;
+      return { id: pins?.idOf(p) ?? '', icon: 'pinned', name: fit(name, 300), detail: fit(detail, 300), path: fit(p.path, 2000), pinned: true };
     });
+    return [
+      ...pinned,
+      ...this.items.map((a) => {
+        const label = chipLabel(a);
+        return { id: a.id, icon: label.icon, name: fit(label.name, 300), detail: fit(label.detail, 300), path: fit(a.path, 2000), ...(pinOf(a) && this.pins ? { pinnable: true } : {}) };
+      }),
+    ];
+  }
+
+  /** A chip pinned to the conversation: it leaves the chips of the next message and goes with every message. */
+  pin(id: string): void {
+    const a = this.items.find((x) => x.id === id);
+    const pin = a && pinOf(a);
+    if (!this.pins || !a || !pin) return;
+    this.pins.port.set(addPin(this.pins.port.get(), pin));
+    this.items = this.items.filter((x) => x !== a);
+    this.changed.fire();
+    this.pinsChanged();
   }
 
   remove(id: string): void {
+    const pin = this.pins?.pinById(id);
+    if (pin && this.pins) {
+      this.pins.port.set(removePin(this.pins.port.get(), pin));
+      this.changed.fire();
+      return;
+    }
     const before = this.items.length;
     this.items = this.items.filter((a) => a.id !== id);
     if (this.items.length !== before) this.changed.fire();
@@ -120,10 +198,7 @@ export class ContextAttachments implements vscode.Disposable {
         result = fileAttachment(this.id(), relPath(uri), bytes, maxKB(), open.languageId, size);
       } else {
         const stat = await vscode.workspace.fs.stat(uri);
-        if (stat.type & vscode.FileType.Directory) {
-          void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a folder. Attach the files you need one by one.', relPath(uri)));
-          return 'failed';
-        }
+        if (stat.type & vscode.FileType.Directory) return (await this.addFolder(uri)) > 0 ? 'added' : 'failed';
         if (uri.scheme === 'file') {
           // Only what is kept is read (F1): a stat, then maxFileKB and a few bytes.
           result = await readFileAttachment(this.id(), relPath(uri), uri.fsPath, maxKB());
@@ -152,6 +227,29 @@ export class ContextAttachments implements vscode.Disposable {
     return this.push(result.attachment);
   }
 
+  /**
+   * A folder: its files (files.exclude applies) as file chips, shallow first, as many as the
+   * budget left for the next message holds; what was left out is named. Returns how many went.
+   */
+  async addFolder(uri: vscode.Uri): Promise<number> {
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(uri, '**/*'), undefined, MAX_FOLDER_FILES + 1);
+    const listed = files.slice(0, MAX_FOLDER_FILES);
+    const entries: Array<FolderEntry & { uri: vscode.Uri }> = [];
+    for (const f of listed) {
+      const stat = await Promise.resolve(vscode.workspace.fs.stat(f)).catch(() => undefined);
+      if (stat && stat.type & vscode.FileType.File) entries.push({ path: relPath(f), bytes: stat.size, uri: f });
+    }
+    const used = this.forMeter().reduce((n, a) => n + a.content.length, 0);
+    const budget = Math.max(0, Math.min(this.folderBudget() - used, MAX_ATTACHED_CHARS - used));
+    const choice = chooseFolderFiles(entries, budget, MAX_ATTACHMENTS - this.items.length, maxKB() * 1024);
+    const byPath = new Map(entries.map((e) => [e.path, e.uri]));
+    const added = await this.addFiles(choice.take.map((e) => byPath.get(e.path) as vscode.Uri));
+    const note = folderMessage(relPath(uri), choice, entries.length, files.length > MAX_FOLDER_FILES ? MAX_FOLDER_FILES : undefined);
+    if (note) void vscode.window.showInformationMessage(note);
+    else if (!entries.length) void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no files to attach.', relPath(uri)));
+    return added;
+  }
+
   async addCurrentFile(): Promise<boolean> {
     const editor = this.editor();
     if (!editor) return this.nothing(vscode.l10n.t('No file is open in the editor. Open the file you want to attach, then try again.'));
@@ -178,12 +276,34 @@ export class ContextAttachments implements vscode.Disposable {
     return (await this.addFiles(files)) > 0;
   }
 
+  /**
+   * Each non-empty selection of the editor as its own chip ("src/a.ts:12-40"), with its exact
+   * text; chips of other files and earlier selections stay (the same lines again replace theirs).
+   */
   addSelection(): boolean {
     const editor = this.editor();
-    if (!editor || editor.selection.isEmpty) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
-    const sel = editor.selection;
-    const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
-    return this.pushOne(textAttachment(this.id(), 'selection', relPath(editor.document.uri), editor.document.languageId, editor.document.getText(sel), maxKB(), { start: sel.start.line + 1, end: endLine }));
+    const doc = editor?.document;
+    const selections = (editor?.selections ?? []).filter((s) => !s.isEmpty);
+    if (!doc || !selections.length) return this.nothing(vscode.l10n.t('Nothing is selected in the editor. Select the code you want to attach, then try again.'));
+    const ranges = rangeAttachments(() => this.id(), relPath(doc.uri), doc.languageId, selections.map((s) => ({ start: s.start, end: s.end, text: doc.getText(s) })), maxKB());
+    return this.pushAll(ranges) > 0;
+  }
+
+  /** Adds chips in order; one message names those a limit left out. Returns how many were added. */
+  private pushAll(items: readonly Attachment[]): number {
+    let added = 0;
+    const leftOut: string[] = [];
+    let reason: 'count' | 'size' = 'count';
+    for (const a of items) {
+      const outcome = this.push(a);
+      if (outcome === 'added') added++;
+      else if (outcome === 'count' || outcome === 'size') {
+        reason = leftOut.length ? reason : outcome;
+        leftOut.push(chipLabel(a).name);
+      }
+    }
+    if (leftOut.length) void vscode.window.showWarningMessage(attachmentLimitMessage(reason, leftOut));
+    return added;
   }
 
   addProblems(uri?: vscode.Uri): boolean {
@@ -224,6 +344,8 @@ export class ContextAttachments implements vscode.Disposable {
       { label: `$(warning) ${vscode.l10n.t('Problems of the Current File')}`, run: () => this.addProblems() },
       { label: `$(terminal) ${vscode.l10n.t('Terminal Selection')}`, run: () => this.addTerminalSelection() },
       { label: `$(folder-opened) ${vscode.l10n.t('Files…')}`, run: () => this.pickFiles() },
+      { label: `$(symbol-method) ${vscode.l10n.t('Symbol…')}`, description: vscode.l10n.t('a function or class, by name'), run: () => this.addSymbol() },
+      { label: `$(folder) ${vscode.l10n.t('Folder…')}`, description: vscode.l10n.t('its files, as many as the model\'s budget holds'), run: () => this.pickFolder() },
       {
         label: `$(search-fuzzy) ${vscode.l10n.t('Files for the Question…')}`,
         description: vscode.l10n.t('found on this machine, nothing sent'),
@@ -234,6 +356,18 @@ export class ContextAttachments implements vscode.Disposable {
     return choice ? choice.run() : false;
   }
 
+  /** A symbol picked by name (the current file's, or the workspace's as you type) as a range chip named by it. */
+  async addSymbol(hit?: SymbolHit): Promise<boolean> {
+    const chosen = hit ?? (await pickSymbol(this.editor()?.document));
+    if (!chosen) return false;
+    return this.pushOne(await symbolChip(chosen, this.id()));
+  }
+
+  private async pickFolder(): Promise<boolean> {
+    const uris = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, openLabel: vscode.l10n.t('Attach') });
+    return uris?.[0] ? (await this.addFolder(uris[0])) > 0 : false;
+  }
+
   private async pickFiles(): Promise<boolean> {
     const uris = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Attach') });
     return (await this.addFiles(uris ?? [])) > 0;
@@ -241,7 +375,7 @@ export class ContextAttachments implements vscode.Disposable {
 
   /**
    * Files dropped on the chat: each URI that a file system of this window reads is attached like a
-   * file from the Explorer (folders refused with a message); anything else is named and left out.
+   * file from the Explorer (a folder: its files within the budget); anything else is named and left out.
    */
   async addDropped(uris: readonly string[], total: number, outsideFiles: number): Promise<number> {
     if (!uris.length) {

@@ -64,6 +64,7 @@ const validHost: unknown[] = [
   { type: 'focusInput' },
   { type: 'draftHoldsKey', holds: true },
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
+  { type: 'contextChips', chips: [{ id: 'ctx_2', name: 'a.ts:3-9', detail: '1.2 KB · kept for this conversation, no extra credits', icon: 'pinned', path: 'src/a.ts', pinned: true }, { id: 'ctx_3', name: 'b.ts', detail: '2 KB', icon: 'file', path: 'b.ts', pinnable: true }] },
   { type: 'queue', items: [{ id: 'q1', text: 'next', cost: 1.5 }, { id: 'q2', text: 'then' }], state: 'stopped', reason: 'Stopped' },
   { type: 'insertPrompt', text: 'Explain this code:\n\n```ts\nx\n```' },
   { type: 'insertPrompt', text: 'Review this', model: { id: 'deep-think', label: 'Deep Think · 3 credits' } },
@@ -148,6 +149,9 @@ const validWebview: unknown[] = [
   { type: 'draft', text: 'half a question' },
   { type: 'addContext' },
   { type: 'removeContext', id: 'ctx_3' },
+  { type: 'openSent', path: 'src/a.ts', startLine: 12, endLine: 40 },
+  { type: 'openSent', path: 'AGENTS.md' },
+  { type: 'pinContext', id: 'ctx_4' },
   { type: 'queueRemove', id: 'q1' },
   { type: 'queueEdit', id: 'q1', text: 'edited' },
   { type: 'queueResume' },
@@ -169,6 +173,9 @@ const validWebview: unknown[] = [
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
+  ['openSent without a path', { type: 'openSent', path: '', startLine: 1 }],
+  ['pinContext of an id that is not a chip', { type: 'pinContext', id: 'q1' }],
+  ['openSent at line 0', { type: 'openSent', path: 'a.ts', startLine: 0 }],
   ['summaryEdit with no text', { type: 'summaryEdit', text: '' }],
   ['fork without a message id', { type: 'fork' }],
   ['fork of a message id that is not one', { type: 'fork', messageId: '../../x' }],

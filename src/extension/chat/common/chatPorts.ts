@@ -11,7 +11,7 @@ import type { AttachmentList } from './sendWithAttachments';
 /** What the webview asks of VS Code (commands, links, files, settings, the chips, History, the `/` menu). */
 export type HostAction = Extract<
   WebviewMessage,
-  { type: 'resync' | 'dropUris' | 'openHistory' | 'selectModel' | 'setSearch' | 'setTemperature' | 'codeAction' | 'replyChangesAction' | 'openLink' | 'addContext' | 'removeContext' | 'expandPrompt' | 'promptsWanted' | 'runCommand' }
+  { type: 'resync' | 'dropUris' | 'openHistory' | 'selectModel' | 'setSearch' | 'setTemperature' | 'codeAction' | 'replyChangesAction' | 'openLink' | 'addContext' | 'removeContext' | 'pinContext' | 'openSent' | 'expandPrompt' | 'promptsWanted' | 'runCommand' }
 >;
 
 /** The chat's host in VS Code, as the controller uses it (chat/chatHost.ts). */
@@ -73,7 +73,7 @@ export interface ChatControllerDeps {
   /** Why the conversation shown is not the one the user had (the last window's could not be reopened). */
   notice?: () => string | undefined;
   /** The chips of the next message: they go with a message typed in the chat. */
-  attachments?: AttachmentList & { chips(): ContextChip[] };
+  attachments?: AttachmentList & { chips(): ContextChip[]; pinsChanged?(): void };
   /** The context meter and boundary line. */
   meter?: ContextMeterFeed;
   summaries?: SummaryActions;

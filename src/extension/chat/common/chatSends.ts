@@ -4,7 +4,7 @@
 // the balance is fetched again there before a refusal for want of credits); what the gate decides
 // is carried out here: sent, queued, or refused with the text back in the box. VS Code-free.
 import * as l10n from '@vscode/l10n';
-import { cannotPay, type ChatSession, type GateVerdict, type SendJudge, type SendJudgement, type SendSurfaceState, type SessionEvent } from '../../../core';
+import { cannotPay, carried, type ChatSession, type SentItem, type GateVerdict, type SendJudge, type SendJudgement, type SendSurfaceState, type SessionEvent } from '../../../core';
 import { MAX_QUEUED, MAX_TEXT, type HostMessage } from '../../../protocol';
 import type { ConversationQueue } from './conversationQueue';
 import { box } from './presenter';
@@ -56,7 +56,7 @@ export class ChatSends {
    * A new message: the gate decides (send, queue or refuse). `model`: the model a queued message
    * was queued with (else the selected one); `files`: the workspace files it carries.
    */
-  async send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> {
+  async send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> {
     const { session } = this.deps;
     let { verdict, facts } = await this.judge(text, model, true, files);
     // The model is required: asked for on the first send.
@@ -64,13 +64,13 @@ export class ChatSends {
       ({ verdict, facts } = await this.judge(text, model, true, files));
     }
     if (verdict.kind === 'send') {
-      await session.send(text, { ...(model ? { model } : {}), ...(files?.length ? { files } : {}) });
+      await session.send(text, { ...(model ? { model } : {}), ...carried(files, sent) });
       return 'sent';
     }
     if (verdict.kind === 'queue') {
       // Typed while a reply streams: queued, sent in order once the reply has finished, with the
       // model (and price) the card shows.
-      this.deps.queued.add(text, facts.model, facts.cost, files);
+      this.deps.queued.add(text, facts.model, facts.cost, carried(files, sent));
       return 'queued';
     }
     const reason = verdict.reason;
@@ -171,7 +171,7 @@ export class ChatSends {
     }
     const next = this.deps.queued.next();
     if (!next) return;
-    await this.send(next.text, next.model, next.files);
+    await this.send(next.text, next.model, next.files, next.sent);
   }
 
   /** Resume after a failure or Stop: sends the next message now when no reply runs. */

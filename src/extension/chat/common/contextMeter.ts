@@ -1,10 +1,10 @@
 // Feeds the context meter and the boundary line of the chat: what the next request would hold
 // (the draft in the box, its attachments, the instructions and the earlier turns that fit)
 // against the model's budget. VS Code-free; posts only when the figures change.
-import { assembleMessage, type Attachment, type ChatSession, type RequestBudget } from '../../../core';
+import { type Attachment, type ChatSession, type RequestBudget } from '../../../core';
 import type { HostMessage } from '../../../protocol';
 import { contextMeterMessageOf, toContextMeter } from './presenter';
-import { attachedFiles } from './sendWithAttachments';
+import { attachedFiles, messageWith } from './sendWithAttachments';
 
 export interface ContextMeterDeps {
   session: ChatSession;
@@ -31,7 +31,7 @@ export class ContextMeterFeed {
   next(): { text: string; attachmentChars: number } {
     const attached = this.deps.attachments();
     const text = this.draft.replace(/\s+$/, '');
-    const full = attached.length ? assembleMessage(text, attached) : text;
+    const full = messageWith(text, attached);
     return { text: full, attachmentChars: full.length - text.length };
   }
 

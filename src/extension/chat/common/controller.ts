@@ -5,7 +5,7 @@
 // handed to the host. VS Code-free (its surfaces, settings and prompts are injected), so it is
 // unit-tested directly.
 import * as l10n from '@vscode/l10n';
-import type { SessionEvent } from '../../../core';
+import type { SentItem, SessionEvent } from '../../../core';
 import type { ChatSettings, ChatStatus, HostMessage, WebviewMessage } from '../../../protocol';
 import { isSafeConversationId } from '../../platform/links';
 import type { ChatControllerDeps } from './chatPorts';
@@ -259,6 +259,8 @@ export class ChatController {
     this.sends.queueAfter(event);
     this.deps.summaries?.onSessionEvent(event);
     if (event.type === 'conversationChanged' || event.type === 'turnStarted' || event.type === 'turnEnded') this.deps.meter?.update();
+    // Another conversation (or this one from disk): its pins are read and shown.
+    if (event.type === 'conversationChanged') this.deps.attachments?.pinsChanged?.();
     // A turn refused by the service for want of credits: the card shows it, with the balance just refreshed.
     if (event.type === 'turnSettled' && event.errorKind === 'credits') this.showOutOfCredits();
   }
@@ -300,8 +302,8 @@ export class ChatController {
   }
 
   /** A send from the panel, a selection or a command: the gate decides (send, queue or refuse). */
-  send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> {
-    return this.sends.send(text, model, files);
+  send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> {
+    return this.sends.send(text, model, files, sent);
   }
 
   /** A message typed in the chat (or given by a command), with the chips above the box. */

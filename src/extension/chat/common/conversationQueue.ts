@@ -3,7 +3,7 @@
 // user returns, dropped with it when it is deleted, and never sent into another conversation.
 // VS Code-free: the store is the workspace's state, the surface is told through `post`.
 import * as l10n from '@vscode/l10n';
-import { clearQueue, editQueued, emptyQueue, enqueue, removeQueued, resumeQueue, stopQueue, takeNext, type MessageQueue, type QueuedMessage } from '../../../core';
+import { clearQueue, editQueued, emptyQueue, enqueue, removeQueued, resumeQueue, stopQueue, takeNext, type Carried, type MessageQueue, type QueuedMessage } from '../../../core';
 import type { HostMessage } from '../../../protocol';
 import { queueMessageOf } from './presenter';
 import { loadQueue, saveQueue, type QueueStore } from './savedQueue';
@@ -45,9 +45,10 @@ export class ConversationQueue {
   }
 
   /** A message of the current conversation waits for the running reply, with its model, price and files. */
-  add(text: string, model: string, cost: number | null, files?: readonly string[]): void {
+  add(text: string, model: string, cost: number | null, with_: Carried = {}): void {
     if (this.queue.items.length === 0) this.owner = this.deps.current();
-    this.set(enqueue(this.queue, { id: `q${++this.seq}`, text, model, ...(cost !== null ? { cost } : {}), ...(files?.length ? { files: [...files] } : {}) }));
+    const { files, sent } = with_;
+    this.set(enqueue(this.queue, { id: `q${++this.seq}`, text, model, ...(cost !== null ? { cost } : {}), ...(files?.length ? { files: [...files] } : {}), ...(sent ? { sent: [...sent] } : {}) }));
   }
 
   remove(id: string): void {

@@ -43,6 +43,7 @@ export function messageView(m: StoredMessage, conv?: Conversation): MessageView 
     ...(m.meta ? { meta: metaView(m.meta) } : {}),
     ...(m.error ? { error: m.error } : {}),
     ...(place ? { variant: place } : {}),
+    ...(m.sent ? { sent: m.sent } : {}),
   };
 }
 
@@ -70,6 +71,7 @@ export function toConversationView(conv: Conversation): ConversationView {
         ...(m.meta ? { meta: m.meta } : {}),
         ...(m.error ? { error: m.error } : {}),
         ...(place ? { variant: place } : {}),
+        ...(m.sent ? { sent: m.sent } : {}),
       };
     }),
   };

@@ -1,7 +1,7 @@
 // A message from the chat with the chips above its box: the attachments go with it, and their
 // chips go once the message is in the conversation or in the queue (else they would be sent again
 // with the next message). On any refusal the chips stay. VS Code-free, unit-tested directly.
-import { assembleMessage, type Attachment, type ChatSession } from '../../../core';
+import { assembleMessage, attachmentItems, onceEach, type Attachment, type ChatSession, type SentItem } from '../../../core';
 import type { SendOutcome } from './chatSends';
 
 /** The chips of the next message (ContextAttachments satisfies it). */
@@ -9,11 +9,18 @@ export interface AttachmentList {
   readonly attachments: readonly Attachment[];
   /** Exactly these were sent: their chips go (ones added meanwhile stay). */
   sent(attachments: readonly Attachment[]): void;
+  /** The conversation's pins read again now: they go with every message, before the chips. */
+  pinned?(): Promise<readonly Attachment[]>;
 }
 
 /** The workspace files of the attachments (a file, a selection, a file's Problems), each once. */
 export function attachedFiles(attached: readonly Attachment[]): string[] {
   return [...new Set(attached.filter((a) => a.kind !== 'terminal' && a.path).map((a) => a.path))];
+}
+
+/** The message as the request carries it: the text, then each file, range and Problems once. */
+export function messageWith(text: string, attached: readonly Attachment[]): string {
+  return attached.length ? assembleMessage(text, onceEach(attached)) : text;
 }
 
 /**
@@ -23,18 +30,22 @@ export function attachedFiles(attached: readonly Attachment[]): string[] {
 export async function sendWithAttachments(
   text: string,
   chips: AttachmentList,
-  controller: { send(text: string, model?: string, files?: readonly string[]): Promise<SendOutcome> },
+  controller: { send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> },
   session: ChatSession,
   sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
   model?: string,
 ): Promise<SendOutcome> {
   const attached = [...chips.attachments];
-  if (!attached.length) return controller.send(text, model);
-  const full = assembleMessage(text, attached);
+  const pinned = chips.pinned ? await chips.pinned() : [];
+  if (!attached.length && !pinned.length) return controller.send(text, model);
+  // Each file, range and Problems once (a chip of a pinned file goes as the pin); the record
+  // under the message names exactly those.
+  const once = onceEach([...pinned, ...attached]);
+  const full = assembleMessage(text, once);
   sending({ full, text });
   let outcome: SendOutcome;
   try {
-    outcome = await controller.send(full, model, attachedFiles(attached));
+    outcome = await controller.send(full, model, attachedFiles(once), attachmentItems(once, new Set(pinned.map((a) => a.id))));
   } finally {
     sending(undefined);
   }

@@ -59,6 +59,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./changes.test');
   mocha.suite.emit('pre-require', globalThis, 'codebase.test', mocha);
   await import('./codebase.test');
+  mocha.suite.emit('pre-require', globalThis, 'contextRanges.test', mocha);
+  await import('./contextRanges.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -131,7 +131,7 @@ describe('context attachments', () => {
   it('sends attachments in chip order and a selection with its line range', () => {
     const sel = textAttachment('ctx_8', 'selection', 'src/a.py', 'python', 'def f():\n    return 1\n', 100, { start: 10, end: 11 });
     const term = textAttachment('ctx_9', 'terminal', 'bash', '', 'npm ERR! missing script: build\n', 100);
-    assert.equal(chipLabel(sel).detail, '22 B · lines 10–11');
+    assert.deepEqual([chipLabel(sel).name, chipLabel(sel).detail], ['src/a.py:10-11', '22 B']);
     assert.equal(chipLabel(term).detail, 'terminal selection · 31 B');
     const sent = assembleMessage('Why?  \n', [sel, term]);
     assert.equal(sent, 'Why?\n\n`src/a.py`, lines 10-11:\n\n```python\ndef f():\n    return 1\n```\n\nTerminal selection:\n\n```\nnpm ERR! missing script: build\n```');

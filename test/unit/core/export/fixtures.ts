@@ -1,7 +1,7 @@
 // Conversations for the export tests.
 import { appendMessage, createConversation, type Conversation } from '../../../../src/core';
 
-/** A conversation with every field the store keeps set (a summary, a fork, each reply fact, an error, files, each status). */
+/** A conversation with every field the store keeps set (a summary, a fork, pins, each reply fact, an error, files, a record, each status). */
 export function everyField(): Conversation {
   return {
     version: 1,
@@ -21,11 +21,13 @@ export function everyField(): Conversation {
       messageCount: 2,
       createdAt: '2026-11-20T10:00:05.000Z',
     },
+    pins: [{ kind: 'file', path: 'src/a.ts' }, { kind: 'range', path: 'lib/b.py', startLine: 4, endLine: 20 }],
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:05:00.000Z',
     nextSeq: 7,
     messages: [
-      { id: 'msg_000', role: 'user', content: 'Parse this', createdAt: '2026-11-20T10:00:00.000Z', status: 'complete', files: ['src/a.ts', 'lib/b.py'] },
+      { id: 'msg_000', role: 'user', content: 'Parse this', createdAt: '2026-11-20T10:00:00.000Z', status: 'complete', files: ['src/a.ts', 'lib/b.py'],
+        sent: [{ kind: 'range', name: 'src/a.ts:3-9', path: 'src/a.ts', startLine: 3, endLine: 9, bytes: 120 }, { kind: 'instructions', name: 'AGENTS.md', path: 'AGENTS.md', bytes: 80 }] },
       {
         id: 'msg_001',
         role: 'assistant',

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import {
   conversationHash,
+  conversationToMarkdown,
   ConversationSchema,
   EXPORT_VERSION,
   exportFileName,
@@ -15,6 +16,7 @@ import {
   StoredMessageSchema,
   type Conversation,
 } from '../../../../src/core';
+import { conversationToHtml } from '../../../../src/core/export/htmlPage';
 import { everyField } from './fixtures';
 
 const AT = new Date('2026-11-28T09:00:00.000Z');
@@ -37,6 +39,15 @@ describe('conversation file: what it keeps', () => {
     assert.equal(parsed.file.exportedAt, AT.toISOString());
     assert.ok(text.endsWith('}\n'));
     assert.equal('version' in parsed.file.conversation, false, 'the stored version is not the file version');
+  });
+
+  it('"Sent with this message" goes into the Markdown and the web page under its question; a question without one has none', () => {
+    const conv = everyField();
+    const md = conversationToMarkdown(conv, AT);
+    assert.ok(md.includes('Parse this\n\n> Sent with this message: 2 · 200 B\n> - src/a.ts:3-9 · lines · 120 B\n> - AGENTS.md · project instructions · 80 B'), md.slice(0, 600));
+    assert.equal(md.split('Sent with this message').length - 1, 1);
+    const html = conversationToHtml(conv, AT);
+    assert.match(html, /<summary>Sent with this message: 2 · 200 B<\/summary><ul><li>src\/a\.ts:3-9 · lines · 120 B<\/li><li>AGENTS\.md · project instructions · 80 B<\/li><\/ul>/);
   });
 
   it('writes a reply still streaming as stopped, with its text so far; the conversation is not changed', () => {

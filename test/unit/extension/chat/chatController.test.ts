@@ -646,6 +646,22 @@ describe('a message with chips', () => {
     );
   });
 
+  it('five selections in three files, one added twice and one inside an attached file, go once each', async () => {
+    const t = setup();
+    const chips = chipList();
+    const sel = (path: string, start: number, end: number) => textAttachment(`ctx_${path}_${start}`, 'selection', path, 'ts', `text of ${path} ${start}-${end}`, 100, { start, end });
+    const five = [sel('src/a.ts', 1, 3), sel('src/a.ts', 10, 12), sel('src/b.ts', 4, 4), sel('src/b.ts', 7, 9), sel('src/c.ts', 2, 5)];
+    for (const a of five) chips.add(a);
+    chips.add({ ...five[1], id: 'again' });
+    chips.add(textAttachment('ctx_d', 'selection', 'src/d.ts', 'ts', 'inside d', 100, { start: 2, end: 2 }));
+    chips.add({ id: 'ctx_file_d', kind: 'file', path: 'src/d.ts', language: 'ts', content: 'line 1\ninside d\n', bytes: 16 });
+    assert.equal(await sendWithAttachments('compare', chips, t.controller, t.session), 'sent');
+    const body = t.requests.at(-1) ?? '';
+    for (const a of five) assert.equal(body.split(a.content).length - 1, 1, `${a.path}:${a.startLine} once`);
+    assert.equal(body.split('inside d').length - 1, 1, 'the range of src/d.ts goes with the file');
+    assert.equal(chips.attachments.length, 0, 'all chips go once sent, those sent with another included');
+  });
+
   it('refused (no key), the chips stay for the next try', async () => {
     const t = setup({ key: false });
     const chips = chipList();

@@ -166,7 +166,9 @@ describe('a send and a queued message hand their files to the session (chatSends
     await t.release(1);
     await first;
     await t.release(2);
-    assert.deepEqual(t.sends[1].opts, { model: 'swift-chat', files: ['src/a.py'] });
+    const { sent, ...opts } = t.sends[1].opts as { sent?: Array<{ kind: string; name: string }> };
+    assert.deepEqual(opts, { model: 'swift-chat', files: ['src/a.py'] });
+    assert.deepEqual(sent?.map((i) => [i.kind, i.name]), [['range', 'src/a.py:1'], ['terminal', 'Terminal']], 'and with its record, the terminal in it');
   });
 
   it('a queue kept across a reload brings its files back: resumed, the message goes with them', async () => {
