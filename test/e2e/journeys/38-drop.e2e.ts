@@ -3,6 +3,7 @@
 // the one-entry text/uri-list), dispatched in the chat frame: a mouse drag from the workbench
 // into a webview's nested frame is not something the browser automation can perform.
 import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame } from 'playwright-core';
@@ -35,7 +36,13 @@ describe('Journey 38: Drop files into the chat', () => {
     await wb.clearNotifications().catch(() => undefined);
   });
 
-  it('shows where to drop, attaches the dropped files as chips, refuses a folder, and sends the files as fenced blocks', async () => {
+  // Folders a test made in the workspace, taken out after.
+  const made: string[] = [];
+  after(() => {
+    for (const f of made) rmSync(f, { recursive: true, force: true });
+  });
+
+  it('shows where to drop, attaches the dropped files as chips, a dropped folder\'s files too, and sends each file once as a fenced block', async () => {
     resetServer();
     const { demo } = e2e();
     const wb = await readyWithKey();
@@ -63,11 +70,16 @@ describe('Journey 38: Drop files into the chat', () => {
     assert.match(labels[1], /slugify\.py/);
     assert.ok(await chat.frame.locator('.drop-hint').isHidden(), 'the drop hint stayed after the drop');
 
-    // A folder is refused with a message; nothing is added.
+    // A folder attaches its files (within the budget): its new file is a chip of its own; the
+    // folder src, whose files are attached already, adds none again.
+    const folder = path.join(demo.profile.workspace, 'e2e-drop-folder');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\ne2e-drop-folder-check\n');
+    made.push(folder);
     await dropOnChat(chat.frame, { 'text/uri-list': pathToFileURL(src).toString() });
-    await wb.waitForNotification(/is a folder/);
-    assert.equal(await chips.count(), 2);
-    await wb.clearNotifications();
+    await dropOnChat(chat.frame, { 'text/uri-list': pathToFileURL(folder).toString() });
+    await waitFor(async () => (await chips.count()) === 3, 'the dropped folder\'s file is not a chip', 15_000);
+    assert.match((await chips.allTextContents())[2], /notes\.md/);
 
     const before = chatRequests().length;
     const replies = await chat.articles('Assistant').count();
@@ -78,6 +90,8 @@ describe('Journey 38: Drop files into the chat', () => {
     assert.ok(last.startsWith('Review these e2e-drop-check\n\n'), last.slice(0, 200));
     assert.match(last, /`src\/inventory\.ts`:\n\n```typescript\n/);
     assert.match(last, /`src\/slugify\.py`:\n\n```python\n/);
+    assert.match(last, /`e2e-drop-folder\/notes\.md`:\n\n```[a-z]*\n# Notes/);
+    assert.equal(last.split('`src/inventory.ts`:').length, 2, 'src/inventory.ts goes once');
     await waitFor(async () => (await chips.count()) === 0, 'the chips stayed after the send');
   });
 });
