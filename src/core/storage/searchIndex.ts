@@ -5,6 +5,9 @@
 import type { Conversation, ConversationSummary } from '../chat/conversation';
 import type { ReplayedLog } from './conversationLog';
 import { HistorySearch, yieldTurn, type SearchHit } from './historySearch';
+
+/** How long putMany takes conversations in before it gives the event loop a turn (ms). */
+const PUT_SLICE_MS = 8;
 import type { ConversationStoragePort, SearchProgress } from './port';
 
 /** The full-text index is written (on its timer) only once no search came for this long. */
@@ -49,6 +52,20 @@ export class SearchIndex {
   private readonly listeners = new Set<(p: SearchProgress) => void>();
 
   constructor(private readonly deps: SearchIndexDeps) {}
+
+  /**
+   * Many conversations (an import brings thousands in), with a turn for the event loop between
+   * two once they have held it PUT_SLICE_MS.
+   */
+  async putMany(convs: readonly Conversation[]): Promise<void> {
+    let since = performance.now();
+    for (const conv of convs) {
+      await this.put(conv);
+      if (performance.now() - since < PUT_SLICE_MS) continue;
+      await yieldTurn();
+      since = performance.now();
+    }
+  }
 
   /** A conversation saved (its first `from` messages unchanged since it was last put): indexed when the index is loaded. */
   async put(conv: Conversation, from?: number): Promise<void> {

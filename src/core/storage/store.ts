@@ -7,14 +7,11 @@
 import { createConversation, forkConversation, summarize, type Conversation, type ConversationSummary } from '../chat/conversation';
 import { encodeLog, recordLine, replayLog, type ReplayedLog } from './conversationLog';
 import { storedMessages } from '../variants/variants';
-import { yieldTurn, type SearchHit } from './historySearch';
+import type { SearchHit } from './historySearch';
 import { HistoryIndex } from './historyIndex';
 import type { ConversationStoragePort, SearchProgress } from './port';
 import { LogWriter } from './logWriter';
 import { SearchIndex } from './searchIndex';
-
-/** How long restoreMany takes conversations into the search before it gives the event loop a turn (ms). */
-const PUT_SLICE_MS = 8;
 
 export type { ConversationStoragePort, IndexCursor, SearchProgress } from './port';
 
@@ -419,15 +416,7 @@ export class ConversationStore {
         for (const conv of convs) await this.erase(conv.id).catch(() => undefined);
         throw err;
       }
-      // Each conversation's words into the search: a turn for the event loop between them once
-      // they have held it a few ms (an import brings thousands of conversations in).
-      let since = performance.now();
-      for (const conv of convs) {
-        await this.fullText.put(conv);
-        if (performance.now() - since < PUT_SLICE_MS) continue;
-        await yieldTurn();
-        since = performance.now();
-      }
+      await this.fullText.putMany(convs);
     });
   }
 
