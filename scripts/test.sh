@@ -134,6 +134,16 @@ for tier in "${tiers[@]}"; do
   fi
 done
 
+# The failed tests of each tier, by name with their first lines of error (mocha's list after
+# "N failing", without stack frames), so that the end of the output says what failed.
+for tier in "${tiers[@]}"; do
+  log="$logs/$tier.log"
+  grep -aqE '^[[:space:]]*[0-9]+ failing$' "$log" 2>/dev/null || continue
+  echo
+  echo "=== Failed in $tier"
+  awk '/^[[:space:]]*[0-9]+ failing$/ { on = 1; next } on && !/^[[:space:]]+at / && !/^[0-9]+ passed, [0-9]+ failed$/ && NF' "$log" | head -n 40
+done
+
 echo
 echo "=== Summary"
 printf '%s\n' "${summary[@]}"
