@@ -68,7 +68,7 @@ const menu = (page: Page): Promise<MenuState> =>
       focus: document.activeElement === box ? 'box' : (document.activeElement?.tagName ?? 'none'),
       role: list?.getAttribute('role') ?? null,
       label: list?.getAttribute('aria-label') ?? null,
-      status: document.querySelector('.slash-status')?.textContent ?? '',
+      status: document.querySelector('#slash-menu + .menu-status')?.textContent ?? '',
     };
   });
 
