@@ -23,6 +23,7 @@ export * from './context/ranges';
 export * from './context/sentWith';
 export * from './context/pins';
 export * from './context/folders';
+export * from './context/hashMenu';
 export * from './chat/queue';
 export * from './account/usage';
 export * from './account/creditWarning';

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
 import { VariantPlaceSchema, VariantRequestSchemas, variantShownSchema } from './variants';
-import { OpenSentSchema, PinContextSchema, SentViewSchema } from './context';
+import { ContextChooseSchema, ContextOptionsSchema, ContextSearchSchema, OpenSentSchema, PinContextSchema, SentViewSchema } from './context';
 
 useZodEnglish();
 
@@ -364,6 +364,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('promptList'), prompts: z.array(PromptItemSchema).check(z.maxLength(MAX_PROMPTS)), notice: z.optional(z.string().check(z.maxLength(MAX_NOTICE))) }),
   variantShownSchema(MessageViewSchema),
+  ContextOptionsSchema,
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -412,6 +413,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeContext'), id: z.string().check(z.regex(/^ctx_[0-9]+$/)) }),
   OpenSentSchema,
   PinContextSchema,
+  ContextSearchSchema,
+  ContextChooseSchema,
   z.object({ type: z.literal('queueRemove'), id: z.string().check(z.maxLength(200)) }),
   z.object({ type: z.literal('queueEdit'), id: z.string().check(z.maxLength(200)), text }),
   z.object({ type: z.literal('queueResume') }),

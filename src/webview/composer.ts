@@ -1,5 +1,5 @@
 // The message box and what is around it: the chips of the next message's attachments, the note
-// that the box holds the API key, the `/` menu, the box itself, the bar below it (attach, the
+// that the box holds the API key, the `/` and `#` menus, the box itself, the bar below it (attach, the
 // status line, the context meter, the cost of the next message, Send / Stop), and the error of a
 // refused send above it. The draft survives hiding and reloading the panel: it is kept in the
 // webview's state and posted to the host (never while the host says it holds the API key).
@@ -8,6 +8,7 @@ import { nextMessageText } from '../wording';
 import { appendToDraft, MAX_TEXT, type ChatSettings, type ChatStatus, type ErrorView, type WebviewMessage } from '../protocol';
 import { clear, el, iconButton, setIconButton } from './dom';
 import type { ErrorBoxes } from './errorBox';
+import { createHashMenu, type HashMenu } from './context/hashMenu';
 import { createSlashMenu, type SlashMenu } from './slashMenu';
 
 /** The webview's own state (kept by VS Code across hide and reload). */
@@ -55,6 +56,7 @@ export interface Composer {
   /** "Send with fewer earlier messages": the text of the box, or the failed one the host keeps. */
   sendFewer(): void;
   readonly slash: SlashMenu;
+  readonly hash: HashMenu;
 }
 
 export function createComposer(hooks: ComposerHooks): Composer {
@@ -86,6 +88,7 @@ export function createComposer(hooks: ComposerHooks): Composer {
     (name, args) => post({ type: 'expandPrompt', name, ...(args ? { args } : {}) }),
     () => post({ type: 'promptsWanted' }),
   );
+  const hash = createHashMenu(input, post);
   const sendButton = iconButton('send', l10n.t('Send'), () => (status.busy ? post({ type: 'stop' }) : trySend()), { class: 'primary send' });
   const costLine = el('span', { class: 'cost', text: nextMessageText(null) });
   const replying = el('span', { class: 'replying', role: 'status', 'aria-live': 'polite' });
@@ -95,6 +98,7 @@ export function createComposer(hooks: ComposerHooks): Composer {
     hooks.chips,
     keyNotice,
     slash.element,
+    hash.element,
     input,
     el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => post({ type: 'addContext' }), { class: 'add-context' }), replying, el('span', { class: 'spacer' }), hooks.meter, costLine, sendButton),
   );
@@ -208,7 +212,7 @@ export function createComposer(hooks: ComposerHooks): Composer {
   };
 
   input.addEventListener('keydown', (e) => {
-    if (slash.onKey(e)) return;
+    if (slash.onKey(e) || hash.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
       // While a reply streams, the host queues the message.
@@ -226,6 +230,7 @@ export function createComposer(hooks: ComposerHooks): Composer {
     sendError,
     input,
     slash,
+    hash,
     setStatus(next) {
       status = next;
       setIconButton(sendButton, next.busy ? 'debug-stop' : 'send', next.busy ? l10n.t('Stop') : l10n.t('Send'));

@@ -207,6 +207,9 @@ function startChat(root: HTMLElement): void {
       case 'promptList':
         composer.slash.setPrompts(msg.prompts, msg.notice);
         return;
+      case 'contextOptions':
+        composer.hash.setOptions(msg);
+        return;
       case 'replyChanges':
         if (setReplyChanges(msg, transcript.conversationId)) conversation.refreshChanges();
         return;

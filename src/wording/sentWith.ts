@@ -11,7 +11,7 @@ export function formatSize(bytes: number): string {
 
 /** One item of the record as the panel and the exports list it. */
 export interface SentLine {
-  kind: 'file' | 'range' | 'problems' | 'terminal' | 'instructions' | 'rule';
+  kind: 'file' | 'range' | 'problems' | 'terminal' | 'changes' | 'instructions' | 'rule';
   name: string;
   bytes: number;
   pinned?: true;
@@ -30,6 +30,7 @@ export function sentKindText(item: SentLine): string {
     range: l10n.t('lines'),
     problems: l10n.t('Problems'),
     terminal: l10n.t('terminal selection'),
+    changes: l10n.t('Git changes'),
     instructions: l10n.t('project instructions'),
     rule: l10n.t('rule'),
   }[item.kind];

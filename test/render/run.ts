@@ -22,6 +22,7 @@ import { findChecks } from './find';
 import { screenReaderChecks } from './screenReader';
 import { axeChecks } from './axe';
 import { keyboardChecks } from './keyboard';
+import { hashMenuChecks } from './hashMenu';
 import { slashMenuChecks } from './slashMenu';
 import { sendErrorChecks } from './sendErrors';
 import { narrowChecks } from './narrow';
@@ -437,6 +438,7 @@ async function main(): Promise<number> {
     await timed('screen reader', () => screenReaderChecks(browser, recordPanel));
     await timed('keyboard', () => keyboardChecks(browser, recordPanel));
     await timed('slash menu', () => slashMenuChecks(browser, recordPanel));
+    await timed('hash menu', () => hashMenuChecks(browser, recordPanel));
     await timed('send errors', () => sendErrorChecks(browser, recordPanel));
     await timed('summary card', () => summaryCardChecks(browser, recordPanel));
     await timed('narrow side bar', () => narrowChecks(browser, recordPanel));

@@ -11,7 +11,8 @@ export const MAX_ATTACHMENTS = 100;
 /** Most characters the attachments of one message add together (a message is at most 10 M). */
 export const MAX_ATTACHED_CHARS = 8_000_000;
 
-export type AttachmentKind = 'file' | 'selection' | 'problems' | 'terminal';
+/** `changes`: a Git diff (its `path` names which: "staged", "working tree", "main...HEAD"). */
+export type AttachmentKind = 'file' | 'selection' | 'problems' | 'terminal' | 'changes';
 
 export interface Attachment {
   id: string;
@@ -174,7 +175,7 @@ export function problemsAttachment(id: string, path: string, diagnostics: readon
   return { id, kind: 'problems', path, language: '', content: text, bytes: new TextEncoder().encode(full).length, count: diagnostics.length, ...(cut ? { cutToKB: maxKB } : {}) };
 }
 
-export function textAttachment(id: string, kind: 'selection' | 'terminal', path: string, language: string, text: string, maxKB: number, lines?: { start: number; end: number }): Attachment {
+export function textAttachment(id: string, kind: 'selection' | 'terminal' | 'changes', path: string, language: string, text: string, maxKB: number, lines?: { start: number; end: number }): Attachment {
   const { text: content, cut } = cutText(text, maxKB * 1024);
   return {
     id, kind, path, language, content, bytes: new TextEncoder().encode(text).length,
@@ -193,8 +194,9 @@ export function chipLabel(a: Attachment): ChipLabel {
   const parts = a.symbol && range ? [lines, formatSize(a.bytes)] : [formatSize(a.bytes)];
   if (a.kind === 'problems') parts.unshift(a.count === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', a.count ?? 0));
   if (a.kind === 'terminal') parts.unshift(l10n.t('terminal selection'));
+  if (a.kind === 'changes') parts.unshift(l10n.t('changes'));
   if (a.cutToKB !== undefined) parts.push(l10n.t('cut to {0} KB', a.cutToKB));
-  const icon = { file: 'file', selection: 'selection', problems: 'warning', terminal: 'terminal' }[a.kind];
+  const icon = { file: 'file', selection: 'selection', problems: 'warning', terminal: 'terminal', changes: 'git-compare' }[a.kind];
   return { name, detail: parts.join(' · '), icon };
 }
 
@@ -209,6 +211,8 @@ function header(a: Attachment): string {
       return `Problems in \`${path}\`:`; // l10n-ignore: text sent to the model
     case 'terminal':
       return 'Terminal selection:'; // l10n-ignore: text sent to the model
+    case 'changes':
+      return `Git changes (${path}):`; // l10n-ignore: text sent to the model
   }
 }
 

@@ -10,7 +10,7 @@ import { splitSystemPrompt } from './instructions';
 export const MAX_SENT_ITEMS = 320;
 
 export const SentItemSchema = z.object({
-  kind: z.enum(['file', 'range', 'problems', 'terminal', 'instructions', 'rule']),
+  kind: z.enum(['file', 'range', 'problems', 'terminal', 'changes', 'instructions', 'rule']),
   /** As its chip named it: "utils.ts", "src/a.ts:12-40", "AGENTS.md". */
   name: z.string().check(z.maxLength(1100)),
   /** Workspace-relative path (a file, range, Problems, rule or the instructions file). */
@@ -33,7 +33,7 @@ export function attachmentItems(sent: readonly Attachment[], pinned: ReadonlySet
   return sent.slice(0, MAX_SENT_ITEMS).map((a) => ({
     kind: a.kind === 'selection' ? 'range' : a.kind,
     name: cut(chipLabel(a).name, 1100),
-    ...(a.kind !== 'terminal' ? { path: cut(a.path, 1000) } : {}),
+    ...(a.kind !== 'terminal' && a.kind !== 'changes' ? { path: cut(a.path, 1000) } : {}),
     ...(a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined ? { startLine: a.startLine, endLine: a.endLine } : {}),
     bytes: utf8(formatAttachment(a)),
     ...(pinned.has(a.id) ? { pinned: true as const } : {}),

@@ -1,11 +1,12 @@
 // The chat's host in VS Code (the controller's ChatHost): what the webview asks of VS Code
-// (commands, links, files, settings, the chips, History, the `/` menu), the surface whose page
+// (commands, links, files, settings, the chips, History, the `/` and `#` menus), the surface whose page
 // said `ready`, the draft kept in the workspace's state, and the key read when a surface starts.
 // Every message of the webview reaches the controller first (common/controller.ts).
 import * as vscode from 'vscode';
 import type { AllowedCommand } from '../../protocol';
 import type { ConfigService } from '../platform/config';
 import type { ContextAttachments } from '../context/attachments';
+import type { HashMenuHost } from '../context/hashMenu';
 import { openSentItem } from '../context/openSent';
 import type { ApiKeyStore } from '../account/keyStore';
 import { safeExternalUrl } from '../platform/links';
@@ -60,6 +61,8 @@ export interface ChatHostDeps extends CodeActionDeps {
   prompts?: { expand(name: string, args?: string): Promise<unknown>; recheck(): Promise<void> };
   /** A reply's changes across files: Apply All, Undo, Redo. */
   changes?: { act(action: 'apply' | 'undo' | 'redo', messageId: string): Promise<unknown> };
+  /** The `#` menu of the box. */
+  hashMenu?: HashMenuHost;
 }
 
 export function chatHost(deps: ChatHostDeps): ChatHost {
@@ -112,6 +115,10 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
         return;
       case 'openSent':
         return openSentItem(action.path, action.startLine, action.endLine);
+      case 'contextSearch':
+        return deps.hashMenu?.search(action.seq, action.query);
+      case 'contextChoose':
+        return deps.hashMenu?.choose(action.seq, action.index, action.question);
       case 'expandPrompt':
         await deps.prompts?.expand(action.name, action.args);
         return;

@@ -12,6 +12,7 @@ import { ChatController } from './common/controller';
 import { ContextMeterFeed } from './common/contextMeter';
 import { summaryRoom } from './summaryRoom';
 import { ContextAttachments } from '../context/attachments';
+import { HashMenuHost } from '../context/hashMenu';
 import { PromptFiles } from '../promptFiles/promptFileWatcher';
 import type { TurnService } from '../pipeline/turnService';
 import type { BalanceService } from '../account/balanceService';
@@ -93,6 +94,8 @@ export class ChatPanelController implements vscode.Disposable {
     }, () => folderBudgetChars(budgetForModel(deps.models.models, deps.config.settings.model, deps.config.settings.contextMaxTokens)));
     this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
     const post = (m: HostMessage) => this.surfaces.page.post(m);
+    // The `#` menu of the box: what can be attached, the workspace's files, folders and symbols.
+    const hashMenu = new HashMenuHost({ attachments: this.attachments, editor: () => vscode.window.activeTextEditor ?? deps.editors.lastEditor(), post });
     // The context meter and boundary line (the next request against the model's budget).
     const meter = new ContextMeterFeed({
       session: deps.session,
@@ -175,6 +178,7 @@ export class ChatPanelController implements vscode.Disposable {
         openHistory: () => this.openHistory(),
         prompts: menu,
         changes: this.changes,
+        hashMenu,
       }),
       replyChanges: () => this.changes.message(),
       replyLeaving: (id) => this.changes.leaving(id),
@@ -186,6 +190,7 @@ export class ChatPanelController implements vscode.Disposable {
       this.prompts.onDidChange(() => this.controller.promptsChanged()),
       this.surfaces,
       this.attachments,
+      hashMenu,
       this.attachments.onDidChange(() => this.controller.chipsChanged()),
       vscode.workspace.onDidChangeTextDocument((e) => this.attachments.documentChanged(e.document.uri)),
       new SettingsFeed({ ...deps, controller: this.controller, isOpen: () => this.surfaces.isOpen, alsoUpdate: () => meter.update() }),

@@ -24,11 +24,10 @@ import {
   textAttachment,
   workspaceFilesOf,
   type Attachment,
-  type Diagnostic,
   type FileResult,
 } from '../../core';
 import type { ContextChip } from '../../protocol';
-import { MAX_VIRTUAL_FILE_BYTES, SEVERITY, fit, maxKB, relPath } from '../platform/editorFacts';
+import { MAX_VIRTUAL_FILE_BYTES, chipDiagnostics, fit, maxKB, relPath } from '../platform/editorFacts';
 import { PinnedContext, type PinPort } from './pinnedContext';
 import { pickSymbol, symbolChip, type SymbolHit } from './symbols';
 
@@ -289,6 +288,11 @@ export class ContextAttachments implements vscode.Disposable {
     return this.pushAll(ranges) > 0;
   }
 
+  /** Chips made elsewhere (Git changes, the workspace's Problems), each given its id here, added in order; returns how many went. */
+  addMade(items: readonly Attachment[]): number {
+    return this.pushAll(items.map((a) => ({ ...a, id: this.id() })));
+  }
+
   /** Adds chips in order; one message names those a limit left out. Returns how many were added. */
   private pushAll(items: readonly Attachment[]): number {
     let added = 0;
@@ -309,12 +313,7 @@ export class ContextAttachments implements vscode.Disposable {
   addProblems(uri?: vscode.Uri): boolean {
     const target = uri ?? this.editor()?.document.uri;
     if (!target) return this.nothing(vscode.l10n.t('No file is open in the editor. Open the file whose problems you want to attach, then try again.'));
-    const diagnostics = vscode.languages.getDiagnostics(target).map<Diagnostic>((d) => ({
-      line: d.range.start.line + 1,
-      severity: SEVERITY[d.severity],
-      message: d.message,
-      ...(d.source ? { source: d.source } : {}),
-    }));
+    const diagnostics = chipDiagnostics(vscode.languages.getDiagnostics(target));
     if (!diagnostics.length) return this.nothing(vscode.l10n.t('{0} has no problems to attach.', relPath(target)));
     return this.pushOne(problemsAttachment(this.id(), relPath(target), diagnostics, maxKB()));
   }
@@ -363,12 +362,12 @@ export class ContextAttachments implements vscode.Disposable {
     return this.pushOne(await symbolChip(chosen, this.id()));
   }
 
-  private async pickFolder(): Promise<boolean> {
+  async pickFolder(): Promise<boolean> {
     const uris = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, openLabel: vscode.l10n.t('Attach') });
     return uris?.[0] ? (await this.addFolder(uris[0])) > 0 : false;
   }
 
-  private async pickFiles(): Promise<boolean> {
+  async pickFiles(): Promise<boolean> {
     const uris = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Attach') });
     return (await this.addFiles(uris ?? [])) > 0;
   }

@@ -28,6 +28,11 @@ export const SEVERITY: Record<vscode.DiagnosticSeverity, Diagnostic['severity']>
   [vscode.DiagnosticSeverity.Hint]: 'hint',
 };
 
+/** VS Code's diagnostics as the Problems chips list them. */
+export function chipDiagnostics(diagnostics: readonly vscode.Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => ({ line: d.range.start.line + 1, severity: SEVERITY[d.severity], message: d.message, ...(d.source ? { source: d.source } : {}) }));
+}
+
 /** A diagnostic's severity as the prompts name it. */
 export function severityOf(s: vscode.DiagnosticSeverity): ProblemSeverity {
   switch (s) {

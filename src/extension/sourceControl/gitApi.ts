@@ -1,5 +1,5 @@
 // The parts of the built-in Git extension's API (vscode.git, getAPI(1)) that Write Commit Message
-// uses, typed here (the extension publishes no types): the repositories, their diffs, log and
+// and the `#` menu's changes use, typed here (the extension publishes no types): the repositories, their diffs, log and
 // commit box, and whether Git is there and turned on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -17,9 +17,14 @@ export interface GitRepository {
     readonly workingTreeChanges: readonly GitChange[];
     /** Present when git.untrackedChanges is "separate". */
     readonly untrackedChanges?: readonly GitChange[];
+    readonly HEAD?: { readonly name?: string; readonly commit?: string };
   };
   status(): Promise<void>;
   diff(cached?: boolean): Promise<string>;
+  /** The files of the working tree that differ from a ref; with a path, that file's diff. */
+  diffWith(ref: string): Promise<readonly GitChange[]>;
+  diffWith(ref: string, path: string): Promise<string>;
+  getMergeBase(ref1: string, ref2: string): Promise<string | undefined>;
   log(options?: { maxEntries?: number }): Promise<ReadonlyArray<{ readonly message: string }>>;
 }
 

@@ -81,6 +81,7 @@ const samples: { [K in HostMessage['type']]: Extract<HostMessage, { type: K }> }
   find: { type: 'find', query: 'apple' },
   revealMessage: { type: 'revealMessage', messageId: id(0) },
   summaryProgress: { type: 'summaryProgress', running: true, turns: 3, throughId: id(5), text: 'So far' },
+  contextOptions: { type: 'contextOptions', seq: 3, options: [{ kind: 'file', icon: 'file', label: 'pricing.ts', detail: 'src/pricing.ts' }], pending: true },
   promptList: { type: 'promptList', prompts: [{ name: 'explain', description: 'Explain the code', source: 'built-in' }] },
 };
 
@@ -290,6 +291,7 @@ describe('the transcript of the chat webview', () => {
     assert.deepEqual(others.map((m) => m.type).sort(), [
       'contextChips',
       'contextMeter',
+      'contextOptions',
       'draftHoldsKey',
       'find',
       'focusInput',

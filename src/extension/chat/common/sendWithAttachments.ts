@@ -15,7 +15,7 @@ export interface AttachmentList {
 
 /** The workspace files of the attachments (a file, a selection, a file's Problems), each once. */
 export function attachedFiles(attached: readonly Attachment[]): string[] {
-  return [...new Set(attached.filter((a) => a.kind !== 'terminal' && a.path).map((a) => a.path))];
+  return [...new Set(attached.filter((a) => a.kind !== 'terminal' && a.kind !== 'changes' && a.path).map((a) => a.path))];
 }
 
 /** The message as the request carries it: the text, then each file, range and Problems once. */

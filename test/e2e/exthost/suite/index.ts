@@ -61,6 +61,8 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./codebase.test');
   mocha.suite.emit('pre-require', globalThis, 'contextRanges.test', mocha);
   await import('./contextRanges.test');
+  mocha.suite.emit('pre-require', globalThis, 'hashMenu.test', mocha);
+  await import('./hashMenu.test');
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
