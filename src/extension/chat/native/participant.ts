@@ -1,11 +1,12 @@
 // @aichat in VS Code's Chat view: a thin adapter between VS Code's Chat API and the one turn
 // pipeline (pipeline/turnService.ts): the Chat view's turns go in, the reply, its progress and its
-// refusals come out. Registered only where the host offers the Chat API.
+// refusals come out; what the view attached to a request (#file, a selection) goes after the
+// question as the panel's chips go. Registered only where the host offers the Chat API.
 //
 // Slash commands (/explain, /fix, /tests and every prompt of the chat's `/` list) are read in
 // slashCommands.ts.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
+import { TextCoalescer, actionCommand, assembleMessage, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
 import { signalOf } from '../../pipeline/turnService';
@@ -130,12 +131,21 @@ export async function answerRequest(
 ): Promise<vscode.ChatResult> {
   const command = await slashCommand(deps, request, stream, held);
   if (command === 'done') return { metadata: answeredHereMetadata() };
+  // What the view attached (#file, a selection, a symbol): sent after the question, each once.
+  // (Read on the first request that has any: the chips' code is not loaded at startup.)
+  let prompt = command.prompt;
+  if (request.references?.length) {
+    const { referencedContext } = await import('../../context/chatReferences');
+    const referenced = await referencedContext(request.references);
+    for (const ref of referenced.used) stream.reference(ref);
+    prompt = assembleMessage(command.prompt, referenced.attachments);
+  }
   const cancel = signalOf(token);
   // Text reaches the Chat view coalesced (never inside an open fence while it can wait), up to a size.
   const text = new TextCoalescer({ emit: (chunk) => stream.markdown(chunk), intervalMs: growingInterval, maxChars: NATIVE_MAX_CHARS });
   try {
     const ran = await deps.turns.run(
-      { surface: 'aichat', prompt: command.prompt, earlier: turnsOf(context), ...(command.model ? { model: command.model } : {}) },
+      { surface: 'aichat', prompt, earlier: turnsOf(context), ...(command.model ? { model: command.model } : {}) },
       {
         text: (chunk) => text.push(chunk),
         // Progress (Thinking…, Searching…, a wait) has its own channel.
@@ -165,7 +175,7 @@ export async function answerRequest(
     }
     if (ran.rules?.length) showRules(stream, ran.rules, text.cut ? undefined : text.openFence);
     // What was sent and answered, read back by later requests instead of what the view shows.
-    const metadata = sentTurnMetadata(command.prompt, result.text);
+    const metadata = sentTurnMetadata(prompt, result.text);
     if (result.ending === 'complete' || result.ending === 'stopped' || !result.error) return { metadata };
     for (const action of result.error.actions) {
       const command = actionCommand(action);

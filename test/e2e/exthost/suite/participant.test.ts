@@ -265,10 +265,10 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
 
   /** One @aichat request through the pipeline: what the Chat view showed, and the request sent (if any). */
   async function ask(
-    request: { prompt: string; command?: string },
+    request: { prompt: string; command?: string; references?: vscode.ChatPromptReference[] },
     answers: string[] = [],
     opts: { unloaded?: boolean; held?: HeldSends } = {},
-  ): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[]; result: vscode.ChatResult }> {
+  ): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[]; result: vscode.ChatResult; references: unknown[] }> {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
     let sent: { model: string; last: string } | undefined;
@@ -292,7 +292,8 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     const buttons: vscode.Command[] = [];
     const asked: vscode.InputBoxOptions[] = [];
     let loaded: ModelLike[] | undefined = opts.unloaded ? undefined : MODELS;
-    const stream = { markdown: (t: string) => void shown.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    const references: unknown[] = [];
+    const stream = { markdown: (t: string) => void shown.push(t), button: (b: vscode.Command) => void buttons.push(b), progress: () => undefined, reference: (r: unknown) => void references.push(r) } as unknown as vscode.ChatResponseStream;
     const deps: ParticipantDeps = {
       extensionUri: vscode.Uri.file('/'),
       turns,
@@ -308,13 +309,41 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
     };
     let result: vscode.ChatResult;
     try {
-      result = await answerRequest(deps, { prompt: request.prompt, command: request.command, references: [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token, undefined, opts.held);
+      result = await answerRequest(deps, { prompt: request.prompt, command: request.command, references: request.references ?? [] }, { history: [] }, stream, new vscode.CancellationTokenSource().token, undefined, opts.held);
     } finally {
       instructions.dispose();
       keys.dispose();
     }
-    return { shown: shown.join(''), buttons, ...(sent ? { sent } : {}), asked, result };
+    return { shown: shown.join(''), buttons, ...(sent ? { sent } : {}), asked, result, references };
   }
+
+  it('#file and selections the Chat view attached go after the question as the panel\'s chips go: each once, listed as references', async () => {
+    await write('aichat-other.ts', 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
+    try {
+      const target = uri('aichat-target.ts');
+      const other = uri('aichat-other.ts');
+      const r = await ask({
+        prompt: 'What do these do?',
+        references: [
+          { id: 'vscode.file', value: target },
+          // Inside the file attached: it goes with the file.
+          { id: 'vscode.selection', value: new vscode.Location(target, new vscode.Range(0, 0, 0, 12)) },
+          { id: 'vscode.file', value: target },
+          { id: 'vscode.selection', value: new vscode.Location(other, new vscode.Range(1, 0, 2, 0)) },
+          { id: 'vscode.variable', value: 'a value of the view itself' },
+        ],
+      });
+      assert.ok(r.sent, 'the request was sent');
+      assert.equal(
+        r.sent.last,
+        'What do these do?\n\n`aichat-target.ts`:\n\n```typescript\nexport const total = 40 + 2;\n```\n\n`aichat-other.ts`, line 2:\n\n```typescript\nexport const b = 2;\n```',
+      );
+      assert.equal(r.references.length, 3, 'each reference read is listed once');
+      assert.deepEqual((r.result.metadata as { sent?: { prompt: string } }).sent?.prompt, r.sent.last, 'later requests read back what was sent');
+    } finally {
+      await vscode.workspace.fs.delete(uri('aichat-other.ts')).then(undefined, () => undefined);
+    }
+  });
 
   it('/explain (a command of the participant): the built-in with the editor\'s selection and file, the words after it too', async () => {
     const r = await ask({ command: 'explain', prompt: 'why 42?' });

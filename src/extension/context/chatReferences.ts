@@ -1,0 +1,42 @@
+// @aichat's references in VS Code's Chat view (#file, a folder, a selection or a symbol the view
+// attached to the request) as AI Chat's chips: each file read as "+" reads it (size limit, binary
+// refused, a folder within the budget), each range with its exact lines; sent after the question,
+// each once, as the panel sends its chips. Text references (a variable's value) are the view's own.
+import * as vscode from 'vscode';
+import { onceEach, rangeAttachments, type Attachment } from '../../core';
+import { maxKB, relPath } from '../platform/editorFacts';
+import { ContextAttachments } from './attachments';
+
+export interface ReferencedContext {
+  /** The chips, each once, in the order the view gave them. */
+  attachments: Attachment[];
+  /** What was read, for the view's list of references. */
+  used: Array<vscode.Uri | vscode.Location>;
+}
+
+export async function referencedContext(references: readonly vscode.ChatPromptReference[] | undefined): Promise<ReferencedContext> {
+  const chips = new ContextAttachments(() => undefined);
+  const used: Array<vscode.Uri | vscode.Location> = [];
+  try {
+    for (const ref of references ?? []) {
+      const value = ref.value;
+      if (value instanceof vscode.Uri) {
+        if (await chips.addFile(value)) used.push(value);
+      } else if (value instanceof vscode.Location) {
+        const doc = await Promise.resolve(vscode.workspace.openTextDocument(value.uri)).catch(() => undefined);
+        if (!doc) continue;
+        const range = value.range.isEmpty ? doc.lineAt(Math.min(value.range.start.line, doc.lineCount - 1)).range : value.range;
+        const made = rangeAttachments(() => '', relPath(doc.uri), doc.languageId, [{ start: range.start, end: range.end, text: doc.getText(range) }], maxKB());
+        if (chips.addMade(made) > 0) used.push(value);
+      }
+    }
+    const seen = new Set<string>();
+    const once = used.filter((u) => {
+      const key = u instanceof vscode.Uri ? u.toString() : `${u.uri.toString()}#${u.range.start.line}:${u.range.start.character}-${u.range.end.line}:${u.range.end.character}`;
+      return !seen.has(key) && !!seen.add(key);
+    });
+    return { attachments: onceEach(chips.attachments), used: once };
+  } finally {
+    chips.dispose();
+  }
+}
