@@ -2,7 +2,8 @@
 // user can make it 170 px. At 240 px and 300 px, with everything the composer and a turn can show at
 // once (the boundary line with its Summarize button, the context meter and the next message's
 // price, chips, a queued message, a reply's Apply All and its Undo, a rule list, an error with its
-// buttons), nothing runs out of the view sideways and every button's label can be read whole.
+// buttons, the `#` menu open with long names), nothing runs out of the view sideways and every
+// button's label can be read whole.
 // On the same page, the row of a reply's changes: Apply All under a reply whose blocks name files,
 // "Applied to N files" with Undo under one whose changes stand, each posting its action; another
 // conversation's states are not shown.
@@ -97,10 +98,29 @@ export async function narrowChecks(browser: Browser, record: Recorder, shots?: s
           const list = document.querySelector('.messages') as HTMLElement;
           list.scrollTop = list.scrollHeight;
         });
+        // The # menu open over the box, with long names.
+        await page.locator('textarea#message').focus();
+        await page.keyboard.press('End');
+        await page.keyboard.type(' #VeryLong');
+        const seq = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; seq?: number }> }).__posted.filter((m) => m.type === 'contextSearch').at(-1)?.seq ?? 0);
+        await give(page, [
+          {
+            type: 'contextOptions',
+            seq,
+            options: [
+              { kind: 'action', icon: 'git-branch', label: 'branch', detail: 'the branch against its base' },
+              { kind: 'symbol', icon: 'symbol-method', label: 'VeryLongComponentNameForTheNarrowSideBarRenderFunction', detail: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx:120' },
+              { kind: 'file', icon: 'file', label: 'VeryLongComponentNameForTheNarrowSideBar.tsx', detail: 'src/components/VeryLongComponentNameForTheNarrowSideBar.tsx' },
+              { kind: 'folder', icon: 'folder', label: 'src/components/VeryLongFolderNameForTheNarrowSideBar/with/many/levels' },
+            ],
+          },
+        ]);
         await frames(page);
         if (shots) await page.screenshot({ path: `${shots}/narrow-${width}.png` });
         const found = await page.evaluate<string[]>(OVERFLOW);
-        record(group, `at ${width} px nothing runs out of the view and every button's label is whole`, found.length === 0, found.slice(0, 8).join('; '));
+        const menuOpen = await page.evaluate(() => document.querySelectorAll('#hash-menu [role="option"]').length);
+        record(group, `at ${width} px nothing runs out of the view and every button's label is whole (the # menu open)`, found.length === 0 && menuOpen === 4, `${menuOpen} options; ` + found.slice(0, 8).join('; '));
+        await page.keyboard.press('Escape');
         if (width === WIDTHS[0]) {
           await sentChecks(page, record);
           await rowChecks(page, initial, record);
