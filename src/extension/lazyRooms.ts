@@ -8,6 +8,7 @@ import type { InlineEditDeps } from './inlineEdit/inlineEdit';
 import type { TurnService } from './pipeline/turnService';
 import { registerLazyRoom } from './platform/lazyRoom';
 import type { Logger } from './platform/log';
+import { SHOW_RULES_COMMAND } from './rules/ruleCommandIds';
 import type { RulesService } from './rules/rulesService';
 
 export interface LazyRoomsDeps {
@@ -47,7 +48,7 @@ export function registerLazyRooms(deps: LazyRoomsDeps): vscode.Disposable[] {
     registerLazyRoom(
       {
         name: 'rulesList',
-        commands: ['aiChat.showRules'],
+        commands: [SHOW_RULES_COMMAND],
         load: () => import('./rules/rulesCommands'),
         register: (room) => room.registerRulesCommands(deps.rules),
       },

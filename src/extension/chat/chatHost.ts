@@ -13,6 +13,7 @@ import { safeExternalUrl } from '../platform/links';
 import type { Logger } from '../platform/log';
 import type { ModelService } from '../account/modelService';
 import { REVIEW_COMMAND } from '../platform/serviceAddress';
+import { SHOW_RULES_COMMAND } from '../rules/ruleCommandIds';
 import type { ChatSurfaces } from './chatSurfaces';
 import { runCodeAction, type CodeActionDeps } from './codeBlockActions';
 import type { ChatHost, HostAction } from './common/controller';
@@ -43,7 +44,7 @@ function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenab
     case 'pickCheaperModel':
       return vscode.commands.executeCommand('aiChat.pickCheaperModel');
     case 'showRules':
-      return vscode.commands.executeCommand('aiChat.showRules');
+      return vscode.commands.executeCommand(SHOW_RULES_COMMAND);
   }
 }
 

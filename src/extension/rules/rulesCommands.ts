@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import { reasonText } from '../../core';
 import type { RulesService } from './rulesService';
 
-export const SHOW_RULES_COMMAND = 'aiChat.showRules';
+import { SHOW_RULES_COMMAND } from './ruleCommandIds';
+
+export { SHOW_RULES_COMMAND };
 
 interface RuleItem extends vscode.QuickPickItem {
   id: string;

@@ -10,7 +10,7 @@ import { TextCoalescer, actionCommand, assembleMessage, actionTitle, answeredHer
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
 import { signalOf } from '../../pipeline/turnService';
-import { SHOW_RULES_COMMAND } from '../../rules/rulesCommands';
+import { SHOW_RULES_COMMAND } from '../../rules/ruleCommandIds';
 import type { ParticipantDeps } from './participantDeps';
 import { SEND_HELD_COMMAND, sendHeld, slashCommand } from './slashCommands';
 
