@@ -212,7 +212,8 @@ export function createComposer(hooks: ComposerHooks): Composer {
   };
 
   input.addEventListener('keydown', (e) => {
-    if (slash.onKey(e) || hash.onKey(e)) return;
+    // The # menu first: its Enter chooses even in a box that starts with a slash command.
+    if (hash.onKey(e) || slash.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
       // While a reply streams, the host queues the message.

@@ -18,6 +18,8 @@ const MAX_FOLDERS = 8;
 const MAX_SYMBOLS = 15;
 /** Most files whose Problems #problems-all attaches (those with the most errors first). */
 const MAX_PROBLEM_FILES = 20;
+/** Answers kept for a choice. */
+const KEPT_ANSWERS = 8;
 
 type Choice = { option: ContextOption; run(question: string | undefined): Promise<unknown> };
 
@@ -31,8 +33,9 @@ export interface HashMenuDeps {
 export class HashMenuHost implements vscode.Disposable {
   private files: Promise<Map<string, vscode.Uri>> | undefined;
   private watcher: vscode.FileSystemWatcher | undefined;
-  /** The options of the last `#word` asked about. */
-  private last: { seq: number; choices: Choice[] } | undefined;
+  /** The options of the last few `#word`s asked about, by their number (the page drops a late answer;
+   *  a page made again, as when the chat moves, counts from 0 again). */
+  private readonly answers = new Map<number, Choice[]>();
 
   constructor(private readonly deps: HashMenuDeps) {}
 
@@ -43,11 +46,11 @@ export class HashMenuHost implements vscode.Disposable {
       run: (question) => this.runAction(a.id, question),
     }));
     const answer = (choices: Choice[], pending: boolean) => {
-      if (this.last && this.last.seq > seq) return false;
       const kept = choices.slice(0, MAX_HASH_OPTIONS);
-      this.last = { seq, choices: kept };
+      this.answers.delete(seq);
+      this.answers.set(seq, kept);
+      for (const old of this.answers.keys()) if (this.answers.size > KEPT_ANSWERS) this.answers.delete(old);
       this.deps.post({ type: 'contextOptions', seq, options: kept.map((c) => c.option), ...(pending ? { pending: true } : {}) });
-      return true;
     };
     if (!query) {
       answer(actions, false);
@@ -55,7 +58,7 @@ export class HashMenuHost implements vscode.Disposable {
     }
     const wantsSymbols = query.length >= 2;
     // What is known at once goes first, so the menu opens while the file list is read.
-    if (!this.files && !answer(actions, true)) return;
+    if (!this.files) answer(actions, true);
     const paths = await this.fileList();
     const all = [...paths.keys()];
     const files: Choice[] = rankPaths(all, query).map((path) => ({
@@ -70,7 +73,8 @@ export class HashMenuHost implements vscode.Disposable {
       },
     }));
     const known = [...actions, ...files, ...folders];
-    if (!answer(known, wantsSymbols) || !wantsSymbols) return;
+    answer(known, wantsSymbols);
+    if (!wantsSymbols) return;
     const hits = await findSymbols(query).catch((): SymbolHit[] => []);
     const symbols: Choice[] = hits.slice(0, MAX_SYMBOLS).map((hit) => ({
       option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${relPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
@@ -80,9 +84,9 @@ export class HashMenuHost implements vscode.Disposable {
     answer([...actions, ...symbols, ...files, ...folders], false);
   }
 
-  /** Runs the option `index` of the answer to `seq` (an answer replaced since: nothing). */
+  /** Runs the option `index` of the answer to `seq` (one no longer kept: nothing). */
   async choose(seq: number, index: number, question: string | undefined): Promise<void> {
-    const choice = this.last?.seq === seq ? this.last.choices[index] : undefined;
+    const choice = this.answers.get(seq)?.[index];
     if (choice) await choice.run(question);
   }
 

@@ -69,11 +69,14 @@ describe('The # menu of the message box', function () {
       await menu.choose(2, dir, undefined);
       assert.deepEqual(chips.attachments.map((a) => a.path).sort(), ['hashmenu-dir/hashmenuTarget.ts', 'hashmenu-dir/nested/hashmenuOther.ts']);
 
-      // An answer replaced by a later word is never run.
+      // An answer no longer kept is never run; a page made again (counting from 0) is answered.
       chips.clear();
-      await menu.search(3, 'hashmenuOther');
+      for (let seq = 3; seq < 13; seq++) await menu.search(seq, 'hashmenuOther');
       await menu.choose(2, file, undefined);
       assert.equal(chips.attachments.length, 0);
+      posted.length = 0;
+      await menu.search(0, 'hashmenuTarget');
+      assert.ok(posted.at(-1)?.options.some((o) => o.label === 'hashmenuTarget.ts'), 'a new page\'s first word is answered');
     } finally {
       provider.dispose();
       menu.dispose();
