@@ -40,11 +40,16 @@ export const ContextSearchSchema = z.object({
   query: z.string().check(z.maxLength(200)),
 });
 
-/** The `#` menu: the option chosen among those the host gave for `seq`. */
+/**
+ * The `#` menu: the option chosen among those the host gave for `seq`, named as it was shown (the
+ * host's second answer, with the symbols, may have moved it in the list).
+ */
 export const ContextChooseSchema = z.object({
   type: z.literal('contextChoose'),
   seq: z.number().check(z.int(), z.gte(0)),
-  index: z.number().check(z.int(), z.gte(0), z.lt(50)),
+  kind: z.enum(['action', 'file', 'folder', 'symbol']),
+  label: z.string().check(z.maxLength(300)),
+  detail: z.optional(z.string().check(z.maxLength(500))),
   /** The box's text once the `#word` is out of it (#codebase searches with it). */
   question: z.optional(z.string().check(z.maxLength(MAX_QUESTION))),
 });

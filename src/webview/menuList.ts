@@ -25,6 +25,10 @@ export interface MenuListOptions<T> {
   pick(item: T): void;
   /** Escape closed the list. */
   dismissed(): void;
+  /** What makes an option the same one in a new list (kept current when the list changes under it). */
+  key?(item: T): string;
+  /** Whether Enter may choose the current option (Tab always does); false: Enter goes on to the box. */
+  enterChooses?(item: T, moved: boolean): boolean;
 }
 
 export interface MenuList<T> {
@@ -32,7 +36,7 @@ export interface MenuList<T> {
   readonly element: HTMLElement;
   readonly open: boolean;
   /** Opens the list (when closed) with these options and the status sentence; the first is current
-   *  unless `keep` keeps the current one's place. */
+   *  unless `keep` keeps the current one (the same option by `key`, else its place). */
   show(items: readonly T[], status: string, keep?: boolean): void;
   close(): void;
   /** A key pressed in the box while the list is open: true when the list took it. */
@@ -52,6 +56,8 @@ export function createMenuList<T>(o: MenuListOptions<T>): MenuList<T> {
   /** The first option in the window. */
   let top = 0;
   let isOpen = false;
+  /** The user moved the current option since the list opened. */
+  let moved = false;
 
   const option = (item: T, i: number): HTMLElement => {
     const broken = o.broken?.(item) ?? false;
@@ -109,11 +115,17 @@ export function createMenuList<T>(o: MenuListOptions<T>): MenuList<T> {
         element.hidden = false;
         keep = false;
       }
+      const was = keep && o.key && shown[active] !== undefined ? o.key(shown[active]) : undefined;
       if (!keep) {
         active = 0;
         top = 0;
+        moved = false;
       }
       shown = items;
+      if (was !== undefined && o.key) {
+        const same = items.findIndex((item) => o.key?.(item) === was);
+        if (same >= 0) active = same;
+      }
       active = Math.min(active, Math.max(0, shown.length - 1));
       if (status.textContent !== text) status.textContent = text;
       input.setAttribute('aria-controls', o.id);
@@ -128,6 +140,7 @@ export function createMenuList<T>(o: MenuListOptions<T>): MenuList<T> {
         case 'ArrowUp':
           if (!count) return false;
           active = (active + (e.key === 'ArrowDown' ? 1 : count - 1)) % count;
+          moved = true;
           draw();
           break;
         case 'Enter':
@@ -136,6 +149,10 @@ export function createMenuList<T>(o: MenuListOptions<T>): MenuList<T> {
           if (!count) {
             // Nothing matches: Enter sends the text as it is.
             if (e.key === 'Enter') close();
+            return false;
+          }
+          if (e.key === 'Enter' && o.enterChooses && !o.enterChooses(shown[active], moved)) {
+            close();
             return false;
           }
           choose(active);

@@ -12,9 +12,9 @@ const START = [
   { type: 'conversation', conversation: { id: 'c', title: 'New Chat', messages: [] }, status: { busy: false }, version: 1 },
 ];
 
-type Posted = { type: string; seq?: number; query?: string; index?: number; question?: string };
+type Posted = { type: string; seq?: number; query?: string; kind?: string; label?: string; question?: string; text?: string };
 
-const searches = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted.filter((m) => m.type === 'contextSearch' || m.type === 'contextChoose'));
+const searches = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted.filter((m) => m.type === 'contextSearch' || m.type === 'contextChoose' || m.type === 'send'));
 
 const menu = (page: Page) =>
   page.evaluate(() => {
@@ -87,7 +87,7 @@ export async function hashMenuChecks(browser: Browser, record: Record): Promise<
     await give(page, [{ type: 'contextOptions', seq: typed?.seq ?? 0, options: [symbol, ...files] }]);
     await frames(page);
     s = await menu(page);
-    record(group, 'the second answer (with the symbols) keeps the current option\'s place', s.labels.length === 4 && /priceOf/.test(s.labels[0]) && /pricing\.ts/.test(s.active ?? '') && !/Looking/.test(s.status), JSON.stringify(s));
+    record(group, 'the second answer (with the symbols) keeps the option the user moved to current, though it moved in the list', s.labels.length === 4 && /priceOf/.test(s.labels[0]) && /src\/prices/.test(s.active ?? '') && !/Looking/.test(s.status), JSON.stringify(s));
 
     await page.keyboard.press('Enter');
     asked = await searches(page);
@@ -96,7 +96,7 @@ export async function hashMenuChecks(browser: Browser, record: Record): Promise<
     record(
       group,
       'Enter takes the "#word" out of the box and asks the host for that option of that answer, with the box\'s text',
-      chosen?.type === 'contextChoose' && chosen.seq === typed?.seq && chosen.index === 1 && chosen.question === 'Where is ' && s.box === 'Where is ' && !s.open && s.focus,
+      chosen?.type === 'contextChoose' && chosen.seq === typed?.seq && chosen.kind === 'folder' && chosen.label === 'src/prices' && chosen.question === 'Where is ' && s.box === 'Where is ' && !s.open && s.focus,
       JSON.stringify({ chosen, s }),
     );
 
@@ -106,9 +106,34 @@ export async function hashMenuChecks(browser: Browser, record: Record): Promise<
     await frames(page);
     s = await menu(page);
     record(group, 'nothing matches: the status says so', s.open && s.labels.length === 0 && /Nothing matches/.test(s.status), JSON.stringify(s));
+    const escaped = (await searches(page)).at(-1)?.seq ?? 0;
     await page.keyboard.press('Escape');
     s = await menu(page);
     record(group, 'Escape closes the list and keeps the text', !s.open && s.box === 'Where is #zz' && s.controls === null, JSON.stringify(s));
+    await give(page, [{ type: 'contextOptions', seq: escaped, options: [files[0]] }]);
+    await frames(page);
+    record(group, 'an answer still on its way after Escape does not open the list again', !(await menu(page)).open);
+
+    // "fix #123": a loose match is current, nothing was moved to: Enter sends the message.
+    await box.fill('');
+    await page.keyboard.type('fix #123');
+    const loose = (await searches(page)).at(-1);
+    await give(page, [{ type: 'contextOptions', seq: loose?.seq ?? 0, options: [{ kind: 'file', icon: 'file', label: 'a1b2c3.ts', detail: 'src/a1b2c3.ts' }] }]);
+    await frames(page);
+    const openBefore = (await menu(page)).open;
+    await page.keyboard.press('Enter');
+    const after = (await searches(page)).at(-1);
+    record(group, 'Enter on a word only loosely matched ("fix #123") sends the message', openBefore && after?.type === 'send' && after.text === 'fix #123', JSON.stringify({ openBefore, after }));
+
+    // The caret moved out of the word: the list closes; Enter then sends.
+    await page.keyboard.type('#pri');
+    const moving = (await searches(page)).at(-1);
+    await give(page, [{ type: 'contextOptions', seq: moving?.seq ?? 0, options: files }]);
+    await frames(page);
+    const openThen = (await menu(page)).open;
+    await page.keyboard.press('Home');
+    await frames(page);
+    record(group, 'the caret moved out of the #word (Home) closes the list', openThen && !(await menu(page)).open, JSON.stringify({ openThen }));
 
     await box.fill('');
     const before = (await searches(page)).length;

@@ -189,7 +189,8 @@ export function chipLabel(a: Attachment): ChipLabel {
   const range = a.kind === 'selection' && a.startLine !== undefined && a.endLine !== undefined;
   // A range is named by its path and lines ("src/a.ts:12-40"), a file by its base name.
   const lines = range ? rangeName(a.path, a.startLine ?? 1, a.endLine ?? 1) : '';
-  const name = a.symbol ?? (range ? lines : a.path.split(/[\\/]/).pop() || a.path);
+  // Git changes are named whole ("app: main...feature").
+  const name = a.symbol ?? (range ? lines : a.kind === 'changes' ? a.path : a.path.split(/[\\/]/).pop() || a.path);
   // A symbol's chip says where it is.
   const parts = a.symbol && range ? [lines, formatSize(a.bytes)] : [formatSize(a.bytes)];
   if (a.kind === 'problems') parts.unshift(a.count === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', a.count ?? 0));

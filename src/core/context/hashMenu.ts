@@ -73,12 +73,15 @@ function subsequenceGap(hay: string, q: string): number {
 
 /**
  * The paths matching `query`, best first: the file's name equal to it, starting with it, holding
- * it; the path holding it; then its letters in order in the path (fewer gaps first). Within a rank,
+ * it; the path holding it; then (for a word of 3 or more that is not a number) its letters in order
+ * in the path (fewer gaps first). Within a rank,
  * the shorter path first. A query with `/` is matched against the whole path.
  */
 export function rankPaths(paths: readonly string[], query: string, limit = MAX_PATHS): string[] {
   const q = query.toLowerCase();
   if (!q) return [];
+  // Letters in order only for a word of 3 or more that is not a number ("#12" is an issue, not a path).
+  const loose = q.length >= 3 && !/^\d+$/.test(q);
   const scored: { path: string; rank: number; tie: number }[] = [];
   for (const path of paths) {
     const p = path.toLowerCase();
@@ -90,6 +93,7 @@ export function rankPaths(paths: readonly string[], query: string, limit = MAX_P
     else if (!q.includes('/') && base.startsWith(q)) rank = 1;
     else if (!q.includes('/') && base.includes(q)) rank = 2;
     else if (p.includes(q)) rank = 3;
+    else if (!loose) continue;
     else {
       const gaps = subsequenceGap(p, q);
       if (gaps < 0) continue;

@@ -119,7 +119,7 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
       case 'contextSearch':
         return deps.hashMenu?.search(action.seq, action.query);
       case 'contextChoose':
-        return deps.hashMenu?.choose(action.seq, action.index, action.question);
+        return deps.hashMenu?.choose(action.seq, action, action.question);
       case 'expandPrompt':
         await deps.prompts?.expand(action.name, action.args);
         return;

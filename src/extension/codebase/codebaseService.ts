@@ -6,6 +6,7 @@ import * as nodePath from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { FromWorker, RootMatch, ToWorker, WorkerRoot } from '../../core';
+import { enabledGlobs } from '../platform/editorFacts';
 import type { Logger } from '../platform/log';
 
 export type IndexState = 'off' | 'untrusted' | 'building' | 'paused' | 'ready';
@@ -24,13 +25,6 @@ export interface CodebaseServiceOptions {
   logger: Logger;
 }
 
-/** The globs of a `files.exclude`-like setting that are on (`when` clauses count as off). */
-function enabledGlobs(value: unknown): string[] {
-  if (!value || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>)
-    .filter(([, on]) => on === true)
-    .map(([glob]) => glob);
-}
 
 export class CodebaseService implements vscode.Disposable {
   private worker: Worker | undefined;

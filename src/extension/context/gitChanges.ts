@@ -1,55 +1,63 @@
 // Git changes as chips (the `#` menu's #changes, #staged and #branch): the diff of the working
 // tree, of what is staged, or of the branch against its base, read through the built-in Git
 // extension's API, as one chip named by which it is. Each failure says what to do instead.
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { textAttachment, type Attachment } from '../../core';
 import { maxKB } from '../platform/editorFacts';
-import { gitAccess, initialized, type GitRepository } from '../sourceControl/gitApi';
+import { gitAccess, initialized, type GitApi, type GitRepository } from '../sourceControl/gitApi';
 
 export type ChangesKind = 'working' | 'staged' | 'branch';
 
-/** Most files of a branch's diff (each is read on its own). */
+/** Most files of a branch's diff read (each is read on its own, one after the other). */
 const MAX_BRANCH_FILES = 200;
 
 /** The branches a feature branch is usually cut from, most likely first. */
 const BASES = ['origin/main', 'origin/master', 'main', 'master', 'origin/develop', 'develop'];
 
-/** The repository of the file in the editor, else the first of the workspace. */
-function repositoryFor(repositories: readonly GitRepository[], uri: vscode.Uri | undefined): GitRepository | undefined {
-  if (uri) {
-    const holding = repositories.filter((r) => uri.fsPath.startsWith(r.rootUri.fsPath)).sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length);
-    if (holding[0]) return holding[0];
-  }
-  return repositories[0];
+/** The repository holding the file in the editor, else the first one inside the workspace's folders (never one outside it). */
+function repositoryFor(api: GitApi, uri: vscode.Uri | undefined): GitRepository | undefined {
+  const holding = uri ? api.getRepository(uri) : null;
+  const inside = (r: GitRepository) => !!vscode.workspace.getWorkspaceFolder(r.rootUri) || (vscode.workspace.workspaceFolders ?? []).some((f) => r.rootUri.fsPath === f.uri.fsPath);
+  if (holding && inside(holding)) return holding;
+  return api.repositories.find(inside);
 }
 
-/** The diff and its name, or why there is none (a sentence that says what to do). */
+/** The diff and its name ("app: staged"), or why there is none (a sentence that says what to do). */
 export async function readChanges(kind: ChangesKind, editorUri: vscode.Uri | undefined): Promise<{ name: string; diff: string } | { why: string }> {
   const access = await gitAccess();
   if (access.kind !== 'ready') return { why: vscode.l10n.t('Git is not available in this window (the built-in Git extension is missing or turned off with git.enabled).') };
   await initialized(access.api);
-  const repo = repositoryFor(access.api.repositories, editorUri);
-  if (!repo) return { why: vscode.l10n.t('No Git repository is open. Open a folder that holds one, then attach its changes.') };
+  const repo = repositoryFor(access.api, editorUri);
+  if (!repo) return { why: vscode.l10n.t('No Git repository is open in this workspace. Open a folder that holds one, then attach its changes.') };
+  const named = (what: string) => `${nodePath.basename(repo.rootUri.fsPath)}: ${what}`;
   await repo.status();
   if (kind === 'working') {
     const diff = await repo.diff(false);
-    return diff.trim() ? { name: vscode.l10n.t('working tree'), diff } : { why: vscode.l10n.t('The working tree has no changes to attach (staged changes: #staged).') };
+    return diff.trim() ? { name: named(vscode.l10n.t('working tree')), diff } : { why: vscode.l10n.t('The working tree has no changes to attach (staged changes: #staged).') };
   }
   if (kind === 'staged') {
     const diff = await repo.diff(true);
-    return diff.trim() ? { name: vscode.l10n.t('staged'), diff } : { why: vscode.l10n.t('Nothing is staged. Stage the changes to attach, or attach the working tree\'s with #changes.') };
+    return diff.trim() ? { name: named(vscode.l10n.t('staged')), diff } : { why: vscode.l10n.t('Nothing is staged. Stage the changes to attach, or attach the working tree\'s with #changes.') };
   }
   const head = repo.state.HEAD?.name;
   for (const base of BASES) {
     if (base === head || base.endsWith(`/${head}`)) continue;
     const mergeBase = await repo.getMergeBase(base, 'HEAD').catch(() => undefined);
     if (!mergeBase) continue;
-    // The API gives the files that differ, then each file's diff.
-    const changed = await repo.diffWith(mergeBase);
-    if (!changed.length) return { why: vscode.l10n.t('This branch has no changes against {0}.', base) };
-    const diffs = await Promise.all(changed.slice(0, MAX_BRANCH_FILES).map((c) => repo.diffWith(mergeBase, c.uri.fsPath).catch(() => '')));
-    const more = changed.length > MAX_BRANCH_FILES ? `\n# ${changed.length - MAX_BRANCH_FILES} more files differ (not shown)\n` : ''; // l10n-ignore: sent to the model
-    return { name: `${base}...${head ?? 'HEAD'}`, diff: diffs.join('') + more };
+    // What the branch committed since it left its base (the working tree's changes are #changes).
+    const changed = await repo.diffBetween(mergeBase, 'HEAD');
+    if (!changed.length) return { why: vscode.l10n.t('This branch has no commits of its own against {0} (uncommitted changes: #changes).', base) };
+    const limit = maxKB() * 1024;
+    let diff = '';
+    let read = 0;
+    for (const c of changed.slice(0, MAX_BRANCH_FILES)) {
+      if (diff.length > limit) break;
+      diff += await repo.diffBetween(mergeBase, 'HEAD', c.uri.fsPath).catch(() => '');
+      read++;
+    }
+    if (read < changed.length) diff += `\n# ${changed.length - read} more files differ (not shown)\n`; // l10n-ignore: sent to the model
+    return { name: named(`${base}...${head ?? 'HEAD'}`), diff };
   }
   return { why: vscode.l10n.t('No base branch was found for this branch (looked for {0}). Attach the working tree\'s changes with #changes.', BASES.join(', ')) };
 }

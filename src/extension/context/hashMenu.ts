@@ -2,11 +2,12 @@
 // "+", and #codebase, #changes, #staged, #branch, #problems-all), then the workspace's files and
 // folders whose paths match, then its symbols (a second answer: the language servers take longer).
 // A choice runs what "+" runs, or attaches the file, folder or symbol. The workspace's file list is
-// read once (files.exclude applies) and read again after a file is created or deleted.
+// read once (files.exclude and search.exclude apply) and again after a file is created or deleted;
+// a search superseded by a later one (the next letter) stops where it is.
 import * as vscode from 'vscode';
 import { MAX_HASH_OPTIONS, foldersOf, hashActions, matchActions, problemsAttachment, rankPaths, type HashActionId } from '../../core';
 import type { ContextOption, HostMessage } from '../../protocol';
-import { chipDiagnostics, fit, maxKB, relPath } from '../platform/editorFacts';
+import { chipDiagnostics, fit, maxKB, relPath, searchExcludeGlob } from '../platform/editorFacts';
 import type { ContextAttachments } from './attachments';
 import { changesChip, type ChangesKind } from './gitChanges';
 import { findSymbols, type SymbolHit } from './symbols';
@@ -22,6 +23,10 @@ const MAX_PROBLEM_FILES = 20;
 const KEPT_ANSWERS = 8;
 
 type Choice = { option: ContextOption; run(question: string | undefined): Promise<unknown> };
+type FileList = { uris: Map<string, vscode.Uri>; paths: string[]; folders: string[] };
+
+/** A path as the menu shows it: relative, with the folder's name first in a workspace of several. */
+const menuPath = (uri: vscode.Uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 
 export interface HashMenuDeps {
   attachments: ContextAttachments;
@@ -31,16 +36,19 @@ export interface HashMenuDeps {
 }
 
 export class HashMenuHost implements vscode.Disposable {
-  private files: Promise<Map<string, vscode.Uri>> | undefined;
-  private watcher: vscode.FileSystemWatcher | undefined;
-  /** The options of the last few `#word`s asked about, by their number (the page drops a late answer;
-   *  a page made again, as when the chat moves, counts from 0 again). */
+  private files: Promise<FileList> | undefined;
+  private readonly watching: vscode.Disposable[] = [];
+  /** The options of the last few `#word`s asked about, by their number. */
   private readonly answers = new Map<number, Choice[]>();
+  /** Searches begun: one begun later (the next letter, a page made again) supersedes it. */
+  private searches = 0;
 
   constructor(private readonly deps: HashMenuDeps) {}
 
   /** The options for `query` (`seq`: the box's number for it): the actions and paths, then with the symbols. */
   async search(seq: number, query: string): Promise<void> {
+    const mine = ++this.searches;
+    const current = () => mine === this.searches;
     const actions: Choice[] = matchActions(hashActions(), query).map((a) => ({
       option: { kind: 'action', icon: a.icon, label: a.name, detail: a.detail },
       run: (question) => this.runAction(a.id, question),
@@ -59,34 +67,34 @@ export class HashMenuHost implements vscode.Disposable {
     const wantsSymbols = query.length >= 2;
     // What is known at once goes first, so the menu opens while the file list is read.
     if (!this.files) answer(actions, true);
-    const paths = await this.fileList();
-    const all = [...paths.keys()];
-    const files: Choice[] = rankPaths(all, query).map((path) => ({
+    const list = await this.fileList();
+    if (!current()) return;
+    const files: Choice[] = rankPaths(list.paths, query).map((path) => ({
       option: { kind: 'file', icon: 'file', label: fit(path.slice(path.lastIndexOf('/') + 1), 300), detail: fit(path, 500) },
-      run: () => this.deps.attachments.addFile(paths.get(path) as vscode.Uri),
+      run: () => this.deps.attachments.addFile(list.uris.get(path) as vscode.Uri),
     }));
-    const folders: Choice[] = rankPaths(foldersOf(all), query, MAX_FOLDERS).map((folder) => ({
+    const folders: Choice[] = rankPaths(list.folders, query, MAX_FOLDERS).map((folder) => ({
       option: { kind: 'folder', icon: 'folder', label: fit(folder, 300) },
       run: () => {
-        const uri = folderUri(paths, folder);
+        const uri = folderUri(list.uris, folder);
         return uri ? this.deps.attachments.addFolder(uri) : Promise.resolve(0);
       },
     }));
-    const known = [...actions, ...files, ...folders];
-    answer(known, wantsSymbols);
+    answer([...actions, ...files, ...folders], wantsSymbols);
     if (!wantsSymbols) return;
     const hits = await findSymbols(query).catch((): SymbolHit[] => []);
+    if (!current()) return;
     const symbols: Choice[] = hits.slice(0, MAX_SYMBOLS).map((hit) => ({
-      option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${relPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
+      option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${menuPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
       run: () => this.deps.attachments.addSymbol(hit),
     }));
     // Symbols after the actions, before the files: a name typed is most often a function's.
     answer([...actions, ...symbols, ...files, ...folders], false);
   }
 
-  /** Runs the option `index` of the answer to `seq` (one no longer kept: nothing). */
-  async choose(seq: number, index: number, question: string | undefined): Promise<void> {
-    const choice = this.answers.get(seq)?.[index];
+  /** Runs the option shown as `option` in the answer to `seq` (one no longer kept: nothing). */
+  async choose(seq: number, option: Pick<ContextOption, 'kind' | 'label' | 'detail'>, question: string | undefined): Promise<void> {
+    const choice = this.answers.get(seq)?.find((c) => c.option.kind === option.kind && c.option.label === option.label && c.option.detail === option.detail);
     if (choice) await choice.run(question);
   }
 
@@ -94,7 +102,8 @@ export class HashMenuHost implements vscode.Disposable {
     const a = this.deps.attachments;
     switch (id) {
       case 'codebase':
-        return Promise.resolve(vscode.commands.executeCommand('aiChat.findCodebaseFiles', ...(question?.trim() ? [question] : [])));
+        // The box's text as it is (none: the command asks for the question).
+        return Promise.resolve(vscode.commands.executeCommand('aiChat.findCodebaseFiles', question ?? ''));
       case 'currentFile':
         return a.addCurrentFile();
       case 'selection':
@@ -147,23 +156,38 @@ export class HashMenuHost implements vscode.Disposable {
     return this.deps.attachments.addMade([chip]);
   }
 
-  /** The workspace's files by their relative path (read once, again after a create or delete). */
-  private fileList(): Promise<Map<string, vscode.Uri>> {
-    if (!this.watcher) {
-      this.watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+  /**
+   * The workspace's files by their path as the menu shows it (the folder's name first in a
+   * workspace of several), read once with files.exclude and search.exclude, again after a create,
+   * a delete, a change of those settings or of the workspace's folders.
+   */
+  private fileList(): Promise<FileList> {
+    if (!this.watching.length) {
       const forget = () => (this.files = undefined);
-      this.watcher.onDidCreate(forget);
-      this.watcher.onDidDelete(forget);
+      const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+      this.watching.push(
+        watcher,
+        watcher.onDidCreate(forget),
+        watcher.onDidDelete(forget),
+        vscode.workspace.onDidChangeWorkspaceFolders(forget),
+        vscode.workspace.onDidChangeConfiguration((e) => {
+          if (e.affectsConfiguration('files.exclude') || e.affectsConfiguration('search.exclude')) forget();
+        }),
+      );
     }
-    this.files ??= Promise.resolve(vscode.workspace.findFiles('**/*', undefined, MAX_FILES)).then(
-      (uris) => new Map(uris.map((u) => [relPath(u), u])),
-      () => new Map<string, vscode.Uri>(),
+    this.files ??= Promise.resolve(vscode.workspace.findFiles('**/*', searchExcludeGlob(), MAX_FILES)).then(
+      (found) => {
+        const uris = new Map(found.map((u) => [menuPath(u), u]));
+        const paths = [...uris.keys()];
+        return { uris, paths, folders: foldersOf(paths) };
+      },
+      () => ({ uris: new Map<string, vscode.Uri>(), paths: [], folders: [] }),
     );
     return this.files;
   }
 
   dispose(): void {
-    this.watcher?.dispose();
+    for (const d of this.watching) d.dispose();
   }
 }
 

@@ -17,6 +17,24 @@ export function maxKB(): number {
   return Number.isFinite(v) && v > 0 ? Math.min(v, 4096) : DEFAULT_MAX_KB;
 }
 
+/** The globs of a `files.exclude`-like setting that are on (`when` clauses count as off). */
+export function enabledGlobs(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>)
+    .filter(([, on]) => on === true)
+    .map(([glob]) => glob);
+}
+
+/** files.exclude and search.exclude as one glob for findFiles (a folder's glob covers what is inside it). */
+export function searchExcludeGlob(): string | undefined {
+  const globs = ['files.exclude', 'search.exclude'].flatMap((key) => {
+    const [section, name] = key.split('.');
+    return enabledGlobs(vscode.workspace.getConfiguration(section).get(name));
+  });
+  const all = [...new Set(globs.flatMap((g) => (g.endsWith('/**') ? [g] : [g, `${g}/**`])))];
+  return all.length ? `{${all.join(',')}}` : undefined;
+}
+
 export function relPath(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, false);
 }

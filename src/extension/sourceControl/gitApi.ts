@@ -25,6 +25,9 @@ export interface GitRepository {
   diffWith(ref: string): Promise<readonly GitChange[]>;
   diffWith(ref: string, path: string): Promise<string>;
   getMergeBase(ref1: string, ref2: string): Promise<string | undefined>;
+  /** The files that differ between two refs; with a path, that file's diff. */
+  diffBetween(ref1: string, ref2: string): Promise<readonly GitChange[]>;
+  diffBetween(ref1: string, ref2: string, path: string): Promise<string>;
   log(options?: { maxEntries?: number }): Promise<ReadonlyArray<{ readonly message: string }>>;
 }
 

@@ -16,19 +16,31 @@ export interface HashMenu {
   setOptions(message: Extract<HostMessage, { type: 'contextOptions' }>): void;
   /** A key pressed in the box: true when the menu took it (the caller does nothing more). */
   onKey(e: KeyboardEvent): boolean;
-  /** The `+` button: a `#` typed at the caret, which opens the menu. */
-  start(): void;
 }
 
+/** The same option in the host's first and second answers. */
+const keyOf = (o: ContextOption) => `${o.kind}\0${o.label}\0${o.detail ?? ''}`;
+
 export function createHashMenu(input: HTMLTextAreaElement, post: (message: WebviewMessage) => void): HashMenu {
-  /** The number of the last `#word` asked about, and the one whose options are shown. */
+  /** The number of the last `#word` asked about (or of the menu's last closing), and the one whose options are shown. */
   let seq = 0;
   let shownSeq = -1;
-  let options: ContextOption[] = [];
+  /** The word asked about last (a caret moved within it asks nothing new). */
+  let asked: string | undefined;
   /** The text the user closed the menu on with Escape: it stays closed until the text changes. */
   let dismissed: string | undefined;
 
   const kindText = (o: ContextOption) => ({ action: '', file: l10n.t('file'), folder: l10n.t('folder'), symbol: l10n.t('symbol') })[o.kind];
+  const caret = () => input.selectionStart ?? input.value.length;
+  /** The `#word` at the caret (none while text is selected). */
+  const wordAt = () => (input.selectionStart === input.selectionEnd ? hashQuery(input.value, caret()) : undefined);
+
+  /** Closes the list; answers still on their way for it are dropped. */
+  const forget = () => {
+    seq++;
+    asked = undefined;
+    menu.close();
+  };
 
   const menu = createMenuList<ContextOption>({
     input,
@@ -41,35 +53,53 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
         o.kind !== 'action' ? el('span', { class: 'menu-kind', text: kindText(o) }) : undefined,
         o.detail ? el('span', { class: 'menu-detail', text: o.detail }) : undefined,
       ].filter((x): x is HTMLSpanElement => x !== undefined),
+    key: keyOf,
+    // Enter chooses what the user moved to, or an option whose name starts with the word typed;
+    // anything else (a loose match for "fix #123") leaves Enter to send the message.
+    enterChooses: (o, moved) => {
+      if (moved) return true;
+      const word = (wordAt()?.query ?? '').toLowerCase();
+      return word !== '' && o.label.toLowerCase().startsWith(word);
+    },
     pick: (o) => {
-      const index = options.indexOf(o);
-      const at = hashQuery(input.value, input.selectionStart ?? input.value.length);
+      const chosen = shownSeq;
+      const at = wordAt();
       if (at) {
-        const next = withoutHashQuery(input.value, at.start, input.selectionStart ?? input.value.length);
+        const next = withoutHashQuery(input.value, at.start, caret());
         input.value = next.text;
         input.setSelectionRange(next.caret, next.caret);
         // The box changed: the draft is kept as any typing keeps it.
         input.dispatchEvent(new Event('input', { bubbles: true }));
       }
-      if (index >= 0) post({ type: 'contextChoose', seq: shownSeq, index, ...(input.value.trim() ? { question: input.value.slice(0, 20_000) } : {}) });
+      post({ type: 'contextChoose', seq: chosen, kind: o.kind, label: o.label, ...(o.detail !== undefined ? { detail: o.detail } : {}), question: input.value.slice(0, 20_000) });
     },
     dismissed: () => {
       dismissed = input.value;
+      forget();
     },
   });
 
   const update = () => {
     if (dismissed !== undefined && input.value !== dismissed) dismissed = undefined;
-    const at = input.selectionStart === input.selectionEnd ? hashQuery(input.value, input.selectionStart ?? 0) : undefined;
+    const at = wordAt();
     if (!at || dismissed !== undefined || at.query.length > 200) {
-      seq++;
-      menu.close();
+      if (menu.open || asked !== undefined) forget();
       return;
     }
+    if (at.query === asked && menu.open) return;
+    asked = at.query;
     post({ type: 'contextSearch', seq: ++seq, query: at.query });
   };
 
   input.addEventListener('input', update);
+  // A caret moved out of the word (a click, the arrows, Home, End) closes the list.
+  input.addEventListener('click', update);
+  input.addEventListener('keyup', (e) => {
+    if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) update(); // l10n-ignore: key names
+  });
+  input.addEventListener('blur', () => {
+    if (asked !== undefined) forget();
+  });
 
   return {
     element: menu.element,
@@ -77,21 +107,21 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
       return menu.open;
     },
     setOptions(message) {
-      if (message.seq !== seq) return;
+      if (message.seq !== seq || document.activeElement !== input) return;
       const same = shownSeq === message.seq;
       shownSeq = message.seq;
-      options = message.options;
+      const options = message.options;
       const count = options.length ? l10n.t('{0} options', options.length) : l10n.t('Nothing matches. Keep typing, or press Escape.');
       menu.show(options, message.pending ? `${count} ${l10n.t('Looking for symbols…')}` : count, same);
     },
-    onKey: (e) => menu.onKey(e),
-    start() {
-      const caret = input.selectionStart ?? input.value.length;
-      const before = input.value.slice(0, caret);
-      const insert = before && !/\s$/.test(before) ? ' #' : '#';
-      input.focus();
-      input.setRangeText(insert, caret, input.selectionEnd ?? caret, 'end');
-      input.dispatchEvent(new Event('input', { bubbles: true }));
+    onKey: (e) => {
+      if (!menu.open) return false;
+      // The caret left the word (moved without a key the list takes): the list closes, the key goes on.
+      if ((e.key === 'Enter' || e.key === 'Tab') && !wordAt()) {
+        forget();
+        return false;
+      }
+      return menu.onKey(e);
     },
   };
 }

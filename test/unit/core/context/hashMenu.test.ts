@@ -51,6 +51,9 @@ describe('the # menu', () => {
       assert.equal(got.indexOf('src/print.ts') < got.indexOf('src/core/priceTable.ts'), true);
       assert.deepEqual(rankPaths(paths, 'qqq'), []);
       assert.deepEqual(rankPaths(paths, ''), []);
+      // A number or a short word matches only as written: "#12" is an issue, not a path.
+      assert.deepEqual(rankPaths(['src/a1b2.ts', 'docs/12-notes.md'], '12'), ['docs/12-notes.md']);
+      assert.deepEqual(rankPaths(['src/print.ts'], 'pt'), []);
     });
     it('10,000 paths: at most the limit, best first', () => {
       const many = Array.from({ length: 10_000 }, (_, i) => `src/module${i % 100}/file${i}.ts`);
