@@ -5,6 +5,7 @@
 // conversation is shown stays the session's. VS Code-free.
 import { appendMessage, dropStaleSummary, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { addVariant, dropOrphanVariants, dropVariant } from '../variants/variants';
+import { rearrange } from '../variants/branches';
 import { isInputTooLong } from '../context/contextBudget';
 import type { TurnCharge } from '../account/charge';
 import { warnOncePerField, type RangeWarning } from '../../client/sanitize';
@@ -173,6 +174,8 @@ export class TurnRunner {
       const i = conv.messages.indexOf(user);
       if (i >= 0) conv.messages.splice(i);
       dropOrphanVariants(conv);
+      // The first question of a branch: the branch shown before it is back.
+      if (user.branchOf !== undefined) rearrange(conv);
       dropStaleSummary(conv);
       refreshTitle(conv);
       this.host.takenBack(view, user.content, carried(user.files, user.sent && attachedPart(user.sent)));
