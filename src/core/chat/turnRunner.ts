@@ -98,6 +98,8 @@ export class TurnRunner {
     this.current = running;
     // A variant takes its reply's place above: the chat shows it there.
     if (variant) this.host.emit(replaced && !conv.summary ? { type: 'variantShown', from: replaced.id, message: assistant } : { type: 'conversationChanged' });
+    // The first turn of a branch: the turns after its question are not shown any more.
+    else if (user.branchOf !== undefined) this.host.emit({ type: 'conversationChanged' });
     this.host.emit({ type: 'turnStarted', user, assistant, model });
     // The turn starts in the pipeline before its request is built (its charge is measured from now).
     const turn = this.deps.turns.start({ conversationId: conv.id, messageId: assistant.id, model, expected: cost });

@@ -148,6 +148,20 @@ export function branchPlaces(conv: Pick<Conversation, 'messages' | 'variants'>):
   return out;
 }
 
+/** Where the shown question `m` stands among the questions of its place, when it has others. */
+export function branchPlace(conv: Pick<Conversation, 'messages' | 'variants'>, m: StoredMessage): VariantPlace | undefined {
+  if (m.role !== 'user' || !hasBranches(conv)) return undefined;
+  const all = branchesOf(conv, m);
+  return all.length > 1 ? { index: all.indexOf(m) + 1, count: all.length } : undefined;
+}
+
+/** The messages not shown, each as another variant of a reply shown (`variant`) or a turn of another branch (`branch`). */
+export function hiddenMessages(conv: Pick<Conversation, 'messages' | 'variants'>): Array<{ message: StoredMessage; kind: 'variant' | 'branch' }> {
+  if (!conv.variants?.length) return [];
+  const shownQuestions = new Set(conv.messages.filter((m) => m.role === 'user').map((m) => m.id));
+  return conv.variants.map((message) => ({ message, kind: message.role === 'assistant' && message.variantOf !== undefined && shownQuestions.has(message.variantOf) ? 'variant' : 'branch' }));
+}
+
 /** The questions of the place of the shown question `question`, oldest first (itself alone when it has no branches). */
 export function branchesOf(conv: Pick<Conversation, 'messages' | 'variants'>, question: StoredMessage): StoredMessage[] {
   return placesOf([...conv.messages, ...(conv.variants ?? [])]).get(question.branchOf ?? question.id) ?? [question];
