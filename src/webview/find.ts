@@ -29,9 +29,9 @@ export interface FindHost {
   /** Where the keyboard goes when the bar closes and had it. */
   returnFocus(): void;
   /** The messages not shown (other variants, other branches): their matches are listed below the bar. */
-  hidden?(): readonly HiddenText[];
+  hidden?: () => readonly HiddenText[];
   /** Asks for a message not shown to be shown (its branch, its variant). */
-  showHidden?(id: string): void;
+  showHidden?: (id: string) => void;
 }
 
 export interface FindBar {
