@@ -45,7 +45,7 @@ function edited(version: number, shownSecond = true): unknown {
   };
 }
 
-const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.slice());
+const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Array<{ [k: string]: unknown }> }).__posted.slice());
 
 export async function branchChecks(browser: Browser, record: Record): Promise<void> {
   const group = 'branches';
