@@ -119,16 +119,22 @@ export function rememberChoices(conv: Conversation, replies: ReadonlyMap<string,
   remembered.set(conv, { replies: new Map(replies), branches: new Map(branches) });
 }
 
+/** What the line shows now is remembered (for when it is not shown any more). */
+function remember(conv: Conversation): { replies: Map<string, string>; branches: Map<string, string> } {
+  const memo = remembered.get(conv) ?? { replies: new Map<string, string>(), branches: new Map<string, string>() };
+  for (const [q, m] of shownVariants(conv)) memo.replies.set(q, m);
+  for (const [q, m] of lineBranches(conv)) memo.branches.set(q, m);
+  remembered.set(conv, memo);
+  return memo;
+}
+
 /**
  * The line again from every message of the conversation, with `branches` (root id → question id)
  * over what it shows now and what it showed before. The arrays are changed in place.
  */
 export function rearrange(conv: Conversation, branches: ReadonlyMap<string, string> = lineBranches(conv)): void {
-  const memo = remembered.get(conv) ?? { replies: new Map<string, string>(), branches: new Map<string, string>() };
-  for (const [q, m] of shownVariants(conv)) memo.replies.set(q, m);
-  for (const [q, m] of lineBranches(conv)) memo.branches.set(q, m);
+  const memo = remember(conv);
   for (const [q, m] of branches) memo.branches.set(q, m);
-  remembered.set(conv, memo);
   const all = [...conv.messages, ...(conv.variants ?? [])].sort(byAge);
   const { messages, variants } = arrangeLine(all, memo.replies, memo.branches);
   conv.messages.splice(0, conv.messages.length, ...messages);
@@ -176,7 +182,7 @@ export function startBranch(conv: Conversation, at: number, text: string, now: D
   const question = conv.messages[at];
   if (question?.role !== 'user') return undefined;
   const root = question.branchOf !== undefined && conv.messages.concat(conv.variants ?? []).some((m) => m.id === question.branchOf) ? question.branchOf : question.id;
-  rearrange(conv); // (the choices of the branch left behind are kept)
+  remember(conv); // (the choices of the branch left behind are kept)
   const tail = conv.messages.splice(at);
   conv.variants = [...(conv.variants ?? []), ...tail];
   dropStaleSummary(conv);
