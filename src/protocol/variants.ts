@@ -21,7 +21,7 @@ export const VariantRequestSchemas = [
   /** The pager of a question with branches: the question before (-1) or after (1) the one shown, with its branch. */
   z.object({ type: z.literal('showBranch'), messageId, step: z.union([z.literal(-1), z.literal(1)]) }),
   /** Find in chat chose a match in a message not shown: its branch and its variant are shown. */
-  z.object({ type: z.literal('revealMessage'), messageId }),
+  z.object({ type: z.literal('showHiddenMessage'), messageId }),
 ] as const;
 
 /** A message not shown (a reply's other variant, a turn of another branch), for Find in chat. */

@@ -96,7 +96,7 @@ function startChat(root: HTMLElement): void {
     holdScroll: () => conversation.follower.hold(),
     returnFocus: () => input.focus(),
     hidden: () => transcript.hidden,
-    showHidden: (id) => post({ type: 'revealMessage', messageId: id }),
+    showHidden: (id) => post({ type: 'showHiddenMessage', messageId: id }),
   });
   root.append(
     toolbar.element,

@@ -112,8 +112,8 @@ export async function branchChecks(browser: Browser, record: Record): Promise<vo
     record(group, 'Find in chat: a word only in a branch not shown is listed below the bar as in another branch', hits.count === 'No results' && hits.listed.length === 1 && /^In another branch: .*wombats/.test(hits.listed[0] ?? '') && hits.note === 'Also in 1 message not shown:', JSON.stringify(hits));
     if (hits.listed.length === 0) return;
     await page.locator('.find-hidden-hit').click();
-    const reveal = (await posted(page)).filter((m) => m.type === 'revealMessage');
-    record(group, 'choosing it asks the host to show that message', JSON.stringify(reveal) === JSON.stringify([{ type: 'revealMessage', messageId: hex(3) }]), JSON.stringify(reveal));
+    const reveal = (await posted(page)).filter((m) => m.type === 'showHiddenMessage');
+    record(group, 'choosing it asks the host to show that message', JSON.stringify(reveal) === JSON.stringify([{ type: 'showHiddenMessage', messageId: hex(3) }]), JSON.stringify(reveal));
     await give(page, [edited(4, false)]);
     // The bar goes to its match once the page shows it (the find bar follows the page's changes).
     await page.waitForFunction(() => /^1 of 1$/.test(document.querySelector('.find-count')?.textContent ?? ''));

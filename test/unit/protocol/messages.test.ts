@@ -192,7 +192,7 @@ const validWebview: unknown[] = [
   { type: 'compareVariants', messageId: 'msg_a02' },
   { type: 'showBranch', messageId: 'msg_a01', step: -1 },
   { type: 'showBranch', messageId: 'msg_a01', step: 1 },
-  { type: 'revealMessage', messageId: 'msg_a04' },
+  { type: 'showHiddenMessage', messageId: 'msg_a04' },
   { type: 'send', text: 'hello again', editOf: 'msg_a01' },
 ];
 

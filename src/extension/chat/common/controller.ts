@@ -114,7 +114,7 @@ export class ChatController {
       case 'showBranch':
         await session.variants.showBranch(msg.messageId, msg.step);
         return;
-      case 'revealMessage':
+      case 'showHiddenMessage':
         await session.variants.reveal(msg.messageId);
         return;
       case 'compareVariants': {
