@@ -383,12 +383,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chatFocused') }),
   /** `model`: a slash command's own model for this send (default: the selected one). */
   /** `editOf`: the earlier question this text edits (a branch starts there). */
-  z.object({
-    type: z.literal('send'),
-    text: text.check(z.minLength(1)),
-    model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-    editOf: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))),
-  }),
+  z.object({ type: z.literal('send'), text: text.check(z.minLength(1)), model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), editOf: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
   /** Ask the model to go on with a reply cut at its length limit. */
