@@ -323,8 +323,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('messageChanged'), message: MessageViewSchema, version }),
   /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
   z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().check(z.maxLength(MAX_NOTICE)), version }),
-  /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
-  z.object({ type: z.literal('restoreInput'), text }),
+  /** Put text (back) into the message box, e.g. after a failed send or for Edit (`editOf`: as the edit of that earlier question). */
+  z.object({ type: z.literal('restoreInput'), text, editOf: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))) }),
   z.object({ type: z.literal('focusInput') }),
   /** Whether the message box holds the user's API key (the draft is then neither kept nor sendable). */
   z.object({ type: z.literal('draftHoldsKey'), holds: z.boolean() }),

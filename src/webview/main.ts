@@ -204,6 +204,8 @@ function startChat(root: HTMLElement): void {
         return;
       case 'restoreInput':
         composer.restoreInput(msg.text);
+        // The edit of an earlier question of which no reply came: editing that question again.
+        if (msg.editOf) branchEdit.start(msg.editOf, transcript.messages.filter((m) => m.role === 'user').findIndex((m) => m.id === msg.editOf) + 1);
         return;
       case 'focusInput':
         input.focus();

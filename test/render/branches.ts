@@ -1,8 +1,8 @@
 // A question's branches in Chromium, through the real webview bundle: the pager on a question
 // ("‹ 2 / 2 ›", a group heard as "Question 2 of 2") works from the keyboard and keeps it when the
 // page shows the other branch; Edit on an earlier question puts its text in the box under
-// "Editing question N" (Cancel ends it, a send carries the question); Find in chat lists a match
-// in a message not shown and asks the host to show it.
+// "Editing question N" (Cancel ends it, a send carries the question, an edit that came back is one
+// again); Find in chat lists a match in a message not shown and asks the host to show it.
 import type { Browser, Page } from 'playwright-core';
 import { serveChatPanel, frames, give, type Recorder as Record } from './harness';
 
@@ -119,6 +119,12 @@ export async function branchChecks(browser: Browser, record: Record): Promise<vo
     await page.waitForFunction(() => /^1 of 1$/.test(document.querySelector('.find-count')?.textContent ?? ''));
     const found = await page.evaluate(() => [...(CSS.highlights.get('chat-find-current') ?? [])].map((r) => (r as Range).toString()));
     record(group, 'shown, the match is the current one', JSON.stringify(found) === '["wombats"]', JSON.stringify(found));
+    // An edit of which no reply came: the text back in the box as the edit of that question again.
+    await page.keyboard.press('Escape');
+    await give(page, [{ type: 'restoreInput', text: 'Second question, again', editOf: hex(2) }]);
+    await frames(page);
+    const again = await page.evaluate(() => ({ box: (document.querySelector('textarea#message') as HTMLTextAreaElement).value, bar: (document.querySelector('.branch-edit') as HTMLElement).hidden, text: document.querySelector('.branch-edit')?.textContent ?? '' }));
+    record(group, 'an edit that came back (no reply came) is in the box as the edit of its question again', again.box.includes('Second question, again') && !again.bar && again.text.includes('Editing question 2'), JSON.stringify(again));
     record(group, 'no page errors', errors.length === 0, errors.join('; ').slice(0, 300));
   } finally {
     await page.close();

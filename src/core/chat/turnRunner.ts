@@ -183,7 +183,9 @@ export class TurnRunner {
       this.host.takenBack(view, user.content, carried(user.files, user.sent && attachedPart(user.sent)));
       this.finish(running);
       this.host.emit({ type: 'conversationChanged' });
-      this.host.emit({ type: 'inputReturned', text: user.content });
+      // The edit of a question: the text goes back as the edit of the question shown in its place.
+      const again = user.branchOf !== undefined ? conv.messages.find((m) => m.role === 'user' && (m.branchOf ?? m.id) === user.branchOf) : undefined;
+      this.host.emit({ type: 'inputReturned', text: user.content, ...(again ? { editOf: again.id } : {}) });
       void this.settle(turn.settle(result), conv.id, assistant.id, result.errorKind);
       await saveQuietly();
       return;

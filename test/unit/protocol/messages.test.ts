@@ -70,6 +70,7 @@ const validHost: unknown[] = [
   { type: 'variantShown', from: 'msg_a02', message: { ...reply, id: 'msg_a03', status: 'complete', meta: { model: 'deep-think', credits: 5 }, variant: { index: 2, count: 3 } }, version: 4 },
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
+  { type: 'restoreInput', text: 'An edit again', editOf: 'msg_a01' },
   { type: 'focusInput' },
   { type: 'draftHoldsKey', holds: true },
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
@@ -132,6 +133,7 @@ const invalidHost: Array<[string, unknown]> = [
     { type: 'turnEnded', message: { ...reply, status: 'error', error: { kind: 'server', message: 'x', actions: ['rm -rf'] } }, status: idle },
   ],
   ['restoreInput no text', { type: 'restoreInput' }],
+  ['restoreInput editing a question that is not an id', { type: 'restoreInput', text: 'x', editOf: 'q1' }],
   ['not an object', 'settings'],
   ['null', null],
 ];

@@ -134,7 +134,7 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
     case 'sendErrorChanged':
       return [{ type: 'status', status, version }];
     case 'inputReturned':
-      return [box.restore(event.text)];
+      return [box.restore(event.text, event.editOf)];
     case 'turnSettled':
       // The charge reaches the reply as messageChanged; the settlement itself shows nothing.
       return [];
@@ -241,7 +241,7 @@ export function contextMeterMessageOf(meter: ContextMeter): Extract<HostMessage,
 
 /** What the chat's message box is told: text back into it, the cursor in it, a prompt added to it, a draft that holds the key. */
 export const box = {
-  restore: (text: string): HostMessage => ({ type: 'restoreInput', text }),
+  restore: (text: string, editOf?: string): HostMessage => ({ type: 'restoreInput', text, ...(editOf ? { editOf } : {}) }),
   focus: (): HostMessage => ({ type: 'focusInput' }),
   insert: (text: string, model?: { id: string; label: string }): HostMessage => ({ type: 'insertPrompt', text, ...(model ? { model } : {}) }),
   draftHoldsKey: (holds: boolean): HostMessage => ({ type: 'draftHoldsKey', holds }),

@@ -14,6 +14,7 @@ import {
   storedMessages,
   type Conversation,
   type SessionChatRequest,
+  type SessionEvent,
 } from '../../../../src/core';
 import { MemoryConversationStorage } from '../../../support/memoryStorage';
 import { echoBackend } from '../../../support/backend';
@@ -25,6 +26,7 @@ function windowOn(storage: MemoryConversationStorage, failing?: () => boolean) {
   let n = 0;
   const store = new WindowStore(storage, { newId: () => `b${w}-conv-${++n}`, searchPersistDelayMs: 5 });
   const requests: SessionChatRequest[] = [];
+  const events: SessionEvent[] = [];
   const echo = echoBackend(requests, (req) => `reply to ${req.messages.at(-1)?.content}`);
   const session = new ChatSession({
     store,
@@ -34,11 +36,11 @@ function windowOn(storage: MemoryConversationStorage, failing?: () => boolean) {
     })),
     settings: () => ({ model: 'swift-chat', stream: true, search: false, temperature: 1, systemPrompt: '', baseUrl: '' }),
     modelCost: () => 1,
-    onEvent: () => undefined,
+    onEvent: (e) => events.push(e),
     flushIntervalMs: 0,
     partialSaveIntervalMs: 0,
   });
-  return { store, session, requests };
+  return { store, session, requests, events };
 }
 
 const contents = (conv: Conversation) => conv.messages.map((m) => m.content);
@@ -121,6 +123,8 @@ describe('branches: Edit of an earlier question', () => {
     assert.deepEqual(contents(win.session.conversation), turns(1, 3));
     assert.equal(branchPlaces(win.session.conversation).size, 0, 'no pager: the branch is gone');
     assert.ok(win.session.sendError);
+    // The text back in the box is the edit of the question shown in its place, again.
+    assert.deepEqual(win.events.filter((e) => e.type === 'inputReturned').at(-1), { type: 'inputReturned', text: 'Q2 edited', editOf: win.session.conversation.messages[2].id });
   });
 
   it("the edit takes in first what another window added (the same first step as send): its turn stays in the old branch", async () => {
