@@ -10,10 +10,14 @@
 // openNoneMs          a 300-turn conversation opened: read from its log, made the panel's
 //                     message, posted to a fresh panel until the frame after the last reply
 // openWith50Ms        the same with 50 variants (25 replies with three each) (medians of RUNS)
+// branchRepaintMs     the pager of a question in the middle (turn 150 of 300, edited: a branch of
+//                     one turn beside the 150 turns of the first): from the panel's message to the
+//                     frame after the panel drew the conversation of the other branch (median of RUNS)
+// branchHostMs        of which the host's part, until the message for the panel is posted
 //
 // Goals (issue 45): switchRepaintMs ≤ 100; openWith50Ms within 10 % of openNoneMs.
 import type { Page } from 'playwright-core';
-import { ChatSession, ConversationStore, addVariant, appendMessage, createConversation, directTurns, type ChatBackend, type Conversation } from '../../src/core';
+import { ChatSession, ConversationStore, addVariant, appendMessage, createConversation, directTurns, startBranch, type ChatBackend, type Conversation } from '../../src/core';
 import { ChatController } from '../../src/extension/chat/common/controller';
 import type { HostMessage } from '../../src/protocol';
 import { launchChromium, serveChatPanel } from '../../test/render/harness';
@@ -159,7 +163,41 @@ async function main(): Promise<void> {
       }));
     }
 
+    // A branch: the question in the middle edited, its branch of one turn; the pager of the question.
+    const branched = conversationOf(0);
+    startBranch(branched, 300, 'Question 150, edited', new Date(Date.UTC(2026, 11, 3)));
+    appendMessage(branched, 'assistant', generateReply(8 * 1024, 9), new Date(Date.UTC(2026, 11, 3, 0, 0, 1)), { status: 'complete', meta: { model: 'swift-chat', credits: 1 } });
+    let toPage: Promise<unknown> = Promise.resolve();
+    const b = await chatOn(await stored(branched), branched.id, (m) => {
+      const json = JSON.stringify(m);
+      toPage = toPage.then(() => page.evaluate((d) => window.postMessage(JSON.parse(d), '*'), json));
+    });
+    await openPanel(page, panel.url, b.initial);
+    await page.evaluate(() => {
+      const w = window as unknown as { __drawn?: number };
+      window.addEventListener('message', (e: MessageEvent<{ type?: string }>) => {
+        if (e.data?.type !== 'conversation') return;
+        w.__drawn = undefined;
+        requestAnimationFrame(() => setTimeout(() => (w.__drawn = performance.now()), 0));
+      });
+    });
+    const branchMs: number[] = [];
+    const branchHostMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const shown = b.session.conversation.messages[300].id;
+      await page.evaluate(() => ((window as unknown as { __drawn?: number }).__drawn = undefined));
+      const t0 = performance.now();
+      await b.controller.receive({ type: 'showBranch', messageId: shown, step: i % 2 === 0 ? -1 : 1 });
+      branchHostMs.push(performance.now() - t0);
+      await toPage;
+      await page.waitForFunction(() => (window as unknown as { __drawn?: number }).__drawn !== undefined);
+      branchMs.push(performance.now() - t0);
+      if (b.session.conversation.messages[300].id === shown) throw new Error('the other branch was not shown');
+    }
+
     const figures = {
+      branchRepaintMs: +median(branchMs).toFixed(1),
+      branchHostMs: +median(branchHostMs).toFixed(1),
       switchRepaintMs: +median(switchMs).toFixed(1),
       switchHostMs: +median(hostMs).toFixed(1),
       switchPageMs: +median(pageMs).toFixed(1),

@@ -43,5 +43,6 @@ export * from './rules';
 export * from './changes';
 export * from './codebase';
 export * from './variants/variants';
+export * from './variants/branches';
 export * from './variants/sessionVariants';
 export * from './variants/retryModels';

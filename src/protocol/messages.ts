@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { useZodEnglish } from '../wording/zodEnglish';
 import { MAX_DROPPED_URIS, MAX_URI_LENGTH } from './drop';
-import { VariantPlaceSchema, VariantRequestSchemas, variantShownSchema } from './variants';
+import { HiddenMessageSchema, VariantPlaceSchema, VariantRequestSchemas, variantShownSchema } from './variants';
 import { ContextChooseSchema, ContextOptionsSchema, ContextSearchSchema, OpenSentSchema, PinContextSchema, SentViewSchema } from './context';
 
 useZodEnglish();
@@ -118,6 +118,8 @@ export const MessageViewSchema = z.object({
   meta: z.optional(ReplyMetaSchema),
   error: z.optional(ErrorViewSchema),
   variant: z.optional(VariantPlaceSchema),
+  /** A question with branches (Edit of an earlier question): where it stands among the questions of its place, "1 / 2". */
+  branch: z.optional(VariantPlaceSchema),
   /** A question's "Sent with this message" (protocol/context.ts). */
   sent: z.optional(SentViewSchema),
 });
@@ -148,6 +150,8 @@ export const ConversationViewSchema = z.object({
   messages: z.array(MessageViewSchema),
   /** The summary requests send instead of the turns it replaced (those stay in the list). */
   summary: z.optional(SummaryViewSchema),
+  /** The messages not shown (other variants, other branches): Find in chat finds text there too. */
+  hidden: z.optional(z.array(HiddenMessageSchema)),
 });
 export type ConversationView = z.infer<typeof ConversationViewSchema>;
 
@@ -319,8 +323,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('messageChanged'), message: MessageViewSchema, version }),
   /** Progress of a reply that has not started yet (e.g. waiting to try again after a 429). */
   z.object({ type: z.literal('streamStatus'), messageId: z.string(), text: z.string().check(z.maxLength(MAX_NOTICE)), version }),
-  /** Put text (back) into the message box, e.g. after a failed send or for Edit. */
-  z.object({ type: z.literal('restoreInput'), text }),
+  /** Put text (back) into the message box, e.g. after a failed send or for Edit (`editOf`: as the edit of that earlier question). */
+  z.object({ type: z.literal('restoreInput'), text, editOf: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))) }),
   z.object({ type: z.literal('focusInput') }),
   /** Whether the message box holds the user's API key (the draft is then neither kept nor sendable). */
   z.object({ type: z.literal('draftHoldsKey'), holds: z.boolean() }),
@@ -378,7 +382,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The chat got the focus (the user came back to it): what other windows added is shown. */
   z.object({ type: z.literal('chatFocused') }),
   /** `model`: a slash command's own model for this send (default: the selected one). */
-  z.object({ type: z.literal('send'), text: text.check(z.minLength(1)), model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) }),
+  /** `editOf`: the earlier question this text edits (a branch starts there). */
+  z.object({ type: z.literal('send'), text: text.check(z.minLength(1)), model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), editOf: z.optional(z.string().check(z.regex(/^msg_[0-9a-f]{3}$/))) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
   /** Ask the model to go on with a reply cut at its length limit. */

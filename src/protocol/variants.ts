@@ -1,5 +1,7 @@
-// The variants of a reply as the chat shows them (Retry with…, the pager "2 / 3"): where a reply
-// stands among its variants, and what the panel asks of the host about them.
+// The variants of a reply and the branches of a question as the chat shows them (Retry with…, Edit
+// of an earlier question, the pagers "2 / 3"): where a reply or a question stands among the others
+// of its place, the messages not shown (Find in chat finds text there too), and what the panel asks
+// of the host about them.
 import * as z from 'zod/mini';
 
 const messageId = z.string().check(z.regex(/^msg_[0-9a-f]{3}$/));
@@ -16,7 +18,21 @@ export const VariantRequestSchemas = [
   z.object({ type: z.literal('showVariant'), messageId, step: z.union([z.literal(-1), z.literal(1)]) }),
   /** Compare: the reply shown beside another of its variants, as a text diff. */
   z.object({ type: z.literal('compareVariants'), messageId }),
+  /** The pager of a question with branches: the question before (-1) or after (1) the one shown, with its branch. */
+  z.object({ type: z.literal('showBranch'), messageId, step: z.union([z.literal(-1), z.literal(1)]) }),
+  /** Find in chat chose a match in a message not shown: its branch and its variant are shown. */
+  z.object({ type: z.literal('showHiddenMessage'), messageId }),
 ] as const;
+
+/** A message not shown (a reply's other variant, a turn of another branch), for Find in chat. */
+export const HiddenMessageSchema = z.object({
+  id: messageId,
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  /** `variant`: another variant of a reply shown; `branch`: a turn of another branch. */
+  kind: z.enum(['variant', 'branch']),
+});
+export type HiddenMessage = z.infer<typeof HiddenMessageSchema>;
 
 /**
  * Another variant of a reply shown in its place (`from`: the id shown before), at the session's

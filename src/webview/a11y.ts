@@ -2,11 +2,13 @@
 // ("You", "Assistant, swift-chat, 2 credits", "Assistant, Reply 2 of 3, deep-think").
 import * as l10n from '@vscode/l10n';
 import type { MessageView } from '../protocol';
-import { variantLabel } from './variants/variantPager';
+import { branchLabel, variantLabel } from './variants/variantPager';
 
 /** The accessible name of a message's article. */
-export function messageLabel(m: Pick<MessageView, 'role' | 'meta' | 'variant'>): string {
-  if (m.role === 'user') return l10n.t('You');
+export function messageLabel(m: Pick<MessageView, 'role' | 'meta' | 'variant' | 'branch'>): string {
+  // A question with branches: "You, Question 1 of 2".
+  const branch = branchLabel(m);
+  if (m.role === 'user') return branch ? l10n.t('You, {0}', branch) : l10n.t('You');
   // A reply with variants: "Assistant, Reply 2 of 3, deep-think".
   const variant = variantLabel(m);
   if (variant) return l10n.t('Assistant, {0}', variant);

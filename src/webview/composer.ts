@@ -32,6 +32,8 @@ export interface ComposerHooks {
   meter: HTMLElement;
   /** The conversation goes to its end (a message was sent). */
   scrollToBottom(): void;
+  /** The earlier question the message sent now edits (taken once: variants/branchEdit.ts). */
+  editOf?(): string | undefined;
 }
 
 export interface Composer {
@@ -47,6 +49,8 @@ export interface Composer {
   setSettings(settings: ChatSettings): void;
   /** Text put back into the box (a refused send, Edit): before what the box holds. */
   restoreInput(text: string): void;
+  /** The box holds `text` (an earlier question to edit; '' empties it) and gets the keyboard. */
+  setText(text: string): void;
   /** A slash command's text added to the box, with its own model for the next send. */
   insertPrompt(text: string, model: { id: string; label: string } | undefined): void;
   /** The host found (or no longer finds) the API key in the box. */
@@ -179,7 +183,8 @@ export function createComposer(hooks: ComposerHooks): Composer {
     lastSendError = undefined;
     input.value = '';
     saveDraft();
-    post({ type: 'send', text, ...(promptModel ? { model: promptModel.id } : {}) });
+    const editOf = hooks.editOf?.();
+    post({ type: 'send', text, ...(promptModel ? { model: promptModel.id } : {}), ...(editOf ? { editOf } : {}) });
     setPromptModel(undefined);
     hooks.scrollToBottom();
   };
@@ -256,6 +261,12 @@ export function createComposer(hooks: ComposerHooks): Composer {
         input.focus();
         input.setSelectionRange(input.value.length, input.value.length);
       }
+    },
+    setText(text) {
+      input.value = text;
+      saveDraft();
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
     },
     insertPrompt(text, model) {
       setPromptModel(model);

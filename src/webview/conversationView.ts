@@ -70,6 +70,8 @@ export interface ConversationView {
   revealIndex(index: number, alone?: boolean): void;
   /** Shows a message (rendering it first) and gives it the keyboard. */
   revealMessage(id: string): void;
+  /** Shows the message at `index` and gives the keyboard to its pager's `which` button (a branch shown there). */
+  focusPager(index: number, which: string): void;
   /** Index of the newest message at least partly on screen (-1 when none). */
   lastVisibleIndex(): number;
   /** The rendered body of a message (undefined while it is not rendered). */
@@ -82,7 +84,7 @@ export interface ConversationView {
 
 export function createConversationView(hooks: ConversationHooks): ConversationView {
   const list = () => hooks.transcript().messages;
-  const articleHooks: ArticleHooks = { post: hooks.post, errors: hooks.errors, message: (id) => list()[indexOfMessage(list(), id)] };
+  const articleHooks: ArticleHooks = { post: hooks.post, errors: hooks.errors, message: (id) => list()[indexOfMessage(list(), id)], ...(hooks.edit ? { edit: hooks.edit } : {}) };
   // Not live: a reply is announced once when it ends (never chunk by chunk).
   const messages = el('div', { class: 'messages', role: 'log', 'aria-live': 'off', 'aria-label': l10n.t('Conversation'), tabindex: 0 });
   const emptyHint = el('p', { class: 'empty-hint', text: l10n.t('Ask anything. Enter sends, Shift+Enter adds a new line.') });
@@ -368,6 +370,16 @@ export function createConversationView(hooks: ConversationHooks): ConversationVi
     refreshFooters,
     placeBoundary,
     revealIndex,
+    focusPager(index, which) {
+      const m = list()[index];
+      if (!m) return;
+      revealIndex(index);
+      const article = entries.get(m.id)?.article;
+      if (!article) return;
+      follower.hold();
+      article.scrollIntoView({ block: 'start', behavior: 'instant' });
+      keepPagerFocus(article, which);
+    },
     revealMessage(id) {
       const index = indexOfMessage(list(), id);
       if (index < 0) return;

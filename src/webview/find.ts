@@ -10,6 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { codicon, el, iconButton } from './dom';
 import { highlightWindow, matchesIn, occurrences, prepare, ordinalOf, positionAt, startOrdinal, step, totalOf, type FindOptions, type MessageMatches } from './findModel';
 import { bodyText, rangeAt, type BodyText } from './findRanges';
+import { createHiddenHits, type HiddenText } from './findHidden';
 
 /** What find needs of the chat. */
 export interface FindHost {
@@ -27,6 +28,10 @@ export interface FindHost {
   holdScroll(): void;
   /** Where the keyboard goes when the bar closes and had it. */
   returnFocus(): void;
+  /** The messages not shown (other variants, other branches): their matches are listed below the bar. */
+  hidden?: () => readonly HiddenText[];
+  /** Asks for a message not shown to be shown (its branch, its variant). */
+  showHidden?: (id: string) => void;
 }
 
 export interface FindBar {
@@ -72,6 +77,9 @@ export function createFindBar(host: FindHost): FindBar {
     next,
     closeButton,
   );
+  // Matches in what the chat does not show (findHidden.ts).
+  const hiddenHits = host.hidden && host.showHidden ? createHiddenHits({ hidden: host.hidden, show: host.showHidden }) : undefined;
+  if (hiddenHits) element.append(hiddenHits.element);
 
   const options: FindOptions = { caseSensitive: false };
   let query = '';
@@ -148,6 +156,7 @@ export function createFindBar(host: FindHost): FindBar {
     rangeCount = 0;
     matches = matchesIn(host.messages(), query, options, (id) => hitsOf(id)?.at.length);
     total = totalOf(matches);
+    hiddenHits?.update(query, options);
   };
 
   /** Highlights the matches around the current one (at most MAX_HIGHLIGHTED), and the current one. */
@@ -279,6 +288,12 @@ export function createFindBar(host: FindHost): FindBar {
     if (!open || !query) return;
     const pos = positionAt(matches, ordinal);
     search();
+    // A message not shown was chosen and is on the page now: the bar goes to its first match.
+    const chosen = hiddenHits?.takeShown((id) => matches.some((m) => m.id === id));
+    if (chosen) {
+      ordinal = ordinalOf(matches, { id: chosen, nth: 0 });
+      return bringIntoView();
+    }
     ordinal = pos ? ordinalOf(matches, pos) : -1;
     if (ordinal < 0 && total > 0) ordinal = startOrdinal(matches, host.lastVisibleIndex());
     paint();

@@ -23,7 +23,8 @@ import { createConversationView } from './conversationView';
 import { createErrorBoxes } from './errorBox';
 import { createNotices } from './notices';
 import { createToolbar } from './toolbar';
-import { initialTranscript, pageMarks, reduce, type TranscriptEffect, type TranscriptState } from './transcript';
+import { indexOfMessage, initialTranscript, pageMarks, reduce, type TranscriptEffect, type TranscriptState } from './transcript';
+import { createBranchEdit, type PagerFocus } from './variants/branchEdit';
 import { keepReplyChangesOf, setReplyChanges } from './replyChanges';
 import * as l10n from '@vscode/l10n';
 
@@ -53,8 +54,18 @@ function startChat(root: HTMLElement): void {
   /** The summary of earlier turns sent in their place, below the last turn it replaced. */
   const summaryCard = createSummaryCard(post);
   const errors = createErrorBoxes(post, () => composer.sendFewer());
+  // Edit of an earlier question (variants/branchEdit.ts), and the pager the keyboard was on when a branch was shown.
+  const branchEdit = createBranchEdit(() => composer.setText(''));
+  let pagerFocus: PagerFocus | undefined;
   const conversation = createConversationView({
-    post,
+    post: (m) => {
+      if (m.type === 'showBranch') pagerFocus = { index: indexOfMessage(transcript.messages, m.messageId), which: m.step < 0 ? 'prev' : 'next' };
+      post(m);
+    },
+    edit: (m) => {
+      branchEdit.start(m.id, transcript.messages.filter((x) => x.role === 'user').findIndex((x) => x.id === m.id) + 1);
+      composer.setText(m.content);
+    },
     errors,
     transcript: () => transcript,
     summaryCard,
@@ -71,6 +82,7 @@ function startChat(root: HTMLElement): void {
     chips,
     meter: contextMeter.element,
     scrollToBottom: () => conversation.follower.scrollToBottom(),
+    editOf: () => branchEdit.take(),
   });
   const input = composer.input;
   const messages = conversation.element;
@@ -83,6 +95,8 @@ function startChat(root: HTMLElement): void {
     scroller: messages,
     holdScroll: () => conversation.follower.hold(),
     returnFocus: () => input.focus(),
+    hidden: () => transcript.hidden,
+    showHidden: (id) => post({ type: 'showHiddenMessage', messageId: id }),
   });
   root.append(
     toolbar.element,
@@ -92,6 +106,7 @@ function startChat(root: HTMLElement): void {
     queueHost,
     composer.sendError,
     creditsCard,
+    branchEdit.bar,
     composer.element,
   );
   installDropTarget(root, post);
@@ -137,6 +152,10 @@ function startChat(root: HTMLElement): void {
         keepReplyChangesOf(transcript.conversationId);
         conversation.show(effect.summary, effect.notice);
         if (effect.opened) composer.conversationChanged();
+        branchEdit.check((id) => !effect.opened && indexOfMessage(transcript.messages, id) >= 0);
+        // Another branch shown: the keyboard stays on the pager of the question in its place.
+        if (pagerFocus) conversation.focusPager(pagerFocus.index, pagerFocus.which);
+        pagerFocus = undefined;
         return;
       case 'added':
         conversation.add(effect.messages);
@@ -185,6 +204,8 @@ function startChat(root: HTMLElement): void {
         return;
       case 'restoreInput':
         composer.restoreInput(msg.text);
+        // The edit of an earlier question of which no reply came: editing that question again.
+        if (msg.editOf) branchEdit.start(msg.editOf, transcript.messages.filter((m) => m.role === 'user').findIndex((m) => m.id === msg.editOf) + 1);
         return;
       case 'focusInput':
         input.focus();

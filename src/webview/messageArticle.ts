@@ -13,7 +13,7 @@ import type { ErrorBoxes } from './errorBox';
 import { createReplyView, type ReplyView } from './render/index';
 import type { FooterContext } from './transcript';
 import { renderReplyChanges } from './replyChanges';
-import { retryWithButton, variantPager } from './variants/variantPager';
+import { branchPager, retryWithButton, variantPager } from './variants/variantPager';
 import { sentWithList } from './sentWith';
 
 export interface MessageArticle {
@@ -35,6 +35,8 @@ export interface ArticleHooks {
   errors: ErrorBoxes;
   /** The message as the transcript has it now (its thinking for Copy reply). */
   message(id: string): MessageView | undefined;
+  /** Edit of an earlier question (a branch starts there): its text goes into the box. */
+  edit?: (m: MessageView) => void;
 }
 
 /** The list and the view keep one string: the message's text becomes the view's (the same text). */
@@ -164,7 +166,7 @@ function rulesList(rules: NonNullable<NonNullable<MessageView['meta']>['rules']>
 
 /** The footer of a message for its state, place and the status (redrawn only when one of them changed). */
 export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterContext, hooks: ArticleHooks): void {
-  const signature = JSON.stringify([m.status, m.meta, m.error, m.variant, m.sent, ctx]);
+  const signature = JSON.stringify([m.status, m.meta, m.error, m.variant, m.branch, m.sent, ctx]);
   if (signature === entry.signature) return;
   entry.signature = signature;
   if (entry.changes) renderReplyChanges(entry.changes, m, hooks.post);
@@ -178,8 +180,15 @@ export function renderFooter(entry: MessageArticle, m: MessageView, ctx: FooterC
   entry.article.setAttribute('aria-label', messageLabel(m));
   if (m.role === 'user') {
     if (m.sent?.length) footer.append(sentWithList(m.sent, post));
-    if (ctx.isLastUser && !ctx.busy) {
-      footer.append(button(l10n.t('Edit'), () => post({ type: 'editLast', messageId: m.id }), { class: 'link', title: l10n.t('Edit and resend this message') }));
+    const pager = branchPager(m, ctx.busy, post);
+    if (pager) footer.append(pager);
+    if (ctx.isLastUser && !m.branch) {
+      // The last question: taken back into the box with its reply (as Edit always did).
+      if (!ctx.busy) footer.append(button(l10n.t('Edit'), () => post({ type: 'editLast', messageId: m.id }), { class: 'link', title: l10n.t('Edit and resend this message') }));
+    } else if (hooks.edit) {
+      // An earlier question: its text into the box; sending it starts a branch here, and this one stays.
+      const edit = hooks.edit;
+      footer.append(button(l10n.t('Edit'), () => edit(m), { class: 'link edit-branch', title: l10n.t('Edit this question: sending it starts a branch here, and this one stays') }));
     }
     return;
   }

@@ -7,7 +7,7 @@
 // Versions: every change of the host's state counts one up. A whole conversation older than the
 // one shown is ignored, and a change already in it; a change after a missing one asks the host
 // for the whole state again (`resync`) and is applied meanwhile.
-import type { ChatStatus, HostMessage, MessageView, SummaryView } from '../protocol';
+import type { ChatStatus, HiddenMessage, HostMessage, MessageView, SummaryView } from '../protocol';
 
 export interface TranscriptState {
   /** Version of the host's state shown (-1: none yet). */
@@ -18,6 +18,8 @@ export interface TranscriptState {
   readonly conversationId: string | undefined;
   /** Every message of the conversation, oldest first. */
   readonly messages: readonly MessageView[];
+  /** The messages not shown (other variants of replies, other branches), for Find in chat. */
+  readonly hidden: readonly HiddenMessage[];
   readonly status: ChatStatus;
   /** The reply that says something while it waits (thinking, searching): its first text clears it. */
   readonly waitingId: string | undefined;
@@ -28,6 +30,7 @@ export const initialTranscript: TranscriptState = {
   resyncing: false,
   conversationId: undefined,
   messages: [],
+  hidden: [],
   status: { busy: false },
   waitingId: undefined,
 };
@@ -76,7 +79,7 @@ function replaced(messages: readonly MessageView[], message: MessageView): reado
 }
 
 const sameView = (a: MessageView, b: MessageView) =>
-  a.content === b.content && a.status === b.status && JSON.stringify([a.meta, a.error, a.variant]) === JSON.stringify([b.meta, b.error, b.variant]);
+  a.content === b.content && a.status === b.status && JSON.stringify([a.meta, a.error, a.variant, a.branch]) === JSON.stringify([b.meta, b.error, b.variant, b.branch]);
 
 /**
  * The change from `before` to `after` when it is only replies shown in place of others (another
@@ -136,7 +139,7 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
       const opened = msg.conversation.id !== state.conversationId;
       // Another variant of a reply shown (the pager, Retry with…): only those replies change on the page.
       const swaps = opened || msg.notice || state.resyncing ? undefined : variantSwaps(state.messages, msg.conversation.messages);
-      next = { ...next, conversationId: msg.conversation.id, messages: msg.conversation.messages, status: msg.status, waitingId: undefined };
+      next = { ...next, conversationId: msg.conversation.id, messages: msg.conversation.messages, hidden: msg.conversation.hidden ?? [], status: msg.status, waitingId: undefined };
       if (swaps) effects.push({ kind: 'swapped', summary: { view: msg.conversation.summary }, swaps }, { kind: 'status', status: msg.status });
       else effects.push({ kind: 'conversation', summary: msg.conversation.summary, notice: msg.notice, opened }, { kind: 'status', status: msg.status });
       break;
@@ -178,8 +181,11 @@ export function reduce(state: TranscriptState, msg: HostMessage): Reduced {
         break;
       }
       const list = next.messages.slice();
+      const before = list[i];
       list[i] = msg.message;
-      next = { ...next, messages: list };
+      // The reply shown before is not shown any more; the one shown now is.
+      const hidden = [...next.hidden.filter((h) => h.id !== msg.message.id), { id: before.id, role: before.role, content: before.content, kind: 'variant' as const }];
+      next = { ...next, messages: list, hidden };
       effects.push({ kind: 'swapped', swaps: [{ from: msg.from, message: msg.message }] });
       break;
     }

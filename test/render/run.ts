@@ -19,6 +19,7 @@ import { contextMeterChecks } from './contextMeter';
 import { summaryCardChecks } from './summaryCard';
 import { surfaceChecks } from './surfaces';
 import { findChecks } from './find';
+import { branchChecks } from './branches';
 import { screenReaderChecks } from './screenReader';
 import { axeChecks } from './axe';
 import { keyboardChecks } from './keyboard';
@@ -435,6 +436,7 @@ async function main(): Promise<number> {
     await timed('surfaces', () => surfaceChecks(browser, recordPanel));
     await timed('stream parts', () => streamPartChecks(browser, recordPanel));
     await timed('find', () => findChecks(browser, recordPanel));
+    await timed('branches', () => branchChecks(browser, recordPanel));
     await timed('screen reader', () => screenReaderChecks(browser, recordPanel));
     await timed('keyboard', () => keyboardChecks(browser, recordPanel));
     await timed('slash menu', () => slashMenuChecks(browser, recordPanel));

@@ -18,6 +18,7 @@ import { TurnRunner } from './turnRunner';
 import type { ChatSessionDeps, RestoreResult, SessionEvent } from './sessionPorts';
 import { SessionVariants } from '../variants/sessionVariants';
 import { dropOrphanVariants } from '../variants/variants';
+import { startBranch } from '../variants/branches';
 
 export { retryCostsAgain } from './turnRecord';
 
@@ -227,29 +228,27 @@ export class ChatSession {
    */
   async send(text: string, opts: { model?: string } & Carried = {}): Promise<void> {
     if (this.restoring) await this.restoring;
-    if (this.busy) {
-      this.emit({ type: 'inputReturned', text });
-      return;
-    }
+    if (this.busy) return this.emit({ type: 'inputReturned', text });
     // The model selected when the message is sent, whatever is picked while the disk is read.
     const model = opts.model || this.deps.settings().model;
+    // The edit of an earlier question (a branch starts there: src/core/variants/branches.ts).
+    const editOf = this.variants.takeEdit();
     // Another window may have added turns to this conversation, or deleted it: the request is
     // built from what is on disk, and the chat shows it.
-    await this.catchUp();
-    if (this.busy) {
-      this.emit({ type: 'inputReturned', text });
-      return;
-    }
+    const caught = await this.catchUp(editOf ? { moved: this.variants.editMoved(editOf) } : {});
+    if (this.busy || caught === 'moved') return this.emit({ type: 'inputReturned', text });
     const conv = this.conversation;
+    const at = editOf ? conv.messages.findIndex((m) => m.id === editOf) : -1;
     // A message that alone exceeds the model's budget is refused before anything is sent.
-    const fit = this.context.select(conv, conv.messages, text, 0, undefined, opts.model, this.context.rules(opts.files));
+    const fit = this.context.select(conv, at >= 0 ? conv.messages.slice(0, at) : conv.messages, text, 0, undefined, opts.model, this.context.rules(opts.files));
     if (!fit.ok) {
       this.rejectSend(text, messageTooLongError(fit), true, carried(opts.files, opts.sent));
       return;
     }
     this.lastSend.clear();
     // Every new question has its record (what went with it), filled in with the instructions as it goes.
-    const user = appendMessage(conv, 'user', text, this.now(), { ...(opts.files?.length ? { files: opts.files } : {}), sent: opts.sent ?? [] });
+    const extra = { ...(opts.files?.length ? { files: opts.files } : {}), sent: opts.sent ?? [] };
+    const user = (at >= 0 && startBranch(conv, at, text, this.now(), extra)) || appendMessage(conv, 'user', text, this.now(), extra);
     await this.runner.run(conv, user, model);
   }
 

@@ -25,6 +25,10 @@ export const StoredMessageSchema = z.object({
   files: z.optional(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(MAX_MESSAGE_FILES))),
   /** A reply with variants (Retry with…): the question it answers, shared by all its variants (src/core/variants). */
   variantOf: z.optional(z.string().check(z.regex(MESSAGE_ID_PATTERN))),
+  /** An edited question (a branch): the first question of its place, shared by all its questions (src/core/variants/branches.ts). */
+  branchOf: z.optional(z.string().check(z.regex(MESSAGE_ID_PATTERN))),
+  /** A message after an edited question: that question (the branch it belongs to). */
+  branch: z.optional(z.string().check(z.regex(MESSAGE_ID_PATTERN))),
   /** A question's "Sent with this message": its attachments, the instructions and rules that went (absent in older files). */
   sent: z.optional(SentWithSchema),
 });
@@ -148,8 +152,11 @@ export function appendMessage(
   role: 'user' | 'assistant',
   content: string,
   now: Date = new Date(),
-  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[]; sent?: readonly SentItem[] } = {},
+  extra: { status?: StoredMessage['status']; meta?: ReplyFacts; error?: ChatError; files?: readonly string[]; sent?: readonly SentItem[]; branchOf?: string } = {},
 ): StoredMessage {
+  // A message after an edited question belongs to its branch (src/core/variants/branches.ts).
+  const last = conv.messages[conv.messages.length - 1];
+  const branch = extra.branchOf !== undefined ? undefined : last?.branchOf !== undefined ? last.id : last?.branch;
   const message: StoredMessage = {
     id: nextMessageId(conv),
     role,
@@ -160,6 +167,7 @@ export function appendMessage(
     ...(extra.error ? { error: extra.error } : {}),
     ...(extra.files?.length ? { files: [...new Set(extra.files)].slice(0, MAX_MESSAGE_FILES) } : {}),
     ...(extra.sent ? { sent: [...extra.sent] } : {}),
+    ...(extra.branchOf !== undefined ? { branchOf: extra.branchOf } : branch !== undefined ? { branch } : {}),
   };
   conv.messages.push(message);
   conv.updatedAt = message.createdAt;
@@ -270,7 +278,8 @@ export function forkConversation(conv: Conversation, messageId: string, newId: s
   const messages = conv.messages
     .slice(0, at + 1)
     .filter((m) => m.status !== 'streaming')
-    .map((m) => structuredClone(m));
+    // The branch shown, as a conversation of one branch.
+    .map(({ branchOf: _of, branch: _in, ...m }) => structuredClone(m));
   if (messages.length === 0) return undefined;
   const stamp = now.toISOString();
   // The summary goes with the fork when every message it replaces does.
@@ -411,7 +420,7 @@ function repairMessage(raw: unknown, fallbackDate: string, where: string, proble
     const meta = repairMeta(raw.meta);
     if (meta) msg.meta = meta;
   }
-  if (typeof raw.variantOf === 'string' && MESSAGE_ID_PATTERN.test(raw.variantOf)) msg.variantOf = raw.variantOf;
+  for (const k of ['variantOf', 'branchOf', 'branch'] as const) if (typeof raw[k] === 'string' && MESSAGE_ID_PATTERN.test(raw[k])) msg[k] = raw[k];
   const files = StoredMessageSchema.shape.files.safeParse(raw.files);
   if (files.success && files.data?.length) msg.files = files.data;
   const sent = StoredMessageSchema.shape.sent.safeParse(raw.sent);

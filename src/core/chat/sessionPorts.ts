@@ -66,7 +66,8 @@ export type SessionEvent =
   /** The error of the last send appeared or went away. */
   | { type: 'sendErrorChanged' }
   /** Text goes back into the message box (a refused or failed send, Edit). */
-  | { type: 'inputReturned'; text: string }
+  /** `editOf`: the text is the edit of that question again (a branch of which no reply came). */
+  | { type: 'inputReturned'; text: string; editOf?: string }
   /**
    * A turn's accounting is settled (after its end): `charged` is what it cost when known,
    * `errorKind` why it failed (e.g. 'credits'). Changes nothing the chat shows by itself.

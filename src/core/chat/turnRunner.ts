@@ -5,6 +5,7 @@
 // conversation is shown stays the session's. VS Code-free.
 import { appendMessage, dropStaleSummary, refreshTitle, type Conversation, type HistoryMessage, type StoredMessage } from './conversation';
 import { addVariant, dropOrphanVariants, dropVariant } from '../variants/variants';
+import { rearrange } from '../variants/branches';
 import { isInputTooLong } from '../context/contextBudget';
 import type { TurnCharge } from '../account/charge';
 import { warnOncePerField, type RangeWarning } from '../../client/sanitize';
@@ -97,6 +98,8 @@ export class TurnRunner {
     this.current = running;
     // A variant takes its reply's place above: the chat shows it there.
     if (variant) this.host.emit(replaced && !conv.summary ? { type: 'variantShown', from: replaced.id, message: assistant } : { type: 'conversationChanged' });
+    // The first turn of a branch: the turns after its question are not shown any more.
+    else if (user.branchOf !== undefined) this.host.emit({ type: 'conversationChanged' });
     this.host.emit({ type: 'turnStarted', user, assistant, model });
     // The turn starts in the pipeline before its request is built (its charge is measured from now).
     const turn = this.deps.turns.start({ conversationId: conv.id, messageId: assistant.id, model, expected: cost });
@@ -173,12 +176,16 @@ export class TurnRunner {
       const i = conv.messages.indexOf(user);
       if (i >= 0) conv.messages.splice(i);
       dropOrphanVariants(conv);
+      // The first question of a branch: the branch shown before it is back.
+      if (user.branchOf !== undefined) rearrange(conv);
       dropStaleSummary(conv);
       refreshTitle(conv);
       this.host.takenBack(view, user.content, carried(user.files, user.sent && attachedPart(user.sent)));
       this.finish(running);
       this.host.emit({ type: 'conversationChanged' });
-      this.host.emit({ type: 'inputReturned', text: user.content });
+      // The edit of a question: the text goes back as the edit of the question shown in its place.
+      const again = user.branchOf !== undefined ? conv.messages.find((m) => m.role === 'user' && (m.branchOf ?? m.id) === user.branchOf) : undefined;
+      this.host.emit({ type: 'inputReturned', text: user.content, ...(again ? { editOf: again.id } : {}) });
       void this.settle(turn.settle(result), conv.id, assistant.id, result.errorKind);
       await saveQuietly();
       return;

@@ -7,17 +7,21 @@
 //   {"t":"u","title":…,"updatedAt":…,"nextSeq":…}  title and dates
 //   {"t":"s","s":{summary}|null}                   the summary of earlier turns (null: removed); the last one wins
 //   {"t":"v","q":…,"m":…}                          the variant shown of the reply to question q; the last one wins
+//   {"t":"b","q":…,"m":…}                          the question shown of the place of question q (its branches); the last one wins
 //   {"t":"p","p":[pins]}                           the files and ranges pinned to it ([]: none); the last one wins
 //
 // Logs written before summaries have no "s" record (no summary), before variants no "v" record
 // and no message naming its question (`variantOf`): they read as they did. A reader that does not
 // know a record skips it as a line it cannot read. A reply's variants (src/core/variants) are
-// messages like any other, appended when made, wherever their question is.
+// messages like any other, appended when made, wherever their question is; so are a conversation's
+// branches (Edit of an earlier question: src/core/variants/branches.ts), which logs before them
+// have no message of (no `branchOf`, no `branch`, no "b" record).
 //
 // A reply that is still streaming lives in a small side file (one per writer) holding one "m"
 // record; it is folded into the log when the conversation is opened.
 import * as z from 'zod/mini';
-import { arrangeVariants, storedMessages } from '../variants/variants';
+import { shownVariants, storedMessages } from '../variants/variants';
+import { arrangeLine, rememberChoices, shownBranches } from '../variants/branches';
 import {
   DEFAULT_TITLE,
   ForkOriginSchema,
@@ -56,8 +60,9 @@ const MetaRecord = z.object({
 });
 const SummaryRecord = z.object({ t: z.literal('s'), s: z.nullable(TurnSummarySchema) });
 const ShownRecord = z.object({ t: z.literal('v'), q: z.string().check(z.maxLength(20)), m: z.string().check(z.maxLength(20)) });
+const BranchRecord = z.object({ t: z.literal('b'), q: z.string().check(z.maxLength(20)), m: z.string().check(z.maxLength(20)) });
 const PinsRecord = z.object({ t: z.literal('p'), p: PinsSchema });
-const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord, ShownRecord, PinsRecord]);
+const BodyRecord = z.discriminatedUnion('t', [MessageRecord, DropRecord, MetaRecord, SummaryRecord, ShownRecord, BranchRecord, PinsRecord]);
 export type LogRecord = z.infer<typeof HeaderRecord> | z.infer<typeof BodyRecord>;
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
@@ -100,6 +105,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   let nextSeq = 0;
   let summary: z.infer<typeof TurnSummarySchema> | undefined;
   const shown = new Map<string, string>();
+  const branches = new Map<string, string>();
   let pins: Pin[] = [];
   for (const line of lines) {
     if (!line) continue;
@@ -140,6 +146,8 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
       summary = rec.s ?? undefined;
     } else if (rec.t === 'v') {
       shown.set(rec.q, rec.m);
+    } else if (rec.t === 'b') {
+      branches.set(rec.q, rec.m);
     } else if (rec.t === 'p') {
       pins = rec.p;
     } else {
@@ -164,7 +172,7 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   }
   const keyOf = new Map<StoredMessage, string>();
   for (const k of order) if (byKey.has(k)) keyOf.set(byKey.get(k) as StoredMessage, k);
-  const { messages, variants } = arrangeVariants([...keyOf.keys()], shown);
+  const { messages, variants } = arrangeLine([...keyOf.keys()], shown, branches);
   const conv = parseConversation({
     version: 1,
     // The file's name wins: a header naming another id (copied or edited by hand) is rewritten.
@@ -188,17 +196,18 @@ export function replayLog(text: string, partials: readonly string[] = [], fallba
   const all = storedMessages(conv);
   const keys = all.map((m, i) => parsedKey.get(m) ?? `v1.${i}`);
   if (new Set(all.map((m) => m.id)).size !== all.length) {
-    // Each variant keeps its question across the new ids: the nearest question above its place.
-    const questionOf = new Map<StoredMessage, StoredMessage>();
-    for (const v of all) if (v.variantOf) {
-      const q = conv.messages.find((m) => m.role === 'user' && m.id === v.variantOf);
-      if (q) questionOf.set(v, q);
+    // Each variant keeps its question, and each branch its questions, across the new ids.
+    const links: Array<[StoredMessage, 'variantOf' | 'branchOf' | 'branch', StoredMessage]> = [];
+    for (const v of all) for (const k of ['variantOf', 'branchOf', 'branch'] as const) {
+      const q = v[k] !== undefined ? (conv.messages.find((m) => m.role === 'user' && m.id === v[k]) ?? all.find((m) => m.role === 'user' && m.id === v[k])) : undefined;
+      if (q) links.push([v, k, q]);
     }
     all.forEach((m, i) => (m.id = formatMessageId(i)));
-    for (const [v, q] of questionOf) v.variantOf = q.id;
+    for (const [v, k, q] of links) v[k] = q.id;
     conv.nextSeq = all.length % 4096;
     untidy = true;
   }
+  rememberChoices(conv, shown, branches);
   return { conv, keys, untidy };
 }
 
@@ -312,16 +321,10 @@ export function encodeLog(conv: Conversation, keys: readonly string[]): string {
   let out = headerLine(conv);
   storedMessages(conv).forEach((m, i) => (out += recordLine({ t: 'm', k: keys[i], m: { ...m, ...(m.status === 'streaming' ? { status: 'stopped' } : {}) } })));
   for (const [q, m] of shownVariants(conv)) out += recordLine({ t: 'v', q, m });
+  for (const [q, m] of shownBranches(conv)) out += recordLine({ t: 'b', q, m });
   out += recordLine({ t: 'u', title: conv.title, updatedAt: conv.updatedAt, nextSeq: conv.nextSeq });
   if (conv.summary) out += recordLine({ t: 's', s: conv.summary });
   if (conv.pins?.length) out += recordLine({ t: 'p', p: conv.pins });
-  return out;
-}
-
-/** The variant shown of each reply that has variants: question id → reply id. */
-export function shownVariants(conv: Pick<Conversation, 'messages' | 'variants'>): Map<string, string> {
-  const out = new Map<string, string>();
-  if (conv.variants?.length) for (const m of conv.messages) if (m.role === 'assistant' && m.variantOf) out.set(m.variantOf, m.id);
   return out;
 }
 

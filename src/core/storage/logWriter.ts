@@ -3,8 +3,9 @@
 // streaming in a side file), after taking in what other windows appended to the same log (their
 // turns go after what both had written, before this window's unwritten ones). VS Code-free.
 import { formatMessageId, MESSAGE_ID_SPACE, refreshTitle, summarize, type Conversation, type StoredMessage } from '../chat/conversation';
-import { headerLine, recordLine, shownVariants, type LogRecord, type ReplayedLog } from './conversationLog';
-import { storedMessages } from '../variants/variants';
+import { headerLine, recordLine, type LogRecord, type ReplayedLog } from './conversationLog';
+import { shownVariants, storedMessages } from '../variants/variants';
+import { hasBranches, lineBranches, rearrange, shownBranches } from '../variants/branches';
 import type { HistoryIndex } from './historyIndex';
 import type { ConversationStoragePort } from './port';
 import type { SearchIndex } from './searchIndex';
@@ -24,6 +25,8 @@ export interface Written {
   summary?: string;
   /** The variant shown of each reply with variants, as last written (question id → reply id). */
   shown?: Map<string, string>;
+  /** The question shown of each place with branches, as last written (root id → question id). */
+  branches?: Map<string, string>;
   /** The pins as last written (their JSON; '' for none). */
   pins?: string;
   partial: boolean;
@@ -39,6 +42,7 @@ export interface Snapshot {
   /** The line the chat shows (with the streaming reply as copied). */
   line: StoredMessage[];
   shown: Map<string, string>;
+  branches: Map<string, string>;
   streaming?: StoredMessage;
   title: string;
   updatedAt: string;
@@ -111,6 +115,7 @@ export class LogWriter {
       nextSeq: r.conv.nextSeq,
       summary: summarySig(r.conv),
       shown: shownVariants(r.conv),
+      branches: shownBranches(r.conv),
       pins: pinsSig(r.conv),
       partial: false,
     };
@@ -137,6 +142,7 @@ export class LogWriter {
       messages: storedMessages(conv).filter((m) => m !== streamingRef),
       line: conv.messages.map((m) => (m === streamingRef && streaming ? streaming : m)),
       shown: shownVariants(conv),
+      branches: shownBranches(conv),
       ...(streaming ? { streaming } : {}),
       title: conv.title,
       updatedAt: conv.updatedAt,
@@ -215,6 +221,7 @@ export class LogWriter {
     while (p < w.messages.length && p < snap.messages.length && snap.messages[p] === w.messages[p] && sig(snap.messages[p]) === w.sigs[p]) p++;
     const shownChanged = [...snap.shown].filter(([q, m]) => w.shown?.get(q) !== m);
     for (const [q, m] of shownChanged) out += recordLine({ t: 'v', q, m });
+    for (const [q, m] of snap.branches) if (w.branches?.get(q) !== m) out += recordLine({ t: 'b', q, m });
     const metaChanged = snap.title !== w.title || snap.updatedAt !== w.updatedAt || snap.nextSeq !== w.nextSeq;
     if (metaChanged) out += recordLine({ t: 'u', title: snap.title, updatedAt: snap.updatedAt, nextSeq: snap.nextSeq } satisfies LogRecord);
     // A log written from scratch has no summary yet; otherwise it is written when it changed.
@@ -231,6 +238,7 @@ export class LogWriter {
     w.messages = [...snap.messages];
     w.sigs = w.messages.map(sig);
     w.shown = snap.shown;
+    w.branches = snap.branches;
     if (summaryChanged) w.summary = snap.summary;
     if (pinsChanged) w.pins = snap.pins;
     if (metaChanged) {
@@ -286,6 +294,12 @@ export class LogWriter {
       }
       taken.add(m.id);
     }
+    // With branches, each message finds its place by its branch: the line shows what it showed.
+    const choices = hasBranches(conv) || foreign.some((m) => m.branchOf !== undefined || m.branch !== undefined) ? lineBranches(conv) : undefined;
+    for (const m of foreign) for (const k of ['branchOf', 'branch'] as const) {
+      const to = m[k] !== undefined ? renamed.get(m[k]) : undefined;
+      if (to && foreign.some((f) => f.id === to)) m[k] = to;
+    }
     // Theirs go after what both had written, before what this window has not written yet.
     const written = new Set(w.messages);
     const firstUnwritten = conv.messages.find((m) => !written.has(m) || m === streamingRef);
@@ -304,9 +318,11 @@ export class LogWriter {
         conv.variants = [...(conv.variants ?? []), v];
       }
     }
+    if (choices) rearrange(conv, choices);
     snap.messages = storedMessages(conv).filter((m) => m !== streamingRef);
     snap.line = conv.messages.map((m) => (m === streamingRef && snap.streaming ? snap.streaming : m));
     snap.shown = shownVariants(conv);
+    snap.branches = shownBranches(conv);
     // Foreign messages are already in the log: count them as written.
     w.messages.push(...foreign);
     w.sigs.push(...foreign.map(sig));
@@ -322,6 +338,8 @@ export class LogWriter {
     w.title = undefined;
     w.summary = undefined;
     w.pins = undefined;
+    w.shown = undefined;
+    w.branches = undefined;
     w.updatedAt = undefined;
     w.nextSeq = undefined;
   }

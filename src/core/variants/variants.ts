@@ -13,6 +13,8 @@ import { replyMetaText } from '../../wording';
  */
 export function storedMessages(conv: Pick<Conversation, 'messages' | 'variants'>): StoredMessage[] {
   if (!conv.variants?.length) return conv.messages;
+  // With branches (src/core/variants/branches.ts), every message oldest first.
+  if ([...conv.messages, ...conv.variants].some((m) => m.branchOf !== undefined || m.branch !== undefined)) return [...conv.messages, ...conv.variants].sort(byAge);
   const placed = new Set<StoredMessage>();
   const line = conv.messages.map((m) => {
     const oldest = m.variantOf ? variantsOf(conv, m)[0] : m;
@@ -31,7 +33,7 @@ export function variantsOf(conv: Pick<Conversation, 'messages' | 'variants'>, re
 }
 
 /** Oldest first: by the time each was asked for, then by id (ids count up). */
-function byAge(a: StoredMessage, b: StoredMessage): number {
+export function byAge(a: StoredMessage, b: StoredMessage): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -64,7 +66,9 @@ export function variantPlaces(conv: Pick<Conversation, 'messages' | 'variants'>)
 export function addVariant(conv: Conversation, question: StoredMessage, now: Date): StoredMessage {
   const at = conv.messages.indexOf(question);
   const shown = at >= 0 ? conv.messages[at + 1] : undefined;
-  const reply: StoredMessage = { id: nextMessageId(conv), role: 'assistant', content: '', createdAt: now.toISOString(), status: 'streaming', variantOf: question.id };
+  // (In the branch of its question, as the reply it stands beside: branches.ts.)
+  const branch = question.branchOf !== undefined ? question.id : question.branch;
+  const reply: StoredMessage = { id: nextMessageId(conv), role: 'assistant', content: '', createdAt: now.toISOString(), status: 'streaming', variantOf: question.id, ...(branch !== undefined ? { branch } : {}) };
   if (shown?.role === 'assistant') {
     // The first variant: the reply it stands beside names its question from now on.
     shown.variantOf = question.id;
@@ -102,11 +106,11 @@ export function dropVariant(conv: Conversation, reply: StoredMessage, previous: 
   if (conv.variants) conv.variants = conv.variants.filter((v) => v !== back && v !== reply);
 }
 
-/** Variants whose question is no longer in the conversation (Edit took it out) go with it. */
+/** Variants whose question is no longer in the conversation (Edit took it out) go with it; the turns of other branches stay. */
 export function dropOrphanVariants(conv: Conversation): void {
   if (!conv.variants?.length) return;
-  const questions = new Set(conv.messages.filter((m) => m.role === 'user').map((m) => m.id));
-  const kept = conv.variants.filter((v) => v.variantOf !== undefined && questions.has(v.variantOf));
+  const questions = new Set([...conv.messages, ...conv.variants].filter((m) => m.role === 'user').map((m) => m.id));
+  const kept = conv.variants.filter((v) => v.variantOf === undefined || questions.has(v.variantOf));
   if (kept.length !== conv.variants.length) conv.variants = kept.length ? kept : undefined;
   if (!conv.variants?.length) delete conv.variants;
 }
@@ -138,6 +142,13 @@ export function arrangeVariants(all: readonly StoredMessage[], shown: ReadonlyMa
     for (const v of group) if (v !== pick) variants.push(v);
   }
   return { messages, variants };
+}
+
+/** The variant shown of each reply that has variants: question id → reply id. */
+export function shownVariants(conv: Pick<Conversation, 'messages' | 'variants'>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (conv.variants?.length) for (const m of conv.messages) if (m.role === 'assistant' && m.variantOf) out.set(m.variantOf, m.id);
+  return out;
 }
 
 /** Where `reply` stands among its variants, when it has others. */

@@ -1,7 +1,8 @@
 // Under a reply: Retry with… (the host offers the models with their price) and, for a reply with
-// variants, the pager "‹ 2 / 3 · model · credits ›". The pager is a labelled group ("Reply 2 of 3,
-// model") whose buttons work from the keyboard; when the page shows another variant, the keyboard
-// stays on the same button of the reply now shown (keepPagerFocus).
+// variants, the pager "‹ 2 / 3 · model · credits ›"; under a question with branches (Edit of an
+// earlier question), the pager "‹ 1 / 2 ›". A pager is a labelled group ("Reply 2 of 3, model",
+// "Question 1 of 2") whose buttons work from the keyboard; when the page shows another variant or
+// branch, the keyboard stays on the same button of the message now shown (keepPagerFocus).
 import * as l10n from '@vscode/l10n';
 import type { MessageView, WebviewMessage } from '../../protocol';
 import { replyMetaText } from '../../wording';
@@ -30,6 +31,24 @@ export function variantPager(m: MessageView, busy: boolean, post: Post): HTMLEle
   const compare = iconButton('diff', l10n.t('Compare with another variant'), () => post({ type: 'compareVariants', messageId: m.id }), { class: 'variant-compare' });
   compare.disabled = busy;
   return el('span', { class: 'variant-pager', role: 'group', 'aria-label': variantLabel(m) ?? '' }, prev, label, next, compare);
+}
+
+/** "Question 1 of 2": what a screen reader hears of a question with branches. */
+export function branchLabel(m: Pick<MessageView, 'branch'>): string | undefined {
+  return m.branch ? l10n.t('Question {0} of {1}', m.branch.index, m.branch.count) : undefined;
+}
+
+/** The pager of a question with branches: previous, "1 / 2", next (disabled at the ends and while a reply runs). */
+export function branchPager(m: MessageView, busy: boolean, post: Post): HTMLElement | undefined {
+  const b = m.branch;
+  if (!b) return undefined;
+  const show = (step: -1 | 1) => () => post({ type: 'showBranch', messageId: m.id, step });
+  const prev = iconButton('chevron-left', l10n.t('Previous branch'), show(-1), { class: 'variant-prev', 'data-pager': 'prev' });
+  const next = iconButton('chevron-right', l10n.t('Next branch'), show(1), { class: 'variant-next', 'data-pager': 'next' });
+  prev.disabled = busy || b.index <= 1;
+  next.disabled = busy || b.index >= b.count;
+  const label = el('span', { class: 'variant-label', text: `${b.index} / ${b.count}`, 'aria-hidden': 'true' });
+  return el('span', { class: 'variant-pager branch-pager', role: 'group', 'aria-label': branchLabel(m) ?? '' }, prev, label, next);
 }
 
 /** Retry with…: under every finished reply while no reply runs. */

@@ -58,9 +58,19 @@ const validHost: unknown[] = [
     status: idle,
   },
   { type: 'messageChanged', message: { ...reply, content: 'abc', status: 'complete', meta: { model: 'swift-chat', credits: 2 } } },
+  {
+    type: 'conversation',
+    conversation: {
+      ...conversation,
+      messages: [{ ...user, branch: { index: 1, count: 2 } }],
+      hidden: [{ id: 'msg_a05', role: 'user', content: 'Edited', kind: 'branch' }, { id: 'msg_a06', role: 'assistant', content: 'Another', kind: 'variant' }],
+    },
+    status: idle,
+  },
   { type: 'variantShown', from: 'msg_a02', message: { ...reply, id: 'msg_a03', status: 'complete', meta: { model: 'deep-think', credits: 5 }, variant: { index: 2, count: 3 } }, version: 4 },
   { type: 'streamStatus', messageId: 'msg_003', text: 'The service is busy; trying again in 2 s (retry 1 of 2)…' },
   { type: 'restoreInput', text: 'typed' },
+  { type: 'restoreInput', text: 'An edit again', editOf: 'msg_a01' },
   { type: 'focusInput' },
   { type: 'draftHoldsKey', holds: true },
   { type: 'contextChips', chips: [{ id: 'ctx_1', name: 'inventory.ts', detail: '1.2 KB', icon: 'file', path: 'src/inventory.ts' }] },
@@ -113,6 +123,8 @@ const invalidHost: Array<[string, unknown]> = [
   ['streamChunk negative offset', { type: 'streamChunk', messageId: 'msg_001', offset: -1, text: 'a' }],
   ['turnEnded bad status', { type: 'turnEnded', message: { ...reply, status: 'done' }, status: idle }],
   ['messageChanged without the message', { type: 'messageChanged' }],
+  ['a hidden message of no known kind', { type: 'conversation', conversation: { ...conversation, hidden: [{ id: 'msg_a05', role: 'user', content: 'x', kind: 'other' }] }, status: idle }],
+  ['a question of one branch only', { type: 'conversation', conversation: { ...conversation, messages: [{ ...user, branch: { index: 1, count: 1 } }] }, status: idle }],
   ['variantShown of one variant only', { type: 'variantShown', from: 'msg_a02', message: { ...reply, variant: { index: 1, count: 1 } } }],
   ['streamStatus without text', { type: 'streamStatus', messageId: 'm' }],
   ['streamStatus text too long', { type: 'streamStatus', messageId: 'm', text: 'x'.repeat(1001) }],
@@ -121,6 +133,7 @@ const invalidHost: Array<[string, unknown]> = [
     { type: 'turnEnded', message: { ...reply, status: 'error', error: { kind: 'server', message: 'x', actions: ['rm -rf'] } }, status: idle },
   ],
   ['restoreInput no text', { type: 'restoreInput' }],
+  ['restoreInput editing a question that is not an id', { type: 'restoreInput', text: 'x', editOf: 'q1' }],
   ['not an object', 'settings'],
   ['null', null],
 ];
@@ -179,6 +192,10 @@ const validWebview: unknown[] = [
   { type: 'showVariant', messageId: 'msg_a02', step: -1 },
   { type: 'showVariant', messageId: 'msg_a02', step: 1 },
   { type: 'compareVariants', messageId: 'msg_a02' },
+  { type: 'showBranch', messageId: 'msg_a01', step: -1 },
+  { type: 'showBranch', messageId: 'msg_a01', step: 1 },
+  { type: 'showHiddenMessage', messageId: 'msg_a04' },
+  { type: 'send', text: 'hello again', editOf: 'msg_a01' },
 ];
 
 const invalidWebview: Array<[string, unknown]> = [
@@ -194,6 +211,8 @@ const invalidWebview: Array<[string, unknown]> = [
   ['fork of a message id that is not one', { type: 'fork', messageId: '../../x' }],
   ['unknown type', { type: 'getApiKey' }],
   ['send empty text', { type: 'send', text: '' }],
+  ['send editing a question that is not an id', { type: 'send', text: 'x', editOf: '<b>' }],
+  ['showBranch two steps', { type: 'showBranch', messageId: 'msg_a01', step: 2 }],
   ['send without text', { type: 'send' }],
   ['send with an empty model', { type: 'send', text: 'hello', model: '' }],
   ['loadConversation empty id', { type: 'loadConversation', id: '' }],

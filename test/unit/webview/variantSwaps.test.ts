@@ -67,3 +67,29 @@ describe('the transcript: a new variant starts', () => {
     assert.equal(state.messages.length, 20);
   });
 });
+
+describe('the transcript: branches and what is not shown', () => {
+  it('another branch shown at a question draws the conversation again (its questions and turns change)', () => {
+    const before = turns(10).map((m) => (m.id === id(4) ? { ...m, branch: { index: 2, count: 2 } } : m));
+    const shown = reduce(initialTranscript, conversation(before, 1)).state;
+    const after = [...turns(10).slice(0, 4), { ...user(0x600), branch: { index: 1, count: 2 } }, reply(0x601)];
+    assert.equal(reduce(shown, conversation(after, 2)).effects[0].kind, 'conversation');
+  });
+
+  it('keeps the messages not shown for Find in chat; a variant shown in place of another trades places with it', () => {
+    const m: HostMessage = {
+      type: 'conversation',
+      conversation: { id: 'c1', title: 'A chat', messages: turns(2), hidden: [{ id: id(0x700), role: 'assistant', content: 'Another answer', kind: 'variant' }] },
+      status: { busy: false },
+      version: 1,
+    };
+    assert.ok(parseHostMessage(JSON.parse(JSON.stringify(m))).ok);
+    const shown = reduce(initialTranscript, m).state;
+    assert.deepEqual(shown.hidden.map((h) => h.id), [id(0x700)]);
+    const message: MessageView = reply(0x700, { content: 'Another answer', variant: { index: 2, count: 2 } });
+    const { state } = reduce(shown, { type: 'variantShown', from: id(1), message, version: 2 });
+    assert.deepEqual(state.hidden, [{ id: id(1), role: 'assistant', content: 'Answer 1', kind: 'variant' }]);
+    // Another conversation: its own.
+    assert.deepEqual(reduce(state, conversation(turns(1), 3)).state.hidden, []);
+  });
+});

@@ -47,7 +47,18 @@ export class ChatController {
       case 'ready':
         return this.start();
       case 'send':
-        await this.sendTyped(msg.text, msg.model);
+        if (msg.editOf && session.busy) {
+          // The edit of an earlier question is not queued: the text stays in the box.
+          this.post(box.restore(msg.text));
+          return this.deps.notifyBusy();
+        }
+        // The edit of an earlier question: the session's send starts a branch there.
+        session.variants.editNext(msg.editOf);
+        try {
+          await this.sendTyped(msg.text, msg.model);
+        } finally {
+          session.variants.editNext(undefined);
+        }
         return;
       case 'stop':
         return session.stop();
@@ -99,6 +110,12 @@ export class ChatController {
         return this.retryWith(msg.messageId);
       case 'showVariant':
         await session.variants.show(msg.messageId, { step: msg.step });
+        return;
+      case 'showBranch':
+        await session.variants.showBranch(msg.messageId, msg.step);
+        return;
+      case 'showHiddenMessage':
+        await session.variants.reveal(msg.messageId);
         return;
       case 'compareVariants': {
         const all = session.variants.of(msg.messageId);

@@ -3,7 +3,7 @@
 // the protocol's messages for the chat (values the webview would refuse are left out or cut, never
 // the message). VS Code-free.
 import {
-  hasUsablePrice, modelUsability, summaryEnd, variantPlace, variantPlaces,
+  branchPlace, branchPlaces, hasUsablePrice, hiddenMessages, modelUsability, summaryEnd, variantPlace, variantPlaces,
   type ChatSession, type ContextSelection, type Conversation, type MessageQueue, type ModelLike, type OutOfCreditsCard, type ReplyFacts,
   type RequestBudget, type SessionEvent, type StoredMessage, type SummaryPlan,
 } from '../../../core';
@@ -35,6 +35,7 @@ function metaView(meta: ReplyFacts): ReplyMeta {
 /** A message as the webview shows it; `conv`: its conversation, for the place of a reply among its variants ("2 / 3"). */
 export function messageView(m: StoredMessage, conv?: Conversation): MessageView {
   const place = conv ? variantPlace(conv, m) : undefined;
+  const branch = conv ? branchPlace(conv, m) : undefined;
   return {
     id: m.id,
     role: m.role,
@@ -43,6 +44,7 @@ export function messageView(m: StoredMessage, conv?: Conversation): MessageView 
     ...(m.meta ? { meta: metaView(m.meta) } : {}),
     ...(m.error ? { error: m.error } : {}),
     ...(place ? { variant: place } : {}),
+    ...(branch ? { branch } : {}),
     ...(m.sent ? { sent: m.sent } : {}),
   };
 }
@@ -52,6 +54,8 @@ export function toConversationView(conv: Conversation): ConversationView {
   const s = conv.summary;
   const end = summaryEnd(conv);
   const places = variantPlaces(conv);
+  const branches = branchPlaces(conv);
+  const hidden = hiddenMessages(conv);
   return {
     id: conv.id,
     title: conv.title,
@@ -63,6 +67,7 @@ export function toConversationView(conv: Conversation): ConversationView {
       : {}),
     messages: conv.messages.map((m) => {
       const place = places.get(m.id);
+      const branch = branches.get(m.id);
       return {
         id: m.id,
         role: m.role,
@@ -71,9 +76,12 @@ export function toConversationView(conv: Conversation): ConversationView {
         ...(m.meta ? { meta: m.meta } : {}),
         ...(m.error ? { error: m.error } : {}),
         ...(place ? { variant: place } : {}),
+        ...(branch ? { branch } : {}),
         ...(m.sent ? { sent: m.sent } : {}),
       };
     }),
+    // Find in chat finds text in what is not shown too.
+    ...(hidden.length ? { hidden: hidden.map(({ message: m, kind }) => ({ id: m.id, role: m.role, content: m.content, kind })) } : {}),
   };
 }
 
@@ -126,7 +134,7 @@ export function eventMessages(event: SessionEvent, version: number, status: Chat
     case 'sendErrorChanged':
       return [{ type: 'status', status, version }];
     case 'inputReturned':
-      return [box.restore(event.text)];
+      return [box.restore(event.text, event.editOf)];
     case 'turnSettled':
       // The charge reaches the reply as messageChanged; the settlement itself shows nothing.
       return [];
@@ -233,7 +241,7 @@ export function contextMeterMessageOf(meter: ContextMeter): Extract<HostMessage,
 
 /** What the chat's message box is told: text back into it, the cursor in it, a prompt added to it, a draft that holds the key. */
 export const box = {
-  restore: (text: string): HostMessage => ({ type: 'restoreInput', text }),
+  restore: (text: string, editOf?: string): HostMessage => ({ type: 'restoreInput', text, ...(editOf ? { editOf } : {}) }),
   focus: (): HostMessage => ({ type: 'focusInput' }),
   insert: (text: string, model?: { id: string; label: string }): HostMessage => ({ type: 'insertPrompt', text, ...(model ? { model } : {}) }),
   draftHoldsKey: (holds: boolean): HostMessage => ({ type: 'draftHoldsKey', holds }),

@@ -55,12 +55,14 @@ export function everyField(): Conversation {
         status: 'error',
         error: { kind: 'rate-limit', message: 'Too many requests', actions: ['retry'], retryAfterSeconds: 5, baseUrl: 'https://chat.example.com', traceId: 't-1' },
       },
-      { id: 'msg_004', role: 'user', content: 'Stop early', createdAt: '2026-11-20T10:02:00.000Z', status: 'complete' },
-      { id: 'msg_005', role: 'assistant', content: 'Half a reply', createdAt: '2026-11-20T10:02:01.000Z', status: 'stopped', meta: { model: 'swift-chat' }, variantOf: 'msg_004' },
+      // The last question edited (a branch of msg_007).
+      { id: 'msg_004', role: 'user', content: 'Stop early', createdAt: '2026-11-20T10:02:00.000Z', status: 'complete', branchOf: 'msg_007' },
+      { id: 'msg_005', role: 'assistant', content: 'Half a reply', createdAt: '2026-11-20T10:02:01.000Z', status: 'stopped', meta: { model: 'swift-chat' }, variantOf: 'msg_004', branch: 'msg_004' },
     ],
-    // The variant of the last reply not shown (Retry with…).
+    // What is not shown: the variant of the last reply (Retry with…) and the question it edited.
     variants: [
-      { id: 'msg_006', role: 'assistant', content: 'A whole reply', createdAt: '2026-11-20T10:03:01.000Z', status: 'complete', meta: { model: 'deep-think', credits: 3 }, variantOf: 'msg_004' },
+      { id: 'msg_007', role: 'user', content: 'Stop late', createdAt: '2026-11-20T10:01:30.000Z', status: 'complete' },
+      { id: 'msg_006', role: 'assistant', content: 'A whole reply', createdAt: '2026-11-20T10:03:01.000Z', status: 'complete', meta: { model: 'deep-think', credits: 3 }, variantOf: 'msg_004', branch: 'msg_004' },
     ],
   };
 }
