@@ -1,6 +1,7 @@
 // The `#` menu's host: for each `#word` the box asks about, what can be attached (the actions of
 // "+", and #codebase, #changes, #staged, #branch, #problems-all), then the workspace's files and
-// folders whose paths match, then its symbols (a second answer: the language servers take longer).
+// folders whose paths match, then its symbols (a second answer: the language servers take longer;
+// one symbol search at a time, for the newest word: see symbolsFor).
 // A choice runs what "+" runs, or attaches the file, folder or symbol. The workspace's file list is
 // read once (files.exclude applies) and read again after a file is created or deleted.
 import * as vscode from 'vscode';
@@ -21,6 +22,9 @@ const MAX_PROBLEM_FILES = 20;
 /** Answers kept for a choice. */
 const KEPT_ANSWERS = 8;
 
+/** The workspace's files by relative path, the paths, and the folders holding them. */
+type FileList = { uris: ReadonlyMap<string, vscode.Uri>; all: readonly string[]; folders: readonly string[] };
+
 type Choice = { option: ContextOption; run(question: string | undefined): Promise<unknown> };
 
 export interface HashMenuDeps {
@@ -31,16 +35,21 @@ export interface HashMenuDeps {
 }
 
 export class HashMenuHost implements vscode.Disposable {
-  private files: Promise<Map<string, vscode.Uri>> | undefined;
+  private files: Promise<FileList> | undefined;
   private watcher: vscode.FileSystemWatcher | undefined;
   /** The options of the last few `#word`s asked about, by their number (the page drops a late answer;
    *  a page made again, as when the chat moves, counts from 0 again). */
   private readonly answers = new Map<number, Choice[]>();
+  /** How many words were asked about (the newest is the one a symbol search is for). */
+  private asked = 0;
+  /** The symbol search under way (one at a time). */
+  private symbolSearch: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: HashMenuDeps) {}
 
   /** The options for `query` (`seq`: the box's number for it): the actions and paths, then with the symbols. */
   async search(seq: number, query: string): Promise<void> {
+    const asked = ++this.asked;
     const actions: Choice[] = matchActions(hashActions(), query).map((a) => ({
       option: { kind: 'action', icon: a.icon, label: a.name, detail: a.detail },
       run: (question) => this.runAction(a.id, question),
@@ -54,18 +63,19 @@ export class HashMenuHost implements vscode.Disposable {
     };
     if (!query) {
       answer(actions, false);
+      // The file list is read while the word is typed (a large workspace takes a second).
+      void this.fileList();
       return;
     }
     const wantsSymbols = query.length >= 2;
     // What is known at once goes first, so the menu opens while the file list is read.
     if (!this.files) answer(actions, true);
-    const paths = await this.fileList();
-    const all = [...paths.keys()];
+    const { uris: paths, all, folders: allFolders } = await this.fileList();
     const files: Choice[] = rankPaths(all, query).map((path) => ({
       option: { kind: 'file', icon: 'file', label: fit(path.slice(path.lastIndexOf('/') + 1), 300), detail: fit(path, 500) },
       run: () => this.deps.attachments.addFile(paths.get(path) as vscode.Uri),
     }));
-    const folders: Choice[] = rankPaths(foldersOf(all), query, MAX_FOLDERS).map((folder) => ({
+    const folders: Choice[] = rankPaths(allFolders, query, MAX_FOLDERS).map((folder) => ({
       option: { kind: 'folder', icon: 'folder', label: fit(folder, 300) },
       run: () => {
         const uri = folderUri(paths, folder);
@@ -75,13 +85,25 @@ export class HashMenuHost implements vscode.Disposable {
     const known = [...actions, ...files, ...folders];
     answer(known, wantsSymbols);
     if (!wantsSymbols) return;
-    const hits = await findSymbols(query).catch((): SymbolHit[] => []);
+    const hits = await this.symbolsFor(asked, query);
+    if (!hits) return;
     const symbols: Choice[] = hits.slice(0, MAX_SYMBOLS).map((hit) => ({
       option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${relPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
       run: () => this.deps.attachments.addSymbol(hit),
     }));
     // Symbols after the actions, before the files: a name typed is most often a function's.
     answer([...actions, ...symbols, ...files, ...folders], false);
+  }
+
+  /**
+   * The workspace's symbols for `query`, one search at a time: a word typed while a search runs
+   * waits for it, and is dropped (undefined) when a newer word came meanwhile. The language servers
+   * answer in turn, so each letter typed would otherwise queue a search the menu no longer shows.
+   */
+  private symbolsFor(asked: number, query: string): Promise<SymbolHit[] | undefined> {
+    const turn = this.symbolSearch.then(() => (asked < this.asked ? undefined : findSymbols(query).catch((): SymbolHit[] => [])));
+    this.symbolSearch = turn;
+    return turn;
   }
 
   /** Runs the option `index` of the answer to `seq` (one no longer kept: nothing). */
@@ -147,8 +169,8 @@ export class HashMenuHost implements vscode.Disposable {
     return this.deps.attachments.addMade([chip]);
   }
 
-  /** The workspace's files by their relative path (read once, again after a create or delete). */
-  private fileList(): Promise<Map<string, vscode.Uri>> {
+  /** The workspace's files by their relative path, and its folders (read once, again after a create or delete). */
+  private fileList(): Promise<FileList> {
     if (!this.watcher) {
       this.watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
       const forget = () => (this.files = undefined);
@@ -156,8 +178,12 @@ export class HashMenuHost implements vscode.Disposable {
       this.watcher.onDidDelete(forget);
     }
     this.files ??= Promise.resolve(vscode.workspace.findFiles('**/*', undefined, MAX_FILES)).then(
-      (uris) => new Map(uris.map((u) => [relPath(u), u])),
-      () => new Map<string, vscode.Uri>(),
+      (found) => {
+        const uris = new Map(found.map((u) => [relPath(u), u]));
+        const all = [...uris.keys()];
+        return { uris, all, folders: foldersOf(all) };
+      },
+      () => ({ uris: new Map<string, vscode.Uri>(), all: [], folders: [] }),
     );
     return this.files;
   }
