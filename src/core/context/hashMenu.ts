@@ -71,39 +71,52 @@ function subsequenceGap(hay: string, q: string): number {
   return gaps;
 }
 
+type Scored = { path: string; rank: number; tie: number };
+
+function better(a: Scored, b: Scored): boolean {
+  return a.rank - b.rank < 0 || (a.rank === b.rank && (a.tie < b.tie || (a.tie === b.tie && a.path < b.path)));
+}
+
 /**
  * The paths matching `query`, best first: the file's name equal to it, starting with it, holding
  * it; the path holding it; then (for a word of 3 or more that is not a number) its letters in order
- * in the path (fewer gaps first). Within a rank,
- * the shorter path first. A query with `/` is matched against the whole path.
+ * in the path (fewer gaps first). Within a rank, the shorter path first. A query with `/` is matched
+ * against the whole path. Only the best `limit` are kept while the paths are read (a workspace's
+ * 10,000 paths are never sorted whole), and the letters in order are not looked for once `limit`
+ * better paths are found.
  */
 export function rankPaths(paths: readonly string[], query: string, limit = MAX_PATHS): string[] {
   const q = query.toLowerCase();
-  if (!q) return [];
+  if (!q || limit <= 0) return [];
+  const byName = !q.includes('/');
   // Letters in order only for a word of 3 or more that is not a number ("#12" is an issue, not a path).
   const loose = q.length >= 3 && !/^\d+$/.test(q);
-  const scored: { path: string; rank: number; tie: number }[] = [];
+  const best: Scored[] = [];
   for (const path of paths) {
     const p = path.toLowerCase();
     const base = p.slice(p.lastIndexOf('/') + 1);
-    const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
     let rank: number;
     let tie = p.length;
-    if (!q.includes('/') && (base === q || stem === q)) rank = 0;
-    else if (!q.includes('/') && base.startsWith(q)) rank = 1;
-    else if (!q.includes('/') && base.includes(q)) rank = 2;
+    if (byName && (base === q || (base.includes('.') && base.slice(0, base.lastIndexOf('.')) === q))) rank = 0;
+    else if (byName && base.startsWith(q)) rank = 1;
+    else if (byName && base.includes(q)) rank = 2;
     else if (p.includes(q)) rank = 3;
     else if (!loose) continue;
     else {
+      if (best.length === limit && best[limit - 1].rank < 4) continue;
       const gaps = subsequenceGap(p, q);
       if (gaps < 0) continue;
       rank = 4;
       tie = gaps * 1000 + p.length;
     }
-    scored.push({ path, rank, tie });
+    const scored = { path, rank, tie };
+    if (best.length === limit && !better(scored, best[limit - 1])) continue;
+    let at = best.length;
+    while (at > 0 && better(scored, best[at - 1])) at--;
+    best.splice(at, 0, scored);
+    if (best.length > limit) best.pop();
   }
-  scored.sort((a, b) => a.rank - b.rank || a.tie - b.tie || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return scored.slice(0, limit).map((s) => s.path);
+  return best.map((s) => s.path);
 }
 
 /** The folders of `paths` (each once, without the workspace's root). */

@@ -1,6 +1,7 @@
 // The `#` menu's host: for each `#word` the box asks about, what can be attached (the actions of
 // "+", and #codebase, #changes, #staged, #branch, #problems-all), then the workspace's files and
-// folders whose paths match, then its symbols (a second answer: the language servers take longer).
+// folders whose paths match, then its symbols (a second answer: the language servers take longer;
+// one symbol search at a time, for the newest word: see symbolsFor).
 // A choice runs what "+" runs, or attaches the file, folder or symbol. The workspace's file list is
 // read once (files.exclude and search.exclude apply) and again after a file is created or deleted;
 // a search superseded by a later one (the next letter) stops where it is.
@@ -42,6 +43,8 @@ export class HashMenuHost implements vscode.Disposable {
   private readonly answers = new Map<number, Choice[]>();
   /** Searches begun: one begun later (the next letter, a page made again) supersedes it. */
   private searches = 0;
+  /** The symbol search under way (one at a time). */
+  private symbolSearch: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: HashMenuDeps) {}
 
@@ -62,6 +65,8 @@ export class HashMenuHost implements vscode.Disposable {
     };
     if (!query) {
       answer(actions, false);
+      // The file list is read while the word is typed (a large workspace takes a second).
+      void this.fileList();
       return;
     }
     const wantsSymbols = query.length >= 2;
@@ -82,14 +87,25 @@ export class HashMenuHost implements vscode.Disposable {
     }));
     answer([...actions, ...files, ...folders], wantsSymbols);
     if (!wantsSymbols) return;
-    const hits = await findSymbols(query).catch((): SymbolHit[] => []);
-    if (!current()) return;
+    const hits = await this.symbolsFor(mine, query);
+    if (!hits || !current()) return;
     const symbols: Choice[] = hits.slice(0, MAX_SYMBOLS).map((hit) => ({
       option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${menuPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
       run: () => this.deps.attachments.addSymbol(hit),
     }));
     // Symbols after the actions, before the files: a name typed is most often a function's.
     answer([...actions, ...symbols, ...files, ...folders], false);
+  }
+
+  /**
+   * The workspace's symbols for `query`, one search at a time: a word typed while a search runs
+   * waits for it, and is dropped (undefined) when a newer word came meanwhile. The language servers
+   * answer in turn, so each letter typed would otherwise queue a search the menu no longer shows.
+   */
+  private symbolsFor(mine: number, query: string): Promise<SymbolHit[] | undefined> {
+    const turn = this.symbolSearch.then(() => (mine < this.searches ? undefined : findSymbols(query).catch((): SymbolHit[] => [])));
+    this.symbolSearch = turn;
+    return turn;
   }
 
   /** Runs the option shown as `option` in the answer to `seq` (one no longer kept: nothing). */

@@ -13,6 +13,8 @@ export interface HarnessConfig {
   results: string;
   /** Only the tests whose title matches (EXTHOST_GREP of the runner). */
   grep?: string;
+  /** A benchmark to run instead of the suite (EXTHOST_BENCH of the runner, e.g. `context`). */
+  bench?: string;
 }
 
 export type HarnessOutput = SuiteResults | { error: string };
@@ -25,7 +27,7 @@ function write(file: string, out: HarnessOutput): void {
 
 export function activate(context: vscode.ExtensionContext): void {
   const config = JSON.parse(readFileSync(path.join(context.extensionPath, 'harness.json'), 'utf8')) as HarnessConfig;
-  runSuite({ ...(config.grep ? { grep: config.grep } : {}) }).then(
+  runSuite({ ...(config.grep ? { grep: config.grep } : {}), ...(config.bench ? { bench: config.bench } : {}) }).then(
     (results) => write(config.results, results),
     (err: unknown) => write(config.results, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );

@@ -18,7 +18,8 @@
 //   E2E_DEBUG=1 prints the workbench console; E2E_KEEP_PROFILE=1 keeps the temporary
 //   profile (it is always kept when the run fails); EXTHOST_TIMEOUT_MS (default 120000)
 //   bounds the wait for the results once the workbench is open; EXTHOST_GREP runs only the
-//   tests whose title matches (`EXTHOST_GREP=activation`: the activation figures alone).
+//   tests whose title matches (`EXTHOST_GREP=activation`: the activation figures alone);
+//   EXTHOST_BENCH=context runs a benchmark of bench/ instead of the suite (npm run bench:context).
 // Activation figures: VS Code's own (Developer: Show Running Extensions) for ours and for two
 // extensions that only register one command, one activated on startup like ours and one after
 // startup, in the same window; and activate()'s own duration, from the extension's log.
@@ -84,7 +85,11 @@ async function buildHarness(dir: string, results: string): Promise<string> {
     extensionDependencies: [EXTENSION_ID],
   };
   writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const config: HarnessConfig = { results, ...(process.env.EXTHOST_GREP ? { grep: process.env.EXTHOST_GREP } : {}) };
+  const config: HarnessConfig = {
+    results,
+    ...(process.env.EXTHOST_GREP ? { grep: process.env.EXTHOST_GREP } : {}),
+    ...(process.env.EXTHOST_BENCH ? { bench: process.env.EXTHOST_BENCH } : {}),
+  };
   writeFileSync(path.join(folder, 'harness.json'), `${JSON.stringify(config)}\n`);
   writeFileSync(path.join(folder, 'README.md'), '# Extension host tests\n\nBuilt and installed by the test run only.\n');
   return pack(folder, path.join(dir, `${HARNESS_NAME}.vsix`));
@@ -350,10 +355,12 @@ async function main(): Promise<number> {
       return 1;
     }
     printResults(out);
-    const activation = await activationFigures(page, profile).catch((err: unknown) => `not read (${err instanceof Error ? err.message : String(err)})`);
-    console.log(`  activation: ${activation}`);
-    const pairs = Number(process.env.EXTHOST_ACTIVATION_PAIRS ?? 1);
-    if (pairs > 1) console.log(`  activation pairs: ${await activationPairs(page, code.url, activation, pairs)}`);
+    if (!process.env.EXTHOST_BENCH) {
+      const activation = await activationFigures(page, profile).catch((err: unknown) => `not read (${err instanceof Error ? err.message : String(err)})`);
+      console.log(`  activation: ${activation}`);
+      const pairs = Number(process.env.EXTHOST_ACTIVATION_PAIRS ?? 1);
+      if (pairs > 1) console.log(`  activation pairs: ${await activationPairs(page, code.url, activation, pairs)}`);
+    }
     console.log('');
     log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
     if (out.failed > 0) console.error(`Profile and logs kept in ${dir}`);

@@ -88,6 +88,50 @@ describe('The # menu of the message box', function () {
     }
   });
 
+  it('words typed while a symbol search runs wait for it, and only the newest of them is searched', async () => {
+    const posted: Options[] = [];
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor);
+    const menu = new HashMenuHost({ attachments: chips, editor: () => undefined, post: (m) => posted.push(m) });
+    const target = uri('hashmenu-dir', 'hashmenuTarget.ts');
+    const asked: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const provider = vscode.languages.registerWorkspaceSymbolProvider({
+      provideWorkspaceSymbols: async (q) => {
+        if (!q.startsWith('hashmenuSlow')) return [];
+        asked.push(q);
+        if (asked.length === 1) await held;
+        return [new vscode.SymbolInformation(`${q}Fn`, vscode.SymbolKind.Function, '', new vscode.Location(target, new vscode.Range(0, 0, 2, 1)))];
+      },
+    });
+    const until = async (check: () => boolean, what: string) => {
+      const end = Date.now() + 20_000;
+      while (!check()) {
+        assert.ok(Date.now() < end, `timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      await menu.search(1, 'hashmenu'); // the file list read
+      const first = menu.search(2, 'hashmenuSlow');
+      await until(() => asked.length === 1, 'the first search to reach the provider');
+      const later = [3, 4, 5].map((seq) => menu.search(seq, `hashmenuSlow${'x'.repeat(seq - 2)}`));
+      // The newest word's paths come at once; the words it superseded stop before answering.
+      await until(() => posted.some((m) => m.seq === 5 && m.pending), 'the paths of the newest word');
+      assert.ok(!posted.some((m) => m.seq === 3 || m.seq === 4), 'superseded words are not answered');
+      release();
+      await Promise.all([first, ...later]);
+      assert.deepEqual(asked, ['hashmenuSlow', 'hashmenuSlowxxx'], 'the words between were never searched');
+      const last = posted.at(-1);
+      assert.ok(last?.seq === 5 && !last.pending && last.options.some((o) => o.label === 'hashmenuSlowxxxFn'), JSON.stringify(last));
+    } finally {
+      release();
+      provider.dispose();
+      menu.dispose();
+      chips.dispose();
+    }
+  });
+
   it('a file created after the list was read is found by the next word', async () => {
     const posted: Options[] = [];
     const chips = new ContextAttachments(() => vscode.window.activeTextEditor);

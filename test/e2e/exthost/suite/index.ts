@@ -28,11 +28,29 @@ function titlePath(runnable: Mocha.Runnable): string[] {
   return runnable.titlePath().filter((t) => t !== '');
 }
 
-/** `grep`: only the tests whose full title matches (mocha's --grep), e.g. `activation`. */
-export async function runSuite(options: { grep?: string } = {}): Promise<SuiteResults> {
+/** Benchmarks run in the extension host instead of the suite (never by the suite itself). */
+const BENCHES: Record<string, () => Promise<unknown>> = {
+  context: () => import('../../../../bench/context/hashMenu.exthost'),
+};
+
+/**
+ * `grep`: only the tests whose full title matches (mocha's --grep), e.g. `activation`;
+ * `bench`: the benchmark of that name (BENCHES) alone, none of the suite's tests.
+ */
+export async function runSuite(options: { grep?: string; bench?: string } = {}): Promise<SuiteResults> {
   // The spec reporter writes to the extension host's console (VS Code desktop shows it);
   // the results returned here are what the code-server runner prints.
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(options.grep ? { grep: options.grep } : {}) });
+  if (options.bench) {
+    const load = BENCHES[options.bench];
+    if (!load) throw new Error(`no benchmark named ${options.bench} (known: ${Object.keys(BENCHES).join(', ')})`);
+    mocha.suite.emit('pre-require', globalThis, options.bench, mocha);
+    await load();
+  } else await loadSuite(mocha);
+  return run(mocha);
+}
+
+async function loadSuite(mocha: Mocha): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'extension.test', mocha);
   await import('./extension.test');
   mocha.suite.emit('pre-require', globalThis, 'security.test', mocha);
@@ -63,6 +81,9 @@ export async function runSuite(options: { grep?: string } = {}): Promise<SuiteRe
   await import('./contextRanges.test');
   mocha.suite.emit('pre-require', globalThis, 'hashMenu.test', mocha);
   await import('./hashMenu.test');
+}
+
+async function run(mocha: Mocha): Promise<SuiteResults> {
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

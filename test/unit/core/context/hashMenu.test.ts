@@ -62,6 +62,17 @@ describe('the # menu', () => {
       assert.equal(rankPaths(many, 'file1', 20).length, 20);
       assert.equal(rankPaths(many, 'file1', 20)[0], 'src/module1/file1.ts');
     });
+    it('the best `limit` paths whatever their order: the first of the whole ranking, in its order', () => {
+      const many = Array.from({ length: 2_000 }, (_, i) => `src/${['pay', 'ship', 'bill'][i % 3]}/m${i % 37}/file${i}${i % 5 ? '.ts' : ''}`);
+      const reversed = [...many].reverse();
+      for (const q of ['file1', 'pay', 'ship/m3', 'fl9', 'p1', 'bill/']) {
+        const whole = rankPaths(many, q, many.length);
+        for (const limit of [1, 7, 20]) {
+          assert.deepEqual(rankPaths(many, q, limit), whole.slice(0, limit), `${q} ${limit}`);
+          assert.deepEqual(rankPaths(reversed, q, limit), whole.slice(0, limit), `${q} ${limit}, reversed`);
+        }
+      }
+    });
     it('the folders of the paths, each once, without the root', () => {
       assert.deepEqual(foldersOf(['src/a/b.ts', 'src/a/c.ts', 'src/d.ts', 'top.ts']).sort(), ['src', 'src/a']);
     });
