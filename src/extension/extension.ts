@@ -98,7 +98,11 @@ export function activate(context: vscode.ExtensionContext): void {
     'chat',
     async () => ({ ...(await import('./chat/chatRoom')), rules: await rulesRoom() }),
     ({ buildChatRoom, rules }) => {
-      const built = buildChatRoom({ context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules });
+      const built = buildChatRoom({
+        context, config, keys, models, balance, turns, editors, apply, credits, logger, instructions: instructions(), rules,
+        // The `#` menu's quick symbols: the names the codebase index found (none while it is off).
+        codebaseNames: (query) => (codebase ? codebase.names(query) : Promise.resolve([])),
+      });
       lastSave = () => built.store.flush();
       return built;
     },

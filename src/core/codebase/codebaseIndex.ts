@@ -50,6 +50,13 @@ export interface FileMatch {
   mentions: string[];
 }
 
+/** A name a file defines, with its 1-based line. */
+export interface NameMatch {
+  path: string;
+  name: string;
+  line: number;
+}
+
 export class CodebaseIndex {
   readonly termIds = new Map<string, number>();
   readonly terms: string[] = [];
@@ -194,6 +201,27 @@ export class CodebaseIndex {
       this.pathPostings[t] = this.pathPostings[t].filter((f) => this.byId[f]);
     }
     this.deadChunks = 0;
+  }
+
+  /**
+   * The names the files define (symbols.ts) that start with `query`, then those that hold it
+   * (case ignored), the shorter name first, each with its file and line: what the `#` menu lists at
+   * once, before the language servers answer.
+   */
+  names(query: string, limit = 15): NameMatch[] {
+    const q = query.toLowerCase();
+    if (!q || limit <= 0) return [];
+    const found: Array<NameMatch & { rank: number }> = [];
+    for (const file of this.files.values()) {
+      for (const d of file.defs) {
+        const name = d.name.toLowerCase();
+        const rank = name.startsWith(q) ? 0 : name.includes(q) ? 1 : -1;
+        if (rank < 0) continue;
+        found.push({ path: file.path, name: d.name, line: d.line, rank });
+      }
+    }
+    found.sort((a, b) => a.rank - b.rank || a.name.length - b.name.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    return found.slice(0, limit).map(({ path, name, line }) => ({ path, name, line }));
   }
 
   /** The files that best answer a question, best first, each with its best chunk and why. */

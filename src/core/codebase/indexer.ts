@@ -4,7 +4,7 @@
 // creations, deletions and renames. Runs in the index's worker (no vscode).
 import { lstatSync, readFileSync, readdirSync, type Dirent } from 'node:fs';
 import * as nodePath from 'node:path';
-import { CodebaseIndex, type FileMatch } from './codebaseIndex';
+import { CodebaseIndex, type FileMatch, type NameMatch } from './codebaseIndex';
 import { ExcludeGlobs, IgnoreRules, MAX_INDEXED_BYTES, indexablePath, looksBinary, neverIndexed, type FileRules } from './fileRules';
 import { loadIndex, saveIndex } from './persist';
 
@@ -182,6 +182,10 @@ export class CodebaseIndexer {
 
   search(question: string, limit?: number): FileMatch[] {
     return this.index.search(question, limit);
+  }
+
+  names(query: string, limit?: number): NameMatch[] {
+    return this.index.names(query, limit);
   }
 
   private saveSoon(): void {

@@ -74,6 +74,14 @@ function handle(message: ToWorker): void {
       post({ type: 'results', id: message.id, matches });
       return;
     }
+    case 'names': {
+      const hits = indexers
+        .flatMap((ix, root) => ix.names(message.query, message.limit).map((m) => ({ ...m, root })))
+        .sort((a, b) => a.name.length - b.name.length)
+        .slice(0, message.limit);
+      post({ type: 'names', id: message.id, hits });
+      return;
+    }
     case 'pause':
       for (const ix of indexers) ix.pause();
       return;

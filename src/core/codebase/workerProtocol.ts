@@ -1,6 +1,6 @@
 // The messages between the extension and the codebase index's worker thread (worker.ts). Both
 // ends are this extension's own code in one process; nothing of it leaves the machine.
-import type { FileMatch } from './codebaseIndex';
+import type { FileMatch, NameMatch } from './codebaseIndex';
 
 export interface WorkerRoot {
   /** The folder on disk. */
@@ -16,6 +16,8 @@ export type ToWorker =
   | { type: 'changed'; root: number; path: string }
   | { type: 'deleted'; root: number; path: string }
   | { type: 'search'; id: number; question: string; limit: number }
+  /** The names defined that match a word (the `#` menu's symbols before the language servers'). */
+  | { type: 'names'; id: number; query: string; limit: number }
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'save' };
@@ -28,5 +30,6 @@ export type FromWorker =
   /** Every change sent so far is in the index (tests and the status wait for it). */
   | { type: 'idle'; files: number }
   | { type: 'results'; id: number; matches: RootMatch[] }
+  | { type: 'names'; id: number; hits: Array<NameMatch & { root: number }> }
   | { type: 'saved' }
   | { type: 'error'; message: string };

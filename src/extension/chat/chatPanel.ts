@@ -13,6 +13,7 @@ import { ContextMeterFeed } from './common/contextMeter';
 import { summaryRoom } from './summaryRoom';
 import { ContextAttachments } from '../context/attachments';
 import { HashMenuHost } from '../context/hashMenu';
+import type { CodebaseName } from '../codebase/codebaseService';
 import { PromptFiles } from '../promptFiles/promptFileWatcher';
 import type { TurnService } from '../pipeline/turnService';
 import type { BalanceService } from '../account/balanceService';
@@ -58,6 +59,8 @@ export interface ChatPanelDeps {
   onReplyCharged?: (charged: number | undefined, errorKind: string | undefined) => void;
   /** A message the balance cannot pay was held back. */
   onCannotPay?: () => void;
+  /** The names the workspace's files define, from the codebase index (the `#` menu's quick symbols). */
+  codebaseNames?: (query: string) => Promise<CodebaseName[]>;
 }
 
 export class ChatPanelController implements vscode.Disposable {
@@ -95,7 +98,12 @@ export class ChatPanelController implements vscode.Disposable {
     this.prompts = new PromptFiles(deps.logger, deps.context.globalStorageUri);
     const post = (m: HostMessage) => this.surfaces.page.post(m);
     // The `#` menu of the box: what can be attached, the workspace's files, folders and symbols.
-    const hashMenu = new HashMenuHost({ attachments: this.attachments, editor: () => vscode.window.activeTextEditor ?? deps.editors.lastEditor(), post });
+    const hashMenu = new HashMenuHost({
+      attachments: this.attachments,
+      editor: () => vscode.window.activeTextEditor ?? deps.editors.lastEditor(),
+      post,
+      ...(deps.codebaseNames ? { names: deps.codebaseNames } : {}),
+    });
     // The context meter and boundary line (the next request against the model's budget).
     const meter = new ContextMeterFeed({
       session: deps.session,

@@ -5,11 +5,19 @@
 import * as nodePath from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import type { FromWorker, RootMatch, ToWorker, WorkerRoot } from '../../core';
+import type { FromWorker, NameMatch, RootMatch, ToWorker, WorkerRoot } from '../../core';
 import { enabledGlobs } from '../platform/editorFacts';
 import type { Logger } from '../platform/log';
 
 export type IndexState = 'off' | 'untrusted' | 'building' | 'paused' | 'ready';
+
+/** A name a file of the workspace defines. */
+export interface CodebaseName {
+  name: string;
+  /** 1-based. */
+  line: number;
+  uri: vscode.Uri;
+}
 
 export interface CodebaseMatch extends RootMatch {
   uri: vscode.Uri;
@@ -31,6 +39,7 @@ export class CodebaseService implements vscode.Disposable {
   private roots: readonly vscode.WorkspaceFolder[] = [];
   private nextId = 1;
   private readonly waiting = new Map<number, (matches: RootMatch[]) => void>();
+  private readonly waitingNames = new Map<number, (hits: Array<NameMatch & { root: number }>) => void>();
   private progress = { done: 0, total: 0 };
   private stateValue: IndexState = 'off';
   private idleWaiters: (() => void)[] = [];
@@ -131,6 +140,8 @@ export class CodebaseService implements vscode.Disposable {
     }
     for (const resolve of this.waiting.values()) resolve([]);
     this.waiting.clear();
+    for (const resolve of this.waitingNames.values()) resolve([]);
+    this.waitingNames.clear();
     this.busy = false;
     this.releaseIdle();
   }
@@ -156,6 +167,10 @@ export class CodebaseService implements vscode.Disposable {
       case 'results':
         this.waiting.get(message.id)?.(message.matches);
         this.waiting.delete(message.id);
+        return;
+      case 'names':
+        this.waitingNames.get(message.id)?.(message.hits);
+        this.waitingNames.delete(message.id);
         return;
       case 'saved':
         return;
@@ -211,6 +226,23 @@ export class CodebaseService implements vscode.Disposable {
       const folder = this.roots[m.root];
       if (!folder) return [];
       return [{ ...m, uri: vscode.Uri.joinPath(folder.uri, ...m.path.split('/')), label: several ? `${folder.name}/${m.path}` : m.path }];
+    });
+  }
+
+  /**
+   * The names the workspace's files define that match `query` (starting with it first), each with
+   * its file and line, from what is indexed so far: at once, where a language server takes its time.
+   */
+  async names(query: string, limit = 15): Promise<CodebaseName[]> {
+    if (!this.worker || !query) return [];
+    const id = this.nextId++;
+    const hits = await new Promise<Array<NameMatch & { root: number }>>((resolve) => {
+      this.waitingNames.set(id, resolve);
+      this.send({ type: 'names', id, query, limit });
+    });
+    return hits.flatMap((h) => {
+      const folder = this.roots[h.root];
+      return folder ? [{ name: h.name, line: h.line, uri: vscode.Uri.joinPath(folder.uri, ...h.path.split('/')) }] : [];
     });
   }
 

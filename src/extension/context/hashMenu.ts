@@ -11,6 +11,7 @@ import type { ContextOption, HostMessage } from '../../protocol';
 import { chipDiagnostics, fit, maxKB, relPath, searchExcludeGlob } from '../platform/editorFacts';
 import type { ContextAttachments } from './attachments';
 import { changesChip, type ChangesKind } from './gitChanges';
+import type { CodebaseName } from '../codebase/codebaseService';
 import { findSymbols, type SymbolHit } from './symbols';
 
 /** Most files the menu searches (a bigger workspace: the first this many, as findFiles gives them). */
@@ -34,6 +35,8 @@ export interface HashMenuDeps {
   /** The text editor the user last worked in. */
   editor(): vscode.TextEditor | undefined;
   post(message: Extract<HostMessage, { type: 'contextOptions' }>): void;
+  /** The names the workspace's files define (the codebase index): listed at once, before the language servers answer. */
+  names?(query: string): Promise<CodebaseName[]>;
 }
 
 export class HashMenuHost implements vscode.Disposable {
@@ -85,16 +88,28 @@ export class HashMenuHost implements vscode.Disposable {
         return uri ? this.deps.attachments.addFolder(uri) : Promise.resolve(0);
       },
     }));
-    answer([...actions, ...files, ...folders], wantsSymbols);
+    // The names the codebase index knows come with the paths (at once); the language servers' after.
+    const named = wantsSymbols && this.deps.names ? await this.deps.names(query).catch((): CodebaseName[] => []) : [];
+    if (!current()) return;
+    const quick: Choice[] = named.slice(0, MAX_SYMBOLS).map((n) => ({
+      option: { kind: 'symbol', icon: 'symbol-method', label: fit(n.name, 300), detail: fit(`${menuPath(n.uri)}:${n.line}`, 500) },
+      run: () => this.addIndexedName(n),
+    }));
+    // Symbols after the actions, before the files: a name typed is most often a function's.
+    answer([...actions, ...quick, ...files, ...folders], wantsSymbols);
     if (!wantsSymbols) return;
     const hits = await this.symbolsFor(mine, query);
     if (!hits || !current()) return;
-    const symbols: Choice[] = hits.slice(0, MAX_SYMBOLS).map((hit) => ({
-      option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${menuPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
-      run: () => this.deps.attachments.addSymbol(hit),
-    }));
-    // Symbols after the actions, before the files: a name typed is most often a function's.
-    answer([...actions, ...symbols, ...files, ...folders], false);
+    // A symbol the index listed already keeps its place (the current option stays where it is).
+    const listed = (hit: SymbolHit) => named.some((n) => n.name === hit.name.replace(/\(\)$/, '') && n.uri.toString() === hit.uri.toString() && Math.abs(n.line - 1 - hit.range.start.line) <= 3);
+    const symbols: Choice[] = hits
+      .filter((hit) => !listed(hit))
+      .slice(0, Math.max(0, MAX_SYMBOLS - quick.length))
+      .map((hit) => ({
+        option: { kind: 'symbol', icon: 'symbol-method', label: fit(hit.name, 300), detail: fit(`${menuPath(hit.uri)}:${hit.range.start.line + 1}${hit.container ? ` · ${hit.container}` : ''}`, 500) },
+        run: () => this.deps.attachments.addSymbol(hit),
+      }));
+    answer([...actions, ...quick, ...symbols, ...files, ...folders], false);
   }
 
   /**
@@ -143,6 +158,20 @@ export class HashMenuHost implements vscode.Disposable {
       case 'folder':
         return a.pickFolder();
     }
+  }
+
+  /**
+   * A name the index found, as a symbol chip: its whole lines as the file's outline gives them (the
+   * symbol at that line), else that line alone.
+   */
+  private async addIndexedName(n: CodebaseName): Promise<boolean> {
+    const doc = await Promise.resolve(vscode.workspace.openTextDocument(n.uri)).catch(() => undefined);
+    const outline = doc ? await findSymbols('', doc).catch((): SymbolHit[] => []) : [];
+    const near = outline
+      .filter((h) => h.name === n.name || h.name === `${n.name}()`)
+      .sort((a, b) => Math.abs(a.range.start.line + 1 - n.line) - Math.abs(b.range.start.line + 1 - n.line))[0];
+    const line = new vscode.Range(n.line - 1, 0, n.line - 1, 0);
+    return this.deps.attachments.addSymbol(near ?? { name: n.name, kind: vscode.SymbolKind.Function, uri: n.uri, range: line });
   }
 
   /** The Problems of the workspace's files, a chip per file, those with the most errors first. */

@@ -132,6 +132,56 @@ describe('The # menu of the message box', function () {
     }
   });
 
+  it('the names the codebase index knows are listed with the paths, before the language servers answer; one is attached with its outline\'s lines', async () => {
+    const posted: Options[] = [];
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor);
+    const target = uri('hashmenu-dir', 'hashmenuTarget.ts');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const providers = [
+      // The language server: slow, and it names the same function.
+      vscode.languages.registerWorkspaceSymbolProvider({
+        provideWorkspaceSymbols: async (q) => {
+          if (!q.startsWith('hashmenuAl')) return [];
+          await held;
+          return [new vscode.SymbolInformation('hashmenuAlpha', vscode.SymbolKind.Function, '', new vscode.Location(target, new vscode.Range(0, 0, 2, 1)))];
+        },
+      }),
+      vscode.languages.registerDocumentSymbolProvider({ pattern: '**/hashmenuTarget.ts' }, {
+        provideDocumentSymbols: () => [new vscode.DocumentSymbol('hashmenuAlpha', '', vscode.SymbolKind.Function, new vscode.Range(0, 0, 2, 1), new vscode.Range(0, 16, 0, 29))],
+      }),
+    ];
+    const menu = new HashMenuHost({
+      attachments: chips,
+      editor: () => undefined,
+      post: (m) => posted.push(m),
+      names: async (q) => ('hashmenualpha'.startsWith(q.toLowerCase()) ? [{ name: 'hashmenuAlpha', line: 1, uri: target }] : []),
+    });
+    try {
+      const searching = menu.search(1, 'hashmenuAl');
+      const end = Date.now() + 20_000;
+      while (!posted.some((m) => m.pending && m.options.some((o) => o.kind === 'symbol'))) {
+        assert.ok(Date.now() < end, `no quick symbol while the language server is held: ${JSON.stringify(posted)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const quick = posted.find((m) => m.pending && m.options.some((o) => o.kind === 'symbol'));
+      const option = quick?.options.find((o) => o.kind === 'symbol');
+      assert.deepEqual([option?.label, option?.detail], ['hashmenuAlpha', 'hashmenu-dir/hashmenuTarget.ts:1']);
+      release();
+      await searching;
+      const last = posted.at(-1);
+      assert.equal(last?.options.filter((o) => o.kind === 'symbol' && o.label === 'hashmenuAlpha').length, 1, 'the language server\'s same symbol is not listed twice');
+      await menu.choose(1, option!, undefined);
+      const range = chips.attachments.find((a) => a.kind === 'selection');
+      assert.deepEqual([range?.symbol, range?.startLine, range?.endLine], ['hashmenuAlpha', 1, 3], 'the outline\'s lines of the symbol');
+    } finally {
+      release();
+      for (const p of providers) p.dispose();
+      menu.dispose();
+      chips.dispose();
+    }
+  });
+
   it('a file created after the list was read is found by the next word', async () => {
     const posted: Options[] = [];
     const chips = new ContextAttachments(() => vscode.window.activeTextEditor);

@@ -35,6 +35,21 @@ describe('codebase index: ranking and updates', () => {
     assert.deepEqual(match.mentions, ['handled', 'timeouts'], 'the words as the question wrote them');
   });
 
+  it('the names defined that start with a word, then those holding it, each with its file and line (the # menu\'s quick symbols)', () => {
+    const index = sample();
+    index.update('src/net/retryPolicy.ts', 'export class RetryBudget {}\nexport function shouldRetry() {}\n');
+    assert.deepEqual(index.names('retry'), [
+      { path: 'src/net/retryPolicy.ts', name: 'RetryBudget', line: 1 },
+      { path: 'src/net/policy.ts', name: 'retryRequest', line: 21 },
+      { path: 'src/net/retryPolicy.ts', name: 'shouldRetry', line: 2 },
+    ]);
+    assert.deepEqual(index.names('BUTTON').map((n) => n.name), ['Button'], 'case ignored');
+    assert.deepEqual(index.names(''), []);
+    assert.equal(index.names('retry', 1).length, 1);
+    index.remove('src/net/retryPolicy.ts');
+    assert.deepEqual(index.names('retry').map((n) => n.name), ['retryRequest'], 'a file removed takes its names');
+  });
+
   it('counts the path: a question that names the file\'s name finds it', () => {
     const found = sample().search('button');
     assert.equal(found[0]?.path, 'src/ui/button.ts');

@@ -73,6 +73,12 @@ describe('codebase index: the worker thread', function () {
     await settled({ type: 'deleted', root: 0, path: 'src/retry.ts' });
     assert.deepEqual(await search('retry failed request'), []);
 
+    // The names defined, for the # menu.
+    const asked = received.length;
+    send({ type: 'names', id: 99, query: 'drain', limit: 5 });
+    const names = await next('names', asked);
+    assert.deepEqual(names.type === 'names' ? names.hits : [], [{ root: 0, path: 'src/pool.ts', name: 'drainIdleSockets', line: 2 }]);
+
     const at = received.length;
     send({ type: 'save' });
     await next('saved', at);
