@@ -104,7 +104,7 @@ export function createComposer(hooks: ComposerHooks): Composer {
     slash.element,
     hash.element,
     input,
-    el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => post({ type: 'addContext' }), { class: 'add-context' }), replying, el('span', { class: 'spacer' }), hooks.meter, costLine, sendButton),
+    el('div', { class: 'composer-bar' }, iconButton('add', l10n.t('Attach to the next message'), () => hash.openFromButton(), { class: 'add-context' }), replying, el('span', { class: 'spacer' }), hooks.meter, costLine, sendButton),
   );
 
   // --- the draft (survives hide and reload) ---------------------------------------------------

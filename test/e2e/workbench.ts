@@ -519,6 +519,13 @@ export class Chat {
   button(name: string | RegExp): Locator {
     return this.frame.getByRole('button', { name });
   }
+  /** The + button, then the `#` menu's `#name` (file, problems, selection...), as a user attaches. */
+  async attach(name: string): Promise<void> {
+    await this.button('Attach to the next message').click();
+    const option = this.frame.locator('#hash-menu [role="option"]').filter({ hasText: new RegExp(`^\\s*#${name}\\s`) });
+    await option.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await option.first().click();
+  }
   /** The messages; a reply's name goes on with its model and charge ("Assistant, swift-chat, 1 credit"). */
   articles(who?: 'You' | 'Assistant'): Locator {
     if (who === 'Assistant') return this.frame.getByRole('article', { name: /^Assistant(?:, |$)/ });

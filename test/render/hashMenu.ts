@@ -139,6 +139,32 @@ export async function hashMenuChecks(browser: Browser, record: Record): Promise<
     const before = (await searches(page)).length;
     await page.keyboard.type('issue#12 and a#b');
     record(group, 'a "#" inside a word asks nothing', (await searches(page)).length === before, JSON.stringify((await searches(page)).slice(before)));
+    // The + button: a `#` at the caret opens the same list; left unused, the `#` goes again.
+    await box.fill('Explain');
+    const plus = page.getByRole('button', { name: 'Attach to the next message' });
+    await plus.click();
+    const fromPlus = (await searches(page)).at(-1);
+    s = await menu(page);
+    record(group, 'the + button puts "#" after the text (with a space) and asks the host for the options of an empty word', fromPlus?.type === 'contextSearch' && fromPlus.query === '' && s.box === 'Explain #' && s.focus, JSON.stringify({ fromPlus, s }));
+    await give(page, [{ type: 'contextOptions', seq: fromPlus?.seq ?? 0, options: ACTIONS }]);
+    await frames(page);
+    const openedByPlus = (await menu(page)).open;
+    await page.keyboard.press('Escape');
+    s = await menu(page);
+    record(group, 'Escape on the list the + button opened closes it and takes its "#" out again', openedByPlus && !s.open && s.box === 'Explain' && s.focus, JSON.stringify({ openedByPlus, s }));
+    await plus.click();
+    const again = (await searches(page)).at(-1);
+    await give(page, [{ type: 'contextOptions', seq: again?.seq ?? 0, options: ACTIONS }]);
+    await frames(page);
+    await page.keyboard.press('Enter');
+    const picked = (await searches(page)).at(-1);
+    s = await menu(page);
+    record(
+      group,
+      'Enter on the list the + button opened chooses the first option, and the box is as it was',
+      picked?.type === 'contextChoose' && picked.kind === 'action' && picked.label === 'codebase' && picked.question === 'Explain' && s.box === 'Explain' && !s.open,
+      JSON.stringify({ picked, s }),
+    );
     record(group, 'no page errors', errors.length === 0, errors.join('; ').slice(0, 300));
   } finally {
     await page.close();

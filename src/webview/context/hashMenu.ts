@@ -16,6 +16,8 @@ export interface HashMenu {
   setOptions(message: Extract<HostMessage, { type: 'contextOptions' }>): void;
   /** A key pressed in the box: true when the menu took it (the caller does nothing more). */
   onKey(e: KeyboardEvent): boolean;
+  /** The + button: a `#` at the caret opens the menu (taken out again if the menu is left unused). */
+  openFromButton(): void;
 }
 
 /** The same option in the host's first and second answers. */
@@ -29,6 +31,8 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
   let asked: string | undefined;
   /** The text the user closed the menu on with Escape: it stays closed until the text changes. */
   let dismissed: string | undefined;
+  /** The box's text before and after the + button put a `#` in it: closed unused, the `#` goes. */
+  let fromButton: { before: string; after: string; caret: number } | undefined;
 
   const kindText = (o: ContextOption) => ({ action: '', file: l10n.t('file'), folder: l10n.t('folder'), symbol: l10n.t('symbol') })[o.kind];
   const caret = () => input.selectionStart ?? input.value.length;
@@ -40,6 +44,17 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
     seq++;
     asked = undefined;
     menu.close();
+  };
+
+  /** The list closed with nothing chosen: a `#` the + button put in, still alone, is taken out. */
+  const takeBackButtonHash = (): boolean => {
+    const b = fromButton;
+    fromButton = undefined;
+    if (!b || input.value !== b.after) return false;
+    input.value = b.before;
+    input.setSelectionRange(b.caret, b.caret);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    return true;
   };
 
   const menu = createMenuList<ContextOption>({
@@ -57,14 +72,17 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
     // Enter chooses what the user moved to, or an option whose name starts with the word typed;
     // anything else (a loose match for "fix #123") leaves Enter to send the message.
     enterChooses: (o, moved) => {
-      if (moved) return true;
+      // Opened by the + button: the user came to choose.
+      if (moved || fromButton) return true;
       const word = (wordAt()?.query ?? '').toLowerCase();
       return word !== '' && o.label.toLowerCase().startsWith(word);
     },
     pick: (o) => {
       const chosen = shownSeq;
       const at = wordAt();
-      if (at) {
+      if (takeBackButtonHash()) {
+        // The box is as it was before the + button.
+      } else if (at) {
         const next = withoutHashQuery(input.value, at.start, caret());
         input.value = next.text;
         input.setSelectionRange(next.caret, next.caret);
@@ -74,8 +92,8 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
       post({ type: 'contextChoose', seq: chosen, kind: o.kind, label: o.label, ...(o.detail !== undefined ? { detail: o.detail } : {}), question: input.value.slice(0, 20_000) });
     },
     dismissed: () => {
-      dismissed = input.value;
       forget();
+      if (!takeBackButtonHash()) dismissed = input.value;
     },
   });
 
@@ -83,6 +101,7 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
     if (dismissed !== undefined && input.value !== dismissed) dismissed = undefined;
     const at = wordAt();
     if (!at || dismissed !== undefined || at.query.length > 200) {
+      if (!at) fromButton = undefined;
       if (menu.open || asked !== undefined) forget();
       return;
     }
@@ -99,6 +118,7 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
   });
   input.addEventListener('blur', () => {
     if (asked !== undefined) forget();
+    takeBackButtonHash();
   });
 
   return {
@@ -113,6 +133,24 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
       const options = message.options;
       const count = options.length ? l10n.t('{0} options', options.length) : l10n.t('Nothing matches. Keep typing, or press Escape.');
       menu.show(options, message.pending ? `${count} ${l10n.t('Looking for symbols…')}` : count, same);
+    },
+    openFromButton() {
+      input.focus();
+      if (wordAt()) {
+        dismissed = undefined;
+        asked = undefined;
+        update();
+        return;
+      }
+      const before = input.value;
+      // After a selection in the box, which stays as it is.
+      const start = input.selectionEnd ?? before.length;
+      // A `#` opens the menu at the start of the box or after a space (hashQuery).
+      const mark = start > 0 && !/\s/.test(before[start - 1]) ? ' #' : '#';
+      input.setRangeText(mark, start, start, 'end');
+      fromButton = { before, after: input.value, caret: start };
+      dismissed = undefined;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
     },
     onKey: (e) => {
       if (!menu.open) return false;

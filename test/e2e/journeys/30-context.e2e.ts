@@ -36,17 +36,12 @@ describe('Journey 30: Context from the editor', () => {
     const chat = await wb.chat();
     await chat.newChat();
 
-    const add = chat.button('Attach to the next message');
-    await add.click();
-    await wb.quickInput().waitFor({ state: 'visible' });
-    await wb.quickPickRows().filter({ hasText: 'Current File' }).first().click();
+    await chat.attach('file');
     const chips = chat.frame.locator('.context-chip');
     await waitFor(async () => (await chips.count()) === 1, 'no chip for the current file');
     assert.match((await chips.first().textContent()) ?? '', /pricing\.ts.*B/);
 
-    await add.click();
-    await wb.quickInput().waitFor({ state: 'visible' });
-    await wb.quickPickRows().filter({ hasText: 'Problems of the Current File' }).first().click();
+    await chat.attach('problems');
     await waitFor(async () => (await chips.count()) === 2, 'no chip for the problems');
     assert.match((await chips.nth(1).textContent()) ?? '', /pricing\.ts.*1 problem/);
     await wb.screenshot('context-chips');
@@ -54,9 +49,7 @@ describe('Journey 30: Context from the editor', () => {
     // A chip can be removed by its button's accessible name, and added again.
     await chat.button('Remove pricing.ts').first().click();
     await waitFor(async () => (await chips.count()) === 1, 'removing a chip did not remove it');
-    await add.click();
-    await wb.quickInput().waitFor({ state: 'visible' });
-    await wb.quickPickRows().filter({ hasText: 'Current File' }).first().click();
+    await chat.attach('file');
     await waitFor(async () => (await chips.count()) === 2, 'the file chip did not come back');
 
     const before = chatRequests().length;
@@ -84,9 +77,7 @@ describe('Journey 30: Context from the editor', () => {
     await chat.send('A long answer please e2e-context-long len:3000');
     await chat.stopButton().waitFor({ state: 'visible', timeout: 30_000 });
 
-    await chat.button('Attach to the next message').click();
-    await wb.quickInput().waitFor({ state: 'visible' });
-    await wb.quickPickRows().filter({ hasText: 'Current File' }).first().click();
+    await chat.attach('file');
     const chips = chat.frame.locator('.context-chip');
     await waitFor(async () => (await chips.count()) === 1, 'no chip for the current file');
     await chat.type('Queued with the file e2e-context-queued');

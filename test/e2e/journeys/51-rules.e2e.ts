@@ -60,9 +60,7 @@ describe('Journey 51: The repository\'s rules', () => {
     await wb.openFile('tally.py');
     const chat = await wb.chat();
     await chat.newChat();
-    await chat.button('Attach to the next message').click();
-    await wb.quickInput().waitFor({ state: 'visible' });
-    await wb.quickPickRows().filter({ hasText: 'Current File' }).first().click();
+    await chat.attach('file');
     const chips = chat.frame.locator('.context-chip');
     await waitFor(async () => (await chips.count()) === 1, 'no chip for tally.py');
     await wb.runCommand('View: Close All Editors');
