@@ -40,8 +40,11 @@ function streamingBackend(everyMs: number, stop: Promise<void>): ChatBackend {
 async function typeKeys(page: Page, count: number): Promise<number[]> {
   await page.locator('#message').focus();
   await page.evaluate(() => {
-    const w = window as unknown as { __keyTimes: number[] };
+    const w = window as unknown as { __keyTimes: number[]; __keyListener?: boolean };
     w.__keyTimes = [];
+    // One listener for both sides (a second would time every key twice).
+    if (w.__keyListener) return;
+    w.__keyListener = true;
     const box = document.getElementById('message') as HTMLTextAreaElement;
     box.addEventListener('keydown', () => {
       const t0 = performance.now();
