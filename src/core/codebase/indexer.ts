@@ -37,6 +37,11 @@ export class CodebaseIndexer {
   private resumed: (() => void) | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** No file is read before this time (performance.now()): the user is typing. */
+  private restUntil = 0;
+  private restTimer: NodeJS.Timeout | undefined;
+  /** Wakes the build waiting for a rest to end. */
+  private wake: (() => void) | undefined;
 
   constructor(private readonly options: IndexerOptions) {
     this.rules = { gitignore: new IgnoreRules(), excludes: new ExcludeGlobs(options.excludes) };
@@ -54,6 +59,37 @@ export class CodebaseIndexer {
     this.paused = false;
     this.resumed?.();
     this.resumed = undefined;
+  }
+
+  /** The user is typing: reads no file for `ms` from now (a later rest moves the end; 0 ends it). */
+  rest(ms: number): void {
+    this.restUntil = performance.now() + ms;
+    if (this.wake) this.wakeWhenRested();
+  }
+
+  /** The build is waiting for a rest to end. */
+  get resting(): boolean {
+    return this.wake !== undefined;
+  }
+
+  private wakeWhenRested(): void {
+    if (this.restTimer) clearTimeout(this.restTimer);
+    const left = this.restUntil - performance.now();
+    if (left > 0 && !this.disposed) {
+      this.restTimer = setTimeout(() => this.wakeWhenRested(), left);
+      return;
+    }
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private async untilRested(): Promise<void> {
+    if (performance.now() >= this.restUntil) return;
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+      this.wakeWhenRested();
+    });
   }
 
   /** Brings the index up to date with the folder (the saved index first, when there is one). */
@@ -83,6 +119,8 @@ export class CodebaseIndexer {
     for (const [path] of toRead) {
       if (this.disposed) break;
       if (this.paused) await new Promise<void>((resolve) => (this.resumed = resolve));
+      await this.untilRested();
+      if (this.disposed) break;
       this.read(path);
       done++;
       if (done % 16 === 0) await breathe();
@@ -100,9 +138,11 @@ export class CodebaseIndexer {
   /**
    * Lists the files to index under `dir`. The worker reads with the file system's synchronous
    * calls (much quicker than a round trip to the thread pool per call) and lets messages in
-   * between folders.
+   * between folders; while the user types (a rest), it waits before the next folder.
    */
   private async walk(dir: string, found: Map<string, { mtime: number; size: number }>): Promise<void> {
+    await this.untilRested();
+    if (this.disposed) return;
     const abs = nodePath.join(this.options.root, dir);
     let entries: Dirent[];
     try {
@@ -206,5 +246,6 @@ export class CodebaseIndexer {
     this.disposed = true;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.resume();
+    this.wakeWhenRested();
   }
 }

@@ -88,6 +88,9 @@ function handle(message: ToWorker): void {
     case 'resume':
       for (const ix of indexers) ix.resume();
       return;
+    case 'rest':
+      for (const ix of indexers) ix.rest(message.ms);
+      return;
     case 'save':
       enqueue(async () => {
         await Promise.all(indexers.map((ix) => ix.save()));

@@ -20,6 +20,8 @@ export type ToWorker =
   | { type: 'names'; id: number; query: string; limit: number }
   | { type: 'pause' }
   | { type: 'resume' }
+  /** The user is typing: no file is read for `ms` from now (the build's CPU goes back to the editor). */
+  | { type: 'rest'; ms: number }
   | { type: 'save' };
 
 export type RootMatch = FileMatch & { root: number };

@@ -11,6 +11,13 @@ import type { Logger } from '../platform/log';
 
 export type IndexState = 'off' | 'untrusted' | 'building' | 'paused' | 'ready';
 
+/** While the user types in an editor, the build reads nothing until this long after the last key. */
+const TYPING_REST_MS = 1000;
+/** Most one rest message per this long (a key every few milliseconds sends a few a second). */
+const REST_EVERY_MS = 250;
+/** Documents the user types in (not output channels, logs or settings views). */
+const TYPED_SCHEMES = new Set(['file', 'untitled', 'vscode-notebook-cell', 'vscode-remote']);
+
 /** A name a file of the workspace defines. */
 export interface CodebaseName {
   name: string;
@@ -44,6 +51,7 @@ export class CodebaseService implements vscode.Disposable {
   private stateValue: IndexState = 'off';
   private idleWaiters: (() => void)[] = [];
   private busy = false;
+  private lastRest = 0;
   private readonly item = vscode.window.createStatusBarItem('aiChat.codebase', vscode.StatusBarAlignment.Left, -100);
   private readonly changedState = new vscode.EventEmitter<IndexState>();
   readonly onDidChangeState = this.changedState.event;
@@ -61,6 +69,7 @@ export class CodebaseService implements vscode.Disposable {
       watcher.onDidChange((uri) => this.tell(uri, 'changed')),
       watcher.onDidDelete((uri) => this.tell(uri, 'deleted')),
       vscode.workspace.onDidSaveTextDocument((doc) => this.tell(doc.uri, 'changed')),
+      vscode.workspace.onDidChangeTextDocument((e) => this.typed(e)),
       vscode.workspace.onDidRenameFiles((e) => {
         for (const { oldUri, newUri } of e.files) {
           this.tell(oldUri, 'deleted');
@@ -201,6 +210,15 @@ export class CodebaseService implements vscode.Disposable {
     if (!path || path.startsWith('..')) return;
     this.busy = true;
     this.send({ type: kind, root, path });
+  }
+
+  /** A key typed in an editor while the index builds: the build rests so the editor has the CPU. */
+  private typed(e: vscode.TextDocumentChangeEvent): void {
+    if (this.stateValue !== 'building' || !e.contentChanges.length || !TYPED_SCHEMES.has(e.document.uri.scheme)) return;
+    const now = Date.now();
+    if (now - this.lastRest < REST_EVERY_MS) return;
+    this.lastRest = now;
+    this.send({ type: 'rest', ms: TYPING_REST_MS });
   }
 
   togglePause(): void {

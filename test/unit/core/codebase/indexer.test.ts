@@ -101,6 +101,31 @@ describe('codebase index: a workspace folder', () => {
     assert.deepEqual([...ix.index.files.keys()], ['.gitignore']);
   });
 
+  it('while the user types (a rest), the build reads no file; a later key moves the end; it goes on when the rest ends, or stops when disposed', async () => {
+    const untilResting = async (ix: CodebaseIndexer) => {
+      while (!ix.resting) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const ix = new CodebaseIndexer({ root, excludes: ['out/**'] });
+    ix.rest(3_600_000);
+    const building = ix.build();
+    await untilResting(ix);
+    assert.equal(ix.index.fileCount, 0, 'a file was read during the rest');
+    ix.rest(3_600_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(ix.resting && ix.index.fileCount === 0, 'a second key ended the rest');
+    ix.rest(0);
+    await building;
+    assert.deepEqual(paths(ix), ['src/retry.ts']);
+
+    const stopped = new CodebaseIndexer({ root, excludes: ['out/**'] });
+    stopped.rest(3_600_000);
+    const stopping = stopped.build();
+    await untilResting(stopped);
+    stopped.dispose();
+    const report = await stopping;
+    assert.equal(report.files, 0, 'a disposed build read on');
+  });
+
   it('a change to .gitignore, or a file the rules refuse, is followed', async () => {
     const ix = new CodebaseIndexer({ root, excludes: ['out/**'] });
     await ix.build();
