@@ -104,7 +104,7 @@ export class CodebaseService implements vscode.Disposable {
   private showItem(): void {
     const { done, total } = this.progress;
     if (this.stateValue === 'building') {
-      this.item.text = `$(sync~spin) ${vscode.l10n.t('Indexing… {0} of {1}', done.toLocaleString(), total.toLocaleString())}`;
+      this.item.text = `$(database) ${vscode.l10n.t('Indexing… {0} of {1}', done.toLocaleString(), total.toLocaleString())}`;
       this.item.tooltip = vscode.l10n.t('AI Chat indexes this workspace on this machine, for Find Files for a Question. Nothing is sent. Click to pause.');
       this.item.show();
     } else if (this.stateValue === 'paused') {
