@@ -14,7 +14,7 @@ import type { SearchIndex } from './searchIndex';
 export interface Written {
   /** The messages written as final records (the same objects as in memory): the line, then the variants not shown. */
   messages: StoredMessage[];
-  /** Content length and status of each when written (a message changed in place is rewritten). */
+  /** Each one's sig when written (a message changed in place is rewritten). */
   sigs: string[];
   keys: WeakMap<StoredMessage, string>;
   size: number | undefined;
@@ -32,7 +32,8 @@ export interface Written {
   partial: boolean;
 }
 
-export const sig = (m: StoredMessage) => `${m.status}:${m.content.length}:${m.variantOf ?? ''}`;
+/** A message as written: one changed in place (its text, status, or what went with a question resent) is written again. */
+export const sig = (m: StoredMessage) => `${m.status}:${m.content.length}:${m.variantOf ?? ''}${m.sent?.length ? `:${JSON.stringify(m.sent)}` : ''}`;
 
 /** The state of a conversation at the moment save() was called (messages are not copied). */
 export interface Snapshot {

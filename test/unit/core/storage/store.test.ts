@@ -53,6 +53,21 @@ describe('conversation store: index and search kept up to date', () => {
     assert.equal(storage.partials.get(s.current.id)?.size ?? 0, 0, 'side file removed');
   });
 
+  it('a question whose record of what went with it changed (a Retry with another rule) is written again, and reads back so', async () => {
+    const storage = new MemoryConversationStorage();
+    const s = newStore(storage);
+    const q = appendMessage(s.current, 'user', 'fix it', new Date(), { sent: [{ kind: 'file', name: 'a.ts', path: 'src/a.ts', bytes: 120 }] });
+    appendMessage(s.current, 'assistant', 'done');
+    await s.save();
+    // Retry: the same question, sent again with the project instructions and a rule beside the file.
+    q.sent = [...(q.sent ?? []), { kind: 'instructions', name: 'AGENTS.md', path: 'AGENTS.md', bytes: 40 }, { kind: 'rule', name: 'ts.instructions.md', path: '.github/instructions/ts.instructions.md', bytes: 30 }];
+    await s.save();
+    const read = replayLog(storage.data.get(s.current.id) ?? '')?.conv.messages[0];
+    assert.deepEqual(read?.sent?.map((i) => i.kind), ['file', 'instructions', 'rule']);
+    const again = await newStore(storage).load(s.current.id);
+    assert.deepEqual(again?.messages[0].sent?.map((i) => i.name), ['a.ts', 'AGENTS.md', 'ts.instructions.md']);
+  });
+
   it('renames the current conversation in memory and on storage', async () => {
     const storage = new MemoryConversationStorage();
     const s = newStore(storage);
