@@ -13,6 +13,8 @@ export interface QueuedMessage {
   files?: string[];
   /** Its attachments as "Sent with this message" records them. */
   sent?: SentItem[];
+  /** The conversation's pins go with it, read when it is sent (not when it was queued). */
+  pins?: true;
 }
 
 export type QueueState = 'idle' | 'waiting' | 'stopped';
@@ -76,11 +78,11 @@ export function restoreQueue(saved: unknown): MessageQueue {
   const items: QueuedMessage[] = [];
   for (const r of raw as unknown[]) {
     if (!r || typeof r !== 'object') continue;
-    const { id, text, model, cost, files, sent } = r as Record<string, unknown>;
+    const { id, text, model, cost, files, sent, pins } = r as Record<string, unknown>;
     if (typeof id !== 'string' || typeof text !== 'string' || typeof model !== 'string' || !text.trim()) continue;
     const paths = Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.length <= 1000).slice(0, 100) : [];
     const record = SentWithSchema.safeParse(sent);
-    items.push({ id, text, model, ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}), ...(paths.length ? { files: paths } : {}), ...(record.success ? { sent: record.data } : {}) });
+    items.push({ id, text, model, ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}), ...(paths.length ? { files: paths } : {}), ...(record.success ? { sent: record.data } : {}), ...(pins === true ? { pins: true as const } : {}) });
   }
   if (items.length === 0) return emptyQueue();
   const reason = (saved as { reason?: unknown }).reason;

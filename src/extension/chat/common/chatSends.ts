@@ -4,10 +4,11 @@
 // the balance is fetched again there before a refusal for want of credits); what the gate decides
 // is carried out here: sent, queued, or refused with the text back in the box. VS Code-free.
 import * as l10n from '@vscode/l10n';
-import { cannotPay, carried, type ChatSession, type SentItem, type GateVerdict, type SendJudge, type SendJudgement, type SendSurfaceState, type SessionEvent } from '../../../core';
+import { cannotPay, carried, type Attachment, type ChatSession, type SentItem, type GateVerdict, type SendJudge, type SendJudgement, type SendSurfaceState, type SessionEvent } from '../../../core';
 import { MAX_QUEUED, MAX_TEXT, type HostMessage } from '../../../protocol';
 import type { ConversationQueue } from './conversationQueue';
 import { box } from './presenter';
+import { withPinsNow } from './sendWithAttachments';
 
 /** What became of a message given to `send`. */
 export type SendOutcome = 'sent' | 'queued' | 'refused';
@@ -29,6 +30,8 @@ export interface ChatSendsDeps {
   settingsChanged: () => void;
   /** The out-of-credits card in the chat. */
   showOutOfCredits: () => void;
+  /** The conversation's pins, read now (a message that waited gets them when it goes). */
+  pinned?: () => Promise<readonly Attachment[]>;
 }
 
 const refusedFor = (verdict: GateVerdict, ...reasons: string[]) => verdict.kind === 'refuse' && reasons.includes(verdict.reason);
@@ -54,9 +57,10 @@ export class ChatSends {
 
   /**
    * A new message: the gate decides (send, queue or refuse). `model`: the model a queued message
-   * was queued with (else the selected one); `files`: the workspace files it carries.
+   * was queued with (else the selected one); `files`: the workspace files it carries; `pinsWhenSent`:
+   * the conversation's pins are not in it yet, and join it when it goes (now, or from the queue).
    */
-  async send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> {
+  async send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[], pinsWhenSent = false): Promise<SendOutcome> {
     const { session } = this.deps;
     let { verdict, facts } = await this.judge(text, model, true, files);
     // The model is required: asked for on the first send.
@@ -64,13 +68,14 @@ export class ChatSends {
       ({ verdict, facts } = await this.judge(text, model, true, files));
     }
     if (verdict.kind === 'send') {
-      await session.send(text, { ...(model ? { model } : {}), ...carried(files, sent) });
+      const now = pinsWhenSent && this.deps.pinned ? withPinsNow(text, files, sent, await this.deps.pinned()) : { text, files, sent };
+      await session.send(now.text, { ...(model ? { model } : {}), ...carried(now.files, now.sent) });
       return 'sent';
     }
     if (verdict.kind === 'queue') {
       // Typed while a reply streams: queued, sent in order once the reply has finished, with the
       // model (and price) the card shows.
-      this.deps.queued.add(text, facts.model, facts.cost, carried(files, sent));
+      this.deps.queued.add(text, facts.model, facts.cost, carried(files, sent), pinsWhenSent);
       return 'queued';
     }
     const reason = verdict.reason;
@@ -171,7 +176,7 @@ export class ChatSends {
     }
     const next = this.deps.queued.next();
     if (!next) return;
-    await this.send(next.text, next.model, next.files, next.sent);
+    await this.send(next.text, next.model, next.files, next.sent, next.pins === true);
   }
 
   /** Resume after a failure or Stop: sends the next message now when no reply runs. */

@@ -37,6 +37,7 @@ export class ChatController {
       post: (m) => this.post(m),
       settingsChanged: () => this.settingsChanged(),
       showOutOfCredits: () => this.showOutOfCredits(),
+      pinned: async () => (await this.deps.attachments?.pinned?.()) ?? [],
     });
   }
 
@@ -319,8 +320,8 @@ export class ChatController {
   }
 
   /** A send from the panel, a selection or a command: the gate decides (send, queue or refuse). */
-  send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> {
-    return this.sends.send(text, model, files, sent);
+  send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[], pinsWhenSent?: boolean): Promise<SendOutcome> {
+    return this.sends.send(text, model, files, sent, pinsWhenSent);
   }
 
   /** A message typed in the chat (or given by a command), with the chips above the box. */

@@ -44,11 +44,11 @@ export class ConversationQueue {
     if (this.deps.store) saveQueue(this.deps.store, this.owner ?? this.deps.current(), this.queue);
   }
 
-  /** A message of the current conversation waits for the running reply, with its model, price and files. */
-  add(text: string, model: string, cost: number | null, with_: Carried = {}): void {
+  /** A message of the current conversation waits for the running reply, with its model, price and files (`pins`: the pins join it when it goes). */
+  add(text: string, model: string, cost: number | null, with_: Carried = {}, pins = false): void {
     if (this.queue.items.length === 0) this.owner = this.deps.current();
     const { files, sent } = with_;
-    this.set(enqueue(this.queue, { id: `q${++this.seq}`, text, model, ...(cost !== null ? { cost } : {}), ...(files?.length ? { files: [...files] } : {}), ...(sent ? { sent: [...sent] } : {}) }));
+    this.set(enqueue(this.queue, { id: `q${++this.seq}`, text, model, ...(cost !== null ? { cost } : {}), ...(files?.length ? { files: [...files] } : {}), ...(sent ? { sent: [...sent] } : {}), ...(pins ? { pins: true as const } : {}) }));
   }
 
   remove(id: string): void {

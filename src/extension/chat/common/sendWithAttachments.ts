@@ -23,6 +23,26 @@ export function messageWith(text: string, attached: readonly Attachment[]): stri
   return attached.length ? assembleMessage(text, onceEach(attached)) : text;
 }
 
+/** The same thing (a file, or the same lines of one) as a record's item. */
+const sameAs = (item: SentItem, a: Attachment): boolean =>
+  a.kind !== 'terminal' && a.kind !== 'changes' && item.path === a.path && (a.kind === 'selection' ? item.startLine === a.startLine && item.endLine === a.endLine : item.kind === a.kind && item.startLine === undefined);
+
+/**
+ * A message that waited (queued while a reply streamed) as it goes now: the conversation's pins, read
+ * now, after its text and its own attachments; a pin that is one of those attachments is not added
+ * twice (the attachment goes).
+ */
+export function withPinsNow(text: string, files: readonly string[] | undefined, sent: readonly SentItem[] | undefined, pins: readonly Attachment[]): { text: string; files?: string[]; sent?: SentItem[] } {
+  const fresh = onceEach(pins.filter((p) => !(sent ?? []).some((i) => !i.pinned && sameAs(i, p))));
+  if (!fresh.length) return { text, ...(files ? { files: [...files] } : {}), ...(sent ? { sent: [...sent] } : {}) };
+  const allFiles = [...new Set([...(files ?? []), ...attachedFiles(fresh)])];
+  return {
+    text: assembleMessage(text, fresh),
+    ...(allFiles.length ? { files: allFiles } : {}),
+    sent: [...(sent ?? []), ...attachmentItems(fresh, new Set(fresh.map((a) => a.id)))],
+  };
+}
+
 /**
  * Sends `text` with what is attached. `sending` is told the whole message and the typed text while
  * it goes (text returned to the box is the typed text, not the attachments), then undefined.
@@ -30,22 +50,26 @@ export function messageWith(text: string, attached: readonly Attachment[]): stri
 export async function sendWithAttachments(
   text: string,
   chips: AttachmentList,
-  controller: { send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[]): Promise<SendOutcome> },
+  controller: { send(text: string, model?: string, files?: readonly string[], sent?: readonly SentItem[], pinsWhenSent?: boolean): Promise<SendOutcome> },
   session: ChatSession,
   sending: (message: { full: string; text: string } | undefined) => void = () => undefined,
   model?: string,
 ): Promise<SendOutcome> {
   const attached = [...chips.attachments];
+  // While a reply streams the message waits in the queue: its pins join it when it goes, read then
+  // (withPinsNow); read now only to leave out the chips they are.
+  const later = !!chips.pinned && session.busy;
   const pinned = chips.pinned ? await chips.pinned() : [];
-  if (!attached.length && !pinned.length) return controller.send(text, model);
+  if (!attached.length && !pinned.length) return later ? controller.send(text, model, undefined, undefined, true) : controller.send(text, model);
   // Each file, range and Problems once (a chip of a pinned file goes as the pin); the record
   // under the message names exactly those.
-  const once = onceEach([...pinned, ...attached]);
+  const pinnedIds = new Set(pinned.map((a) => a.id));
+  const once = onceEach([...pinned, ...attached]).filter((a) => !later || !pinnedIds.has(a.id));
   const full = assembleMessage(text, once);
   sending({ full, text });
   let outcome: SendOutcome;
   try {
-    outcome = await controller.send(full, model, attachedFiles(once), attachmentItems(once, new Set(pinned.map((a) => a.id))));
+    outcome = await controller.send(full, model, attachedFiles(once), attachmentItems(once, pinnedIds), later || undefined);
   } finally {
     sending(undefined);
   }

@@ -81,10 +81,13 @@ describe('message queue', () => {
   it('survives a reload of the panel (as JSON) held as stopped, and drops malformed items', () => {
     let q = [1, 2].reduce((acc, i) => enqueue(acc, msg(i)), emptyQueue());
     q = enqueue(q, msg(3, null));
+    // A message that takes the conversation's pins when it goes keeps saying so.
+    q = enqueue(q, { ...msg(4), pins: true });
     const restored = restoreQueue(JSON.parse(JSON.stringify(q)));
     assert.equal(restored.state, 'stopped');
     assert.deepEqual(restored.items, q.items);
-    const hostile = restoreQueue({ items: [null, 5, { id: 'a' }, { id: 'b', text: 'ok', model: 'm', cost: 'NaN' }, { id: 'c', text: '', model: 'm' }], reason: 7 });
+    assert.equal(restored.items.at(-1)?.pins, true);
+    const hostile = restoreQueue({ items: [null, 5, { id: 'a' }, { id: 'b', text: 'ok', model: 'm', cost: 'NaN', pins: 'yes' }, { id: 'c', text: '', model: 'm' }], reason: 7 });
     assert.deepEqual(hostile.items, [{ id: 'b', text: 'ok', model: 'm' }]);
     assert.equal(hostile.reason, undefined);
     assert.deepEqual(restoreQueue('garbage'), emptyQueue());

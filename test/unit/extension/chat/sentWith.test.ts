@@ -41,7 +41,7 @@ describe('"Sent with this message" and the request the service received', () => 
   });
   beforeEach(() => srv.control.reset());
 
-  function setup(storage = new MemoryConversationStorage()) {
+  function setup(storage = new MemoryConversationStorage(), attachments?: { readonly attachments: readonly Attachment[]; sent(a: readonly Attachment[]): void; pinned?(): Promise<readonly Attachment[]> }) {
     const settings = { model: 'swift-chat', search: false, temperature: 1, fontSize: 0, baseUrl: srv.url };
     const store = new ConversationStore(storage);
     let controller: ChatController | undefined;
@@ -63,6 +63,7 @@ describe('"Sent with this message" and the request the service received', () => 
       pickModel: async () => false,
       notifyBusy: () => undefined,
       post: () => undefined,
+      ...(attachments ? { attachments: { ...attachments, get attachments() { return attachments.attachments; }, chips: () => [] } } : {}),
     });
     return { session, store, storage, controller };
   }
@@ -155,6 +156,55 @@ describe('"Sent with this message" and the request the service received', () => 
       assert.ok(second.startsWith('two\n\n`notes.md`:') && second.includes('second version, edited') && !second.includes('first version'), second);
       const records = session.conversation.messages.filter((m) => m.role === 'user').map((m) => m.sent?.filter((i) => i.kind === 'file'));
       assert.deepEqual(records.map((r) => r?.map((i) => [i.name, i.pinned])), [[['notes.md', true]], [['notes.md', true]]], 'each record marks the pin');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a message queued while a reply streams takes the pinned file as it is when the message goes, once (also added as a chip), after its own chips', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aichat-pin-queued-'));
+    try {
+      const path = join(dir, 'notes.md');
+      const other = join(dir, 'other.md');
+      writeFileSync(path, 'version at queue time\n');
+      writeFileSync(other, 'a chip of its own\n');
+      let n = 0;
+      let reads = 0;
+      let items: Attachment[] = [];
+      const chips = {
+        get attachments() {
+          return items;
+        },
+        sent: (sent: readonly Attachment[]) => (items = items.filter((c) => !sent.includes(c))),
+        pinned: async () => {
+          reads++;
+          const r = await readFileAttachment(`ctx_pin${++n}`, 'notes.md', path, 100);
+          return r.ok ? [r.attachment] : [];
+        },
+      };
+      // The chat's chips are the controller's: it reads the pins again when the queued message goes.
+      const { session, controller } = setup(undefined, chips);
+      // The first reply is held back: the chat is busy while the next message is typed.
+      srv.control.injectFault({ kind: 'delay-headers', ms: 3000, path: '/chat', times: 1 });
+      const first = controller.send('first');
+      while (!session.busy) await new Promise((r) => setImmediate(r));
+      const chip = await readFileAttachment('ctx_other', 'other.md', other, 100);
+      assert.ok(chip.ok);
+      const pinChip = await readFileAttachment('ctx_chip', 'notes.md', path, 100);
+      assert.ok(pinChip.ok);
+      items = [chip.attachment, pinChip.attachment];
+      assert.equal(await sendWithAttachments('queued one', chips, controller, session), 'queued');
+      const readAtQueue = reads;
+      writeFileSync(path, 'version when it goes\n');
+      assert.equal(await first, 'sent');
+      while (srv.control.requests().filter((r) => r.path === '/chat').length < 2 || session.busy) await new Promise((r) => setTimeout(r, 5));
+      const body = lastBody().messages.at(-1)?.content ?? '';
+      assert.ok(body.startsWith('queued one\n\n`other.md`:'), body.slice(0, 200));
+      assert.equal(body.split('`notes.md`:').length - 1, 1, `notes.md once: ${body}`);
+      assert.ok(body.includes('version when it goes') && !body.includes('version at queue time'), `the pin as it is when the message goes: ${body}`);
+      assert.ok(reads > readAtQueue, 'the pins were read again when it went');
+      const record = session.conversation.messages.filter((m) => m.role === 'user').at(-1)?.sent?.filter((i) => i.kind === 'file');
+      assert.deepEqual(record?.map((i) => i.name), ['other.md', 'notes.md']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
