@@ -180,6 +180,7 @@ export function activate(context: vscode.ExtensionContext): void {
         models: () => models.models,
         loadModels: () => models.load(),
         selectedModel: () => config.settings.model,
+        contextMaxTokens: () => config.settings.contextMaxTokens,
       }),
       registerLmProvider({
         turns,

@@ -1,6 +1,6 @@
 // @aichat's references in VS Code's Chat view (#file, a folder, a selection or a symbol the view
 // attached to the request) as AI Chat's chips: each file read as "+" reads it (size limit, binary
-// refused, a folder within the budget), each range with its exact lines; sent after the question,
+// refused, a folder within three quarters of the model's budget), each range with its exact lines; sent after the question,
 // each once, as the panel sends its chips. Text references (a variable's value) are the view's own.
 import * as vscode from 'vscode';
 import { onceEach, rangeAttachments, type Attachment } from '../../core';
@@ -14,8 +14,9 @@ export interface ReferencedContext {
   used: Array<vscode.Uri | vscode.Location>;
 }
 
-export async function referencedContext(references: readonly vscode.ChatPromptReference[] | undefined): Promise<ReferencedContext> {
-  const chips = new ContextAttachments(() => undefined);
+/** `folderBudget`: characters a folder's files may take (as the chat's `+` counts them for the model). */
+export async function referencedContext(references: readonly vscode.ChatPromptReference[] | undefined, folderBudget?: () => number): Promise<ReferencedContext> {
+  const chips = new ContextAttachments(() => undefined, undefined, folderBudget);
   const used: Array<vscode.Uri | vscode.Location> = [];
   try {
     for (const ref of references ?? []) {

@@ -21,6 +21,8 @@ export interface ParticipantDeps {
   /** Loads the service's models when they are not yet (a prompt that names a model is matched against them). */
   loadModels?: () => Promise<unknown>;
   selectedModel?: () => string;
+  /** The `aiChat.contextMaxTokens` setting (a model the service gives no size for is counted with it). */
+  contextMaxTokens?: () => number;
   /** Asks for a prompt's `${input:…}` (default: VS Code's input box). */
   ask?: PrepareDeps['ask'];
 }

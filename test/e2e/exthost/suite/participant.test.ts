@@ -267,7 +267,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
   async function ask(
     request: { prompt: string; command?: string; references?: vscode.ChatPromptReference[] },
     answers: string[] = [],
-    opts: { unloaded?: boolean; held?: HeldSends } = {},
+    opts: { unloaded?: boolean; held?: HeldSends; contextMaxTokens?: number } = {},
   ): Promise<{ shown: string; buttons: vscode.Command[]; sent?: { model: string; last: string }; asked: vscode.InputBoxOptions[]; result: vscode.ChatResult; references: unknown[] }> {
     const keys = new ApiKeyStore(secretStorage({ [API_KEY_SECRET]: KEY }));
     const instructions = new InstructionsService(memento(), silent);
@@ -305,6 +305,7 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
         loaded = MODELS;
       },
       selectedModel: () => 'swift-chat',
+      ...(opts.contextMaxTokens ? { contextMaxTokens: () => opts.contextMaxTokens ?? 0 } : {}),
       ask: async (o) => (asked.push(o), answers.shift()),
     };
     let result: vscode.ChatResult;
@@ -342,6 +343,24 @@ describe('@aichat slash commands: the chat\'s commands and prompt files, expande
       assert.deepEqual((r.result.metadata as { sent?: { prompt: string } }).sent?.prompt, r.sent.last, 'later requests read back what was sent');
     } finally {
       await vscode.workspace.fs.delete(uri('aichat-other.ts')).then(undefined, () => undefined);
+    }
+  });
+
+  it('a folder the Chat view attached goes within three quarters of the model\'s budget, shallow first, as the chat\'s + takes it', async () => {
+    // A model of 1,000 tokens (the setting; the service gives no size): 750 for the request, 2,250 characters for a folder.
+    const text = (n: number) => `// file ${n}
+${'x'.repeat(980)}
+`;
+    await write('aichat-folder/a.ts', text(1));
+    await write('aichat-folder/b.ts', text(2));
+    await write('aichat-folder/c.ts', text(3));
+    try {
+      const r = await ask({ prompt: 'What is here?', references: [{ id: 'vscode.file', value: uri('aichat-folder') }] }, [], { contextMaxTokens: 1000 });
+      assert.ok(r.sent, 'the request was sent');
+      const files = [...r.sent.last.matchAll(/^`aichat-folder\/(\w+)\.ts`:$/gm)].map((m) => m[1]);
+      assert.equal(files.length, 2, `two of the three files fit: ${files.join(', ')}`);
+    } finally {
+      await vscode.workspace.fs.delete(uri('aichat-folder'), { recursive: true }).then(undefined, () => undefined);
     }
   });
 
