@@ -3,7 +3,7 @@
 // refused, a folder within three quarters of the model's budget), each range with its exact lines; sent after the question,
 // each once, as the panel sends its chips. Text references (a variable's value) are the view's own.
 import * as vscode from 'vscode';
-import { onceEach, rangeAttachments, type Attachment } from '../../core';
+import { budgetForModel, folderBudgetChars, onceEach, rangeAttachments, type Attachment, type ModelLike } from '../../core';
 import { maxKB, relPath } from '../platform/editorFacts';
 import { ContextAttachments } from './attachments';
 
@@ -14,9 +14,12 @@ export interface ReferencedContext {
   used: Array<vscode.Uri | vscode.Location>;
 }
 
-/** `folderBudget`: characters a folder's files may take (as the chat's `+` counts them for the model). */
-export async function referencedContext(references: readonly vscode.ChatPromptReference[] | undefined, folderBudget?: () => number): Promise<ReferencedContext> {
-  const chips = new ContextAttachments(() => undefined, undefined, folderBudget);
+/** `budget`: the request's model, for what a folder's files may take (as the chat's `+` counts them). */
+export async function referencedContext(
+  references: readonly vscode.ChatPromptReference[] | undefined,
+  budget: { models?: readonly ModelLike[]; model: string; contextMaxTokens?: number } = { model: '' },
+): Promise<ReferencedContext> {
+  const chips = new ContextAttachments(() => undefined, undefined, () => folderBudgetChars(budgetForModel(budget.models, budget.model, budget.contextMaxTokens)));
   const used: Array<vscode.Uri | vscode.Location> = [];
   try {
     for (const ref of references ?? []) {

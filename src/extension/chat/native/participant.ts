@@ -6,7 +6,7 @@
 // Slash commands (/explain, /fix, /tests and every prompt of the chat's `/` list) are read in
 // slashCommands.ts.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, assembleMessage, budgetForModel, folderBudgetChars, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
+import { TextCoalescer, actionCommand, assembleMessage, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
 import { signalOf } from '../../pipeline/turnService';
@@ -138,7 +138,7 @@ export async function answerRequest(
     const { referencedContext } = await import('../../context/chatReferences');
     // A folder's files within three quarters of the model's budget, as the chat's `+` takes them.
     const model = command.model ?? deps.selectedModel?.() ?? '';
-    const referenced = await referencedContext(request.references, () => folderBudgetChars(budgetForModel(deps.models?.(), model, deps.contextMaxTokens?.())));
+    const referenced = await referencedContext(request.references, { models: deps.models?.(), model, contextMaxTokens: deps.contextMaxTokens?.() });
     for (const ref of referenced.used) stream.reference(ref);
     prompt = assembleMessage(command.prompt, referenced.attachments);
   }
