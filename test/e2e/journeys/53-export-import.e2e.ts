@@ -53,12 +53,27 @@ async function pickExportFormat(wb: Workbench, name: string): Promise<void> {
   }, `Export Chat did not offer "${name}"`, 60_000);
 }
 
-/** History's rows holding `text` (History opened on a search for it). */
+/**
+ * History's rows holding `text` (History opened on a search for it). History is opened again when
+ * its list closed before the search was typed (the window, settling after the import or the
+ * export on a loaded machine, can take the focus from it).
+ */
 async function historyRows(wb: Workbench, text: string) {
-  await wb.runCommand('AI Chat: Show History');
   const box = wb.page.locator('.quick-input-widget input[placeholder^="Search every message"]');
-  await box.waitFor({ state: 'visible', timeout: 15_000 });
-  await box.fill(text);
+  await waitFor(async () => {
+    await wb.runCommand('AI Chat: Show History');
+    return box
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .then(() => box.fill(text, { timeout: 5_000 }))
+      .then(async () => (await box.inputValue()) === text)
+      .then(
+        (typed) => typed,
+        async () => {
+          await wb.closeQuickInput().catch(() => undefined);
+          return false;
+        },
+      );
+  }, 'History did not take the search', 60_000);
   return wb.quickPickRows().filter({ hasText: /messages/ }).filter({ hasText: 'e2e-export-alpha' });
 }
 
