@@ -209,12 +209,16 @@ export class CodebaseIndex {
    * once, before the language servers answer.
    */
   names(query: string, limit = 15): NameMatch[] {
-    const q = query.toLowerCase();
+    const typed = query.toLowerCase();
+    // A word written with separators ("billing-api", "retry_policy") finds BillingApi… and retry_policy…
+    const q = typed.replace(/[-_.\s]+/g, '');
+    const loose = q !== typed;
     if (!q || limit <= 0) return [];
     const found: Array<NameMatch & { rank: number }> = [];
     for (const file of this.files.values()) {
       for (const d of file.defs) {
-        const name = d.name.toLowerCase();
+        let name = d.name.toLowerCase();
+        if (loose && name.includes('_')) name = name.replace(/_/g, '');
         const rank = name.startsWith(q) ? 0 : name.includes(q) ? 1 : -1;
         if (rank < 0) continue;
         found.push({ path: file.path, name: d.name, line: d.line, rank });

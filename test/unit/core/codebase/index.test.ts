@@ -44,6 +44,11 @@ describe('codebase index: ranking and updates', () => {
       { path: 'src/net/retryPolicy.ts', name: 'shouldRetry', line: 2 },
     ]);
     assert.deepEqual(index.names('BUTTON').map((n) => n.name), ['Button'], 'case ignored');
+    index.update('src/billing/api.ts', 'export class BillingApiClient {}\nexport function retry_budget_left() {}\n');
+    assert.deepEqual(index.names('billing-api').map((n) => n.name), ['BillingApiClient'], 'a word with separators finds the name without them');
+    assert.deepEqual(index.names('retry-budget').map((n) => n.name), ['RetryBudget', 'retry_budget_left'], 'and a snake_case name');
+    assert.deepEqual(index.names('retrybudget').map((n) => n.name), ['RetryBudget'], 'a word without separators matches as written');
+    index.remove('src/billing/api.ts');
     assert.deepEqual(index.names(''), []);
     assert.equal(index.names('retry', 1).length, 1);
     index.remove('src/net/retryPolicy.ts');
