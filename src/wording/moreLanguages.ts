@@ -5,6 +5,7 @@ import type { LanguageFn } from 'highlight.js';
 import c from 'highlight.js/lib/languages/c';
 import cpp from 'highlight.js/lib/languages/cpp';
 import csharp from 'highlight.js/lib/languages/csharp';
+import css from 'highlight.js/lib/languages/css';
 import dockerfile from 'highlight.js/lib/languages/dockerfile';
 import go from 'highlight.js/lib/languages/go';
 import ini from 'highlight.js/lib/languages/ini';
@@ -19,5 +20,5 @@ import sql from 'highlight.js/lib/languages/sql';
 import swift from 'highlight.js/lib/languages/swift';
 
 export const MORE_LANGUAGES: Readonly<Record<string, LanguageFn>> = {
-  c, cpp, csharp, dockerfile, go, ini, java, kotlin, php, powershell, ruby, rust, scss, sql, swift,
+  c, cpp, csharp, css, dockerfile, go, ini, java, kotlin, php, powershell, ruby, rust, scss, sql, swift,
 };
