@@ -33,7 +33,15 @@ export interface Written {
 }
 
 /** A message as written: one changed in place (its text, status, or what went with a question resent) is written again. */
-export const sig = (m: StoredMessage) => `${m.status}:${m.content.length}:${m.variantOf ?? ''}${m.sent?.length ? `:${JSON.stringify(m.sent)}` : ''}`;
+export const sig = (m: StoredMessage) => `${m.status}:${m.content.length}:${m.variantOf ?? ''}${m.sent?.length ? `:${sentSig(m.sent)}` : ''}`;
+
+/** A record's JSON, made once per record (a record is replaced, never changed in place): a save compares every question's. */
+const sentSigs = new WeakMap<object, string>();
+function sentSig(sent: NonNullable<StoredMessage['sent']>): string {
+  let s = sentSigs.get(sent);
+  if (s === undefined) sentSigs.set(sent, (s = JSON.stringify(sent)));
+  return s;
+}
 
 /** The state of a conversation at the moment save() was called (messages are not copied). */
 export interface Snapshot {

@@ -80,9 +80,8 @@ export function createHashMenu(input: HTMLTextAreaElement, post: (message: Webvi
     pick: (o) => {
       const chosen = shownSeq;
       const at = wordAt();
-      if (takeBackButtonHash()) {
-        // The box is as it was before the + button.
-      } else if (at) {
+      // A `#` the + button put in goes as it came (the box as it was); a typed `#word` goes from the box.
+      if (!takeBackButtonHash() && at) {
         const next = withoutHashQuery(input.value, at.start, caret());
         input.value = next.text;
         input.setSelectionRange(next.caret, next.caret);

@@ -32,9 +32,14 @@ const sameAs = (item: SentItem, a: Attachment): boolean =>
  * now, after its text and its own attachments; a pin that is one of those attachments is not added
  * twice (the attachment goes).
  */
-export function withPinsNow(text: string, files: readonly string[] | undefined, sent: readonly SentItem[] | undefined, pins: readonly Attachment[]): { text: string; files?: string[]; sent?: SentItem[] } {
+export function withPinsNow(
+  text: string,
+  files: readonly string[] | undefined,
+  sent: readonly SentItem[] | undefined,
+  pins: readonly Attachment[],
+): { text: string; files?: readonly string[]; sent?: readonly SentItem[] } {
   const fresh = onceEach(pins.filter((p) => !(sent ?? []).some((i) => !i.pinned && sameAs(i, p))));
-  if (!fresh.length) return { text, ...(files ? { files: [...files] } : {}), ...(sent ? { sent: [...sent] } : {}) };
+  if (!fresh.length) return { text, files, sent };
   const allFiles = [...new Set([...(files ?? []), ...attachedFiles(fresh)])];
   return {
     text: assembleMessage(text, fresh),
@@ -60,7 +65,7 @@ export async function sendWithAttachments(
   // (withPinsNow); read now only to leave out the chips they are.
   const later = !!chips.pinned && session.busy;
   const pinned = chips.pinned ? await chips.pinned() : [];
-  if (!attached.length && !pinned.length) return later ? controller.send(text, model, undefined, undefined, true) : controller.send(text, model);
+  if (!attached.length && !pinned.length) return controller.send(text, model, undefined, undefined, later || undefined);
   // Each file, range and Problems once (a chip of a pinned file goes as the pin); the record
   // under the message names exactly those.
   const pinnedIds = new Set(pinned.map((a) => a.id));

@@ -68,14 +68,30 @@ describe('"Sent with this message" and the request the service received', () => 
     return { session, store, storage, controller };
   }
 
-  function chipsOf(items: Attachment[]) {
+  function chipsOf(items: Attachment[], pinned?: () => Promise<readonly Attachment[]>) {
     let chips = items;
     return {
       get attachments() {
         return chips;
       },
+      set attachments(next: Attachment[]) {
+        chips = next;
+      },
       sent: (sent: readonly Attachment[]) => (chips = chips.filter((c) => !sent.includes(c))),
+      ...(pinned ? { pinned } : {}),
     };
+  }
+
+  /** A pinned file as PinnedContext reads it: from disk at each send (`reads` counts them). */
+  function pinnedFile(path: string) {
+    const pin = {
+      reads: 0,
+      read: async (): Promise<Attachment[]> => {
+        const r = await readFileAttachment(`ctx_pin${++pin.reads}`, 'notes.md', path, 100);
+        return r.ok ? [r.attachment] : [];
+      },
+    };
+    return pin;
   }
 
   /** The body of the last /chat request the server received. */
@@ -133,20 +149,9 @@ describe('"Sent with this message" and the request the service received', () => 
       const path = join(dir, 'notes.md');
       writeFileSync(path, 'first version\n');
       const { session, controller } = setup();
-      let n = 0;
-      let items: Attachment[] = [];
-      const chips = {
-        get attachments() {
-          return items;
-        },
-        sent: (sent: readonly Attachment[]) => (items = items.filter((c) => !sent.includes(c))),
-        // As PinnedContext does: the file read from disk at each send.
-        pinned: async () => {
-          const r = await readFileAttachment(`ctx_pin${++n}`, 'notes.md', path, 100);
-          return r.ok ? [r.attachment] : [];
-        },
-      };
-      items = [{ ...(await chips.pinned())[0], id: 'ctx_chip' }];
+      const pin = pinnedFile(path);
+      const chips = chipsOf([], pin.read);
+      chips.attachments = [{ ...(await pin.read())[0], id: 'ctx_chip' }];
       assert.equal(await sendWithAttachments('one', chips, controller, session), 'sent');
       const first = lastBody().messages.at(-1)?.content ?? '';
       assert.equal(first.split('first version').length - 1, 1, 'added and pinned: once');
@@ -168,20 +173,8 @@ describe('"Sent with this message" and the request the service received', () => 
       const other = join(dir, 'other.md');
       writeFileSync(path, 'version at queue time\n');
       writeFileSync(other, 'a chip of its own\n');
-      let n = 0;
-      let reads = 0;
-      let items: Attachment[] = [];
-      const chips = {
-        get attachments() {
-          return items;
-        },
-        sent: (sent: readonly Attachment[]) => (items = items.filter((c) => !sent.includes(c))),
-        pinned: async () => {
-          reads++;
-          const r = await readFileAttachment(`ctx_pin${++n}`, 'notes.md', path, 100);
-          return r.ok ? [r.attachment] : [];
-        },
-      };
+      const pin = pinnedFile(path);
+      const chips = chipsOf([], pin.read);
       // The chat's chips are the controller's: it reads the pins again when the queued message goes.
       const { session, controller } = setup(undefined, chips);
       // The first reply is held back: the chat is busy while the next message is typed.
@@ -192,9 +185,9 @@ describe('"Sent with this message" and the request the service received', () => 
       assert.ok(chip.ok);
       const pinChip = await readFileAttachment('ctx_chip', 'notes.md', path, 100);
       assert.ok(pinChip.ok);
-      items = [chip.attachment, pinChip.attachment];
+      chips.attachments = [chip.attachment, pinChip.attachment];
       assert.equal(await sendWithAttachments('queued one', chips, controller, session), 'queued');
-      const readAtQueue = reads;
+      const readAtQueue = pin.reads;
       writeFileSync(path, 'version when it goes\n');
       assert.equal(await first, 'sent');
       while (srv.control.requests().filter((r) => r.path === '/chat').length < 2 || session.busy) await new Promise((r) => setTimeout(r, 5));
@@ -202,7 +195,7 @@ describe('"Sent with this message" and the request the service received', () => 
       assert.ok(body.startsWith('queued one\n\n`other.md`:'), body.slice(0, 200));
       assert.equal(body.split('`notes.md`:').length - 1, 1, `notes.md once: ${body}`);
       assert.ok(body.includes('version when it goes') && !body.includes('version at queue time'), `the pin as it is when the message goes: ${body}`);
-      assert.ok(reads > readAtQueue, 'the pins were read again when it went');
+      assert.ok(pin.reads > readAtQueue, 'the pins were read again when it went');
       const record = session.conversation.messages.filter((m) => m.role === 'user').at(-1)?.sent?.filter((i) => i.kind === 'file');
       assert.deepEqual(record?.map((i) => i.name), ['other.md', 'notes.md']);
     } finally {
