@@ -29,6 +29,19 @@ export interface BuildReport {
 
 /** Lets messages in (a query, a pause) between files. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * After the user typed, the build comes back gently: for this long after a rest ends it works at
+ * most half the time (a slice of work, then as long again idle), as the user often types again.
+ */
+export const EASE_AFTER_REST_MS = 3000;
+
+/**
+ * How long the build stays idle after a slice of work that took `worked` ms, at `now`, the last
+ * rest having ended at `restEnd` (0: the user never typed): as long as the slice, while easing.
+ */
+export function idleAfterSlice(worked: number, now: number, restEnd: number): number {
+  return restEnd > 0 && now - restEnd < EASE_AFTER_REST_MS ? Math.max(0, worked) : 0;
+}
 
 export class CodebaseIndexer {
   index = new CodebaseIndex();
@@ -42,6 +55,8 @@ export class CodebaseIndexer {
   private restTimer: NodeJS.Timeout | undefined;
   /** Wakes the build waiting for a rest to end. */
   private wake: (() => void) | undefined;
+  /** When the slice of work going on began (performance.now()). */
+  private sliceStart = performance.now();
 
   constructor(private readonly options: IndexerOptions) {
     this.rules = { gitignore: new IgnoreRules(), excludes: new ExcludeGlobs(options.excludes) };
@@ -90,6 +105,17 @@ export class CodebaseIndexer {
       this.wake = resolve;
       this.wakeWhenRested();
     });
+    // The rest is not work: the next slice starts now.
+    this.sliceStart = performance.now();
+  }
+
+  /** Between slices of work: messages in, and idle as long as the slice took while easing after a rest. */
+  private async endSlice(): Promise<void> {
+    const now = performance.now();
+    const idle = idleAfterSlice(now - this.sliceStart, now, this.restUntil);
+    if (idle > 0) await new Promise<void>((resolve) => setTimeout(resolve, idle));
+    else await breathe();
+    this.sliceStart = performance.now();
   }
 
   /** Brings the index up to date with the folder (the saved index first, when there is one). */
@@ -118,12 +144,15 @@ export class CodebaseIndexer {
     let lastReport = 0;
     for (const [path] of toRead) {
       if (this.disposed) break;
-      if (this.paused) await new Promise<void>((resolve) => (this.resumed = resolve));
+      if (this.paused) {
+        await new Promise<void>((resolve) => (this.resumed = resolve));
+        this.sliceStart = performance.now();
+      }
       await this.untilRested();
       if (this.disposed) break;
       this.read(path);
       done++;
-      if (done % 16 === 0) await breathe();
+      if (done % 16 === 0) await this.endSlice();
       const now = performance.now();
       if (now - lastReport > 100) {
         lastReport = now;
@@ -175,7 +204,7 @@ export class CodebaseIndexer {
         }
       }
     }
-    await breathe();
+    await this.endSlice();
     for (const folder of folders) await this.walk(folder, found);
   }
 

@@ -10,7 +10,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CodebaseIndexer, ExcludeGlobs, IgnoreRules, MAX_INDEXED_BYTES, looksBinary, neverIndexed, parseGitignore } from '../../../../src/core/codebase';
+import { CodebaseIndexer, EASE_AFTER_REST_MS, ExcludeGlobs, idleAfterSlice, IgnoreRules, MAX_INDEXED_BYTES, looksBinary, neverIndexed, parseGitignore } from '../../../../src/core/codebase';
 
 function write(root: string, files: Record<string, string | Uint8Array>): void {
   for (const [path, content] of Object.entries(files)) {
@@ -124,6 +124,14 @@ describe('codebase index: a workspace folder', () => {
     stopped.dispose();
     const report = await stopping;
     assert.equal(report.files, 0, 'a disposed build read on');
+  });
+
+  it('after a rest the build eases back: idle as long as each slice of work, for a while; never when the user has not typed', () => {
+    assert.equal(idleAfterSlice(6, 50_000, 0), 0, 'no rest yet: no idling');
+    assert.equal(idleAfterSlice(6, 50_000, 49_000), 6, 'a second after a rest: idle as long as the slice');
+    assert.equal(idleAfterSlice(6, 50_000, 50_500), 6, 'a key during the slice (the rest ends later): idle too');
+    assert.equal(idleAfterSlice(6, 50_000, 50_000 - EASE_AFTER_REST_MS), 0, 'the easing is over');
+    assert.equal(idleAfterSlice(-1, 50_000, 49_000), 0);
   });
 
   it('a change to .gitignore, or a file the rules refuse, is followed', async () => {
