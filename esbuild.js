@@ -37,6 +37,22 @@ const lazyClient = {
   },
 };
 
+/**
+ * One `vscode` for the whole extension: every `import * as vscode from 'vscode'` of the sources
+ * is a module of the bundle that re-exports the API once. Otherwise each importing module gets a
+ * copy of the API object made when its file loads (an ES module's namespace over a CommonJS
+ * require: a getter for each of the API's 300-odd names), 33 such copies at activation.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /^vscode$/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const node = {
   bundle: true,
@@ -69,7 +85,7 @@ const extension = {
   // Inline, so the step that turns the pieces into CommonJS carries them on to the sources.
   sourcemap: production ? false : 'inline',
   write: false,
-  plugins: [lazyClient],
+  plugins: [vscodeOnce, lazyClient],
 };
 
 /** The bundles of dist/ built on their own (not pieces of the extension's). */
