@@ -35,7 +35,7 @@ import { StatusBarController } from './account/statusBar';
 import { TurnAccounting } from './account/turnAccounting';
 import { TurnService } from './pipeline/turnService';
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const started = performance.now();
   // The pure modules (src/core, src/protocol) translate with @vscode/l10n: same bundle.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
@@ -53,6 +53,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const credits = new CreditsService(context.globalState, balance, models, config);
   // Every turn of every surface: charge from the balance at turn start, pending price, usage record.
   const accounting = new TurnAccounting({ balance, record: (rec) => credits.record(rec), logger });
+  // The rest in a task of its own, so the host runs its other startup work in between (VS Code's
+  // activation figure counts the part above). Activation ends once the rest is done: VS Code runs
+  // no command, view, panel or participant of ours before.
+  const firstMs = performance.now() - started;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const restStarted = performance.now();
   const editors = new EditorTracker();
   // Diff editors of proposed changes can be restored with the window: their provider is registered now.
   const apply = new ApplyToFile(editors, logger);
@@ -227,8 +233,9 @@ export function activate(context: vscode.ExtensionContext): void {
       void models.load();
     }
   });
-  // How long activate() itself took (VS Code's own figure adds loading the code, and at startup the host's other work).
-  logger.info('AI Chat activated', { activateMs: Math.round((performance.now() - started) * 10) / 10, version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
+  // How long activate()'s two parts took (VS Code's own figure counts the first, and adds loading the code and, at startup, the host's other work).
+  const ms = (n: number) => Math.round(n * 10) / 10;
+  logger.info('AI Chat activated', { activateMs: ms(firstMs + performance.now() - restStarted), firstPartMs: ms(firstMs), version, baseUrl: config.settings.baseUrl, baseUrlSource: config.baseUrlChoice.source });
 }
 
 /** A value built by `build` on its first use, then kept. */
