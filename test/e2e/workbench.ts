@@ -173,6 +173,28 @@ export class Workbench {
     return this.quickInput().locator('.monaco-list-row');
   }
 
+  /**
+   * Runs `command` and chooses the row holding `row` in the list it opens. Asked again when the list
+   * closed before the pick (on a loaded machine the chat, settling after its reply, can take the
+   * focus back from it).
+   */
+  async runCommandAndPick(command: string, row: string): Promise<void> {
+    await waitFor(async () => {
+      await this.runCommand(command);
+      return this.quickPickRows()
+        .filter({ hasText: row })
+        .first()
+        .click({ timeout: 10_000 })
+        .then(
+          () => true,
+          async () => {
+            await this.closeQuickInput().catch(() => undefined);
+            return false;
+          },
+        );
+    }, `${command} did not offer "${row}"`, 60_000);
+  }
+
   async quickPickLabels(): Promise<string[]> {
     return (await this.quickPickRows().allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
   }

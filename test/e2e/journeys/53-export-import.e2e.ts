@@ -32,28 +32,6 @@ async function answerFileDialog(wb: Workbench, file: string, ready: (value: stri
 }
 
 /**
- * Export Chat, then its format `name`. Asked again when the list closed before the pick (on a
- * loaded machine the chat, settling after its reply, can take the focus back from it).
- */
-async function pickExportFormat(wb: Workbench, name: string): Promise<void> {
-  await waitFor(async () => {
-    await wb.runCommand('AI Chat: Export Chat');
-    return wb
-      .quickPickRows()
-      .filter({ hasText: name })
-      .first()
-      .click({ timeout: 10_000 })
-      .then(
-        () => true,
-        async () => {
-          await wb.closeQuickInput().catch(() => undefined);
-          return false;
-        },
-      );
-  }, `Export Chat did not offer "${name}"`, 60_000);
-}
-
-/**
  * History's rows holding `text` (History opened on a search for it). History is opened again when
  * its list closed before the search was typed (the window, settling after the import or the
  * export on a loaded machine, can take the focus from it).
@@ -98,7 +76,7 @@ describe('Journey 53: a conversation exported to a file and imported back', () =
     await chat.ask(QUESTION);
 
     // Export Chat → Conversation file (one turn: no range asked), saved where the user says.
-    await pickExportFormat(wb, 'Conversation file');
+    await wb.runCommandAndPick('AI Chat: Export Chat', 'Conversation file');
     await answerFileDialog(wb, file, (v) => v.endsWith('.aichat.json'));
     await waitFor(async () => existsSync(file), 'the conversation file was not written', 20_000);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number; conversation: { messages: Array<{ role: string; content: string }> } };

@@ -43,9 +43,8 @@ describe('Journey 99: key-leak audit', () => {
     const chat = await wb.settledChat();
     await chat.waitForState(() => true, 'the chat in the editor never heard from the extension');
     await chat.ask('A last question before the audit');
-    await wb.runCommand('AI Chat: Export Chat');
     // Export Chat asks for the format: Markdown (the lossless file asks where to save it).
-    await wb.quickPickRows().filter({ hasText: 'Markdown' }).first().click();
+    await wb.runCommandAndPick('AI Chat: Export Chat', 'Markdown');
     // The export is a Markdown document that takes the focus when it opens: the next command's
     // palette is opened once it has, or the opening editor would close that palette. A
     // conversation of more than one turn is first asked which turns: the whole conversation.
