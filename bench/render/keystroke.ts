@@ -10,7 +10,8 @@
 // `--in-page`: once the reply streams, its parts are posted by the page itself (a part every
 // 20 ms, as the host's), not through the browser's debugging protocol: what is left is the page's
 // own work. `--in-page --unseen`: the same parts for a reply the page does not show (each is read
-// and dropped): the message handling alone, without the reply's rendering.
+// and dropped): the message handling alone, without the reply's rendering. `--every-ms=80`: a
+// key every 80 ms (a quick typist) instead of one every frame.
 import type { Page } from 'playwright-core';
 import { appendMessage, createConversation, type ChatBackend, type SessionStreamEvent } from '../../src/core';
 import type { HostMessage } from '../../src/protocol';
@@ -19,6 +20,7 @@ import { makeController } from '../../test/support/session';
 
 const TURNS = 300;
 const inPage = process.argv.includes('--in-page');
+const everyMs = Number(/^--every-ms=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--every-ms=')) ?? '')?.[1] ?? 0);
 const unseen = process.argv.includes('--unseen');
 const keys = Number(/^--keys=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--keys=')) ?? '')?.[1] ?? 200);
 
@@ -60,8 +62,11 @@ async function typeKeys(page: Page, count: number): Promise<number[]> {
     }, { capture: true });
   });
   for (let i = 0; i < count; i++) {
+    const pressed = Date.now();
     await page.keyboard.press(i % 20 === 19 ? 'Space' : 'a');
     await frames(page, 1);
+    // `--every-ms=`: a key at most this often (a quick typist: about 80 ms); else one every frame.
+    if (everyMs) await new Promise((r) => setTimeout(r, Math.max(0, pressed + everyMs - Date.now())));
   }
   await frames(page, 3);
   return page.evaluate(() => (window as unknown as { __keyTimes: number[] }).__keyTimes);
@@ -134,7 +139,7 @@ async function main(): Promise<void> {
     await sending;
     await forwarding;
 
-    console.log(`Keystroke to paint in the message box, ${TURNS}-turn conversation, ${keys} keys each (Chromium ${browser.version()})${inPage ? `; the parts posted by the page${unseen ? ', for a reply not shown' : ''}` : ''}:`);
+    console.log(`Keystroke to paint in the message box, ${TURNS}-turn conversation, ${keys} keys each (Chromium ${browser.version()})${everyMs ? `, a key every ${everyMs} ms` : ', a key every frame'}${inPage ? `; the parts posted by the page${unseen ? ', for a reply not shown' : ''}` : ''}:`);
     console.log(`  no reply streaming:      p50 ${f1(quantile(idle, 0.5))} ms, p95 ${f1(quantile(idle, 0.95))} ms, longest ${f1(Math.max(...idle))} ms`);
     console.log(`  a reply streaming${inPage ? '' : ` (${chunks} text updates while typing)`}: p50 ${f1(quantile(streaming, 0.5))} ms, p95 ${f1(quantile(streaming, 0.95))} ms, longest ${f1(Math.max(...streaming))} ms`);
     const late = (xs: number[]) => xs.filter((x) => x > 1000 / 60 + 1).length;
