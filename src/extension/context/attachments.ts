@@ -1,6 +1,9 @@
 // The attachments of the next message (the chips above the message box) and the gatherers
 // that make them from the editor, the Problems and the terminal.
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
+import { isPathInside, resolveInsideFolder } from '../../core/context/workspacePath';
 import {
   addPin,
   attachmentLimitMessage,
@@ -187,6 +190,15 @@ export class ContextAttachments implements vscode.Disposable {
   private async addFileOutcome(uri: vscode.Uri): Promise<AddOutcome> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     let result: FileResult;
+    const leadsTo = await linkLeadingOut(uri);
+    if (leadsTo) {
+      // A workspace (a cloned repository, say) can hold a link to a file of the machine: its name
+      // looks like the workspace's, its content would not be.
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} is a link to {1}, outside the workspace, and was not attached. If you mean to send that file, attach it itself with "+" > Files….', relPath(uri), leadsTo),
+      );
+      return 'failed';
+    }
     try {
       if (open) {
         // Already in memory: only the part that is kept is encoded.
@@ -420,4 +432,23 @@ export class ContextAttachments implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/**
+ * Where a file of a workspace folder really is when that is outside every folder of the workspace
+ * (a symbolic link on its path leads out); undefined for any other file.
+ */
+export async function linkLeadingOut(uri: vscode.Uri): Promise<string | undefined> {
+  if (uri.scheme !== 'file') return undefined;
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || folder.uri.scheme !== 'file') return undefined;
+  const segments = nodePath.relative(folder.uri.fsPath, uri.fsPath).split(nodePath.sep).filter(Boolean);
+  const landed = await resolveInsideFolder(folder.uri.fsPath, segments);
+  if (landed.ok || landed.reason !== 'outside' || !landed.real) return undefined;
+  for (const other of vscode.workspace.workspaceFolders ?? []) {
+    if (other.uri.scheme !== 'file') continue;
+    const real = await fsp.realpath(other.uri.fsPath).catch(() => undefined);
+    if (real && isPathInside(real, landed.real)) return undefined;
+  }
+  return landed.real;
 }

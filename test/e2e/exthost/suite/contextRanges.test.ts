@@ -147,4 +147,33 @@ describe('Context: ranges and pins', () => {
     await openSentItem('../outside.ts', 1, 1);
     assert.equal(vscode.window.activeTextEditor, undefined);
   });
+
+  it('a link in the workspace to a file outside it is not attached (alone or in a folder); a link to a file inside it is', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-chat-outside-'));
+    const secret = path.join(outside, 'credentials');
+    fs.writeFileSync(secret, 'aws_secret_access_key = not-for-the-service\n');
+    const dir = path.join(folder().fsPath, 'linked');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'real.md'), 'a file of the workspace\n');
+    fs.symlinkSync(secret, path.join(dir, 'setup.md'));
+    fs.symlinkSync(path.join(dir, 'real.md'), path.join(dir, 'alias.md'));
+    const chips = new ContextAttachments(() => vscode.window.activeTextEditor);
+    try {
+      assert.equal(await chips.addFile(vscode.Uri.file(path.join(dir, 'setup.md'))), false, 'the link out was attached');
+      assert.ok(await chips.addFile(vscode.Uri.file(path.join(dir, 'alias.md'))), 'a link to a file of the workspace is a file of the workspace');
+      chips.clear();
+      await chips.addFolder(vscode.Uri.file(dir));
+      const sent = chips.attachments.map((a) => a.content).join('\n');
+      assert.ok(!sent.includes('not-for-the-service'), 'the folder took the file the link leads to');
+      assert.ok(sent.includes('a file of the workspace'));
+    } finally {
+      chips.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
