@@ -1,9 +1,6 @@
 // The attachments of the next message (the chips above the message box) and the gatherers
 // that make them from the editor, the Problems and the terminal.
-import { promises as fsp } from 'node:fs';
-import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { isPathInside, resolveInsideFolder } from '../../core/context/workspacePath';
 import {
   addPin,
   attachmentLimitMessage,
@@ -31,6 +28,7 @@ import {
 } from '../../core';
 import type { ContextChip } from '../../protocol';
 import { MAX_VIRTUAL_FILE_BYTES, chipDiagnostics, fit, maxKB, relPath } from '../platform/editorFacts';
+import { linkLeadingOut } from './linkLeadingOut';
 import { PinnedContext, type PinPort } from './pinnedContext';
 import { pickSymbol, symbolChip, type SymbolHit } from './symbols';
 
@@ -432,23 +430,4 @@ export class ContextAttachments implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/**
- * Where a file of a workspace folder really is when that is outside every folder of the workspace
- * (a symbolic link on its path leads out); undefined for any other file.
- */
-export async function linkLeadingOut(uri: vscode.Uri): Promise<string | undefined> {
-  if (uri.scheme !== 'file') return undefined;
-  const folder = vscode.workspace.getWorkspaceFolder(uri);
-  if (!folder || folder.uri.scheme !== 'file') return undefined;
-  const segments = nodePath.relative(folder.uri.fsPath, uri.fsPath).split(nodePath.sep).filter(Boolean);
-  const landed = await resolveInsideFolder(folder.uri.fsPath, segments);
-  if (landed.ok || landed.reason !== 'outside' || !landed.real) return undefined;
-  for (const other of vscode.workspace.workspaceFolders ?? []) {
-    if (other.uri.scheme !== 'file') continue;
-    const real = await fsp.realpath(other.uri.fsPath).catch(() => undefined);
-    if (real && isPathInside(real, landed.real)) return undefined;
-  }
-  return landed.real;
 }
