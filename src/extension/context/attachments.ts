@@ -90,7 +90,14 @@ export class ContextAttachments implements vscode.Disposable {
       const a = pins?.last().find((x) => x.id === pins.idOf(p));
       const name = p.kind === 'range' ? (p.symbol ?? rangeName(p.path, p.startLine ?? 1, p.endLine ?? 1)) : p.path.split(/[\\/]/).pop() || p.path;
       const kept = vscode.l10n.t('kept for this conversation, no extra credits');
-      const detail = a ? `${chipLabel(a).detail} · ${kept}` : pins?.missing(p) ? vscode.l10n.t('not found: nothing of it is sent') : kept;
+      const leadsTo = pins?.leadsOut(p);
+      const detail = a
+        ? `${chipLabel(a).detail} · ${kept}`
+        : leadsTo
+          ? vscode.l10n.t('a link to {0}, outside the workspace: nothing of it is sent', leadsTo)
+          : pins?.missing(p)
+            ? vscode.l10n.t('not found: nothing of it is sent')
+            : kept;
       return { id: pins?.idOf(p) ?? '', icon: 'pinned', name: fit(name, 300), detail: fit(detail, 300), path: fit(p.path, 2000), pinned: true };
     });
     return [

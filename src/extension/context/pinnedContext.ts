@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { fileAttachment, languageFromPath, pinKey, rangeFromText, readFileAttachment, type Attachment, type Pin } from '../../core';
 import { MAX_VIRTUAL_FILE_BYTES, maxKB } from '../platform/editorFacts';
+import { linkLeadingOut } from './linkLeadingOut';
 import { findInWorkspace } from './openSent';
 
 /** Where the pins live: the conversation shown (its store saves them). */
@@ -16,6 +17,8 @@ export interface PinPort {
 export class PinnedContext {
   /** The last reading of each pin (by key); a pin whose file is gone has none. */
   private read = new Map<string, Attachment>();
+  /** Pins left out at the last reading because their file is a link out of the workspace: where it leads. */
+  private leadingOut = new Map<string, string>();
   private readonly ids = new Map<string, string>();
   private generation = 0;
 
@@ -46,16 +49,26 @@ export class PinnedContext {
     return !this.read.has(pinKey(pin));
   }
 
+  /** Where this pin's file really is, when the last reading left it out as a link out of the workspace. */
+  leadsOut(pin: Pin): string | undefined {
+    return this.leadingOut.get(pinKey(pin));
+  }
+
   /** Reads every pin again; resolves with what goes with a message now. */
   async refresh(): Promise<Attachment[]> {
     const generation = ++this.generation;
     const next = new Map<string, Attachment>();
+    const out = new Map<string, string>();
     for (const pin of this.port.get()) {
       const a = await this.readPin(pin).catch(() => undefined);
-      if (a) next.set(pinKey(pin), a);
+      if (typeof a === 'string') out.set(pinKey(pin), a);
+      else if (a) next.set(pinKey(pin), a);
     }
     // A newer reading (the pins changed meanwhile) wins.
-    if (generation === this.generation) this.read = next;
+    if (generation === this.generation) {
+      this.read = next;
+      this.leadingOut = out;
+    }
     return this.port.get().flatMap((p) => next.get(pinKey(p)) ?? []);
   }
 
@@ -67,9 +80,13 @@ export class PinnedContext {
     return pins.some((p) => p.path === path);
   }
 
-  private async readPin(pin: Pin): Promise<Attachment | undefined> {
+  /** The pin as it reads now; where it leads when its file has become a link out of the workspace. */
+  private async readPin(pin: Pin): Promise<Attachment | string | undefined> {
     const uri = await findInWorkspace(pin.path);
     if (!uri) return undefined;
+    // Checked at every reading, not only when pinned: the link may have been changed since.
+    const leadsTo = await linkLeadingOut(uri);
+    if (leadsTo) return leadsTo;
     const id = this.idOf(pin);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (pin.kind === 'range') {

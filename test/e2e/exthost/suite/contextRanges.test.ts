@@ -148,7 +148,7 @@ describe('Context: ranges and pins', () => {
     assert.equal(vscode.window.activeTextEditor, undefined);
   });
 
-  it('a link in the workspace to a file outside it is not attached (alone or in a folder); a link to a file inside it is', async function () {
+  it('a link in the workspace to a file outside it is not attached (alone, in a folder or as a pin made a link later); a link to a file inside it is', async function () {
     if (process.platform === 'win32') this.skip();
     const fs = await import('node:fs');
     const os = await import('node:os');
@@ -170,6 +170,25 @@ describe('Context: ranges and pins', () => {
       const sent = chips.attachments.map((a) => a.content).join('\n');
       assert.ok(!sent.includes('not-for-the-service'), 'the folder took the file the link leads to');
       assert.ok(sent.includes('a file of the workspace'));
+      chips.dispose();
+      // A pin is read again at each send: a file pinned while it was the workspace's, made a link
+      // out afterwards, is left out and its chip says where it leads.
+      let pins: Pin[] = [];
+      const pinned = new ContextAttachments(() => vscode.window.activeTextEditor, { get: () => pins, set: (p) => (pins = p) });
+      try {
+        fs.writeFileSync(path.join(dir, 'notes.md'), 'notes of the workspace\n');
+        assert.ok(await pinned.addFile(vscode.Uri.file(path.join(dir, 'notes.md'))));
+        pinned.pin(pinned.attachments[0].id);
+        assert.equal((await pinned.pinned())[0]?.content, 'notes of the workspace\n');
+        fs.rmSync(path.join(dir, 'notes.md'));
+        fs.symlinkSync(secret, path.join(dir, 'notes.md'));
+        const read = await pinned.pinned();
+        assert.ok(!read.some((a) => a.content.includes('not-for-the-service')), 'the pin took the file the link leads to');
+        assert.deepEqual(read, []);
+        assert.match(pinned.chips()[0].detail, /a link to .*credentials, outside the workspace: nothing of it is sent/);
+      } finally {
+        pinned.dispose();
+      }
     } finally {
       chips.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
