@@ -1,4 +1,5 @@
 export * from './chat/conversation';
+export * from './chat/conversationFormat';
 export * from './storage/store';
 export * from './storage/conversationLog';
 export * from './storage/historySearch';

@@ -3,7 +3,7 @@
 // deactivate() waits for.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import { instructionsLabel, keepTurn } from '../core';
+import { instructionsLabel } from '../core';
 import { BalanceService } from './account/balanceService';
 import { CHAT_VIEWS, CHAT_VIEW_TYPE } from './chat/chatLocation';
 import { ClientProvider } from './platform/clientProvider';
@@ -17,7 +17,7 @@ import { registerTerminalFailure } from './terminal/explainTerminalFailure';
 import type { ChatBox } from './pipeline/chatBox';
 import { CodebaseService } from './codebase/codebaseService';
 import { registerFindFiles } from './codebase/findFiles';
-import { DRAFT_KEY } from './chat/chatHost';
+import { DRAFT_KEY } from './chat/draft';
 import { ConfigService } from './platform/config';
 import { ApplyToFile } from './applyToFile/applyToFile';
 import { InstructionsService } from './pipeline/instructionsFile';
@@ -167,7 +167,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         },
         holdsKey: (text) => turns.holdsKey(text),
       },
-      inlineEdit: { turns, logger, state: context.globalState, keep: async (instruction, reply, model) => keepTurn((await room()).store, instruction, reply, { model }) },
+      inlineEdit: { turns, logger, state: context.globalState, keep: async (instruction, reply, model) => (await room()).keep(instruction, reply, { model }) },
       turns,
       rules: rulesRoom,
       logger,

@@ -1,12 +1,12 @@
 // The chat's errors (ChatError: what went wrong, worded for the user, and the actions that fix it,
 // kept with a failed reply in the conversation's log), and the errors of the service client turned
 // into them.
-import * as z from 'zod/mini';
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../account/cost';
+import type { ChatError } from './conversationFormat';
 
 /** What fixes an error; the chat shows one button per action. */
-export const ChatErrorActionSchema = z.enum([
+export const CHAT_ERROR_ACTIONS = [
   'setApiKey',
   'showSubscriptions',
   'retry',
@@ -17,10 +17,10 @@ export const ChatErrorActionSchema = z.enum([
   'toggleInstructions',
   'openSystemPrompt',
   'showRules',
-]);
-export type ChatErrorAction = z.infer<typeof ChatErrorActionSchema>;
+] as const;
+export type ChatErrorAction = (typeof CHAT_ERROR_ACTIONS)[number];
 
-export const ChatErrorKindSchema = z.enum([
+export const CHAT_ERROR_KINDS = [
   'auth',
   'invalid',
   'credits',
@@ -34,22 +34,13 @@ export const ChatErrorKindSchema = z.enum([
   'too-large',
   'validation',
   'unknown',
-]);
-export type ChatErrorKind = z.infer<typeof ChatErrorKindSchema>;
+] as const;
+export type ChatErrorKind = (typeof CHAT_ERROR_KINDS)[number];
 
-export const ChatErrorSchema = z.object({
-  kind: ChatErrorKindSchema,
-  message: z.string(),
-  actions: z.array(ChatErrorActionSchema),
-  /** Rate limit: seconds to wait before Retry is offered. */
-  retryAfterSeconds: z.optional(z.number().check(z.int(), z.gte(0))),
-  /** Connection/timeout: the base URL that was tried. */
-  baseUrl: z.optional(z.string()),
-  traceId: z.optional(z.string()),
-});
-export type ChatError = z.infer<typeof ChatErrorSchema>;
+/** An error as the chat shows and keeps it (its schema: ./conversationFormat). */
+export type { ChatError };
 
-const KINDS: readonly ChatErrorKind[] = ChatErrorKindSchema.options.filter((k) => k !== 'unknown');
+const KINDS: readonly ChatErrorKind[] = CHAT_ERROR_KINDS.filter((k) => k !== 'unknown');
 
 /** Default wait when a 429 carries no Retry-After. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;

@@ -1,7 +1,8 @@
 // Messages typed while a reply streams: kept in order, editable and removable until they go.
 // A failure stops the queue (the messages stay, marked stopped) until the user resumes or clears it.
 // Stop on the current reply also pauses the queue: nothing is sent behind the user's back.
-import { SentWithSchema, type SentItem } from '../context/sentWith';
+import type { SentItem } from '../context/sentWith';
+import { SentWithSchema } from './conversationFormat';
 
 export interface QueuedMessage {
   id: string;

@@ -2,24 +2,14 @@
 // at every send (never a stale copy). Stored with the conversation (History, reload, Fork); the
 // service charges per message, so a pin costs no extra credits, only room in the model's context.
 // VS Code-free.
-import * as z from 'zod/mini';
 import { textAttachment, type Attachment } from './context';
+import type { Pin } from '../chat/conversationFormat';
 
 /** Most pins one conversation keeps. */
 export const MAX_PINS = 50;
 
-export const PinSchema = z.object({
-  kind: z.enum(['file', 'range']),
-  /** Workspace-relative, as its chip named it. */
-  path: z.string().check(z.minLength(1), z.maxLength(1000)),
-  /** A range's lines, 1-based and inclusive. */
-  startLine: z.optional(z.number().check(z.int(), z.gt(0))),
-  endLine: z.optional(z.number().check(z.int(), z.gt(0))),
-  /** A range that is a symbol: its name. */
-  symbol: z.optional(z.string().check(z.maxLength(300))),
-});
-export type Pin = z.infer<typeof PinSchema>;
-export const PinsSchema = z.array(PinSchema).check(z.maxLength(MAX_PINS));
+// The stored shape (its schema: ../chat/conversationFormat).
+export type { Pin };
 
 /** One key per pin: the same file, or the same lines of a file. */
 export function pinKey(p: Pin): string {

@@ -2,28 +2,15 @@
 // reload, export) and shown under it. Each attachment as its chip named it, with the bytes of its
 // block in the message; the project instructions and each rule that went in the system text, with
 // the bytes of its text. The request's user message is exactly the text plus these blocks. Pure.
-import * as z from 'zod/mini';
 import { chipLabel, formatAttachment, type Attachment } from './context';
 import { splitSystemPrompt } from './instructions';
+import type { SentItem } from '../chat/conversationFormat';
 
 /** Most items one record keeps (100 chips, the instructions, the rules of a request). */
 export const MAX_SENT_ITEMS = 320;
 
-export const SentItemSchema = z.object({
-  kind: z.enum(['file', 'range', 'problems', 'terminal', 'changes', 'instructions', 'rule']),
-  /** As its chip named it: "utils.ts", "src/a.ts:12-40", "AGENTS.md". */
-  name: z.string().check(z.maxLength(1100)),
-  /** Workspace-relative path (a file, range, Problems, rule or the instructions file). */
-  path: z.optional(z.string().check(z.maxLength(1000))),
-  startLine: z.optional(z.number().check(z.int(), z.gt(0))),
-  endLine: z.optional(z.number().check(z.int(), z.gt(0))),
-  /** Bytes of what went: its block in the message, or its text in the system message. */
-  bytes: z.number().check(z.int(), z.gte(0)),
-  /** Pinned to the conversation: read again at this send. */
-  pinned: z.optional(z.literal(true)),
-});
-export type SentItem = z.infer<typeof SentItemSchema>;
-export const SentWithSchema = z.array(SentItemSchema).check(z.maxLength(MAX_SENT_ITEMS));
+// The stored shape (its schema: ../chat/conversationFormat).
+export type { SentItem };
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

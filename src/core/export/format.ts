@@ -12,13 +12,8 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { useZodEnglish } from '../../wording/zodEnglish';
 import * as l10n from '@vscode/l10n';
-import {
-  ConversationSchema,
-  MESSAGE_ID_SPACE,
-  StoredMessageSchema,
-  type Conversation,
-  type StoredMessage,
-} from '../chat/conversation';
+import { MESSAGE_ID_SPACE, type Conversation, type StoredMessage } from '../chat/conversation';
+import { ConversationSchema, StoredMessageSchema } from '../chat/conversationFormat';
 
 useZodEnglish();
 

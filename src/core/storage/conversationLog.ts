@@ -22,21 +22,9 @@
 import * as z from 'zod/mini';
 import { shownVariants, storedMessages } from '../variants/variants';
 import { arrangeLine, rememberChoices, shownBranches } from '../variants/branches';
-import {
-  DEFAULT_TITLE,
-  ForkOriginSchema,
-  formatMessageId,
-  ImportOriginSchema,
-  parseConversation,
-  repairStoredMessage,
-  StoredMessageSchema,
-  summarize,
-  TurnSummarySchema,
-  type Conversation,
-  type ConversationSummary,
-  type StoredMessage,
-} from '../chat/conversation';
-import { PinsSchema, type Pin } from '../context/pins';
+import { DEFAULT_TITLE, formatMessageId, summarize, type Conversation, type ConversationSummary, type StoredMessage } from '../chat/conversation';
+import { ForkOriginSchema, ImportOriginSchema, parseConversation, PinsSchema, repairStoredMessage, StoredMessageSchema, TurnSummarySchema } from '../chat/conversationFormat';
+import type { Pin } from '../context/pins';
 
 export const LOG_VERSION = 2;
 

@@ -14,11 +14,11 @@ import type { Logger } from '../platform/log';
 import type { ModelService } from '../account/modelService';
 import { REVIEW_COMMAND } from '../platform/serviceAddress';
 import { SHOW_RULES_COMMAND } from '../rules/ruleCommandIds';
+import { DRAFT_KEY } from './draft';
 import type { ChatSurfaces } from './chatSurfaces';
 import { runCodeAction, type CodeActionDeps } from './codeBlockActions';
 import type { ChatHost, HostAction } from './common/controller';
 
-export const DRAFT_KEY = 'aiChat.draft';
 
 /** Commands the webview may ask for (the protocol's allowlist), and what they run. */
 function runAllowedCommand(command: AllowedCommand, extensionId: string): Thenable<unknown> {

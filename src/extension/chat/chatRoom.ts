@@ -2,7 +2,7 @@
 // Loaded (a file of its own in the build) and built when a chat view, panel or chat command first
 // needs it; extension.ts gives it what activation built.
 import { watchSaving } from '../platform/saveWarning';
-import { budgetForModel, ChatSession, ConversationStore } from '../../core';
+import { budgetForModel, ChatSession, ConversationStore, keepTurn, type ReplyFacts } from '../../core';
 import type { CreditsService } from '../account/credits';
 import { ChatPanelController, type ChatPanelDeps } from './chatPanel';
 import { FileConversationStorage } from '../platform/conversationFiles';
@@ -12,8 +12,16 @@ import type { RulesService } from '../rules/rulesService';
 /** What the chat's controller needs besides the store and session built here, and the credits its notifications use. */
 export type ChatRoomDeps = Omit<ChatPanelDeps, 'session' | 'store' | 'onReplyCharged' | 'onCannotPay' | 'rulesChanged'> & { credits: CreditsService; rules: RulesService };
 
+/** What the room gives the rest of the extension. */
+export interface ChatRoom {
+  chat: ChatPanelController;
+  store: ConversationStore;
+  /** Keeps a question and its answer asked elsewhere (Edit in the editor) as a conversation of its own; its id. */
+  keep(question: string, answer: string, meta?: ReplyFacts): Promise<string>;
+}
+
 /** The conversation store, the session and the chat's controller, wired together; disposed with the extension. */
-export function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; store: ConversationStore } {
+export function buildChatRoom(deps: ChatRoomDeps): ChatRoom {
   const { context, config, models, turns, instructions, rules, credits, logger } = deps;
   // Conversations are shared by every window; which one is current belongs to the window's workspace.
   const store = new ConversationStore(
@@ -54,5 +62,5 @@ export function buildChatRoom(deps: ChatRoomDeps): { chat: ChatPanelController; 
   context.subscriptions.push(watchSaving(store, () => session.saveAll(), logger), chat);
   // Conversations saved by 0.1.0 come into History in the background, with a notification.
   void upgradeHistoryInBackground(store, logger);
-  return { chat, store };
+  return { chat, store, keep: (question, answer, meta) => keepTurn(store, question, answer, meta) };
 }
