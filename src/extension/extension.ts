@@ -39,6 +39,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const started = performance.now();
   // The pure modules (src/core, src/protocol) translate with @vscode/l10n: same bundle.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  // Everything else in a task of its own, so the host runs its other startup work first (VS Code's
+  // activation figure counts loading the code and this part). Activation ends once it is done: VS
+  // Code runs no command, view, panel or participant of ours before.
+  const firstMs = performance.now() - started;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const restStarted = performance.now();
   const channel = vscode.window.createOutputChannel(vscode.l10n.t('AI Chat'), { log: true });
   const keys = new ApiKeyStore(context.secrets);
   const logger = createChannelLogger(channel, () => keys.knownSecrets());
@@ -53,12 +59,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const credits = new CreditsService(context.globalState, balance, models, config);
   // Every turn of every surface: charge from the balance at turn start, pending price, usage record.
   const accounting = new TurnAccounting({ balance, record: (rec) => credits.record(rec), logger });
-  // The rest in a task of its own, so the host runs its other startup work in between (VS Code's
-  // activation figure counts the part above). Activation ends once the rest is done: VS Code runs
-  // no command, view, panel or participant of ours before.
-  const firstMs = performance.now() - started;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const restStarted = performance.now();
   const editors = new EditorTracker();
   // Diff editors of proposed changes can be restored with the window: their provider is registered now.
   const apply = new ApplyToFile(editors, logger);
