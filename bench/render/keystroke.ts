@@ -57,8 +57,10 @@ async function typeKeys(page: Page, count: number): Promise<number[]> {
     const box = document.getElementById('message') as HTMLTextAreaElement;
     box.addEventListener('keydown', () => {
       const t0 = performance.now();
+      const n = w.__keyTimes.length;
+      performance.mark(`key-down-${n}`);
       // The input event and its rendering happen in this frame; the task after it runs once it is painted.
-      requestAnimationFrame(() => setTimeout(() => w.__keyTimes.push(performance.now() - t0), 0));
+      requestAnimationFrame(() => setTimeout(() => { performance.mark(`key-shown-${n}`); w.__keyTimes.push(performance.now() - t0); }, 0));
     }, { capture: true });
   });
   for (let i = 0; i < count; i++) {
@@ -79,7 +81,7 @@ const quantile = (xs: number[], q: number) => {
 const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
-  const panel = await serveChatPanel();
+  const panel = await serveChatPanel('src/webview/main.ts', !process.argv.includes('--no-minify'));
   const browser = await launchChromium();
   let stopReply: () => void = () => undefined;
   const stop = new Promise<void>((r) => (stopReply = r));
@@ -133,7 +135,10 @@ async function main(): Promise<void> {
         { id: unseen ? 'not-shown' : last.messageId, start: last.offset + last.text.length, version },
       );
     }
+    const traceFile = process.argv.find((a) => a.startsWith('--trace='))?.slice('--trace='.length);
+    if (traceFile) await browser.startTracing(page, { path: traceFile, categories: ['devtools.timeline', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8', 'blink', 'cc', 'gpu', 'viz'] });
     const streaming = await typeKeys(page, keys);
+    if (traceFile) await browser.stopTracing();
     const chunks = posted.filter((m) => m.type === 'streamChunk').length;
     stopReply();
     await sending;
