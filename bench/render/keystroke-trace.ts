@@ -2,12 +2,13 @@
 // `npx tsx bench/render/keystroke.ts --trace=/tmp/keys.json [--no-minify]` wrote while typing
 // with a reply streaming, and prints, for the keys shown later than the next frame and for the
 // others, the mean time each thread was busy between the key's keydown and its paint (top-level
-// tasks only, so nothing is counted twice), and the slowest keys' main-thread tasks by name.
+// tasks only, so nothing is counted twice), the main thread's own work in thread time against wall
+// time, and the slowest keys' main-thread tasks by name.
 //
 //   npx tsx bench/render/keystroke-trace.ts /tmp/keys.json
 import { readFileSync } from 'node:fs';
 
-interface TraceEvent { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; args?: { name?: string; data?: { type?: string; functionName?: string } } }
+interface TraceEvent { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { type?: string; functionName?: string } } }
 
 const events = (JSON.parse(readFileSync(process.argv[2] ?? '/tmp/keys.json', 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
 const threadName = new Map<string, string>();
@@ -51,6 +52,14 @@ const meanBusy = (ks: typeof keys): string => {
 console.log(`Keys typed while the reply streamed: ${keys.length}, shown later than the next frame (> ${LATE_MS.toFixed(1)} ms): ${late.length}`);
 console.log(`  late:    ${meanBusy(late)}`);
 console.log(`  on time: ${meanBusy(onTime)}`);
+
+// The main thread's own work (thread time) against its wall time, which holds the time it waited for a core.
+for (const name of ['TypingCommand::InsertText', 'Layout', 'FireAnimationFrame']) {
+  const xs = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur && e.name === name);
+  if (!xs.length) continue;
+  const stat = (f: (e: TraceEvent) => number) => `mean ${(xs.reduce((sum, e) => sum + f(e), 0) / xs.length / 1000).toFixed(1)} ms, at most ${(Math.max(...xs.map(f)) / 1000).toFixed(1)} ms`;
+  console.log(`  ${name} (${xs.length}): thread time ${stat((e) => e.tdur ?? e.dur!)}; wall time ${stat((e) => e.dur!)}`);
+}
 
 // The slowest keys: the renderer main thread's work by name (outermost events of a few kinds).
 const NAMES = new Set(['EventDispatch', 'FunctionCall', 'TypingCommand::InsertText', 'FireAnimationFrame', 'Blink.ForcedStyleAndLayout.UpdateTime', 'WebFrameWidgetImpl::UpdateLifecycle', 'MajorGC', 'MinorGC', 'V8.GC_MARK_COMPACTOR', 'Receive mojo message']);
