@@ -413,8 +413,6 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('runCommand'), command: AllowedCommandSchema }),
   /** The unsent text in the box (kept by the host too, so a reload never loses it). */
   z.object({ type: z.literal('draft'), text }),
-  /** The "+" button: the host offers what can be attached. */
-  z.object({ type: z.literal('addContext') }),
   z.object({ type: z.literal('removeContext'), id: z.string().check(z.regex(/^ctx_[0-9]+$/)) }),
   OpenSentSchema,
   PinContextSchema,

@@ -105,9 +105,6 @@ export function chatHost(deps: ChatHostDeps): ChatHost {
         await vscode.env.openExternal(vscode.Uri.parse(url, true));
         return;
       }
-      case 'addContext':
-        await attachments.pick();
-        return;
       case 'removeContext':
         attachments.remove(action.id);
         return;

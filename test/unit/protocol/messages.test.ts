@@ -165,7 +165,6 @@ const validWebview: unknown[] = [
   { type: 'summaryEdit', text: 'My own summary' },
   { type: 'summaryRemove' },
   { type: 'draft', text: 'half a question' },
-  { type: 'addContext' },
   { type: 'removeContext', id: 'ctx_3' },
   { type: 'openSent', path: 'src/a.ts', startLine: 12, endLine: 40 },
   { type: 'openSent', path: 'AGENTS.md' },

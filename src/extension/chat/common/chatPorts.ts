@@ -11,7 +11,7 @@ import type { AttachmentList } from './sendWithAttachments';
 /** What the webview asks of VS Code (commands, links, files, settings, the chips, History, the `/` menu). */
 export type HostAction = Extract<
   WebviewMessage,
-  { type: 'resync' | 'dropUris' | 'openHistory' | 'selectModel' | 'setSearch' | 'setTemperature' | 'codeAction' | 'replyChangesAction' | 'openLink' | 'addContext' | 'removeContext' | 'pinContext' | 'openSent' | 'contextSearch' | 'contextChoose' | 'expandPrompt' | 'promptsWanted' | 'runCommand' }
+  { type: 'resync' | 'dropUris' | 'openHistory' | 'selectModel' | 'setSearch' | 'setTemperature' | 'codeAction' | 'replyChangesAction' | 'openLink' | 'removeContext' | 'pinContext' | 'openSent' | 'contextSearch' | 'contextChoose' | 'expandPrompt' | 'promptsWanted' | 'runCommand' }
 >;
 
 /** The chat's host in VS Code, as the controller uses it (chat/chatHost.ts). */

@@ -148,11 +148,11 @@ describe('context attachments', () => {
 });
 
 describe('context chip messages', () => {
-  it('accepts chips and add/remove requests, refuses bad ids and icons', () => {
+  it('accepts chips and remove requests, refuses bad ids and icons and the old add request (the + button opens the # menu in the page)', () => {
     const chip = { id: 'ctx_1', name: 'utils.ts', detail: '3.2 KB', icon: 'file', path: 'src/utils.ts' };
     assert.ok(parseHostMessage({ type: 'contextChips', chips: [chip] }).ok);
     assert.equal(parseHostMessage({ type: 'contextChips', chips: [{ ...chip, icon: '"><img>' }] }).ok, false);
-    assert.ok(parseWebviewMessage({ type: 'addContext' }).ok);
+    assert.equal(parseWebviewMessage({ type: 'addContext' }).ok, false);
     assert.ok(parseWebviewMessage({ type: 'removeContext', id: 'ctx_12' }).ok);
     assert.equal(parseWebviewMessage({ type: 'removeContext', id: '../x' }).ok, false);
     assert.equal(parseHostMessage({ type: 'contextChips', chips: Array.from({ length: 201 }, () => chip) }).ok, false);
