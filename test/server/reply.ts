@@ -81,11 +81,11 @@ function codeBlocks(prompt: string): CodeBlockInfo | undefined {
   return first ? { count, ...first } : undefined;
 }
 
-/** A short single-line quote of the prompt (no code blocks, no len:N), at most 80 code points. */
+/** A short single-line quote of the prompt (no code blocks, no len:N or lines:N), at most 80 code points. */
 export function excerptOf(prompt: string): string {
   const text = prompt
     .replace(/```[\s\S]*?(```|$)/g, ' ')
-    .replace(/(?:^|\s)len:\d+/g, ' ')
+    .replace(/(?:^|\s)(?:len|lines):\d+/g, ' ')
     .replace(/[`*_#>|[\]]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -151,14 +151,24 @@ export function requestedFiles(prompt: string): string[] {
   return [...prompt.matchAll(/(?:^|\s)file:(\S{1,300})/g)].slice(0, 20).map((m) => m[1]);
 }
 
+/** Most lines `lines:N` asks of the example block. */
+export const MAX_EXAMPLE_LINES = 5000;
+
+/** `lines:N` in the prompt: the example code block's lines, clamped to [7, MAX_EXAMPLE_LINES]; undefined when absent. */
+export function requestedLines(prompt: string): number | undefined {
+  const m = /(?:^|[^\w])lines:(\d{1,9})(?!\d)/.exec(prompt);
+  return m ? Math.min(MAX_EXAMPLE_LINES, Math.max(7, Number(m[1]))) : undefined;
+}
+
 /** The example: one TypeScript block, or one per file the prompt names. */
 function example(seed: number, prompt: string): string {
   const files = requestedFiles(prompt);
-  if (files.length <= 1) return code(seed, 0, 'typescript', files[0]);
-  return files.map((file, k) => code(seed, k, 'typescript', file)).join('\n\n');
+  const lines = requestedLines(prompt);
+  if (files.length <= 1) return code(seed, 0, 'typescript', files[0], lines);
+  return files.map((file, k) => code(seed, k, 'typescript', file, lines)).join('\n\n');
 }
 
-function code(seed: number, k: number, lang: (typeof LANGS)[number], file?: string): string {
+function code(seed: number, k: number, lang: (typeof LANGS)[number], file?: string, lines = 7): string {
   const topic = pick(TOPICS, seed, k).replace(/\s+/g, '_');
   const n = (seed % 90) + 10 + k;
   switch (lang) {
@@ -169,6 +179,8 @@ function code(seed: number, k: number, lang: (typeof LANGS)[number], file?: stri
         '  const out: string[] = [];',
         '  for (let i = 0; i < limit; i++) {',
         "    out.push(`item ${i} → ok`);",
+        // `lines:N`: a longer body, a step a line.
+        ...Array.from({ length: lines - 7 }, (_, j) => `    out.push(\`step ${j + 1} of ${topic} → \${i}\`);`),
         '  }',
         '  return out;',
         '}',
@@ -217,7 +229,8 @@ function intro(prompt: string): string {
 export function generateReply(messages: readonly PromptMessage[]): string {
   const prompt = lastUserContent(messages);
   const seed = hash(prompt);
-  const target = requestedLength(prompt) ?? DEFAULT_REPLY_CHARS;
+  // `lines:N` without `len:` makes room for the longer example block.
+  const target = requestedLength(prompt) ?? DEFAULT_REPLY_CHARS + (requestedLines(prompt) ?? 0) * 60;
 
   const closing = 'That’s the gist ✓ — ask a follow-up and I’ll go deeper.';
   const sections = [

@@ -5,8 +5,10 @@ import {
   excerptOf,
   generateReply,
   lastUserContent,
+  MAX_EXAMPLE_LINES,
   MAX_REPLY_CHARS,
   requestedLength,
+  requestedLines,
   splitChunks,
 } from '../../server/reply';
 
@@ -87,6 +89,16 @@ describe('reference server: reply generator', () => {
     assert.ok((text.match(/^## Part \d+/gm) ?? []).length > 20);
     for (const lang of ['typescript', 'python', 'bash', 'json']) assert.match(text, new RegExp('^```' + lang + '$', 'm'));
     assert.ok((text.match(/^\| Step/gm) ?? []).length > 3);
+  });
+
+  it('lines:N makes the example block N lines long (clamped), and is not quoted', () => {
+    const block = (text: string) => /```typescript\n([\s\S]*?)\n```/.exec(text)?.[1].split('\n') ?? [];
+    assert.equal(block(ask('Rewrite it')).length, 7);
+    assert.equal(block(ask('Rewrite it lines:300')).length, 300);
+    assert.equal(block(ask('lines:2')).length, 7);
+    assert.equal(requestedLines('lines:999999'), MAX_EXAMPLE_LINES);
+    assert.equal(requestedLines('headlines:40'), undefined);
+    assert.equal(excerptOf('Rewrite it lines:300'), 'Rewrite it');
   });
 
   it('len:N is clamped to the maximum', () => {
