@@ -5,6 +5,7 @@ export * from './storage/conversationLog';
 export * from './storage/historySearch';
 export * from './account/cost';
 export * from './account/statusBar';
+export * from './text/markdown';
 export * from './account/models';
 export * from './chat/errors';
 export * from './chat/replyFacts';

@@ -2,6 +2,7 @@
 import { creditsText, formatNumber, isLowBalance } from './cost';
 import { DEFAULT_LOW_CREDIT_MESSAGES, messagesLeft } from './creditWarning';
 import * as l10n from '@vscode/l10n';
+import { escapeMarkdown } from '../text/markdown';
 
 /** The balance object of GET /user/balance; the interface does not say which fields are required. */
 export interface BalanceLike {
@@ -56,11 +57,6 @@ export interface StatusBarState {
 export function totalCredits(b: BalanceLike): number {
   if (typeof b.totalBalance === 'number' && Number.isFinite(b.totalBalance)) return b.totalBalance;
   return (b.regularBalance ?? 0) + (b.dailyBalance ?? 0);
-}
-
-/** Escapes text for a Markdown tooltip. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => '\\' + c);
 }
 
 function dayDiff(from: Date, to: Date): number {

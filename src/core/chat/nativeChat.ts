@@ -3,6 +3,8 @@
 // Pure: the native adapters (src/extension/chat/native) pass the Chat view's turns in.
 import { formatMessageId, MESSAGE_ID_SPACE, type HistoryMessage, type StoredMessage } from './conversation';
 import { selectContext, type ContextSelection } from '../context/contextBudget';
+import { escapeMarkdown } from '../text/markdown';
+import * as l10n from '@vscode/l10n';
 
 export interface NativeTurn {
   role: 'user' | 'assistant';
@@ -116,4 +118,12 @@ export function nativeTurns(entries: readonly ChatViewEntry[]): NativeTurn[] {
     turns.push({ role: 'assistant', content: sent.reply });
   }
   return turns;
+}
+
+/**
+ * What the Chat view attached but was not sent, and why (one line each, as the chat's notifications
+ * say it), as a note above @aichat's answer; the notes are text, never Markdown.
+ */
+export function referencesNote(notes: readonly string[]): string {
+  return `${[l10n.t('Not all that was attached went with your question:'), ...notes.map((n) => `- ${escapeMarkdown(n)}`)].join('\n')}\n\n`;
 }

@@ -52,6 +52,9 @@ export class ContextAttachments implements vscode.Disposable {
     pins?: PinPort,
     /** Characters the next request can still hold for a folder's files (the model's budget). */
     private readonly folderBudget: () => number = () => MAX_ATTACHED_CHARS,
+    /** Where what was not attached, and why, is said: a notification, unless the caller says it elsewhere (@aichat: in its reply). */
+    private readonly tell: (message: string, severity: 'info' | 'warning' | 'error') => void = (message, severity) =>
+      void (severity === 'error' ? vscode.window.showErrorMessage(message) : severity === 'warning' ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message)),
   ) {
     this.pins = pins && new PinnedContext(pins, () => this.id());
   }
@@ -166,7 +169,7 @@ export class ContextAttachments implements vscode.Disposable {
   /** Adds one chip, telling the user when a limit left it out. */
   private pushOne(a: Attachment): boolean {
     const outcome = this.push(a);
-    if (outcome === 'count' || outcome === 'size') void vscode.window.showWarningMessage(attachmentLimitMessage(outcome, [a.path]));
+    if (outcome === 'count' || outcome === 'size') this.tell(attachmentLimitMessage(outcome, [a.path]), 'warning');
     return outcome === 'added';
   }
 
@@ -188,7 +191,7 @@ export class ContextAttachments implements vscode.Disposable {
         leftOut.push(relPath(uri));
       }
     }
-    if (leftOut.length) void vscode.window.showWarningMessage(attachmentLimitMessage(reason, leftOut));
+    if (leftOut.length) this.tell(attachmentLimitMessage(reason, leftOut), 'warning');
     return added;
   }
 
@@ -199,8 +202,9 @@ export class ContextAttachments implements vscode.Disposable {
     if (leadsTo) {
       // A workspace (a cloned repository, say) can hold a link to a file of the machine: its name
       // looks like the workspace's, its content would not be.
-      void vscode.window.showWarningMessage(
+      this.tell(
         vscode.l10n.t('{0} is a link to {1}, outside the workspace, and was not attached. If you mean to send that file, attach it itself with "+" > Files….', relPath(uri), leadsTo),
+        'warning',
       );
       return 'failed';
     }
@@ -219,8 +223,9 @@ export class ContextAttachments implements vscode.Disposable {
           // Only what is kept is read (F1): a stat, then maxFileKB and a few bytes.
           result = await readFileAttachment(this.id(), relPath(uri), uri.fsPath, maxKB());
         } else if (stat.size > MAX_VIRTUAL_FILE_BYTES) {
-          void vscode.window.showWarningMessage(
+          this.tell(
             vscode.l10n.t('{0} is {1} MB, too large to read from this file system. Select the part you need and attach the selection.', relPath(uri), (stat.size / 1e6).toFixed(0)),
+            'warning',
           );
           return 'failed';
         } else {
@@ -230,14 +235,14 @@ export class ContextAttachments implements vscode.Disposable {
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'ENOTFILE') {
-        void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not a regular file and was not attached.', relPath(uri)));
+        this.tell(vscode.l10n.t('{0} is not a regular file and was not attached.', relPath(uri)), 'warning');
         return 'failed';
       }
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not read {0}: {1}. Check that the file exists and can be read, then attach it again.', relPath(uri), String(err)));
+      this.tell(vscode.l10n.t('Could not read {0}: {1}. Check that the file exists and can be read, then attach it again.', relPath(uri), String(err)), 'error');
       return 'failed';
     }
     if (!result.ok) {
-      void vscode.window.showWarningMessage(result.message);
+      this.tell(result.message, 'warning');
       return 'failed';
     }
     return this.push(result.attachment);
@@ -261,8 +266,8 @@ export class ContextAttachments implements vscode.Disposable {
     const byPath = new Map(entries.map((e) => [e.path, e.uri]));
     const added = await this.addFiles(choice.take.map((e) => byPath.get(e.path) as vscode.Uri));
     const note = folderMessage(relPath(uri), choice, entries.length, files.length > MAX_FOLDER_FILES ? MAX_FOLDER_FILES : undefined);
-    if (note) void vscode.window.showInformationMessage(note);
-    else if (!entries.length) void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no files to attach.', relPath(uri)));
+    if (note) this.tell(note, 'info');
+    else if (!entries.length) this.tell(vscode.l10n.t('{0} has no files to attach.', relPath(uri)), 'info');
     return added;
   }
 
@@ -284,8 +289,9 @@ export class ContextAttachments implements vscode.Disposable {
     const { files, others } = workspaceFilesOf(unique, folders);
     if (others.length) {
       const names = others.slice(0, 3).map((u) => (u.scheme === 'file' ? u.fsPath : u.path.split('/').pop() || u.toString()));
-      void vscode.window.showInformationMessage(
+      this.tell(
         vscode.l10n.t('Open Editors attaches only files of this workspace; left out: {0}. Attach one of them with "+" > Files… if you mean it.', names.join(', ') + (others.length > 3 ? ', …' : '')),
+        'info',
       );
     }
     if (!files.length) return false;
@@ -323,7 +329,7 @@ export class ContextAttachments implements vscode.Disposable {
         leftOut.push(chipLabel(a).name);
       }
     }
-    if (leftOut.length) void vscode.window.showWarningMessage(attachmentLimitMessage(reason, leftOut));
+    if (leftOut.length) this.tell(attachmentLimitMessage(reason, leftOut), 'warning');
     return added;
   }
 
@@ -343,7 +349,7 @@ export class ContextAttachments implements vscode.Disposable {
     try {
       text = await readThroughClipboard(vscode.env.clipboard, () => vscode.commands.executeCommand('workbench.action.terminal.copySelection'));
     } catch (err) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The terminal selection could not be copied: {0}', String(err)));
+      this.tell(vscode.l10n.t('The terminal selection could not be copied: {0}', String(err)), 'error');
       return false;
     }
     if (!text.trim()) return this.nothing(vscode.l10n.t('Nothing is selected in the terminal. Select the text you want to attach, then try again.'));
@@ -421,16 +427,16 @@ export class ContextAttachments implements vscode.Disposable {
     const added = await this.addFiles(files);
     if (refused.length) {
       const shown = refused.slice(0, 3).map((r) => (r.length > 80 ? `${r.slice(0, 77)}…` : r));
-      void vscode.window.showWarningMessage(vscode.l10n.t('Only files can be attached; left out: {0}', shown.join(', ') + (refused.length > 3 ? ', …' : '')));
+      this.tell(vscode.l10n.t('Only files can be attached; left out: {0}', shown.join(', ') + (refused.length > 3 ? ', …' : '')), 'warning');
     }
     if (total > uris.length) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} files were dropped; the first {1} were taken. Attach the others in a second drop.', String(total), String(uris.length)));
+      this.tell(vscode.l10n.t('{0} files were dropped; the first {1} were taken. Attach the others in a second drop.', String(total), String(uris.length)), 'warning');
     }
     return added;
   }
 
   private nothing(message: string): false {
-    void vscode.window.showInformationMessage(message);
+    this.tell(message, 'info');
     return false;
   }
 

@@ -12,6 +12,8 @@ export interface ReferencedContext {
   attachments: Attachment[];
   /** What was read, for the view's list of references. */
   used: Array<vscode.Uri | vscode.Location>;
+  /** What was left out or cut, and why (a link out of the workspace, a binary file, a folder's files over the budget…), for the reply to say. */
+  notes: string[];
 }
 
 /** `budget`: the request's model, for what a folder's files may take (as the chat's `+` counts them). */
@@ -19,7 +21,13 @@ export async function referencedContext(
   references: readonly vscode.ChatPromptReference[] | undefined,
   budget: { models?: readonly ModelLike[]; model: string; contextMaxTokens?: number } = { model: '' },
 ): Promise<ReferencedContext> {
-  const chips = new ContextAttachments(() => undefined, undefined, () => folderBudgetChars(budgetForModel(budget.models, budget.model, budget.contextMaxTokens)));
+  const notes: string[] = [];
+  const chips = new ContextAttachments(
+    () => undefined,
+    undefined,
+    () => folderBudgetChars(budgetForModel(budget.models, budget.model, budget.contextMaxTokens)),
+    (message) => notes.push(message),
+  );
   const used: Array<vscode.Uri | vscode.Location> = [];
   try {
     for (const ref of references ?? []) {
@@ -28,7 +36,10 @@ export async function referencedContext(
         if (await chips.addFile(value)) used.push(value);
       } else if (value instanceof vscode.Location) {
         const doc = await Promise.resolve(vscode.workspace.openTextDocument(value.uri)).catch(() => undefined);
-        if (!doc) continue;
+        if (!doc) {
+          notes.push(vscode.l10n.t('{0} could not be opened and was not sent.', relPath(value.uri)));
+          continue;
+        }
         const range = value.range.isEmpty ? doc.lineAt(Math.min(value.range.start.line, doc.lineCount - 1)).range : value.range;
         const made = rangeAttachments(() => '', relPath(doc.uri), doc.languageId, [{ start: range.start, end: range.end, text: doc.getText(range) }], maxKB());
         if (chips.addMade(made) > 0) used.push(value);
@@ -39,7 +50,7 @@ export async function referencedContext(
       const key = u instanceof vscode.Uri ? u.toString() : `${u.uri.toString()}#${u.range.start.line}:${u.range.start.character}-${u.range.end.line}:${u.range.end.character}`;
       return !seen.has(key) && !!seen.add(key);
     });
-    return { attachments: onceEach(chips.attachments), used: once };
+    return { attachments: onceEach(chips.attachments), used: once, notes: [...new Set(notes)] };
   } finally {
     chips.dispose();
   }

@@ -6,7 +6,7 @@
 // Slash commands (/explain, /fix, /tests and every prompt of the chat's `/` list) are read in
 // slashCommands.ts.
 import * as vscode from 'vscode';
-import { TextCoalescer, actionCommand, assembleMessage, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
+import { TextCoalescer, actionCommand, assembleMessage, actionTitle, answeredHereMetadata, growingInterval, nativeTurns, referencesNote, sentTurnMetadata, type ChatViewEntry, type NativeTurn, type SentRule } from '../../../core';
 import { HeldSends } from '../../../core/chat/heldSends';
 import type { ErrorView } from '../../../protocol';
 import { signalOf } from '../../pipeline/turnService';
@@ -140,6 +140,8 @@ export async function answerRequest(
     const model = command.model ?? deps.selectedModel?.() ?? '';
     const referenced = await referencedContext(request.references, { models: deps.models?.(), model, contextMaxTokens: deps.contextMaxTokens?.() });
     for (const ref of referenced.used) stream.reference(ref);
+    // What was left out, and why, said here, where the user looks, before the answer.
+    if (referenced.notes.length) stream.markdown(referencesNote(referenced.notes));
     prompt = assembleMessage(command.prompt, referenced.attachments);
   }
   const cancel = signalOf(token);

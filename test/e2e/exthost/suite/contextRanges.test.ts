@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ContextAttachments } from '../../../../src/extension/context/attachments';
 import { openSentItem } from '../../../../src/extension/context/openSent';
+import { referencedContext } from '../../../../src/extension/context/chatReferences';
 import { findSymbols } from '../../../../src/extension/context/symbols';
 import { closeAllEditors } from './fakes';
 import { onceEach, type Pin } from '../../../../src/core';
@@ -189,6 +190,13 @@ describe('Context: ranges and pins', () => {
       } finally {
         pinned.dispose();
       }
+      // @aichat's references: the link out is not sent, and the reply is told why.
+      const refs = [vscode.Uri.file(path.join(dir, 'setup.md')), vscode.Uri.file(path.join(dir, 'real.md'))].map((value, i) => ({ id: `file${i}`, value }));
+      const referenced = await referencedContext(refs);
+      assert.deepEqual(referenced.attachments.map((a) => a.path), ['linked/real.md']);
+      assert.ok(!referenced.attachments.some((a) => a.content.includes('not-for-the-service')));
+      assert.equal(referenced.notes.length, 1, JSON.stringify(referenced.notes));
+      assert.match(referenced.notes[0], /setup\.md is a link to .*credentials, outside the workspace, and was not attached/);
     } finally {
       chips.dispose();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { InsufficientCreditsError } from '../../../../src/client';
-import { answeredHereMetadata, nativeHistory, nativeTurns, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../../src/core';
+import { answeredHereMetadata, nativeHistory, nativeTurns, referencesNote, runTurn, sentTurnMetadata, turnsWithout, type ChatBackend, type NativeTurn, type SessionStreamEvent } from '../../../../src/core';
 import { heldSendText, HeldSends, sendButtonTitle, sendQuery, type PreparedSend, type SlashAsk } from '../../../../src/core/chat/heldSends';
 import { slashRequest } from '../../../../src/core/promptFiles/promptFiles';
 import { modelPriceText } from '../../../../src/core';
@@ -242,5 +242,17 @@ describe('@aichat /name with a prompt that names another model than the selected
     assert.deepEqual(await view.request(undefined, '/issue 42'), { kind: 'send', prompt: 'Fix issue #42.', approved: false });
     assert.deepEqual(view.sent, [{ prompt: 'Fix issue #42.' }]);
     assert.deepEqual(view.buttons, []);
+  });
+});
+
+describe('@aichat: what the Chat view attached but was not sent', () => {
+  it('one line a note under a heading, each note as text (file names are not Markdown)', () => {
+    const note = referencesNote(['docs/setup.md is a link to /home/u/.aws/credentials, outside the workspace, and was not attached.', 'a_b*c*.ts [x](http://e.x) looks like a binary file']);
+    const lines = note.trimEnd().split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0], /Not all that was attached went with your question/);
+    assert.ok(lines[1].startsWith('- docs/setup\\.md is a link to /home/u/\\.aws/credentials'), lines[1]);
+    assert.ok(lines[2].includes('a\\_b\\*c\\*\\.ts \\[x\\]\\(http://e\\.x\\)'), lines[2]);
+    assert.ok(note.endsWith('\n\n'), 'the answer starts a paragraph of its own');
   });
 });
