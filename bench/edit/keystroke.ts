@@ -15,7 +15,8 @@
  *   complete are left out and counted apart. The edit is then undone (AI Chat: Undo Edit).
  * For each key: from the keydown's event time to the frame that shows it (the next animation
  * frame after the keydown, then a task: the paint has happened), in the workbench page.
- * `--plain`: the same file as plain text (`ledger.txt`), without TypeScript's features at work
+ * `--profile`: the window's CPU profile while the keys of the first editing round are typed (its
+ * functions with the most self time, by script). `--plain`: the same file as plain text (`ledger.txt`), without TypeScript's features at work
  * after each edit. `--skip-build` uses the .vsix already in dist/. The last line is for scripts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,8 @@ const REPLY_LINES = Number(arg('lines', '300'));
 const CHUNK = Number(arg('chunk', '24'));
 const DELAY_MS = Number(arg('delay', '15'));
 const SKIP_BUILD = process.argv.includes('--skip-build');
+/** `--profile`: the window's CPU profile while keys are typed beside the first edit; its functions with the most self time are printed. */
+const PROFILE = process.argv.includes('--profile');
 /** `--plain`: the same text in a plain text file, without the language's features at work after each edit. */
 const PLAIN = process.argv.includes('--plain');
 const TARGET = PLAIN ? 'ledger.txt' : 'ledger.ts';
@@ -99,6 +102,33 @@ async function typeRound(page: Page, count: number): Promise<Key[]> {
     await page.waitForFunction((n) => (window as unknown as { __keys: unknown[] }).__keys.length >= n, i + 1, { polling: 'raf', timeout: 30_000 });
   }
   return page.evaluate(() => (window as unknown as { __keys: Key[] }).__keys);
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }>;
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The profile's functions with the most self time, and the share of each script. */
+function printProfile(profile: CpuProfile): void {
+  const total = (profile.endTime - profile.startTime) / 1000;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000));
+  const byFunction = new Map<string, number>();
+  const byScript = new Map<string, number>();
+  for (const [id, ms] of self) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) continue;
+    const script = frame.url.split('/').slice(-1)[0] || (frame.functionName.startsWith('(') ? frame.functionName : '(native)');
+    byFunction.set(`${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}`, (byFunction.get(`${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}`) ?? 0) + ms);
+    byScript.set(script, (byScript.get(script) ?? 0) + ms);
+  }
+  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `    ${ms.toFixed(0).padStart(6)} ms  ${k}`).join('\n');
+  console.log(`  the window's CPU profile while the keys were typed beside the edit (${total.toFixed(0)} ms): by script\n${top(byScript, 8)}\n  by function (self time)\n${top(byFunction, 25)}`);
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -167,7 +197,14 @@ async function main(): Promise<void> {
       await waitFor(async () => /Edit Selection \(/.test(await wb.quickInput().locator('.quick-input-title').innerText().catch(() => '')), 'the quick input of Edit Selection… never showed');
       await wb.answerInput(`Rewrite it as one longer function lines:${REPLY_LINES}`);
       await wb.waitForNotification(/lines so far/, 60_000);
+      const cdp = PROFILE && r === 1 ? await page.context().newCDPSession(page) : undefined;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       const b = await typeRound(page, KEYS);
+      if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
       const during = b.filter((k) => k.streaming && !k.reviewing).map((k) => k.ms);
       editing.push(...during);
       leftOut += b.length - during.length;
