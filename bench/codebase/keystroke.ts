@@ -20,7 +20,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { f1, keySummary, launchWorkbenchBrowser, quantile } from '../workbenchBrowser';
 import { profileIn, startDemo } from '../../test/e2e/launcher';
 import { Workbench, waitFor } from '../../test/e2e/workbench';
 
@@ -129,22 +130,6 @@ async function typeRound(page: Page, count: number): Promise<Key[]> {
   return page.evaluate(() => (window as unknown as { __keys: Array<{ ms: number; indexing: boolean }> }).__keys);
 }
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const f1 = (n: number) => n.toFixed(1);
-
-function summary(xs: number[]): string {
-  const late = (limit: number) => xs.filter((x) => x > limit).length;
-  return `p50 ${f1(quantile(xs, 0.5))} ms, p95 ${f1(quantile(xs, 0.95))} ms, max ${f1(Math.max(...xs))} ms; late > 17.7 ms: ${late(1000 / 60 + 1)}, > 50 ms: ${late(50)} (of ${xs.length})`;
-}
-
-function chromiumPath(): string {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) if (p) return p;
-  return '/usr/bin/chromium';
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-bench-kbd-index-'));
   const log = (msg: string) => console.log(`  ${msg}`);
@@ -158,11 +143,7 @@ async function main(): Promise<void> {
     settings: { 'editor.quickSuggestions': { other: false, comments: false, strings: false }, 'editor.wordBasedSuggestions': 'off', 'files.autoSave': 'off' },
     log,
   });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await launchWorkbenchBrowser();
   const idle: number[] = [];
   const indexing: number[] = [];
   // Each burst's first keys apart from the rest: a build that resumed in the pause shows there.
@@ -203,7 +184,7 @@ async function main(): Promise<void> {
       head.indexing.push(...heads(b).filter((k) => k.indexing).map((k) => k.ms));
       after += b.length - during.length;
       const shown = (await status.textContent().catch(() => null))?.trim() ?? 'built';
-      rounds.push(`round ${r}: idle ${summary(a.map((k) => k.ms))}\n           indexing ${summary(during)}${b.length - during.length ? ` (${b.length - during.length} keys after the index was built, left out)` : ''}; at the round's end: ${shown.replace(/^\W+/, '')} (${((Date.now() - t0) / 1000).toFixed(1)} s after it was turned on)`);
+      rounds.push(`round ${r}: idle ${keySummary(a.map((k) => k.ms))}\n           indexing ${keySummary(during)}${b.length - during.length ? ` (${b.length - during.length} keys after the index was built, left out)` : ''}; at the round's end: ${shown.replace(/^\W+/, '')} (${((Date.now() - t0) / 1000).toFixed(1)} s after it was turned on)`);
       console.log(`  ${rounds[rounds.length - 1]}`);
 
       // Off again: the worker saves and stops; its index is deleted before the next cold build.
@@ -220,8 +201,8 @@ async function main(): Promise<void> {
   }
   console.log('');
   console.log(`Keystroke to paint in a VS Code editor (code-server, ${FILES.toLocaleString('en-US')} files in the workspace), ${ROUNDS} alternating rounds of ${KEYS} keys in bursts of ${BURST}, ${PAUSE_MS} ms apart:`);
-  console.log(`  index idle (off):        ${summary(idle)}`);
-  console.log(`  index building (cold):   ${summary(indexing)}${after ? `; ${after} keys typed after a build ended left out` : ''}`);
+  console.log(`  index idle (off):        ${keySummary(idle)}`);
+  console.log(`  index building (cold):   ${keySummary(indexing)}${after ? `; ${after} keys typed after a build ended left out` : ''}`);
   console.log(`  the first ${HEAD} keys of each burst: idle p50 ${f1(quantile(head.idle, 0.5))} / p95 ${f1(quantile(head.idle, 0.95))} ms, building p50 ${f1(quantile(head.indexing, 0.5))} / p95 ${f1(quantile(head.indexing, 0.95))} ms`);
   const d95 = quantile(indexing, 0.95) - quantile(idle, 0.95);
   console.log(`  p95 difference: ${d95 >= 0 ? '+' : ''}${f1(d95)} ms (goal: within 5 ms: ${Math.abs(d95) <= 5 ? 'met' : 'not met'} in this run)`);

@@ -22,7 +22,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { f1, keySummary, launchWorkbenchBrowser, quantile } from '../workbenchBrowser';
 import { profileIn, startDemo } from '../../test/e2e/launcher';
 import { setKey } from '../../test/e2e/steps';
 import { Workbench, waitFor } from '../../test/e2e/workbench';
@@ -131,22 +132,6 @@ function printProfile(profile: CpuProfile): void {
   console.log(`  the window's CPU profile while the keys were typed beside the edit (${total.toFixed(0)} ms): by script\n${top(byScript, 8)}\n  by function (self time)\n${top(byFunction, 25)}`);
 }
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const f1 = (n: number) => n.toFixed(1);
-
-function summary(xs: number[]): string {
-  const late = (limit: number) => xs.filter((x) => x > limit).length;
-  return `p50 ${f1(quantile(xs, 0.5))} ms, p95 ${f1(quantile(xs, 0.95))} ms, max ${f1(Math.max(...xs))} ms; late > 17.7 ms: ${late(1000 / 60 + 1)}, > 50 ms: ${late(50)} (of ${xs.length})`;
-}
-
-function chromiumPath(): string {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) if (p) return p;
-  return '/usr/bin/chromium';
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ai-chat-bench-kbd-edit-'));
   const log = (msg: string) => console.log(`  ${msg}`);
@@ -164,11 +149,7 @@ async function main(): Promise<void> {
     settings: { 'editor.quickSuggestions': { other: false, comments: false, strings: false }, 'editor.wordBasedSuggestions': 'off', 'files.autoSave': 'off' },
     log,
   });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await launchWorkbenchBrowser();
   const idle: number[] = [];
   const editing: number[] = [];
   let leftOut = 0;
@@ -208,7 +189,7 @@ async function main(): Promise<void> {
       const during = b.filter((k) => k.streaming && !k.reviewing).map((k) => k.ms);
       editing.push(...during);
       leftOut += b.length - during.length;
-      console.log(`  round ${r}: idle ${summary(a.map((k) => k.ms))}\n           editing ${summary(during)}${b.length - during.length ? ` (${b.length - during.length} keys after the lines were in, left out)` : ''}`);
+      console.log(`  round ${r}: idle ${keySummary(a.map((k) => k.ms))}\n           editing ${keySummary(during)}${b.length - during.length ? ` (${b.length - during.length} keys after the lines were in, left out)` : ''}`);
 
       // The review, then Undo Edit in the file's editor: the file as it was for the next round.
       await wb.waitForNotification(/changes? proposed/, 120_000);
@@ -226,8 +207,8 @@ async function main(): Promise<void> {
   }
   console.log('');
   console.log(`Keystroke to paint in a VS Code editor (code-server), ${ROUNDS} alternating rounds of ${KEYS} keys:`);
-  console.log(`  no edit:                          ${summary(idle)}`);
-  console.log(`  while an edit streams beside it:  ${summary(editing)}${leftOut ? `; ${leftOut} keys typed after an edit's lines were in left out` : ''}`);
+  console.log(`  no edit:                          ${keySummary(idle)}`);
+  console.log(`  while an edit streams beside it:  ${keySummary(editing)}${leftOut ? `; ${leftOut} keys typed after an edit's lines were in left out` : ''}`);
   const d95 = quantile(editing, 0.95) - quantile(idle, 0.95);
   console.log(`  p95 difference: ${d95 >= 0 ? '+' : ''}${f1(d95)} ms`);
   console.log(`keystroke-edit: idleP95=${f1(quantile(idle, 0.95))} editingP95=${f1(quantile(editing, 0.95))} idleMax=${f1(Math.max(...idle))} editingMax=${f1(Math.max(...editing))} keys=${idle.length}/${editing.length}`);

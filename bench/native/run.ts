@@ -32,7 +32,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { launchWorkbenchBrowser } from '../workbenchBrowser';
 import { generateReply } from '../../test/server/reply';
 import { startDemo, type Demo } from '../../test/e2e/launcher';
 import { setKey } from '../../test/e2e/steps';
@@ -80,11 +81,6 @@ interface Result {
   toLastLine: Metrics;
   toQuiet: Metrics;
   quietS: number;
-}
-
-function chromiumPath(): string {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) if (p) return p;
-  return '/usr/bin/chromium';
 }
 
 async function metrics(cdp: CDPSession): Promise<Metrics> {
@@ -250,11 +246,7 @@ async function main(): Promise<void> {
     settings: { 'chat.disableAIFeatures': false, 'workbench.secondarySideBar.defaultVisibility': 'visibleInWorkspace' },
     log,
   });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await launchWorkbenchBrowser();
   const results: Result[] = [];
   const coalesced: Result[] = [];
   try {
