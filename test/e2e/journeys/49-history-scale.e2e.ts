@@ -81,9 +81,11 @@ function removeSeeded(dir: string): void {
   rmSync(path.join(dir, '_search.json'), { force: true });
 }
 
+const historyBox = (wb: Workbench) => wb.page.locator('.quick-input-widget input[placeholder^="Search every message"]');
+
 async function openHistory(wb: Workbench): Promise<void> {
   await wb.runCommand('AI Chat: Show History');
-  await wb.page.locator('.quick-input-widget input[placeholder^="Search every message"]').waitFor({ state: 'visible', timeout: 15_000 });
+  await historyBox(wb).waitFor({ state: 'visible', timeout: 15_000 });
 }
 
 const historyTitle = (wb: Workbench) => wb.quickInput().locator('.quick-input-title').innerText().catch(() => '');
@@ -131,7 +133,9 @@ describe('Journey 49: History with thousands of conversations from 0.1.0', () =>
 
     // The upgrade is told in a progress notification; once the stalled file reads, the build ends.
     await wb.waitForNotification(/bringing your saved conversations into History/, 30_000);
-    await releaseStalled(dir, async () => !/Indexing…/.test(await historyTitle(wb)), 'the index was not built', 180_000);
+    // Looking for it in the Notifications center runs a command, which closes History: open it again.
+    if (!(await historyBox(wb).isVisible())) await openHistory(wb);
+    await releaseStalled(dir, async () => (await historyBox(wb).isVisible()) && !/Indexing…/.test(await historyTitle(wb)), 'the index was not built', 180_000);
     await wb.quickInputBox().fill(`thing 5q3 ${TAG}`);
     await wb.quickPickRows().filter({ hasText: `Scale ${TAG} number 5` }).filter({ hasText: /matching message/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
     await wb.closeQuickInput();
