@@ -14,6 +14,8 @@ import {
   type ChatSettings,
   type HostMessage,
 } from '../../../src/protocol';
+import { MAX_ATTACHMENTS } from '../../../src/core/context/context';
+import { MAX_PINS } from '../../../src/core/context/pins';
 
 const settings: ChatSettings = {
   models: [{ valueId: 'swift-chat', name: 'Swift', cost: 1, usable: true }],
@@ -60,6 +62,14 @@ describe('protocol: host messages over their limits', () => {
       check(fitted.message);
     });
   }
+
+  it('shows every chip the next message can hold: its attachments and the conversation\'s pins together', () => {
+    // The chips' message is cut at MAX_CHIPS; a full message (attachments at their limit) in a
+    // conversation with every pin it may keep must not reach the cut.
+    assert.ok(MAX_ATTACHMENTS + MAX_PINS <= MAX_CHIPS, `${MAX_ATTACHMENTS} attachments + ${MAX_PINS} pins > ${MAX_CHIPS} chips`);
+    const full: HostMessage = { type: 'contextChips', chips: Array.from({ length: MAX_ATTACHMENTS + MAX_PINS }, (_, i) => chip(i)) };
+    assert.equal(parseHostMessage(full).ok, true);
+  });
 
   it('leaves a message within its limits as it is', () => {
     const m: HostMessage = { type: 'queue', items: [{ id: 'q1', text: 'hello', cost: 1 }], state: 'waiting' };
