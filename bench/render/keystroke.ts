@@ -5,7 +5,7 @@
 // a task: the paint has happened). Prints p50, p95 and the longest, beside the same typing with no
 // reply streaming. A benchmark: it prints figures and asserts nothing.
 //
-//   npm run bench:keystroke [-- --keys=200]
+//   npm run bench:keystroke [-- --keys=200 --turns=300 --plain]
 //
 // `--in-page`: once the reply streams, its parts are posted by the page itself (a part every
 // 20 ms, as the host's), not through the browser's debugging protocol: what is left is the page's
@@ -18,10 +18,13 @@ import type { HostMessage } from '../../src/protocol';
 import { frames, give, launchChromium, serveChatPanel } from '../../test/render/harness';
 import { makeController } from '../../test/support/session';
 
-const TURNS = 300;
+// `--turns=N`: a conversation of N turns before the streaming reply (300 unless told).
+const TURNS = Number(/^--turns=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--turns=')) ?? '')?.[1] ?? 300);
 const inPage = process.argv.includes('--in-page');
 const everyMs = Number(/^--every-ms=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--every-ms=')) ?? '')?.[1] ?? 0);
 const unseen = process.argv.includes('--unseen');
+// `--plain`: parts of plain words (no Markdown), the reply view's fast path.
+const plain = process.argv.includes('--plain');
 const keys = Number(/^--keys=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--keys=')) ?? '')?.[1] ?? 200);
 
 /** A reply that streams a part every `everyMs` until `stop` resolves. */
@@ -36,7 +39,7 @@ function streamingBackend(everyMs: number, stop: Promise<void>): ChatBackend {
         yield { event: 'f', messageId: 'bench' };
         for (let i = 0; !done; i++) {
           await new Promise((r) => setTimeout(r, everyMs));
-          yield { event: '0', data: i % 12 === 11 ? `\n\nParagraph ${i}: ` : `word${i} with **bold** and \`code\` ` };
+          yield { event: '0', data: i % 12 === 11 ? `\n\nParagraph ${i}: ` : plain ? `word${i} with plain words only ` : `word${i} with **bold** and \`code\` ` };
         }
         yield { event: 'e', finishReason: 'stop', isContinued: false };
         yield { event: 'd', finishReason: 'stop' };
@@ -144,7 +147,7 @@ async function main(): Promise<void> {
     await sending;
     await forwarding;
 
-    console.log(`Keystroke to paint in the message box, ${TURNS}-turn conversation, ${keys} keys each (Chromium ${browser.version()})${everyMs ? `, a key every ${everyMs} ms` : ', a key every frame'}${inPage ? `; the parts posted by the page${unseen ? ', for a reply not shown' : ''}` : ''}:`);
+    console.log(`Keystroke to paint in the message box, ${TURNS}-turn conversation, ${keys} keys each (Chromium ${browser.version()})${everyMs ? `, a key every ${everyMs} ms` : ', a key every frame'}${plain ? ', parts of plain words' : ''}${inPage ? `; the parts posted by the page${unseen ? ', for a reply not shown' : ''}` : ''}:`);
     console.log(`  no reply streaming:      p50 ${f1(quantile(idle, 0.5))} ms, p95 ${f1(quantile(idle, 0.95))} ms, longest ${f1(Math.max(...idle))} ms`);
     console.log(`  a reply streaming${inPage ? '' : ` (${chunks} text updates while typing)`}: p50 ${f1(quantile(streaming, 0.5))} ms, p95 ${f1(quantile(streaming, 0.95))} ms, longest ${f1(Math.max(...streaming))} ms`);
     const late = (xs: number[]) => xs.filter((x) => x > 1000 / 60 + 1).length;
