@@ -1,7 +1,7 @@
 // Browser side of the render safety test: the REAL render pipeline (src/webview/render) plus
 // probes. Bundled by esbuild and loaded under the panel-like CSP (and once without CSP).
 import { announce, createReplyView, createScrollFollower, type CodeAction, type ReplyView } from '../../src/webview/render';
-import { renderBothWays } from '../../src/webview/render/pipeline';
+import { getPipeline, renderBothWays } from '../../src/webview/render/pipeline';
 
 declare global {
   interface Window {
@@ -172,6 +172,58 @@ const api = {
     const result = { violations: [...found], links, text: view.text(), html: view.element.innerHTML.slice(0, 2000) };
     view.dispose();
     return result;
+  },
+  /**
+   * Streams `chunks`, one a frame, and after every frame compares the reply with a fresh view given
+   * all the text so far at once (it renders its open tail whole, from scratch), in the same frame.
+   */
+  async streamEqualsFresh(chunks: string[]): Promise<{ frames: number; differs: number; first: string }> {
+    const view = createReplyView(hooks);
+    app.replaceChildren(view.element);
+    let differs = 0;
+    let first = '';
+    let text = '';
+    for (let i = 0; i < chunks.length; i++) {
+      view.append(chunks[i]);
+      text += chunks[i];
+      const fresh = createReplyView(hooks);
+      fresh.append(text);
+      await nextFrame();
+      const a = view.element.innerHTML;
+      const b = fresh.element.innerHTML;
+      fresh.dispose();
+      if (a === b) continue;
+      differs++;
+      if (!first) {
+        let at = 0;
+        while (at < a.length && a[at] === b[at]) at++;
+        first = `after chunk ${i} (${JSON.stringify(chunks[i])}): streamed …${a.slice(Math.max(0, at - 60), at + 60)}… fresh …${b.slice(Math.max(0, at - 60), at + 60)}…`;
+      }
+    }
+    view.dispose();
+    return { frames: chunks.length, differs, first };
+  },
+  /** Streams `chunks`, one a frame: the characters of Markdown the renderer parsed meanwhile. */
+  async parsedWhileStreaming(chunks: string[]): Promise<number> {
+    const md = getPipeline().md;
+    const parse = md.parse.bind(md);
+    let parsed = 0;
+    md.parse = (src, env) => {
+      parsed += src.length;
+      return parse(src, env);
+    };
+    try {
+      const view = createReplyView(hooks);
+      app.replaceChildren(view.element);
+      for (const chunk of chunks) {
+        view.append(chunk);
+        await nextFrame();
+      }
+      view.dispose();
+    } finally {
+      delete (md as { parse?: unknown }).parse; // the prototype's again
+    }
+    return parsed;
   },
   /** Leaves a reply on the page for positive checks driven by Playwright. */
   show(markdown: string): void {

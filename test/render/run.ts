@@ -28,6 +28,7 @@ import { slashMenuChecks } from './slashMenu';
 import { sendErrorChecks } from './sendErrors';
 import { narrowChecks } from './narrow';
 import { exportPageChecks } from './exportPage';
+import { inlineStreamChecks } from './inlineStream';
 import { languageChecks } from './languages';
 import { FIXTURES, randomDocument, rng } from '../unit/render/fixtures';
 import { generateReply } from '../../bench/render/generate';
@@ -425,6 +426,7 @@ async function main(): Promise<number> {
       const probe = await openProbe(server, server.strictUrl, browser);
       await positive(probe);
       await tailBuilderChecks(probe.page);
+      await inlineStreamChecks(probe.page, record);
       await probe.page.context().close();
     });
   };

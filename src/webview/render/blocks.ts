@@ -153,7 +153,7 @@ export function openFence(tail: string): OpenFence | null {
   return { info: info.trim(), code };
 }
 
-const SPECIAL = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]/;
+export const SPECIAL = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]/;
 const SPECIAL_LAST = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}][^\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]*$/;
 
 /**

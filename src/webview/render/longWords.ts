@@ -48,3 +48,8 @@ export function breakLongRuns(root: DocumentFragment | Element): void {
     node.replaceWith(...parts);
   }
 }
+
+/** Whether `text` holds a run long enough to be cut (a node of it would not be left as it is). */
+export function hasLongRun(text: string): boolean {
+  return text.length >= LONG && LONG_RUN_TEST.test(text);
+}

@@ -12,6 +12,8 @@ import { addCodeToolbars, iconButton, type CodeAction } from './codeToolbar';
 import { languageOf } from './highlight';
 import { isOpenableUrl, type RenderEnv } from './markdown';
 import { morph } from './morph';
+import { hasLongRun } from './longWords';
+import { adoptRest, allClosed, inlineRest, lastSpace, restNodes } from './inlineAppend';
 import { getPipeline, renderFragment } from './pipeline';
 import { plainCodeElement } from './tokenDom';
 import * as l10n from '@vscode/l10n';
@@ -119,7 +121,14 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
       group.append(renderBlock(src));
     }
     renderedTail = null;
+    inline = null;
   };
+
+  /**
+   * The open paragraph taking inline Markdown without being rendered again (inlineAppend.ts): the
+   * tail's settled source, the paragraph, the nodes of the rest after it, and the tail's references.
+   */
+  let inline: { settled: string; p: HTMLElement; rest: ChildNode[]; env: RenderEnv } | null = null;
 
   /** The open code fence shown in the tail by the fast path: its opener and text node. */
   let tailFence: { info: string; code: HTMLElement; shown: string } | null = null;
@@ -164,18 +173,56 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     for (let prev = last.previousSibling; prev instanceof Text; prev = prev.previousSibling) shown = prev.data + shown;
     const delta = plainAppend(renderedTail, tail, shown);
     if (delta === null) return false;
+    // A word grown past the length where it gets <wbr>s (longWords.ts) is rendered again with them.
+    if (hasLongRun((/\S*$/.exec(shown)?.[0] ?? '') + delta)) return false;
     // A node of its own, as for code: growing one node costs the browser a pass over its text.
     if (delta) last.after(doc.createTextNode(delta));
     return true;
   };
 
+  /**
+   * Fast path for words with inline Markdown added to the open paragraph (see inlineAppend.ts):
+   * the text after its settled part is rendered on its own and put after the settled nodes; what of
+   * it ends before its last space and closes all it opens settles too.
+   */
+  const appendInline = (tail: string): boolean => {
+    if (!inline || !tailEl || inline.p.parentNode !== tailEl || !tail.startsWith(inline.settled)) return false;
+    const rest = tail.slice(inline.settled.length);
+    if (!inlineRest(rest)) return false;
+    const cut = lastSpace(rest);
+    // The head may settle unless it ends in a space markdown-it would trim (a no-break space).
+    const head = cut > 0 && !/\s$/.test(rest.slice(0, cut)) ? restNodes(renderFragment, rest.slice(0, cut), inline.env) : null;
+    const settles = head !== null && allClosed(head);
+    const nodes = restNodes(renderFragment, settles ? rest.slice(cut) : rest, inline.env);
+    if (!nodes) return false;
+    for (const node of inline.rest) node.remove();
+    if (settles) {
+      inline.p.append(...head);
+      inline.settled += rest.slice(0, cut);
+    }
+    inline.p.append(...nodes);
+    inline.rest = nodes;
+    return true;
+  };
+
+  /** After the tail was rendered whole: whether its last paragraph may take inline text from now on. */
+  const settleInline = (tail: string, env: RenderEnv) => {
+    inline = null;
+    // The tail's last line is in its last block (a paragraph there is the tail's last element).
+    const p = tailEl?.lastElementChild;
+    if (!(p instanceof HTMLElement) || p.tagName !== 'P') return;
+    const adopted = adoptRest(p, tail, renderFragment, env);
+    if (adopted) inline = { ...adopted, p, env };
+  };
+
   const renderTail = () => {
     const tail = splitter.tail;
     if (tail === renderedTail) return;
-    if (appendPlainText(tail)) {
+    if (inline ? appendInline(tail) : appendPlainText(tail)) {
       renderedTail = tail;
       return;
     }
+    inline = null;
     renderedTail = tail;
     if (!tail.trim()) {
       tailEl?.remove();
@@ -192,6 +239,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     // A copy of the references: an unfinished definition must not stick.
     const tailEnv: RenderEnv = { references: { ...env.references }, plainCode: true };
     morph(ensureTailEl(), renderFragment(completePartialTable(tail), tailEnv));
+    settleInline(tail, tailEnv);
   };
 
   const flush = (final: boolean) => {
@@ -231,6 +279,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     env = { references: {} };
     tailEl = null;
     tailFence = null;
+    inline = null;
     group = null;
     section = null;
     groupsInSection = 0;
