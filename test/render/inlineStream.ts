@@ -50,6 +50,18 @@ export async function inlineStreamChecks(page: Page, record: Recorder): Promise<
   await equal('the same in chunks of 13: every frame equals a fresh render', chunked(corpus, 13));
   await equal('the same split after every space (words as a model sends them): every frame equals a fresh render', corpus.split(/(?<= )/));
   await equal('a generated reply (prose, lists, tables, code, quotes) in chunks of 40: every frame equals a fresh render', chunked(generateReply(8 * 1024, 21), 40));
+  // Found by review: a definition's title taking the lines after it, a paragraph followed by a
+  // definition (which shows nothing), colons and dashes under a row of pipes (a table once
+  // complete), no-break spaces at the end (markdown-it trims only spaces, tabs and line breaks).
+  const cases: Array<[string, string[]]> = [
+    ['a definition whose title goes on in the next line', ['[t1]: https://example.com\n(title with **b** continues', ' here', ' words)']],
+    ["a definition whose 'title' goes on in plain words", ["[t2]: https://example.com\n'title with plain continues", ' here', " words'"]],
+    ['a second definition of a label, its title growing', ['[t3]: https://x.com\n\n[t3]: https://y.com \'title a', ' b', " c'"]],
+    ['a paragraph, then a definition growing after it', ['See https://e.com\n\n[the docs]: https://e.com', '/x', ' more']],
+    ['colons under a row of pipes, then a dash', ['x | y\n: : :', ' -']],
+    ['plain words ending in a no-break space', ['Words **b** here one two', ' three\u00a0', ' four\u3000']],
+  ];
+  for (const [name, chunks] of cases) await equal(`${name}: every frame equals a fresh render`, chunks);
 
   // A paragraph of 100 parts, each with inline Markdown: parsed again whole on every frame, the
   // renderer would parse the sum of its lengths so far (about 100 x 1,800 characters).

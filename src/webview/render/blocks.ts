@@ -153,6 +153,11 @@ export function openFence(tail: string): OpenFence | null {
   return { info: info.trim(), code };
 }
 
+/** The end of a paragraph as markdown-it trims it: spaces, tabs and line breaks, not other Unicode spaces. */
+export function trimEndAscii(text: string): string {
+  return text.replace(/[ \t\n\r]+$/, '');
+}
+
 export const SPECIAL = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]/;
 const SPECIAL_LAST = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}][^\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}]*$/;
 
@@ -169,11 +174,10 @@ const SPECIAL_LAST = /[\u0000-\u001f\u007f*_`[\]()<>!&\\~|#:@/=+\-$^{}][^\u0000-
 export function plainAppend(before: string, after: string, lastText: string): string | null {
   if (!after.startsWith(before) || after.length === before.length) return null;
   if (SPECIAL.test(after.slice(before.length))) return null;
-  // markdown-it trims a block's last line as String#trim does.
-  const shownBefore = before.trimEnd();
+  const shownBefore = trimEndAscii(before);
   if (!shownBefore || SPECIAL.test(before.slice(shownBefore.length)) || SPECIAL.test(shownBefore[shownBefore.length - 1])) return null;
   const special = SPECIAL_LAST.exec(shownBefore);
   const run = special ? shownBefore.slice(special.index + 1) : shownBefore;
   if (!/\S\s+\S/.test(run) || !lastText.endsWith(run.replace(/^\s+/, ''))) return null;
-  return after.trimEnd().slice(shownBefore.length);
+  return trimEndAscii(after).slice(shownBefore.length);
 }

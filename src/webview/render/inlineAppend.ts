@@ -16,7 +16,7 @@
 // After a whole render of the tail (a new block, a line break, a pipe), adoptRest finds the settled
 // part again in the page; the reply view checks these rules and otherwise renders the paragraph
 // again. test/render/inlineStream.ts compares every streamed frame with a fresh render.
-import { SPECIAL } from './blocks';
+import { SPECIAL, trimEndAscii } from './blocks';
 import { hasLongRun } from './longWords';
 import type { RenderEnv } from './markdown';
 
@@ -54,7 +54,7 @@ export function inlineRest(rest: string): boolean {
  */
 export function restNodes(render: (markdown: string, env: RenderEnv) => DocumentFragment, rest: string, env: RenderEnv): ChildNode[] | null {
   if (!SPECIAL.test(rest) && !hasLongRun(rest)) {
-    const shown = rest.trimEnd();
+    const shown = trimEndAscii(rest);
     return shown ? [document.createTextNode(shown)] : [];
   }
   const fragment = render('x' + rest, { ...env, references: { ...env.references } });
@@ -81,7 +81,7 @@ export function adoptRest(
   render: (markdown: string, env: RenderEnv) => DocumentFragment,
   env: RenderEnv,
 ): { settled: string; rest: ChildNode[] } | null {
-  const shown = tail.trimEnd();
+  const shown = trimEndAscii(tail);
   const cut = lastSpace(shown);
   const settled = shown.slice(0, cut);
   if (cut === 0 || /\s$/.test(settled) || !lastLineSettled(settled) || !inlineRest(tail.slice(cut))) return null;

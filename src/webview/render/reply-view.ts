@@ -188,7 +188,8 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   const appendInline = (tail: string): boolean => {
     if (!inline || !tailEl || inline.p.parentNode !== tailEl || !tail.startsWith(inline.settled)) return false;
     const rest = tail.slice(inline.settled.length);
-    if (!inlineRest(rest)) return false;
+    // Colons and dashes under a row of pipes: the whole render shows a table.
+    if (!inlineRest(rest) || completePartialTable(tail) !== tail) return false;
     const cut = lastSpace(rest);
     // The head may settle unless it ends in a space markdown-it would trim (a no-break space).
     const head = cut > 0 && !/\s$/.test(rest.slice(0, cut)) ? restNodes(renderFragment, rest.slice(0, cut), inline.env) : null;
@@ -218,7 +219,10 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
   const renderTail = () => {
     const tail = splitter.tail;
     if (tail === renderedTail) return;
-    if (inline ? appendInline(tail) : appendPlainText(tail)) {
+    // A link reference definition renders nothing, and its title may take lines that follow it:
+    // a tail that may hold one is rendered whole.
+    const fast = !tail.includes(']:');
+    if (fast && (inline ? appendInline(tail) : appendPlainText(tail))) {
       renderedTail = tail;
       return;
     }
@@ -239,7 +243,7 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     // A copy of the references: an unfinished definition must not stick.
     const tailEnv: RenderEnv = { references: { ...env.references }, plainCode: true };
     morph(ensureTailEl(), renderFragment(completePartialTable(tail), tailEnv));
-    settleInline(tail, tailEnv);
+    if (fast) settleInline(tail, tailEnv);
   };
 
   const flush = (final: boolean) => {

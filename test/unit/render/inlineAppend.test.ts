@@ -19,7 +19,7 @@ describe('inline Markdown added to the open paragraph: the rules without a page'
     assert.equal(inlineRest(' two\nlines'), false);
     assert.equal(inlineRest(' carriage\rreturn'), false, 'markdown-it reads \\r as a line break');
     assert.equal(inlineRest(' a | b'), false, 'a pipe may make a table');
-    assert.equal(inlineRest('\u00a0no-break'), false, 'a no-break space is trimmed at the end of a paragraph');
+    assert.equal(inlineRest('\u00a0no-break'), false, 'the rest starts at a space or tab');
     assert.equal(inlineRest(''), false);
   });
 
