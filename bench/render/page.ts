@@ -1,6 +1,7 @@
 // Browser side of the render benchmark: the real ReplyView and a naive renderer that re-renders
 // the whole text on every chunk with the same markdown-it configuration and DOMPurify sanitizer.
 import { createReplyView, renderMarkdownFragment, type ReplyView } from '../../src/webview/render';
+import { streamAgainstFresh } from '../../test/render/streamCompare';
 
 declare global {
   interface Window {
@@ -220,39 +221,12 @@ const api = {
   },
 
   /**
-   * Correctness guard for the fast paths: streams `text` through ours one chunk per frame and,
-   * every `every` frames, compares the reply's DOM with a fresh view given all the text so far at
-   * once (which renders its tail the slow way, from scratch). Returns the frames that differ.
+   * Correctness guard for the fast paths: streams `text` through ours one chunk per frame and
+   * compares each frame with a fresh render of the text so far (test/render/streamCompare.ts).
    */
-  async verify(text: string, chunkSize: number, every: number): Promise<{ checked: number; mismatches: number; first: string }> {
-    const chunks = chunk(text, chunkSize);
-    const view = createReplyView({});
-    app.replaceChildren(view.element);
-    let checked = 0;
-    let mismatches = 0;
-    let first = '';
-    for (let i = 0; i < chunks.length; i++) {
-      view.append(chunks[i]);
-      await new Promise((ok) => requestAnimationFrame(ok));
-      if (i % every !== every - 1 && i !== chunks.length - 1) continue;
-      const fresh = createReplyView({});
-      fresh.append(chunks.slice(0, i + 1).join(''));
-      await new Promise((ok) => requestAnimationFrame(ok));
-      checked++;
-      const a = view.element.innerHTML;
-      const b = fresh.element.innerHTML;
-      fresh.dispose();
-      if (a !== b) {
-        mismatches++;
-        if (!first) {
-          let at = 0;
-          while (at < a.length && a[at] === b[at]) at++;
-          first = `after chunk ${i}: streamed …${a.slice(Math.max(0, at - 80), at + 80)}… fresh …${b.slice(Math.max(0, at - 80), at + 80)}…`;
-        }
-      }
-    }
-    view.finish();
-    return { checked, mismatches, first };
+  async verify(text: string, chunkSize: number): Promise<{ checked: number; mismatches: number; first: string }> {
+    const r = await streamAgainstFresh(app, chunk(text, chunkSize));
+    return { checked: r.frames, mismatches: r.differs, first: r.first };
   },
 
   /** Diagnostics: the next `ours` run streams into a view that already shows `prefix`, finished. */

@@ -5,3 +5,10 @@
 // (src/core/export/htmlPage.ts); the text is unchanged.
 export const LONG_WORD = 60;
 export const WORD_PART = 40;
+
+const LONG_RUN_TEST = new RegExp(`\\S{${LONG_WORD + 1}}`);
+
+/** Whether `text` holds a run of more than LONG_WORD non-space characters (one that gets <wbr>s). */
+export function hasLongRun(text: string): boolean {
+  return text.length > LONG_WORD && LONG_RUN_TEST.test(text);
+}

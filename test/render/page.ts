@@ -2,6 +2,7 @@
 // probes. Bundled by esbuild and loaded under the panel-like CSP (and once without CSP).
 import { announce, createReplyView, createScrollFollower, type CodeAction, type ReplyView } from '../../src/webview/render';
 import { getPipeline, renderBothWays } from '../../src/webview/render/pipeline';
+import { streamAgainstFresh } from './streamCompare';
 
 declare global {
   interface Window {
@@ -173,35 +174,9 @@ const api = {
     view.dispose();
     return result;
   },
-  /**
-   * Streams `chunks`, one a frame, and after every frame compares the reply with a fresh view given
-   * all the text so far at once (it renders its open tail whole, from scratch), in the same frame.
-   */
-  async streamEqualsFresh(chunks: string[]): Promise<{ frames: number; differs: number; first: string }> {
-    const view = createReplyView(hooks);
-    app.replaceChildren(view.element);
-    let differs = 0;
-    let first = '';
-    let text = '';
-    for (let i = 0; i < chunks.length; i++) {
-      view.append(chunks[i]);
-      text += chunks[i];
-      const fresh = createReplyView(hooks);
-      fresh.append(text);
-      await nextFrame();
-      const a = view.element.innerHTML;
-      const b = fresh.element.innerHTML;
-      fresh.dispose();
-      if (a === b) continue;
-      differs++;
-      if (!first) {
-        let at = 0;
-        while (at < a.length && a[at] === b[at]) at++;
-        first = `after chunk ${i} (${JSON.stringify(chunks[i])}): streamed …${a.slice(Math.max(0, at - 60), at + 60)}… fresh …${b.slice(Math.max(0, at - 60), at + 60)}…`;
-      }
-    }
-    view.dispose();
-    return { frames: chunks.length, differs, first };
+  /** Streams `chunks`, one a frame, each frame compared with a fresh render (streamCompare.ts). */
+  streamEqualsFresh(chunks: string[]): Promise<{ frames: number; differs: number; first: string }> {
+    return streamAgainstFresh(app, chunks, hooks);
   },
   /** Streams `chunks`, one a frame: the characters of Markdown the renderer parsed meanwhile. */
   async parsedWhileStreaming(chunks: string[]): Promise<number> {

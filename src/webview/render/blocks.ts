@@ -11,6 +11,7 @@
 // with how the text is rendered. Feeding a document in any chunking yields the same blocks as
 // splitting it whole (test/unit/render/blocks.test.ts checks that on random splits).
 import type { MarkdownIt } from 'markdown-it';
+import { hasLongRun } from '../../wording/longWords';
 
 /** Start line (0-based) of each top-level block of `src`, ascending. */
 export type BlockStarts = (src: string) => number[];
@@ -179,5 +180,7 @@ export function plainAppend(before: string, after: string, lastText: string): st
   const special = SPECIAL_LAST.exec(shownBefore);
   const run = special ? shownBefore.slice(special.index + 1) : shownBefore;
   if (!/\S\s+\S/.test(run) || !lastText.endsWith(run.replace(/^\s+/, ''))) return null;
-  return trimEndAscii(after).slice(shownBefore.length);
+  const delta = trimEndAscii(after).slice(shownBefore.length);
+  // A word grown past the length where it gets <wbr>s (src/wording/longWords.ts) is rendered again with them.
+  return hasLongRun((/\S*$/.exec(shownBefore)?.[0] ?? '') + delta) ? null : delta;
 }

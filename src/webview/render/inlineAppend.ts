@@ -17,7 +17,7 @@
 // part again in the page; the reply view checks these rules and otherwise renders the paragraph
 // again. test/render/inlineStream.ts compares every streamed frame with a fresh render.
 import { SPECIAL, trimEndAscii } from './blocks';
-import { hasLongRun } from './longWords';
+import { hasLongRun } from '../../wording/longWords';
 import type { RenderEnv } from './markdown';
 
 /** Delimiters that are text when left unmatched (outside code spans). */

@@ -4,12 +4,11 @@
 // at every frame of a stream). Such a run is cut into pieces with <wbr> between them, where it may
 // wrap (the rule's numbers: src/wording/longWords.ts); the text (copy, find, what a screen reader
 // reads) is unchanged. Code blocks scroll sideways instead of wrapping: they are left alone.
-import { LONG_WORD, WORD_PART } from '../../wording/longWords';
+import { hasLongRun, LONG_WORD, WORD_PART } from '../../wording/longWords';
 
 const LONG = LONG_WORD + 1;
 const PIECE = WORD_PART;
 const LONG_RUN = new RegExp(`\\S{${LONG},}`, 'g');
-const LONG_RUN_TEST = new RegExp(`\\S{${LONG}}`);
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
@@ -22,7 +21,7 @@ export function breakLongRuns(root: DocumentFragment | Element): void {
   const long: Text[] = [];
   while (walker.nextNode()) {
     const node = walker.currentNode as Text;
-    if (node.data.length >= LONG && LONG_RUN_TEST.test(node.data) && !node.parentElement?.closest('pre')) long.push(node);
+    if (hasLongRun(node.data) && !node.parentElement?.closest('pre')) long.push(node);
   }
   for (const node of long) {
     const parts = new Array<Node>();
@@ -47,9 +46,4 @@ export function breakLongRuns(root: DocumentFragment | Element): void {
     if (at < text.length) parts.push(doc.createTextNode(text.slice(at)));
     node.replaceWith(...parts);
   }
-}
-
-/** Whether `text` holds a run long enough to be cut (a node of it would not be left as it is). */
-export function hasLongRun(text: string): boolean {
-  return text.length >= LONG && LONG_RUN_TEST.test(text);
 }

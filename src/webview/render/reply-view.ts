@@ -12,7 +12,6 @@ import { addCodeToolbars, iconButton, type CodeAction } from './codeToolbar';
 import { languageOf } from './highlight';
 import { isOpenableUrl, type RenderEnv } from './markdown';
 import { morph } from './morph';
-import { hasLongRun } from './longWords';
 import { adoptRest, allClosed, inlineRest, lastSpace, restNodes } from './inlineAppend';
 import { getPipeline, renderFragment } from './pipeline';
 import { plainCodeElement } from './tokenDom';
@@ -173,8 +172,6 @@ export function createReplyView(hooks: RenderHooks = {}): ReplyView {
     for (let prev = last.previousSibling; prev instanceof Text; prev = prev.previousSibling) shown = prev.data + shown;
     const delta = plainAppend(renderedTail, tail, shown);
     if (delta === null) return false;
-    // A word grown past the length where it gets <wbr>s (longWords.ts) is rendered again with them.
-    if (hasLongRun((/\S*$/.exec(shown)?.[0] ?? '') + delta)) return false;
     // A node of its own, as for code: growing one node costs the browser a pass over its text.
     if (delta) last.after(doc.createTextNode(delta));
     return true;
